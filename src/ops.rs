@@ -1,0 +1,254 @@
+//! The registry of known operations, declared once as data: each op's name,
+//! its structural traits, and the syntax family its custom form belongs to.
+//! The parser, printer, verifier and engine all read this one table.
+
+/// Structural traits of an op (a bit set).
+pub mod traits {
+    /// Must be the last op of its block.
+    pub const TERMINATOR: u32 = 1;
+    /// Its regions cannot see values defined outside.
+    pub const ISOLATED: u32 = 2;
+    /// Its single-block regions need no terminator.
+    pub const NO_TERMINATOR: u32 = 4;
+    /// Its regions are graph regions (no dominance).
+    pub const GRAPH: u32 = 8;
+    /// Its regions hold a symbol table.
+    pub const SYMBOL_TABLE: u32 = 16;
+    /// Its region's terminator (`scf.yield` etc.) may be omitted when it
+    /// yields nothing; the parser inserts it.
+    pub const IMPLICIT_TERMINATOR: u32 = 32;
+}
+
+use traits::*;
+
+/// The syntax family of an op's custom form; the parser has one routine per
+/// family, so adding an op of an existing family is one table row.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fmt {
+    /// No custom form is implemented: the op must be written generically.
+    GenericOnly,
+    /// `builtin.module @name attributes {..} { .. }`.
+    Module,
+    /// `func.func @f(%a: T) -> T attributes {..} { .. }` (or a declaration).
+    Func,
+    /// `return %a, %b : T, T` (also `scf.yield`, `affine.yield`, ...).
+    Return,
+    /// `func.call @f(%a) : (T) -> T`.
+    Call,
+    /// `func.call_indirect %f(%a) : (T) -> T`.
+    CallIndirect,
+    /// `func.constant @f : (T) -> T`.
+    FuncConstant,
+    /// `cf.br ^bb(%a : T)`.
+    Br,
+    /// `cf.cond_br %c, ^a(..), ^b(..)`.
+    CondBr,
+    /// `cf.switch %flag : i32, [default: ^bb, 42: ^bb1(..)]`.
+    Switch,
+    /// `cf.assert %c, "msg"`.
+    Assert,
+    /// `arith.constant 42 : i32` (value attribute, type from it).
+    Constant,
+    /// `%a, %b [flags] : T` with every operand and result of type T.
+    Binary,
+    /// `%a [flags] : T` with operand and result of type T.
+    Unary,
+    /// `%a, %b, %c [flags] : T` (fma-like ternary, same types).
+    Ternary,
+    /// `%a [flags] : T to U`.
+    Cast,
+    /// `pred, %a, %b : T` producing i1 (or a shaped i1).
+    Cmp,
+    /// `%c, %a, %b : [C,] T`.
+    Select,
+    /// `%a, %b : T` with two results of type T (`addui_extended` has `, i1`).
+    BinaryTwoResults,
+    /// `index.constant 42`.
+    IndexConstant,
+    /// `index.bool.constant true`.
+    BoolConstant,
+    /// `index.sizeof`.
+    NoOperands,
+    /// `ub.poison : T` (attribute optional: `<#ub.poison>`).
+    Poison,
+    /// `scf.for %i = %lb to %ub step %s iter_args(..) -> (..) { }`.
+    ScfFor,
+    /// `scf.if %c -> (T) { } else { }`.
+    ScfIf,
+    /// `scf.while (%a = %init) : (T) -> T { } do { }`.
+    ScfWhile,
+    /// `scf.condition(%c) %args : T`.
+    ScfCondition,
+    /// `scf.execute_region -> T { }`.
+    ScfExecuteRegion,
+    /// `scf.index_switch %i -> T case 1 { } default { }`.
+    ScfIndexSwitch,
+    /// `scf.parallel (%i) = (%lb) to (%ub) step (%s) init (%x) -> T { }`.
+    ScfParallel,
+    /// `scf.reduce(%a : T) { }`.
+    ScfReduce,
+    /// `scf.forall (%i) in (%n) shared_outs(..) -> T { }`.
+    ScfForall,
+    /// `scf.forall.in_parallel { }`.
+    InParallel,
+    /// `builtin.unrealized_conversion_cast %a : T to U`.
+    ConversionCast,
+}
+
+macro_rules! ops {
+    ($($v:ident = $name:literal, $traits:expr, $fmt:ident;)*) => {
+        /// Every op the IR knows by name; anything else is [`OpKind::Unknown`].
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum OpKind {
+            /// An op of a dialect this tool does not know.
+            Unknown,
+            $(#[doc = $name] $v,)*
+        }
+
+        impl OpKind {
+            /// Every known op.
+            pub const ALL: &'static [OpKind] = &[$(OpKind::$v,)*];
+
+            /// The full op name.
+            pub fn name(self) -> &'static str {
+                match self { OpKind::Unknown => "<unknown>", $(OpKind::$v => $name,)* }
+            }
+
+            /// The op's trait bits (see [`traits`]).
+            pub fn traits(self) -> u32 {
+                match self { OpKind::Unknown => 0, $(OpKind::$v => $traits,)* }
+            }
+
+            /// The syntax family of the custom form.
+            pub fn fmt(self) -> Fmt {
+                match self { OpKind::Unknown => Fmt::GenericOnly, $(OpKind::$v => Fmt::$fmt,)* }
+            }
+
+            /// The op called `name`, if known.
+            pub fn from_name(name: &str) -> Option<OpKind> {
+                match name { $($name => Some(OpKind::$v),)* _ => None }
+            }
+        }
+    };
+}
+
+/// Dialects whose op list here is complete: an unknown op name in one of them
+/// is an error, as in mlir-opt, rather than an unregistered op.
+pub const CLOSED_DIALECTS: &[&str] = &["builtin", "func", "cf", "arith", "index", "ub", "scf"];
+
+impl OpKind {
+    /// True when the op has trait bit `t`.
+    pub fn has(self, t: u32) -> bool {
+        self.traits() & t != 0
+    }
+}
+
+ops! {
+    BuiltinModule = "builtin.module", ISOLATED | NO_TERMINATOR | GRAPH | SYMBOL_TABLE, Module;
+    UnrealizedConversionCast = "builtin.unrealized_conversion_cast", 0, ConversionCast;
+
+    FuncFunc = "func.func", ISOLATED, Func;
+    FuncReturn = "func.return", TERMINATOR, Return;
+    FuncCall = "func.call", 0, Call;
+    FuncCallIndirect = "func.call_indirect", 0, CallIndirect;
+    FuncConstant = "func.constant", 0, FuncConstant;
+
+    CfBr = "cf.br", TERMINATOR, Br;
+    CfCondBr = "cf.cond_br", TERMINATOR, CondBr;
+    CfSwitch = "cf.switch", TERMINATOR, Switch;
+    CfAssert = "cf.assert", 0, Assert;
+
+    ArithConstant = "arith.constant", 0, Constant;
+    ArithAddi = "arith.addi", 0, Binary;
+    ArithSubi = "arith.subi", 0, Binary;
+    ArithMuli = "arith.muli", 0, Binary;
+    ArithDivsi = "arith.divsi", 0, Binary;
+    ArithDivui = "arith.divui", 0, Binary;
+    ArithCeildivsi = "arith.ceildivsi", 0, Binary;
+    ArithCeildivui = "arith.ceildivui", 0, Binary;
+    ArithFloordivsi = "arith.floordivsi", 0, Binary;
+    ArithRemsi = "arith.remsi", 0, Binary;
+    ArithRemui = "arith.remui", 0, Binary;
+    ArithAndi = "arith.andi", 0, Binary;
+    ArithOri = "arith.ori", 0, Binary;
+    ArithXori = "arith.xori", 0, Binary;
+    ArithShli = "arith.shli", 0, Binary;
+    ArithShrsi = "arith.shrsi", 0, Binary;
+    ArithShrui = "arith.shrui", 0, Binary;
+    ArithMaxsi = "arith.maxsi", 0, Binary;
+    ArithMaxui = "arith.maxui", 0, Binary;
+    ArithMinsi = "arith.minsi", 0, Binary;
+    ArithMinui = "arith.minui", 0, Binary;
+    ArithAdduiExtended = "arith.addui_extended", 0, BinaryTwoResults;
+    ArithMulsiExtended = "arith.mulsi_extended", 0, BinaryTwoResults;
+    ArithMuluiExtended = "arith.mului_extended", 0, BinaryTwoResults;
+    ArithCmpi = "arith.cmpi", 0, Cmp;
+    ArithCmpf = "arith.cmpf", 0, Cmp;
+    ArithSelect = "arith.select", 0, Select;
+    ArithExtsi = "arith.extsi", 0, Cast;
+    ArithExtui = "arith.extui", 0, Cast;
+    ArithTrunci = "arith.trunci", 0, Cast;
+    ArithIndexCast = "arith.index_cast", 0, Cast;
+    ArithIndexCastui = "arith.index_castui", 0, Cast;
+    ArithBitcast = "arith.bitcast", 0, Cast;
+    ArithSitofp = "arith.sitofp", 0, Cast;
+    ArithUitofp = "arith.uitofp", 0, Cast;
+    ArithFptosi = "arith.fptosi", 0, Cast;
+    ArithFptoui = "arith.fptoui", 0, Cast;
+    ArithExtf = "arith.extf", 0, Cast;
+    ArithTruncf = "arith.truncf", 0, Cast;
+    ArithScalingExtf = "arith.scaling_extf", 0, GenericOnly;
+    ArithScalingTruncf = "arith.scaling_truncf", 0, GenericOnly;
+    ArithAddf = "arith.addf", 0, Binary;
+    ArithSubf = "arith.subf", 0, Binary;
+    ArithMulf = "arith.mulf", 0, Binary;
+    ArithDivf = "arith.divf", 0, Binary;
+    ArithRemf = "arith.remf", 0, Binary;
+    ArithNegf = "arith.negf", 0, Unary;
+    ArithMaximumf = "arith.maximumf", 0, Binary;
+    ArithMinimumf = "arith.minimumf", 0, Binary;
+    ArithMaxnumf = "arith.maxnumf", 0, Binary;
+    ArithMinnumf = "arith.minnumf", 0, Binary;
+
+    IndexConstant = "index.constant", 0, IndexConstant;
+    IndexBoolConstant = "index.bool.constant", 0, BoolConstant;
+    IndexAdd = "index.add", 0, Binary;
+    IndexSub = "index.sub", 0, Binary;
+    IndexMul = "index.mul", 0, Binary;
+    IndexDivs = "index.divs", 0, Binary;
+    IndexDivu = "index.divu", 0, Binary;
+    IndexCeildivs = "index.ceildivs", 0, Binary;
+    IndexCeildivu = "index.ceildivu", 0, Binary;
+    IndexFloordivs = "index.floordivs", 0, Binary;
+    IndexRems = "index.rems", 0, Binary;
+    IndexRemu = "index.remu", 0, Binary;
+    IndexMaxs = "index.maxs", 0, Binary;
+    IndexMaxu = "index.maxu", 0, Binary;
+    IndexMins = "index.mins", 0, Binary;
+    IndexMinu = "index.minu", 0, Binary;
+    IndexShl = "index.shl", 0, Binary;
+    IndexShrs = "index.shrs", 0, Binary;
+    IndexShru = "index.shru", 0, Binary;
+    IndexAnd = "index.and", 0, Binary;
+    IndexOr = "index.or", 0, Binary;
+    IndexXor = "index.xor", 0, Binary;
+    IndexCmp = "index.cmp", 0, Cmp;
+    IndexCasts = "index.casts", 0, Cast;
+    IndexCastu = "index.castu", 0, Cast;
+    IndexSizeof = "index.sizeof", 0, NoOperands;
+
+    UbPoison = "ub.poison", 0, Poison;
+
+    ScfFor = "scf.for", IMPLICIT_TERMINATOR, ScfFor;
+    ScfIf = "scf.if", IMPLICIT_TERMINATOR, ScfIf;
+    ScfWhile = "scf.while", 0, ScfWhile;
+    ScfCondition = "scf.condition", TERMINATOR, ScfCondition;
+    ScfYield = "scf.yield", TERMINATOR, Return;
+    ScfExecuteRegion = "scf.execute_region", 0, ScfExecuteRegion;
+    ScfIndexSwitch = "scf.index_switch", 0, ScfIndexSwitch;
+    ScfParallel = "scf.parallel", IMPLICIT_TERMINATOR, ScfParallel;
+    ScfReduce = "scf.reduce", TERMINATOR, ScfReduce;
+    ScfReduceReturn = "scf.reduce.return", TERMINATOR, Return;
+    ScfForall = "scf.forall", IMPLICIT_TERMINATOR, ScfForall;
+    ScfInParallel = "scf.forall.in_parallel", TERMINATOR | NO_TERMINATOR, InParallel;
+}

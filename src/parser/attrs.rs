@@ -1,0 +1,953 @@
+//! Attribute parsing: literals, containers, elements attributes, affine maps
+//! and sets, strided layouts, locations and dialect attributes.
+
+use super::{PResult, Parser};
+use crate::affine::{AffineExpr, AffineMap, IntegerSet};
+use crate::attrs::*;
+use crate::diag::Span;
+use crate::ident::Ident;
+use crate::lexer::{unescape, Tok};
+use crate::types::*;
+use num_bigint::BigInt;
+use num_traits::{Num, Signed, Zero};
+
+/// A literal in a dense or array attribute before it is typed.
+#[derive(Clone, Debug)]
+enum Lit {
+    Int { neg: bool, spelling: String, span: Span },
+    Float { text: String, span: Span },
+    Bool(bool, Span),
+    Str(Vec<u8>, Span),
+    Complex(Box<Lit>, Box<Lit>),
+}
+
+impl Lit {
+    fn span(&self) -> Span {
+        match self {
+            Lit::Int { span, .. } | Lit::Float { span, .. } | Lit::Bool(_, span) | Lit::Str(_, span) => *span,
+            Lit::Complex(a, _) => a.span(),
+        }
+    }
+}
+
+/// Parses a decimal or `0x` hexadecimal integer spelling.
+fn parse_int_spelling(s: &str) -> Option<BigInt> {
+    if let Some(h) = s.strip_prefix("0x") {
+        BigInt::from_str_radix(h, 16).ok()
+    } else {
+        BigInt::from_str_radix(s, 10).ok()
+    }
+}
+
+impl<'a> Parser<'a> {
+    /// Parses any attribute; `hint` is a type the context implies.
+    pub fn parse_attribute(&mut self, hint: Option<TypeId>) -> PResult<AttrId> {
+        self.nested(|p| p.parse_attribute_inner(hint))
+    }
+
+    fn parse_attribute_inner(&mut self, hint: Option<TypeId>) -> PResult<AttrId> {
+        match self.tok.kind {
+            Tok::Integer | Tok::Float | Tok::Minus => return self.parse_number_attr(hint),
+            Tok::String => {
+                let value = unescape(self.spelling()).into_boxed_slice();
+                self.bump()?;
+                let mut ty = None;
+                if self.eat(Tok::Colon)? {
+                    ty = Some(self.parse_type()?);
+                }
+                return Ok(self.m.ctx.attr(Attribute::String { value, ty }));
+            }
+            Tok::LSquare => {
+                let mut v = Vec::new();
+                self.comma_list(Tok::LSquare, Tok::RSquare, "in array", |p| {
+                    v.push(p.parse_attribute(None)?);
+                    Ok(())
+                })
+                .map_err(|d| {
+                    if d.message.starts_with("expected ']'") {
+                        crate::diag::Diagnostic::error(d.span, "expected ',' or ']'")
+                    } else {
+                        d
+                    }
+                })?;
+                return Ok(self.m.ctx.attr(Attribute::Array(v)));
+            }
+            Tok::LBrace => return self.parse_dictionary_attr(),
+            Tok::AtId => return self.parse_symbol_ref(),
+            Tok::HashId => return self.parse_dialect_or_alias_attr(),
+            Tok::BareId => {}
+            Tok::LParen | Tok::ExclId => {
+                let t = self.parse_type()?;
+                return Ok(self.m.ctx.attr(Attribute::Type(t)));
+            }
+            _ => return self.err("expected attribute value"),
+        }
+        match self.spelling() {
+            "unit" => {
+                self.bump()?;
+                Ok(self.m.ctx.attr(Attribute::Unit))
+            }
+            "true" | "false" => {
+                let b = self.spelling() == "true";
+                self.bump()?;
+                if self.eat(Tok::Colon)? {
+                    let sp = self.tok.span;
+                    let t = self.parse_type()?;
+                    if !self.m.ctx.type_kind(t).is_signless_int(1) {
+                        return self.err_at(sp, "expected i1 type for 'true' or 'false' values");
+                    }
+                }
+                Ok(self.m.ctx.attr(Attribute::Bool(b)))
+            }
+            "dense" => self.parse_dense_attr(hint),
+            "dense_resource" => self.parse_dense_resource(hint),
+            "array" => self.parse_dense_array(),
+            "sparse" => self.parse_sparse(hint),
+            "strided" => self.parse_strided(),
+            "affine_map" => {
+                self.bump()?;
+                self.expect(Tok::Less, "'<'")?;
+                let m = self.parse_affine_map_or_set(true)?;
+                self.expect(Tok::Greater, "'>'")?;
+                Ok(m)
+            }
+            "affine_set" => {
+                self.bump()?;
+                self.expect(Tok::Less, "'<'")?;
+                let m = self.parse_affine_map_or_set(false)?;
+                self.expect(Tok::Greater, "'>'")?;
+                Ok(m)
+            }
+            "loc" => self.parse_location(),
+            _ => {
+                let t = self.parse_type()?;
+                Ok(self.m.ctx.attr(Attribute::Type(t)))
+            }
+        }
+    }
+
+    fn parse_number_attr(&mut self, hint: Option<TypeId>) -> PResult<AttrId> {
+        let start = self.tok.span;
+        let neg = self.eat(Tok::Minus)?;
+        let kind = self.tok.kind;
+        if kind != Tok::Integer && kind != Tok::Float {
+            return self.err("expected integer or floating point literal");
+        }
+        let spelling = self.spelling().to_string();
+        let lit_span = self.tok.span;
+        self.bump()?;
+        let ty = if self.eat(Tok::Colon)? {
+            self.parse_type()?
+        } else if let Some(h) = hint {
+            h
+        } else if kind == Tok::Float {
+            self.m.ctx.float_type(FloatKind::F64)
+        } else {
+            self.m.ctx.int_type(64)
+        };
+        let lit = if kind == Tok::Float {
+            Lit::Float { text: if neg { format!("-{spelling}") } else { spelling }, span: lit_span }
+        } else {
+            Lit::Int { neg, spelling, span: lit_span }
+        };
+        let _ = start;
+        match self.m.ctx.type_kind(ty).clone() {
+            TypeKind::Float(fk) => {
+                let value = self.float_value(&lit, fk, true)?;
+                Ok(self.m.ctx.attr(Attribute::Float { value, ty }))
+            }
+            TypeKind::Integer { .. } | TypeKind::Index => {
+                let value = self.int_value(&lit, ty)?;
+                Ok(self.m.ctx.attr(Attribute::Integer { value, ty }))
+            }
+            _ => self.err_at(lit_span, "integer literal not valid for specified type"),
+        }
+    }
+
+    /// The value of a literal as an element of integer type `ty`.
+    fn int_value(&self, lit: &Lit, ty: TypeId) -> PResult<IntVal> {
+        let (width, sign) = match self.m.ctx.type_kind(ty) {
+            TypeKind::Integer { width, signedness } => (*width, *signedness),
+            TypeKind::Index => (64, Signedness::Signless),
+            _ => return self.err_at(lit.span(), "expected integer type"),
+        };
+        let (neg, v, span) = match lit {
+            Lit::Int { neg, spelling, span } => {
+                let Some(v) = parse_int_spelling(spelling) else {
+                    return self.err_at(*span, "integer constant out of range for attribute");
+                };
+                (*neg, v, *span)
+            }
+            Lit::Bool(b, span) => (false, BigInt::from(*b as u8), *span),
+            Lit::Float { span, .. } => return self.err_at(*span, "floating point value not valid for specified type"),
+            _ => return self.err_at(lit.span(), "expected integer elements"),
+        };
+        canonical_int(neg, v, width, sign).map_err(|m| crate::diag::Diagnostic::error(span, m))
+    }
+
+    /// The value of a literal as an element of float format `fk`.
+    fn float_value(&self, lit: &Lit, fk: FloatKind, is_attr: bool) -> PResult<FloatLit> {
+        match lit {
+            Lit::Float { text, .. } => Ok(FloatLit::Decimal(text.as_str().into())),
+            Lit::Int { neg, spelling, span } => {
+                if let Some(h) = spelling.strip_prefix("0x") {
+                    if *neg {
+                        return self.err_at(*span, "hexadecimal float literal should not have a leading minus");
+                    }
+                    let v = BigInt::from_str_radix(h, 16).unwrap_or_default();
+                    if v.bits() > fk.bit_width() as u64 {
+                        return self.err_at(*span, "hexadecimal float constant out of range for type");
+                    }
+                    let bits = u128::try_from(v).unwrap_or(0);
+                    return Ok(FloatLit::Bits(bits));
+                }
+                if is_attr {
+                    return Err(crate::diag::Diagnostic::error(
+                        *span,
+                        "unexpected decimal integer literal for a floating point value",
+                    )
+                    .with_note(*span, "add a trailing dot to make the literal a float"));
+                }
+                let t = if *neg { format!("-{spelling}") } else { spelling.clone() };
+                Ok(FloatLit::Decimal(t.into()))
+            }
+            Lit::Bool(_, span) | Lit::Str(_, span) => self.err_at(*span, "expected floating point literal"),
+            Lit::Complex(..) => self.err_at(lit.span(), "expected floating point literal"),
+        }
+    }
+
+    /// `{a = 1, b}` as an attribute.
+    pub fn parse_dictionary_attr(&mut self) -> PResult<AttrId> {
+        let entries = self.parse_attr_dict_entries()?;
+        Ok(self.m.ctx.attr(Attribute::Dict(entries)))
+    }
+
+    /// `{a = 1, b}` as a list of entries.
+    pub fn parse_attr_dict_entries(&mut self) -> PResult<Vec<(Ident, AttrId)>> {
+        let mut entries: Vec<(Ident, AttrId)> = Vec::new();
+        self.comma_list(Tok::LBrace, Tok::RBrace, "in attribute dictionary", |p| {
+            let span = p.tok.span;
+            let name = match p.tok.kind {
+                Tok::BareId => p.spelling().to_string(),
+                Tok::String => String::from_utf8_lossy(&unescape(p.spelling())).into_owned(),
+                _ => return p.err("expected attribute name"),
+            };
+            if name.is_empty() {
+                return p.err("expected valid attribute name");
+            }
+            p.bump()?;
+            let id = p.m.ctx.ident(&name);
+            if entries.iter().any(|(n, _)| *n == id) {
+                return p.err_at(span, format!("duplicate key '{name}' in dictionary attribute"));
+            }
+            let v = if p.eat(Tok::Equal)? { p.parse_attribute(None)? } else { p.m.ctx.attr(Attribute::Unit) };
+            entries.push((id, v));
+            Ok(())
+        })?;
+        Ok(entries)
+    }
+
+    fn parse_symbol_ref(&mut self) -> PResult<AttrId> {
+        let root = self.symbol_name()?;
+        let mut nested = Vec::new();
+        while self.is(Tok::Colon) {
+            let first = self.tok.span;
+            let next = self.text.as_bytes().get(first.end as usize);
+            if next != Some(&b':') {
+                break;
+            }
+            self.reset_to(first.end as usize + 1)?;
+            if !self.is(Tok::AtId) {
+                return self.err("expected nested symbol reference identifier");
+            }
+            nested.push(self.symbol_name()?);
+        }
+        Ok(self.m.ctx.attr(Attribute::SymbolRef { root, nested }))
+    }
+
+    /// Consumes `@name` or `@"name"` and returns the name.
+    pub fn symbol_name(&mut self) -> PResult<Box<[u8]>> {
+        if !self.is(Tok::AtId) {
+            return self.err("expected valid '@'-identifier for symbol name");
+        }
+        let s = &self.spelling()[1..];
+        let name: Box<[u8]> = if s.starts_with('"') { unescape(s).into() } else { s.as_bytes().into() };
+        self.bump()?;
+        Ok(name)
+    }
+
+    fn parse_dialect_or_alias_attr(&mut self) -> PResult<AttrId> {
+        let span = self.tok.span;
+        let full = &self.spelling()[1..];
+        let body_follows = self.text.as_bytes().get(self.tok_end()) == Some(&b'<');
+        if !full.contains('.') && !body_follows {
+            let a = match self.attr_aliases.get(full) {
+                Some(a) => *a,
+                None => return self.err(format!("undefined symbol alias id '{full}'")),
+            };
+            self.bump()?;
+            return Ok(a);
+        }
+        let (ns, _) = full.split_once('.').unwrap_or((full, ""));
+        let dialect = self.m.ctx.ident(ns);
+        let mut body = full[ns.len()..].to_string();
+        let end = self.tok_end();
+        if body_follows {
+            self.lexer().reset(end + 1);
+            let close = self.lexer().skip_dialect_body(end)?;
+            body.push_str(&self.text[end..close]);
+            self.reset_to(close)?;
+        } else {
+            self.bump()?;
+        }
+        if body.is_empty() {
+            return self.err_at(span, "expected dialect attribute body");
+        }
+        Ok(self.m.ctx.attr(Attribute::Dialect { dialect, body: body.into() }))
+    }
+
+    // ---- elements attributes -------------------------------------------
+
+    /// Parses a (possibly nested) literal list; returns shape and flat elements.
+    fn parse_tensor_literal(&mut self) -> PResult<(Vec<i64>, Vec<Lit>)> {
+        self.nested(|p| {
+            if p.is(Tok::LSquare) {
+                let mut shapes: Vec<Vec<i64>> = Vec::new();
+                let mut flat = Vec::new();
+                let open = p.tok.span;
+                p.comma_list(Tok::LSquare, Tok::RSquare, "in element literal", |p| {
+                    let (s, mut e) = p.parse_tensor_literal()?;
+                    shapes.push(s);
+                    flat.append(&mut e);
+                    Ok(())
+                })?;
+                if shapes.windows(2).any(|w| w[0] != w[1]) {
+                    return p.err_at(open, "tensor literal is invalid; ranks are not consistent between elements");
+                }
+                let mut shape = vec![shapes.len() as i64];
+                if let Some(s) = shapes.first() {
+                    shape.extend(s);
+                }
+                return Ok((shape, flat));
+            }
+            Ok((Vec::new(), vec![p.parse_element_literal()?]))
+        })
+    }
+
+    fn parse_element_literal(&mut self) -> PResult<Lit> {
+        let span = self.tok.span;
+        match self.tok.kind {
+            Tok::LParen => {
+                self.bump()?;
+                let re = self.parse_element_literal()?;
+                self.expect(Tok::Comma, "',' between complex parts")?;
+                let im = self.parse_element_literal()?;
+                self.expect(Tok::RParen, "')' after complex literal")?;
+                Ok(Lit::Complex(Box::new(re), Box::new(im)))
+            }
+            Tok::String => {
+                let s = unescape(self.spelling());
+                self.bump()?;
+                Ok(Lit::Str(s, span))
+            }
+            Tok::BareId if self.is_kw("true") || self.is_kw("false") => {
+                let b = self.is_kw("true");
+                self.bump()?;
+                Ok(Lit::Bool(b, span))
+            }
+            Tok::Minus | Tok::Integer | Tok::Float => {
+                let neg = self.eat(Tok::Minus)?;
+                let sp = self.tok.span;
+                let s = self.spelling().to_string();
+                match self.tok.kind {
+                    Tok::Integer => {
+                        self.bump()?;
+                        Ok(Lit::Int { neg, spelling: s, span: sp })
+                    }
+                    Tok::Float => {
+                        self.bump()?;
+                        Ok(Lit::Float { text: if neg { format!("-{s}") } else { s }, span: sp })
+                    }
+                    _ => self.err("expected integer or floating point literal"),
+                }
+            }
+            _ => self.err("expected element literal of primitive type"),
+        }
+    }
+
+    fn parse_shaped_type_suffix(&mut self, hint: Option<TypeId>) -> PResult<(TypeId, Span)> {
+        if self.eat(Tok::Colon)? {
+            let sp = self.tok.span;
+            return Ok((self.parse_type()?, sp));
+        }
+        match hint {
+            Some(h) => Ok((h, self.tok.span)),
+            None => self.err("expected ':'"),
+        }
+    }
+
+    fn static_shape(&self, ty: TypeId, span: Span) -> PResult<(Vec<i64>, TypeId)> {
+        match self.m.ctx.type_kind(ty) {
+            TypeKind::RankedTensor { shape, elem, .. } | TypeKind::Vector { shape, elem, .. } => {
+                if shape.iter().any(|d| *d < 0) {
+                    return self.err_at(span, "elements literal type must have static shape");
+                }
+                Ok((shape.clone(), *elem))
+            }
+            TypeKind::MemRef { shape, elem, .. } => Ok((shape.clone(), *elem)),
+            _ => self.err_at(span, "elements literal must be a shaped type"),
+        }
+    }
+
+    fn parse_dense_attr(&mut self, hint: Option<TypeId>) -> PResult<AttrId> {
+        self.bump()?;
+        self.expect(Tok::Less, "'<' after 'dense'")?;
+        let lit_span = self.tok.span;
+        let mut hex: Option<Vec<u8>> = None;
+        let (lshape, lits) = if self.is(Tok::Greater) {
+            (vec![0], Vec::new())
+        } else if self.is(Tok::String) && self.spelling().starts_with("\"0x") {
+            let bytes = unescape(self.spelling());
+            match super::decode_hex(&bytes[2..]) {
+                Some(b) => hex = Some(b),
+                None => return self.err("expected string containing hex digits starting with `0x`"),
+            }
+            self.bump()?;
+            (Vec::new(), Vec::new())
+        } else {
+            self.parse_tensor_literal()?
+        };
+        let empty_literal = lits.is_empty() && hex.is_none();
+        self.expect(Tok::Greater, "'>'")?;
+        let (ty, tspan) = self.parse_shaped_type_suffix(hint)?;
+        let (shape, elem) = self.static_shape(ty, tspan)?;
+        let count: i64 = shape.iter().product();
+        if let Some(data) = hex {
+            let ek = self.m.ctx.type_kind(elem).clone();
+            let bits = self.elem_bits(&ek);
+            let per = (bits as usize).div_ceil(8).max(1) * if matches!(ek, TypeKind::Complex(_)) { 2 } else { 1 };
+            let _ = per;
+            let bytes =
+                if matches!(ek, TypeKind::Complex(_)) { bits as usize / 4 } else { (bits as usize).div_ceil(8) };
+            let splat = data.len() == bytes && count != 1;
+            if data.len() != bytes * count as usize && !splat {
+                return self.err_at(
+                    lit_span,
+                    format!(
+                        "elements hex data size is invalid for provided type: {} bytes for {} elements",
+                        data.len(),
+                        count
+                    ),
+                );
+            }
+            return Ok(self.m.ctx.attr(Attribute::Dense { ty, splat, values: DenseValues::Hex(data.into()) }));
+        }
+        let splat = lshape.is_empty();
+        if !splat && !(empty_literal && count == 0) && lshape != shape {
+            return self.err_at(
+                lit_span,
+                format!(
+                    "inferred shape of elements literal ({}) does not match type ({})",
+                    shape_str(&lshape),
+                    shape_str(&shape)
+                ),
+            );
+        }
+        let values = self.typed_values(&lits, elem)?;
+        Ok(self.m.ctx.attr(Attribute::Dense { ty, splat: splat && count != 1, values }))
+    }
+
+    fn elem_bits(&self, k: &TypeKind) -> u32 {
+        match k {
+            TypeKind::Integer { width, .. } => *width,
+            TypeKind::Index => 64,
+            TypeKind::Float(f) => f.bit_width(),
+            TypeKind::Complex(e) => 2 * self.elem_bits(self.m.ctx.type_kind(*e)),
+            _ => 8,
+        }
+    }
+
+    /// Types flat literals by element type.
+    fn typed_values(&self, lits: &[Lit], elem: TypeId) -> PResult<DenseValues> {
+        let ek = self.m.ctx.type_kind(elem).clone();
+        let (base, complex) = match &ek {
+            TypeKind::Complex(e) => (*e, true),
+            _ => (elem, false),
+        };
+        let bk = self.m.ctx.type_kind(base).clone();
+        let mut flat: Vec<&Lit> = Vec::new();
+        for l in lits {
+            match (l, complex) {
+                (Lit::Complex(a, b), true) => {
+                    flat.push(a);
+                    flat.push(b);
+                }
+                (Lit::Complex(..), false) => {
+                    return self.err_at(l.span(), "unexpected complex literal for non-complex type")
+                }
+                (_, true) => return self.err_at(l.span(), "expected complex literal"),
+                _ => flat.push(l),
+            }
+        }
+        match bk {
+            TypeKind::Integer { .. } | TypeKind::Index => {
+                let mut v = Vec::with_capacity(flat.len());
+                for l in flat {
+                    if let Lit::Float { span, .. } = l {
+                        return self.err_at(*span, "expected integer elements, but parsed floating-point");
+                    }
+                    if let Lit::Bool(_, span) = l {
+                        if !bk.is_signless_int(1) {
+                            return self.err_at(*span, "expected i1 type for 'true' or 'false' values");
+                        }
+                    }
+                    v.push(self.int_value(l, base)?);
+                }
+                Ok(DenseValues::Ints(v))
+            }
+            TypeKind::Float(fk) => {
+                let mut v = Vec::with_capacity(flat.len());
+                for l in flat {
+                    v.push(self.float_value(l, fk, false)?);
+                }
+                Ok(DenseValues::Floats(v))
+            }
+            _ => {
+                let mut v = Vec::with_capacity(flat.len());
+                for l in flat {
+                    match l {
+                        Lit::Str(s, _) => v.push(s.clone().into_boxed_slice()),
+                        _ => return self.err_at(l.span(), "expected string elements for a non-numeric element type"),
+                    }
+                }
+                Ok(DenseValues::Strings(v))
+            }
+        }
+    }
+
+    fn parse_dense_resource(&mut self, hint: Option<TypeId>) -> PResult<AttrId> {
+        self.bump()?;
+        self.expect(Tok::Less, "'<'")?;
+        if !self.is(Tok::BareId) && !self.is(Tok::String) {
+            return self.err("expected identifier key for 'resource' entry");
+        }
+        let handle: Box<[u8]> = self.key_spelling().into_bytes().into();
+        self.bump()?;
+        self.expect(Tok::Greater, "'>'")?;
+        let (ty, tspan) = self.parse_shaped_type_suffix(hint)?;
+        self.static_shape(ty, tspan)?;
+        Ok(self.m.ctx.attr(Attribute::DenseResource { handle, ty }))
+    }
+
+    fn parse_dense_array(&mut self) -> PResult<AttrId> {
+        self.bump()?;
+        self.expect(Tok::Less, "'<' after 'array'")?;
+        let sp = self.tok.span;
+        let elem = self.parse_type()?;
+        let ek = self.m.ctx.type_kind(elem).clone();
+        if !matches!(ek, TypeKind::Integer { signedness: Signedness::Signless, .. } | TypeKind::Float(_)) {
+            return self.err_at(sp, "expected integer or float type, got: ".to_string() + &self.type_str(elem));
+        }
+        let mut lits = Vec::new();
+        if self.eat(Tok::Colon)? {
+            loop {
+                lits.push(self.parse_element_literal()?);
+                if !self.eat(Tok::Comma)? {
+                    break;
+                }
+            }
+        }
+        self.expect(Tok::Greater, "'>' to close an array attribute")?;
+        let values = self.typed_values(&lits, elem)?;
+        Ok(self.m.ctx.attr(Attribute::DenseArray { elem, values }))
+    }
+
+    fn parse_sparse(&mut self, hint: Option<TypeId>) -> PResult<AttrId> {
+        self.bump()?;
+        self.expect(Tok::Less, "'<' after 'sparse'")?;
+        let isp = self.tok.span;
+        let (ishape, ilits) = if self.is(Tok::Comma) { (vec![0], vec![]) } else { self.parse_tensor_literal()? };
+        self.expect(Tok::Comma, "','")?;
+        let vsp = self.tok.span;
+        let (vshape, vlits) = if self.is(Tok::Greater) { (vec![0], vec![]) } else { self.parse_tensor_literal()? };
+        self.expect(Tok::Greater, "'>'")?;
+        let (ty, tspan) = self.parse_shaped_type_suffix(hint)?;
+        let (shape, elem) = self.static_shape(ty, tspan)?;
+        let i64t = self.m.ctx.int_type(64);
+        let ivals = self.typed_values(&ilits, i64t).map_err(|d| crate::diag::Diagnostic::error(isp, d.message))?;
+        // Indices are an NxRank list (a single index may be given flat).
+        let rank = shape.len() as i64;
+        let n = ilits.len() as i64 / rank.max(1);
+        let idx_shape = if ishape.len() == 2 || rank == 0 { ishape.clone() } else { vec![n, rank] };
+        if ilits.len() as i64 != n * rank.max(1) && rank != 0 {
+            return self.err_at(isp, "expected index list of size (N x rank)");
+        }
+        let ity = self.m.ctx.ty(TypeKind::RankedTensor { shape: idx_shape, elem: i64t, encoding: None });
+        let indices = self.m.ctx.attr(Attribute::Dense { ty: ity, splat: false, values: ivals });
+        let vals = self.typed_values(&vlits, elem)?;
+        let vsplat = vshape.is_empty();
+        let vty = self.m.ctx.ty(TypeKind::RankedTensor {
+            shape: if vsplat { vec![n] } else { vshape },
+            elem,
+            encoding: None,
+        });
+        let _ = vsp;
+        let values = self.m.ctx.attr(Attribute::Dense { ty: vty, splat: vsplat, values: vals });
+        Ok(self.m.ctx.attr(Attribute::Sparse { ty, indices, values }))
+    }
+
+    fn parse_strided(&mut self) -> PResult<AttrId> {
+        self.bump()?;
+        self.expect(Tok::Less, "'<' after 'strided'")?;
+        let mut strides = Vec::new();
+        self.comma_list(Tok::LSquare, Tok::RSquare, "in stride list", |p| {
+            strides.push(p.parse_dyn_i64()?);
+            Ok(())
+        })?;
+        let mut offset = 0;
+        if self.eat(Tok::Comma)? {
+            self.expect_kw("offset")?;
+            self.expect(Tok::Colon, "':' after 'offset'")?;
+            offset = self.parse_dyn_i64()?;
+        }
+        self.expect(Tok::Greater, "'>'")?;
+        Ok(self.m.ctx.attr(Attribute::Strided { strides, offset }))
+    }
+
+    /// An i64 or `?` (dynamic).
+    pub fn parse_dyn_i64(&mut self) -> PResult<i64> {
+        if self.eat(Tok::Question)? {
+            return Ok(DYNAMIC);
+        }
+        self.parse_i64()
+    }
+
+    /// A possibly negative 64-bit integer literal.
+    pub fn parse_i64(&mut self) -> PResult<i64> {
+        let neg = self.eat(Tok::Minus)?;
+        if !self.is(Tok::Integer) {
+            return self.err("expected integer value");
+        }
+        let v = parse_int_spelling(self.spelling()).unwrap_or_default();
+        let v = if neg { -v } else { v };
+        let Ok(v) = i64::try_from(v) else {
+            return self.err("integer value too large");
+        };
+        self.bump()?;
+        Ok(v)
+    }
+
+    // ---- affine --------------------------------------------------------
+
+    /// Parses `(dims)[syms] -> (exprs)` or `(dims)[syms] : (constraints)`.
+    pub fn parse_affine_map_or_set(&mut self, want_map: bool) -> PResult<AttrId> {
+        let mut names: Vec<(String, AffineExpr)> = Vec::new();
+        let mut nd = 0u32;
+        self.comma_list(Tok::LParen, Tok::RParen, "in dimensional identifier list", |p| {
+            let n = p.affine_id_name()?;
+            names.push((n, AffineExpr::Dim(nd)));
+            nd += 1;
+            Ok(())
+        })?;
+        let mut ns = 0u32;
+        if self.is(Tok::LSquare) {
+            self.comma_list(Tok::LSquare, Tok::RSquare, "in symbol list", |p| {
+                let n = p.affine_id_name()?;
+                names.push((n, AffineExpr::Sym(ns)));
+                ns += 1;
+                Ok(())
+            })?;
+        }
+        if self.eat(Tok::Arrow)? {
+            if !want_map {
+                return self.err("expected ':' in integer set");
+            }
+            let mut results = Vec::new();
+            self.comma_list(Tok::LParen, Tok::RParen, "in affine map range", |p| {
+                results.push(p.parse_affine_expr(&names)?);
+                Ok(())
+            })?;
+            return Ok(self.m.ctx.attr(Attribute::AffineMap(AffineMap { num_dims: nd, num_syms: ns, results })));
+        }
+        if self.is(Tok::Colon) {
+            if want_map {
+                return self.err("expected '->' in affine map");
+            }
+            self.bump()?;
+            let mut constraints = Vec::new();
+            self.comma_list(Tok::LParen, Tok::RParen, "in integer set constraint list", |p| {
+                let lhs = p.parse_affine_expr(&names)?;
+                let op = p.tok.kind;
+                let (eq, swap) = match op {
+                    Tok::Equal => {
+                        p.bump()?;
+                        p.expect(Tok::Equal, "'==' in constraint")?;
+                        (true, false)
+                    }
+                    Tok::Greater => {
+                        p.bump()?;
+                        p.expect(Tok::Equal, "'>=' in constraint")?;
+                        (false, false)
+                    }
+                    Tok::Less => {
+                        p.bump()?;
+                        p.expect(Tok::Equal, "'<=' in constraint")?;
+                        (false, true)
+                    }
+                    _ => return p.err("expected '== affine-expr' or '>= affine-expr' at end of affine constraint"),
+                };
+                let rhs = p.parse_affine_expr(&names)?;
+                let e = if swap { sub(rhs, lhs) } else { sub(lhs, rhs) };
+                constraints.push((e, eq));
+                Ok(())
+            })?;
+            return Ok(self.m.ctx.attr(Attribute::IntegerSet(IntegerSet { num_dims: nd, num_syms: ns, constraints })));
+        }
+        self.err(if want_map { "expected '->' or ':'" } else { "expected ':' in integer set" })
+    }
+
+    fn affine_id_name(&mut self) -> PResult<String> {
+        if !self.is(Tok::BareId) {
+            return self.err("expected bare identifier");
+        }
+        let s = self.spelling().to_string();
+        self.bump()?;
+        Ok(s)
+    }
+
+    /// Parses an affine expression over the named dims and symbols.
+    pub(crate) fn parse_affine_expr(&mut self, names: &[(String, AffineExpr)]) -> PResult<AffineExpr> {
+        self.nested(|p| {
+            let mut lhs = p.parse_affine_term(names)?;
+            loop {
+                if p.eat(Tok::Plus)? {
+                    let r = p.parse_affine_term(names)?;
+                    lhs = AffineExpr::Add(Box::new(lhs), Box::new(r));
+                } else if p.is(Tok::Minus) {
+                    p.bump()?;
+                    let r = p.parse_affine_term(names)?;
+                    lhs = sub(lhs, r);
+                } else {
+                    return Ok(lhs);
+                }
+            }
+        })
+    }
+
+    fn parse_affine_term(&mut self, names: &[(String, AffineExpr)]) -> PResult<AffineExpr> {
+        let mut lhs = self.parse_affine_operand(names)?;
+        loop {
+            let op_span = self.tok.span;
+            let op = if self.is(Tok::Star) {
+                0
+            } else if self.is_kw("floordiv") {
+                1
+            } else if self.is_kw("ceildiv") {
+                2
+            } else if self.is_kw("mod") {
+                3
+            } else {
+                return Ok(lhs);
+            };
+            self.bump()?;
+            let rhs = self.parse_affine_operand(names)?;
+            let (a, b) = (Box::new(lhs), Box::new(rhs));
+            lhs = match op {
+                0 => {
+                    if !a.is_symbolic() && !b.is_symbolic() {
+                        return self.err_at(op_span, "non-affine expression: at least one of the multiply operands has to be either a constant or symbolic");
+                    }
+                    AffineExpr::Mul(a, b)
+                }
+                _ => {
+                    if !b.is_symbolic() {
+                        let w = ["", "floordiv", "ceildiv", "mod"][op];
+                        return self.err_at(
+                            op_span,
+                            format!(
+                                "non-affine expression: right operand of {w} has to be either a constant or symbolic"
+                            ),
+                        );
+                    }
+                    match op {
+                        1 => AffineExpr::FloorDiv(a, b),
+                        2 => AffineExpr::CeilDiv(a, b),
+                        _ => AffineExpr::Mod(a, b),
+                    }
+                }
+            };
+        }
+    }
+
+    fn parse_affine_operand(&mut self, names: &[(String, AffineExpr)]) -> PResult<AffineExpr> {
+        match self.tok.kind {
+            Tok::LParen => {
+                self.bump()?;
+                if self.is(Tok::RParen) {
+                    return self.err("no expression inside parentheses");
+                }
+                let e = self.parse_affine_expr(names)?;
+                self.expect(Tok::RParen, "')'")?;
+                Ok(e)
+            }
+            Tok::Minus => {
+                self.bump()?;
+                let e = self.parse_affine_operand(names)?;
+                Ok(match e {
+                    AffineExpr::Const(c) => AffineExpr::Const(c.wrapping_neg()),
+                    e => AffineExpr::Mul(Box::new(e), Box::new(AffineExpr::Const(-1))),
+                })
+            }
+            Tok::Integer => {
+                let Some(v) = parse_int_spelling(self.spelling()).and_then(|v| i64::try_from(v).ok()) else {
+                    return self.err("constant too large for index");
+                };
+                self.bump()?;
+                Ok(AffineExpr::Const(v))
+            }
+            Tok::BareId => {
+                let s = self.spelling();
+                match names.iter().rev().find(|(n, _)| n == s) {
+                    Some((_, e)) => {
+                        let e = e.clone();
+                        self.bump()?;
+                        Ok(e)
+                    }
+                    None => self.err("use of undeclared identifier"),
+                }
+            }
+            _ => self.err("expected affine expression"),
+        }
+    }
+
+    // ---- locations -------------------------------------------------------
+
+    /// Parses `loc(...)`.
+    pub fn parse_location(&mut self) -> PResult<AttrId> {
+        self.expect_kw("loc")?;
+        self.expect(Tok::LParen, "'(' in location")?;
+        let l = self.parse_location_instance()?;
+        self.expect(Tok::RParen, "')' in location")?;
+        Ok(l)
+    }
+
+    fn parse_location_instance(&mut self) -> PResult<AttrId> {
+        self.nested(|p| p.parse_location_instance_inner())
+    }
+
+    fn parse_location_instance_inner(&mut self) -> PResult<AttrId> {
+        if self.is(Tok::HashId) {
+            let name = self.spelling()[1..].to_string();
+            let a = self.attr_aliases.get(name.as_str()).copied();
+            let span = self.tok.span;
+            self.bump()?;
+            return match a {
+                Some(a) => Ok(a),
+                None => {
+                    // Location aliases may be defined after their use.
+                    self.pending_loc_aliases.push((name.clone(), span));
+                    let d = self.m.ctx.ident("#loc-alias");
+                    Ok(self.m.ctx.attr(Attribute::Dialect { dialect: d, body: name.into() }))
+                }
+            };
+        }
+        if self.is(Tok::String) {
+            let s: Box<[u8]> = unescape(self.spelling()).into();
+            self.bump()?;
+            if self.eat(Tok::Colon)? {
+                let line = self.parse_u32("expected integer line number in FileLineColRange")?;
+                let mut col = 0;
+                if self.eat(Tok::Colon)? {
+                    col = self.parse_u32("expected integer column number in FileLineColRange")?;
+                }
+                let mut end = None;
+                if self.eat_kw("to")? {
+                    if self.eat(Tok::Colon)? {
+                        end = Some((None, self.parse_u32("expected integer column number in FileLineColRange")?));
+                    } else {
+                        let l = self.parse_u32("expected integer line number in FileLineColRange")?;
+                        self.expect(Tok::Colon, "':' in FileLineColRange")?;
+                        end = Some((Some(l), self.parse_u32("expected integer column number in FileLineColRange")?));
+                    }
+                }
+                return Ok(self.m.ctx.attr(Attribute::Location(Location::File { file: s, line, col, end })));
+            }
+            let mut child = None;
+            if self.eat(Tok::LParen)? {
+                child = Some(self.parse_location_instance()?);
+                self.expect(Tok::RParen, "')' after child location of NameLoc")?;
+            }
+            return Ok(self.m.ctx.attr(Attribute::Location(Location::Name { name: s, child })));
+        }
+        if self.eat_kw("unknown")? {
+            return Ok(self.m.ctx.attr(Attribute::Location(Location::Unknown)));
+        }
+        if self.eat_kw("callsite")? {
+            self.expect(Tok::LParen, "'(' in callsite location")?;
+            let callee = self.parse_location_instance()?;
+            self.expect_kw("at")?;
+            let caller = self.parse_location_instance()?;
+            self.expect(Tok::RParen, "')' in callsite location")?;
+            return Ok(self.m.ctx.attr(Attribute::Location(Location::CallSite { callee, caller })));
+        }
+        if self.eat_kw("fused")? {
+            let mut metadata = None;
+            if self.eat(Tok::Less)? {
+                metadata = Some(self.parse_attribute(None)?);
+                self.expect(Tok::Greater, "'>' after fused location metadata")?;
+            }
+            let mut locs = Vec::new();
+            self.comma_list(Tok::LSquare, Tok::RSquare, "in fused location", |p| {
+                locs.push(p.parse_location_instance()?);
+                Ok(())
+            })?;
+            return Ok(self.m.ctx.attr(Attribute::Location(Location::Fused { metadata, locs })));
+        }
+        self.err("expected location instance")
+    }
+
+    fn parse_u32(&mut self, msg: &str) -> PResult<u32> {
+        if !self.is(Tok::Integer) {
+            return self.err(msg);
+        }
+        let Ok(v) = self.spelling().parse::<u32>() else { return self.err(msg) };
+        self.bump()?;
+        Ok(v)
+    }
+}
+
+fn sub(a: AffineExpr, b: AffineExpr) -> AffineExpr {
+    let nb = match b {
+        AffineExpr::Const(c) => AffineExpr::Const(c.wrapping_neg()),
+        e => AffineExpr::Mul(Box::new(e), Box::new(AffineExpr::Const(-1))),
+    };
+    AffineExpr::Add(Box::new(a), Box::new(nb))
+}
+
+fn shape_str(s: &[i64]) -> String {
+    let v: Vec<String> = s.iter().map(|d| d.to_string()).collect();
+    format!("[{}]", v.join(", "))
+}
+
+/// Checks that `(neg, v)` fits an integer type and returns its canonical
+/// stored value: signed for signless and signed types, unsigned otherwise.
+pub fn canonical_int(neg: bool, v: BigInt, width: u32, sign: Signedness) -> Result<IntVal, String> {
+    let v = if neg { -v } else { v };
+    if sign == Signedness::Unsigned && v.is_negative() && !v.is_zero() {
+        return Err("negative integer literal not valid for unsigned integer type".into());
+    }
+    let one = BigInt::from(1);
+    let umax = (&one << width) - 1u32;
+    let smin = -(&one << (width - 1));
+    let smax = (&one << (width - 1)) - 1u32;
+    let ok = match sign {
+        Signedness::Signless => v >= smin && v <= umax,
+        Signedness::Signed => v >= smin && v <= smax,
+        Signedness::Unsigned => v <= umax,
+    };
+    if !ok {
+        return Err("integer constant out of range for attribute".into());
+    }
+    let canon = if sign != Signedness::Unsigned && v > smax { v - (&one << width) } else { v };
+    Ok(IntVal::from_big(canon))
+}

@@ -1,0 +1,1036 @@
+//! Custom op forms. Each op's family is declared once in [`crate::ops`];
+//! here is one routine per family, built from small shared pieces (operand
+//! lists, modifier keywords, type lists) so every op of a family reads and
+//! builds attributes the same way mlir-opt does.
+
+use super::{OpState, PResult, Parser, UseName};
+use crate::attrs::{AttrId, Attribute, IntVal};
+use crate::diag::Span;
+use crate::ir::{BlockId, OpId, OpName, RegionId, ValueId};
+use crate::lexer::Tok;
+use crate::ops::{traits, Fmt, OpKind};
+use crate::types::{TypeId, TypeKind, DYNAMIC};
+
+/// `arith.cmpi` predicates in enum order.
+pub const CMPI_PREDICATES: &[&str] = &["eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"];
+/// `arith.cmpf` predicates in enum order.
+pub const CMPF_PREDICATES: &[&str] = &[
+    "false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord", "ueq", "ugt", "uge", "ult", "ule", "une", "uno", "true",
+];
+/// `arith.truncf` rounding modes in enum order.
+pub const ROUNDING_MODES: &[&str] = &["to_nearest_even", "downward", "upward", "toward_zero", "to_nearest_away"];
+
+impl<'a> Parser<'a> {
+    /// Parses a custom-form op whose name is the current bare identifier.
+    pub(crate) fn parse_custom_op(
+        &mut self,
+        span: Span,
+        nresults: u32,
+        _res: &[(crate::ident::Ident, u32, Span)],
+    ) -> PResult<OpId> {
+        let name_span = self.tok.span;
+        let written = self.spelling();
+        let kind = self.resolve_custom_name(written, name_span)?;
+        self.bump()?;
+        let ident = self.m.ctx.ident(kind.name());
+        let mut st = OpState { name: Some(OpName { kind, ident }), span, ..Default::default() };
+        let fmt = kind.fmt();
+        self.parse_family(fmt, kind, &mut st, nresults, name_span)?;
+        let loc = self.parse_trailing_loc()?;
+        Ok(self.create_op(st, loc))
+    }
+
+    fn resolve_custom_name(&self, written: &str, span: Span) -> PResult<OpKind> {
+        if let Some(k) = OpKind::from_name(written) {
+            return Ok(k);
+        }
+        let mut tried = Vec::new();
+        if let Some(d) = self.default_dialect.last() {
+            let full = format!("{d}.{written}");
+            if let Some(k) = OpKind::from_name(&full) {
+                return Ok(k);
+            }
+            tried.push(full);
+        }
+        if let Some(k) = OpKind::from_name(&format!("builtin.{written}")) {
+            return Ok(k);
+        }
+        if let Some((dialect, _)) = written.split_once('.') {
+            if !crate::KNOWN_DIALECTS.contains(&dialect) {
+                return self.err_at(span, format!("Dialect `{dialect}' not found for custom op '{written}' "));
+            }
+            if !crate::ops::CLOSED_DIALECTS.contains(&dialect) {
+                return self.err_at(
+                    span,
+                    format!("custom syntax of '{written}' is not supported yet; write the op in generic form"),
+                );
+            }
+        }
+        match tried.first() {
+            Some(t) => self.err_at(span, format!("custom op '{written}' is unknown (tried '{t}' as well)")),
+            None => self.err_at(span, format!("custom op '{written}' is unknown")),
+        }
+    }
+
+    fn parse_family(
+        &mut self,
+        fmt: Fmt,
+        kind: OpKind,
+        st: &mut OpState,
+        nresults: u32,
+        name_span: Span,
+    ) -> PResult<()> {
+        let index_dialect = kind.name().starts_with("index.");
+        match fmt {
+            Fmt::GenericOnly => {
+                return self.err_at(
+                    name_span,
+                    format!("custom syntax of '{}' is not supported yet; write the op in generic form", kind.name()),
+                )
+            }
+            Fmt::Module => self.parse_module_op(st)?,
+            Fmt::Func => self.parse_func_op(st)?,
+            Fmt::Return => {
+                let uses = self.parse_optional_operand_list()?;
+                self.parse_optional_attrs(st)?;
+                if !uses.is_empty() {
+                    self.expect(Tok::Colon, "':'")?;
+                    let tys = self.parse_type_list_no_parens()?;
+                    self.resolve_all(st, &uses, &tys, name_span)?;
+                }
+            }
+            Fmt::Call => {
+                let callee = self.parse_symbol_ref_attr()?;
+                self.set_attr(st, "callee", callee);
+                let uses = self.parse_paren_operands()?;
+                self.parse_optional_attrs(st)?;
+                self.expect(Tok::Colon, "':'")?;
+                let (ins, outs) = self.parse_function_signature_types()?;
+                self.resolve_all(st, &uses, &ins, name_span)?;
+                st.result_types = outs;
+            }
+            Fmt::CallIndirect => {
+                let callee = self.parse_use_name()?;
+                let uses = self.parse_paren_operands()?;
+                self.parse_optional_attrs(st)?;
+                self.expect(Tok::Colon, "':'")?;
+                let ft_span = self.tok.span;
+                let ft = self.parse_function_type()?;
+                let TypeKind::Function { inputs, results } = self.m.ctx.type_kind(ft).clone() else {
+                    return self.err_at(ft_span, "expected function type");
+                };
+                let c = self.resolve(callee, ft)?;
+                st.operands.push(c);
+                self.resolve_all(st, &uses, &inputs, name_span)?;
+                st.result_types = results;
+            }
+            Fmt::FuncConstant => {
+                let callee = self.parse_symbol_ref_attr()?;
+                self.set_attr(st, "value", callee);
+                self.parse_optional_attrs(st)?;
+                self.expect(Tok::Colon, "':'")?;
+                st.result_types = vec![self.parse_type()?];
+            }
+            Fmt::Br => {
+                let (b, ops) = self.parse_successor_and_operands()?;
+                st.successors.push(b);
+                st.operands.extend(ops);
+                self.parse_optional_attrs(st)?;
+            }
+            Fmt::CondBr => {
+                let c = self.parse_use_name()?;
+                let i1 = self.m.ctx.int_type(1);
+                let c = self.resolve(c, i1)?;
+                st.operands.push(c);
+                self.expect(Tok::Comma, "','")?;
+                let (t, tops) = self.parse_successor_and_operands()?;
+                self.expect(Tok::Comma, "','")?;
+                let (f, fops) = self.parse_successor_and_operands()?;
+                let seg = self.segments(&[1, tops.len(), fops.len()]);
+                st.successors = vec![t, f];
+                st.operands.extend(tops);
+                st.operands.extend(fops);
+                self.set_attr(st, "operandSegmentSizes", seg);
+                self.parse_optional_attrs(st)?;
+            }
+            Fmt::Switch => self.parse_switch(st)?,
+            Fmt::Assert => {
+                let c = self.parse_use_name()?;
+                let i1 = self.m.ctx.int_type(1);
+                let c = self.resolve(c, i1)?;
+                st.operands.push(c);
+                self.expect(Tok::Comma, "','")?;
+                if !self.is(Tok::String) {
+                    return self.err("expected string");
+                }
+                let msg = self.parse_attribute(None)?;
+                self.set_attr(st, "msg", msg);
+                self.parse_optional_attrs(st)?;
+            }
+            Fmt::Constant => {
+                self.parse_optional_attrs(st)?;
+                let sp = self.tok.span;
+                let v = self.parse_attribute(None)?;
+                let ty = match self.m.ctx.attr_kind(v) {
+                    Attribute::Integer { ty, .. } | Attribute::Float { ty, .. } => *ty,
+                    Attribute::Dense { ty, .. }
+                    | Attribute::DenseResource { ty, .. }
+                    | Attribute::Sparse { ty, .. } => *ty,
+                    Attribute::Bool(_) => self.m.ctx.int_type(1),
+                    _ => return self.err_at(sp, "expected a typed constant value"),
+                };
+                self.set_attr(st, "value", v);
+                st.result_types = vec![ty];
+            }
+            Fmt::Binary | Fmt::Unary | Fmt::Ternary => {
+                let n = match fmt {
+                    Fmt::Unary => 1,
+                    Fmt::Binary => 2,
+                    _ => 3,
+                };
+                let uses = self.parse_n_operands(n)?;
+                self.parse_modifiers(st)?;
+                self.parse_optional_attrs(st)?;
+                let ty = if index_dialect {
+                    self.m.ctx.index_type()
+                } else {
+                    self.expect(Tok::Colon, "':'")?;
+                    self.parse_type()?
+                };
+                for u in uses {
+                    let v = self.resolve(u, ty)?;
+                    st.operands.push(v);
+                }
+                st.result_types = vec![ty];
+            }
+            Fmt::BinaryTwoResults => {
+                let uses = self.parse_n_operands(2)?;
+                self.parse_optional_attrs(st)?;
+                self.expect(Tok::Colon, "':'")?;
+                let ty = self.parse_type()?;
+                let second = if self.eat(Tok::Comma)? { self.parse_type()? } else { ty };
+                for u in uses {
+                    let v = self.resolve(u, ty)?;
+                    st.operands.push(v);
+                }
+                st.result_types = vec![ty, second];
+            }
+            Fmt::Cast => {
+                let u = self.parse_use_name()?;
+                self.parse_modifiers(st)?;
+                self.parse_optional_attrs(st)?;
+                self.expect(Tok::Colon, "':'")?;
+                let from = self.parse_type()?;
+                self.expect_kw("to")?;
+                let to = self.parse_type()?;
+                let v = self.resolve(u, from)?;
+                st.operands.push(v);
+                st.result_types = vec![to];
+            }
+            Fmt::Cmp => self.parse_cmp(kind, st)?,
+            Fmt::Select => {
+                let uses = self.parse_n_operands(3)?;
+                self.parse_optional_attrs(st)?;
+                self.expect(Tok::Colon, "':'")?;
+                let t1 = self.parse_type()?;
+                let (ct, ty) =
+                    if self.eat(Tok::Comma)? { (t1, self.parse_type()?) } else { (self.m.ctx.int_type(1), t1) };
+                let tys = [ct, ty, ty];
+                for (u, t) in uses.into_iter().zip(tys) {
+                    let v = self.resolve(u, t)?;
+                    st.operands.push(v);
+                }
+                st.result_types = vec![ty];
+            }
+            Fmt::IndexConstant => {
+                let idx = self.m.ctx.index_type();
+                let v = self.parse_attribute(Some(idx))?;
+                self.set_attr(st, "value", v);
+                self.parse_optional_attrs(st)?;
+                st.result_types = vec![idx];
+            }
+            Fmt::BoolConstant => {
+                let v = self.parse_attribute(None)?;
+                self.set_attr(st, "value", v);
+                self.parse_optional_attrs(st)?;
+                st.result_types = vec![self.m.ctx.int_type(1)];
+            }
+            Fmt::NoOperands => {
+                self.parse_optional_attrs(st)?;
+                st.result_types = vec![self.m.ctx.index_type()];
+            }
+            Fmt::Poison => {
+                self.parse_optional_attrs(st)?;
+                if self.eat(Tok::Less)? {
+                    let a = self.parse_attribute(None)?;
+                    self.set_attr(st, "value", a);
+                    self.expect(Tok::Greater, "'>'")?;
+                }
+                self.expect(Tok::Colon, "':'")?;
+                st.result_types = vec![self.parse_type()?];
+            }
+            Fmt::ConversionCast => {
+                let uses = self.parse_optional_operand_list()?;
+                let mut from = Vec::new();
+                if !uses.is_empty() {
+                    self.expect(Tok::Colon, "':'")?;
+                    from = self.parse_type_list_no_parens()?;
+                }
+                self.expect_kw("to")?;
+                let to = self.parse_type_list_no_parens()?;
+                self.resolve_all(st, &uses, &from, name_span)?;
+                st.result_types = to;
+                self.parse_optional_attrs(st)?;
+            }
+            Fmt::ScfFor => self.parse_scf_for(st)?,
+            Fmt::ScfIf => self.parse_scf_if(st)?,
+            Fmt::ScfWhile => self.parse_scf_while(st)?,
+            Fmt::ScfCondition => {
+                self.expect(Tok::LParen, "'('")?;
+                let c = self.parse_use_name()?;
+                self.expect(Tok::RParen, "')'")?;
+                let i1 = self.m.ctx.int_type(1);
+                let c = self.resolve(c, i1)?;
+                st.operands.push(c);
+                self.parse_optional_attrs(st)?;
+                let uses = self.parse_optional_operand_list()?;
+                if !uses.is_empty() {
+                    self.expect(Tok::Colon, "':'")?;
+                    let tys = self.parse_type_list_no_parens()?;
+                    self.resolve_all(st, &uses, &tys, name_span)?;
+                }
+            }
+            Fmt::ScfExecuteRegion => {
+                if self.eat(Tok::Arrow)? {
+                    st.result_types = self.parse_function_result_types()?;
+                }
+                if self.eat_kw("no_inline")? {
+                    let u = self.m.ctx.attr(Attribute::Unit);
+                    self.set_attr(st, "no_inline", u);
+                }
+                let r = self.parse_region(&[], false)?;
+                st.regions.push(r);
+                self.parse_optional_attrs(st)?;
+            }
+            Fmt::ScfIndexSwitch => self.parse_index_switch(st)?,
+            Fmt::ScfParallel => self.parse_scf_parallel(st)?,
+            Fmt::ScfReduce => {
+                let mut uses = Vec::new();
+                let mut tys = Vec::new();
+                if self.eat(Tok::LParen)? {
+                    uses = self.parse_optional_operand_list()?;
+                    if !uses.is_empty() {
+                        self.expect(Tok::Colon, "':'")?;
+                        tys = self.parse_type_list_no_parens()?;
+                    }
+                    self.expect(Tok::RParen, "')'")?;
+                }
+                self.resolve_all(st, &uses, &tys, name_span)?;
+                for i in 0..uses.len() {
+                    if i > 0 {
+                        self.expect(Tok::Comma, "','")?;
+                    }
+                    let r = self.parse_region(&[], false)?;
+                    st.regions.push(r);
+                }
+                self.parse_optional_attrs(st)?;
+            }
+            Fmt::ScfForall => self.parse_scf_forall(st)?,
+            Fmt::InParallel => {
+                let r = self.parse_region(&[], false)?;
+                self.ensure_block(r);
+                st.regions.push(r);
+                self.parse_optional_attrs(st)?;
+            }
+        }
+        let _ = nresults;
+        Ok(())
+    }
+
+    // ---- shared pieces ---------------------------------------------------
+
+    /// Sets an inherent attribute (kept with the discardable ones; mlir-opt
+    /// turns them into properties when it reads our generic output).
+    fn set_attr(&mut self, st: &mut OpState, name: &str, a: AttrId) {
+        let id = self.m.ctx.ident(name);
+        st.attrs.retain(|(n, _)| *n != id);
+        st.attrs.push((id, a));
+    }
+
+    fn segments(&mut self, sizes: &[usize]) -> AttrId {
+        let i32t = self.m.ctx.int_type(32);
+        let values = crate::attrs::DenseValues::Ints(sizes.iter().map(|s| IntVal::Small(*s as i128)).collect());
+        self.m.ctx.attr(Attribute::DenseArray { elem: i32t, values })
+    }
+
+    fn i64_array(&mut self, v: &[i64]) -> AttrId {
+        let i64t = self.m.ctx.int_type(64);
+        let values = crate::attrs::DenseValues::Ints(v.iter().map(|s| IntVal::Small(*s as i128)).collect());
+        self.m.ctx.attr(Attribute::DenseArray { elem: i64t, values })
+    }
+
+    /// `{...}` if present, merged into the op's attributes.
+    pub(crate) fn parse_optional_attrs(&mut self, st: &mut OpState) -> PResult<()> {
+        if self.is(Tok::LBrace) {
+            let entries = self.parse_attr_dict_entries()?;
+            for (n, a) in entries {
+                st.attrs.retain(|(m, _)| *m != n);
+                st.attrs.push((n, a));
+            }
+        }
+        Ok(())
+    }
+
+    fn parse_optional_operand_list(&mut self) -> PResult<Vec<UseName>> {
+        let mut v = Vec::new();
+        if !self.is(Tok::PercentId) {
+            return Ok(v);
+        }
+        loop {
+            v.push(self.parse_use_name()?);
+            if !self.eat(Tok::Comma)? {
+                return Ok(v);
+            }
+        }
+    }
+
+    fn parse_n_operands(&mut self, n: usize) -> PResult<Vec<UseName>> {
+        let mut v = Vec::with_capacity(n);
+        for i in 0..n {
+            if i > 0 {
+                self.expect(Tok::Comma, "','")?;
+            }
+            v.push(self.parse_use_name()?);
+        }
+        Ok(v)
+    }
+
+    fn parse_paren_operands(&mut self) -> PResult<Vec<UseName>> {
+        self.expect(Tok::LParen, "'('")?;
+        let v = self.parse_optional_operand_list()?;
+        self.expect(Tok::RParen, "')'")?;
+        Ok(v)
+    }
+
+    fn resolve_all(&mut self, st: &mut OpState, uses: &[UseName], tys: &[TypeId], span: Span) -> PResult<()> {
+        if uses.len() != tys.len() {
+            return self.err_at(span, format!("{} operands present, but expected {}", uses.len(), tys.len()));
+        }
+        for (u, t) in uses.iter().zip(tys) {
+            let v = self.resolve(*u, *t)?;
+            st.operands.push(v);
+        }
+        Ok(())
+    }
+
+    fn parse_symbol_ref_attr(&mut self) -> PResult<AttrId> {
+        if !self.is(Tok::AtId) {
+            return self.err("expected attribute value");
+        }
+        self.parse_attribute(None)
+    }
+
+    /// `(T..) -> R` or `(T..) -> (R..)` split into lists.
+    fn parse_function_signature_types(&mut self) -> PResult<(Vec<TypeId>, Vec<TypeId>)> {
+        let ins = self.parse_type_list_parens()?;
+        self.expect(Tok::Arrow, "'->' in function type")?;
+        let outs = self.parse_function_result_types()?;
+        Ok((ins, outs))
+    }
+
+    /// `^bb` or `^bb(%a, %b : T, U)`.
+    fn parse_successor_and_operands(&mut self) -> PResult<(BlockId, Vec<ValueId>)> {
+        let b = self.parse_successor_ref()?;
+        let mut vals = Vec::new();
+        if self.eat(Tok::LParen)? {
+            let uses = self.parse_optional_operand_list()?;
+            if !uses.is_empty() {
+                self.expect(Tok::Colon, "':'")?;
+                let tys = self.parse_type_list_no_parens()?;
+                if tys.len() != uses.len() {
+                    return self.err(format!("{} operands present, but expected {}", uses.len(), tys.len()));
+                }
+                for (u, t) in uses.into_iter().zip(tys) {
+                    vals.push(self.resolve(u, t)?);
+                }
+            }
+            self.expect(Tok::RParen, "')'")?;
+        }
+        Ok((b, vals))
+    }
+
+    /// Modifier keywords of arith ops: `overflow<..>`, `fastmath<..>`,
+    /// `exact`, `nneg`, and rounding modes.
+    fn parse_modifiers(&mut self, st: &mut OpState) -> PResult<()> {
+        loop {
+            if self.is_kw("overflow") || self.is_kw("fastmath") {
+                let which = self.spelling().to_string();
+                let end = self.tok_end();
+                if self.text.as_bytes().get(end) != Some(&b'<') {
+                    return self.err(format!("expected '<' after '{which}'"));
+                }
+                self.lexer().reset(end + 1);
+                let close = self.lexer().skip_dialect_body(end)?;
+                let body = format!(".{which}{}", &self.text[end..close]);
+                self.reset_to(close)?;
+                let d = self.m.ctx.ident("arith");
+                let a = self.m.ctx.attr(Attribute::Dialect { dialect: d, body: body.into() });
+                let name = if which == "overflow" { "overflowFlags" } else { "fastmath" };
+                self.set_attr(st, name, a);
+            } else if self.is_kw("exact") {
+                self.bump()?;
+                let u = self.m.ctx.attr(Attribute::Unit);
+                self.set_attr(st, "isExact", u);
+            } else if self.is_kw("nneg") {
+                self.bump()?;
+                let u = self.m.ctx.attr(Attribute::Unit);
+                self.set_attr(st, "nonNeg", u);
+            } else if self.is(Tok::BareId) && ROUNDING_MODES.contains(&self.spelling()) {
+                let body = format!("<roundingmode {}>", self.spelling());
+                self.bump()?;
+                let d = self.m.ctx.ident("arith");
+                let a = self.m.ctx.attr(Attribute::Dialect { dialect: d, body: body.into() });
+                self.set_attr(st, "roundingmode", a);
+            } else {
+                return Ok(());
+            }
+        }
+    }
+
+    fn parse_cmp(&mut self, kind: OpKind, st: &mut OpState) -> PResult<()> {
+        let index = kind == OpKind::IndexCmp;
+        let preds = if kind == OpKind::ArithCmpf { CMPF_PREDICATES } else { CMPI_PREDICATES };
+        let sp = self.tok.span;
+        let pred = if self.is(Tok::BareId) {
+            self.spelling().to_string()
+        } else if self.is(Tok::String) {
+            String::from_utf8_lossy(&crate::lexer::unescape(self.spelling())).into_owned()
+        } else {
+            return self.err(
+                "expected string or keyword containing one of the following enum values for attribute 'predicate' ["
+                    .to_string()
+                    + &preds.join(", ")
+                    + "]",
+            );
+        };
+        let Some(n) = preds.iter().position(|p| *p == pred) else {
+            return self.err_at(
+                sp,
+                format!("expected string or keyword containing one of the following enum values for attribute 'predicate' [{}]", preds.join(", ")),
+            );
+        };
+        self.bump()?;
+        let attr = if index {
+            let d = self.m.ctx.ident("index");
+            self.m.ctx.attr(Attribute::Dialect { dialect: d, body: format!("<cmp_predicate {pred}>").into() })
+        } else {
+            let i64t = self.m.ctx.int_type(64);
+            self.m.ctx.attr(Attribute::Integer { value: IntVal::Small(n as i128), ty: i64t })
+        };
+        self.set_attr(st, "predicate", attr);
+        let uses = if index {
+            self.expect(Tok::LParen, "'('")?;
+            let u = self.parse_n_operands(2)?;
+            self.expect(Tok::RParen, "')'")?;
+            u
+        } else {
+            self.expect(Tok::Comma, "','")?;
+            self.parse_n_operands(2)?
+        };
+        self.parse_modifiers(st)?;
+        self.parse_optional_attrs(st)?;
+        let ty = if index {
+            self.m.ctx.index_type()
+        } else {
+            self.expect(Tok::Colon, "':'")?;
+            self.parse_type()?
+        };
+        for u in uses {
+            let v = self.resolve(u, ty)?;
+            st.operands.push(v);
+        }
+        let i1 = self.m.ctx.int_type(1);
+        let rt = match self.m.ctx.type_kind(ty).clone() {
+            TypeKind::Vector { shape, scalable, .. } => TypeKind::Vector { shape, scalable, elem: i1 },
+            TypeKind::RankedTensor { shape, encoding, .. } => TypeKind::RankedTensor { shape, elem: i1, encoding },
+            TypeKind::UnrankedTensor { .. } => TypeKind::UnrankedTensor { elem: i1 },
+            _ => TypeKind::Integer { width: 1, signedness: crate::types::Signedness::Signless },
+        };
+        st.result_types = vec![self.m.ctx.ty(rt)];
+        Ok(())
+    }
+
+    fn parse_switch(&mut self, st: &mut OpState) -> PResult<()> {
+        let flag = self.parse_use_name()?;
+        self.expect(Tok::Colon, "':'")?;
+        let fty = self.parse_type()?;
+        let f = self.resolve(flag, fty)?;
+        st.operands.push(f);
+        self.expect(Tok::Comma, "','")?;
+        self.expect(Tok::LSquare, "'['")?;
+        self.expect_kw("default")?;
+        self.expect(Tok::Colon, "':'")?;
+        let (d, dops) = self.parse_successor_and_operands()?;
+        st.successors.push(d);
+        let ndefault = dops.len();
+        st.operands.extend(dops);
+        let mut case_values = Vec::new();
+        let mut case_segs = Vec::new();
+        while self.eat(Tok::Comma)? {
+            let neg = self.eat(Tok::Minus)?;
+            if !self.is(Tok::Integer) {
+                return self.err("expected integer value");
+            }
+            let s = self.spelling().to_string();
+            self.bump()?;
+            case_values.push(crate::parser::attrs_lit(neg, &s));
+            self.expect(Tok::Colon, "':'")?;
+            let (b, ops) = self.parse_successor_and_operands()?;
+            st.successors.push(b);
+            case_segs.push(ops.len());
+            st.operands.extend(ops);
+        }
+        self.expect(Tok::RSquare, "']'")?;
+        let ncase: usize = case_segs.iter().sum();
+        if !case_values.is_empty() {
+            let (width, sign) = match self.m.ctx.type_kind(fty) {
+                TypeKind::Integer { width, signedness } => (*width, *signedness),
+                _ => (64, crate::types::Signedness::Signless),
+            };
+            let mut vals = Vec::new();
+            for (neg, v) in case_values {
+                match super::attrs::canonical_int(neg, v, width, sign) {
+                    Ok(x) => vals.push(x),
+                    Err(m) => return self.err(m),
+                }
+            }
+            let vt =
+                self.m.ctx.ty(TypeKind::Vector { shape: vec![vals.len() as i64], scalable: vec![false], elem: fty });
+            let cv = self.m.ctx.attr(Attribute::Dense {
+                ty: vt,
+                splat: false,
+                values: crate::attrs::DenseValues::Ints(vals),
+            });
+            self.set_attr(st, "case_values", cv);
+        }
+        let cs = self.segments(&case_segs);
+        self.set_attr(st, "case_operand_segments", cs);
+        let seg = self.segments(&[1, ndefault, ncase]);
+        self.set_attr(st, "operandSegmentSizes", seg);
+        self.parse_optional_attrs(st)
+    }
+
+    // ---- module and func -------------------------------------------------
+
+    fn parse_module_op(&mut self, st: &mut OpState) -> PResult<()> {
+        if self.is(Tok::AtId) {
+            let n = self.symbol_name()?;
+            let a = self.m.ctx.attr(Attribute::String { value: n, ty: None });
+            self.set_attr(st, "sym_name", a);
+        }
+        if self.eat_kw("attributes")? {
+            self.parse_optional_attrs(st)?;
+        }
+        let saved = std::mem::take(&mut self.default_dialect);
+        let r = self.parse_region(&[], true);
+        self.default_dialect = saved;
+        let r = r?;
+        self.ensure_block(r);
+        st.regions.push(r);
+        Ok(())
+    }
+
+    /// Gives an empty region its (single, empty) block, as MLIR does for
+    /// ops whose regions may not be empty.
+    fn ensure_block(&mut self, r: RegionId) {
+        if self.m.region(r).blocks.is_empty() {
+            self.new_block(r, Span::default());
+        }
+    }
+
+    fn parse_func_op(&mut self, st: &mut OpState) -> PResult<()> {
+        if self.is_kw("private") || self.is_kw("public") || self.is_kw("nested") {
+            let v = self.spelling().as_bytes().into();
+            self.bump()?;
+            let a = self.m.ctx.attr(Attribute::String { value: v, ty: None });
+            self.set_attr(st, "sym_visibility", a);
+        }
+        let name_span = self.tok.span;
+        if !self.is(Tok::AtId) {
+            return self.err("expected valid '@'-identifier for symbol name");
+        }
+        let name = self.symbol_name()?;
+        let _ = name_span;
+        let na = self.m.ctx.attr(Attribute::String { value: name, ty: None });
+        self.set_attr(st, "sym_name", na);
+        // Arguments: named (`%a: T {attrs}`) in a definition, bare types in a declaration.
+        let mut args: Vec<(UseName, TypeId)> = Vec::new();
+        let mut inputs = Vec::new();
+        let mut arg_attrs = Vec::new();
+        let mut named = None;
+        self.comma_list(Tok::LParen, Tok::RParen, "in argument list", |p| {
+            let is_named = p.is(Tok::PercentId);
+            if *named.get_or_insert(is_named) != is_named {
+                return p.err("expected SSA identifier");
+            }
+            let u = if is_named {
+                let u = p.parse_use_name()?;
+                p.expect(Tok::Colon, "':'")?;
+                Some(u)
+            } else {
+                None
+            };
+            let t = p.parse_type()?;
+            inputs.push(t);
+            let attrs = if p.is(Tok::LBrace) { Some(p.parse_dictionary_attr()?) } else { None };
+            arg_attrs.push(attrs);
+            p.parse_trailing_loc()?;
+            if let Some(u) = u {
+                args.push((u, t));
+            }
+            Ok(())
+        })?;
+        let mut results = Vec::new();
+        let mut res_attrs = Vec::new();
+        if self.eat(Tok::Arrow)? {
+            if self.is(Tok::LParen) {
+                self.comma_list(Tok::LParen, Tok::RParen, "in result list", |p| {
+                    results.push(p.parse_type()?);
+                    res_attrs.push(if p.is(Tok::LBrace) { Some(p.parse_dictionary_attr()?) } else { None });
+                    Ok(())
+                })?;
+            } else {
+                results.push(self.parse_non_function_type()?);
+                res_attrs.push(None);
+            }
+        }
+        let ft = self.m.ctx.ty(TypeKind::Function { inputs, results });
+        let fa = self.m.ctx.attr(Attribute::Type(ft));
+        self.set_attr(st, "function_type", fa);
+        if arg_attrs.iter().any(|a| a.is_some()) {
+            let arr = self.dict_array(arg_attrs);
+            self.set_attr(st, "arg_attrs", arr);
+        }
+        if res_attrs.iter().any(|a| a.is_some()) {
+            let arr = self.dict_array(res_attrs);
+            self.set_attr(st, "res_attrs", arr);
+        }
+        if self.eat_kw("attributes")? {
+            self.parse_optional_attrs(st)?;
+        }
+        if self.is(Tok::LBrace) {
+            if named == Some(false) {
+                return self.err("expected SSA identifier");
+            }
+            self.default_dialect.push("func");
+            let r = self.parse_region(&args, true);
+            self.default_dialect.pop();
+            let r = r?;
+            if self.m.region(r).blocks.is_empty() {
+                return self.err("expected non-empty function body");
+            }
+            st.regions.push(r);
+        } else {
+            let r = self.new_region();
+            st.regions.push(r);
+        }
+        Ok(())
+    }
+
+    fn dict_array(&mut self, v: Vec<Option<AttrId>>) -> AttrId {
+        let items: Vec<AttrId> =
+            v.into_iter().map(|a| a.unwrap_or_else(|| self.m.ctx.attr(Attribute::Dict(Vec::new())))).collect();
+        self.m.ctx.attr(Attribute::Array(items))
+    }
+
+    // ---- scf -------------------------------------------------------------
+
+    /// Appends `yield_kind` with no operands to the last block of `r` when the
+    /// block does not end in a terminator (implicit terminators).
+    fn add_implicit_terminator(&mut self, r: RegionId, yield_kind: OpKind) {
+        self.ensure_block(r);
+        let Some(&b) = self.m.region(r).blocks.last() else { return };
+        let needs = match self.m.block(b).ops.last() {
+            None => true,
+            Some(&op) => {
+                let k = self.m.op(op).name.kind;
+                !(k.has(traits::TERMINATOR) || (k == OpKind::Unknown && false))
+            }
+        };
+        if needs {
+            let ident = self.m.ctx.ident(yield_kind.name());
+            let span = self.m.block(b).span;
+            let st = OpState { name: Some(OpName { kind: yield_kind, ident }), span, ..Default::default() };
+            let op = self.create_op(st, None);
+            self.m.ops[op.0 as usize].parent = Some(b);
+            self.m.blocks[b.0 as usize].ops.push(op);
+        }
+    }
+
+    fn parse_scf_for(&mut self, st: &mut OpState) -> PResult<()> {
+        if self.eat_kw("unsigned")? {
+            let u = self.m.ctx.attr(Attribute::Unit);
+            self.set_attr(st, "unsignedCmp", u);
+        }
+        let iv = self.parse_use_name()?;
+        self.expect(Tok::Equal, "'='")?;
+        let lb = self.parse_use_name()?;
+        self.expect_kw("to")?;
+        let ub = self.parse_use_name()?;
+        self.expect_kw("step")?;
+        let step = self.parse_use_name()?;
+        let mut ty = self.m.ctx.index_type();
+        // Loop-carried values: `iter_args(%a = %init, ..) -> (T, ..)`.
+        let mut iter: Vec<(UseName, UseName)> = Vec::new();
+        let mut iter_tys = Vec::new();
+        if self.eat_kw("iter_args")? {
+            self.comma_list(Tok::LParen, Tok::RParen, "in iter_args", |p| {
+                let a = p.parse_use_name()?;
+                p.expect(Tok::Equal, "'='")?;
+                let i = p.parse_use_name()?;
+                iter.push((a, i));
+                Ok(())
+            })?;
+            self.expect(Tok::Arrow, "'->'")?;
+            iter_tys = self.parse_function_result_types()?;
+            if iter_tys.len() != iter.len() {
+                return self.err("mismatch in number of loop-carried values and defined values");
+            }
+        }
+        if self.eat(Tok::Colon)? {
+            ty = self.parse_type()?;
+        }
+        for u in [lb, ub, step] {
+            let v = self.resolve(u, ty)?;
+            st.operands.push(v);
+        }
+        let mut entry = vec![(iv, ty)];
+        for ((a, i), t) in iter.iter().zip(&iter_tys) {
+            let v = self.resolve(*i, *t)?;
+            st.operands.push(v);
+            entry.push((*a, *t));
+        }
+        let r = self.parse_region(&entry, false)?;
+        if iter_tys.is_empty() {
+            self.add_implicit_terminator(r, OpKind::ScfYield);
+        }
+        st.regions.push(r);
+        st.result_types = iter_tys;
+        self.parse_optional_attrs(st)
+    }
+
+    fn parse_scf_if(&mut self, st: &mut OpState) -> PResult<()> {
+        let c = self.parse_use_name()?;
+        let i1 = self.m.ctx.int_type(1);
+        let c = self.resolve(c, i1)?;
+        st.operands.push(c);
+        if self.eat(Tok::Arrow)? {
+            st.result_types = self.parse_function_result_types()?;
+        }
+        let then = self.parse_region(&[], false)?;
+        let els = if self.eat_kw("else")? { self.parse_region(&[], false)? } else { self.new_region() };
+        if st.result_types.is_empty() {
+            self.add_implicit_terminator(then, OpKind::ScfYield);
+            if !self.m.region(els).blocks.is_empty() {
+                self.add_implicit_terminator(els, OpKind::ScfYield);
+            }
+        }
+        st.regions = vec![then, els];
+        self.parse_optional_attrs(st)
+    }
+
+    fn parse_scf_while(&mut self, st: &mut OpState) -> PResult<()> {
+        let mut args: Vec<(UseName, UseName)> = Vec::new();
+        if self.is(Tok::LParen) {
+            self.comma_list(Tok::LParen, Tok::RParen, "in while arguments", |p| {
+                let a = p.parse_use_name()?;
+                p.expect(Tok::Equal, "'='")?;
+                let i = p.parse_use_name()?;
+                args.push((a, i));
+                Ok(())
+            })?;
+        }
+        self.expect(Tok::Colon, "':'")?;
+        let sp = self.tok.span;
+        let (ins, outs) = self.parse_function_signature_types()?;
+        if ins.len() != args.len() {
+            return self.err_at(
+                sp,
+                format!("expected as many input types as operands (expected {} got {})", args.len(), ins.len()),
+            );
+        }
+        let mut entry = Vec::new();
+        for ((a, i), t) in args.iter().zip(&ins) {
+            let v = self.resolve(*i, *t)?;
+            st.operands.push(v);
+            entry.push((*a, *t));
+        }
+        let before = self.parse_region(&entry, false)?;
+        self.expect_kw("do")?;
+        let after = self.parse_region(&[], false)?;
+        st.regions = vec![before, after];
+        st.result_types = outs;
+        if self.eat_kw("attributes")? {
+            self.parse_optional_attrs(st)?;
+        }
+        Ok(())
+    }
+
+    fn parse_index_switch(&mut self, st: &mut OpState) -> PResult<()> {
+        let arg = self.parse_use_name()?;
+        let idx = self.m.ctx.index_type();
+        let v = self.resolve(arg, idx)?;
+        st.operands.push(v);
+        if self.eat(Tok::Arrow)? {
+            st.result_types = self.parse_type_list_no_parens()?;
+        }
+        self.parse_optional_attrs(st)?;
+        let mut cases = Vec::new();
+        let mut case_regions = Vec::new();
+        while self.eat_kw("case")? {
+            let v = self.parse_i64()?;
+            cases.push(v);
+            let r = self.parse_region(&[], false)?;
+            case_regions.push(r);
+        }
+        self.expect_kw("default")?;
+        let d = self.parse_region(&[], false)?;
+        if st.result_types.is_empty() {
+            for r in case_regions.iter().chain([&d]) {
+                self.add_implicit_terminator(*r, OpKind::ScfYield);
+            }
+        }
+        let ca = self.i64_array(&cases);
+        self.set_attr(st, "cases", ca);
+        st.regions.push(d);
+        st.regions.extend(case_regions);
+        Ok(())
+    }
+
+    fn parse_scf_parallel(&mut self, st: &mut OpState) -> PResult<()> {
+        let mut ivs = Vec::new();
+        self.comma_list(Tok::LParen, Tok::RParen, "in induction variables", |p| {
+            ivs.push(p.parse_use_name()?);
+            Ok(())
+        })?;
+        self.expect(Tok::Equal, "'='")?;
+        let idx = self.m.ctx.index_type();
+        let mut groups = Vec::new();
+        for kw in ["", "to", "step"] {
+            if !kw.is_empty() {
+                self.expect_kw(kw)?;
+            }
+            let uses = self.parse_paren_operands()?;
+            if uses.len() != ivs.len() {
+                return self.err("expected as many bounds as induction variables");
+            }
+            for u in uses {
+                let v = self.resolve(u, idx)?;
+                st.operands.push(v);
+            }
+            groups.push(ivs.len());
+        }
+        let mut inits = Vec::new();
+        if self.eat_kw("init")? {
+            inits = self.parse_paren_operands()?;
+        }
+        if self.eat(Tok::Arrow)? {
+            st.result_types = self.parse_type_list_no_parens()?;
+        }
+        let tys = st.result_types.clone();
+        if inits.len() != tys.len() {
+            return self.err("expected as many init values as result types");
+        }
+        for (u, t) in inits.iter().zip(tys) {
+            let v = self.resolve(*u, t)?;
+            st.operands.push(v);
+        }
+        groups.push(inits.len());
+        let entry: Vec<(UseName, TypeId)> = ivs.iter().map(|u| (*u, idx)).collect();
+        let r = self.parse_region(&entry, false)?;
+        self.add_implicit_terminator(r, OpKind::ScfReduce);
+        st.regions.push(r);
+        let seg = self.segments(&groups);
+        self.set_attr(st, "operandSegmentSizes", seg);
+        self.parse_optional_attrs(st)
+    }
+
+    /// A list of `%v` or integer entries: dynamic values and static values
+    /// with [`DYNAMIC`] marking where a dynamic one stands.
+    fn parse_mixed_list(&mut self, st: &mut OpState) -> PResult<(Vec<i64>, usize)> {
+        let idx = self.m.ctx.index_type();
+        let mut statics = Vec::new();
+        let mut ndyn = 0;
+        self.comma_list(Tok::LParen, Tok::RParen, "in bound list", |p| {
+            if p.is(Tok::PercentId) {
+                let u = p.parse_use_name()?;
+                let v = p.resolve(u, idx)?;
+                st.operands.push(v);
+                statics.push(DYNAMIC);
+                ndyn += 1;
+            } else {
+                statics.push(p.parse_i64()?);
+            }
+            Ok(())
+        })?;
+        Ok((statics, ndyn))
+    }
+
+    fn parse_scf_forall(&mut self, st: &mut OpState) -> PResult<()> {
+        let mut ivs = Vec::new();
+        self.comma_list(Tok::LParen, Tok::RParen, "in induction variables", |p| {
+            ivs.push(p.parse_use_name()?);
+            Ok(())
+        })?;
+        let idx = self.m.ctx.index_type();
+        let (lbs, ubs, steps, nl, nu, ns);
+        if self.eat_kw("in")? {
+            let (u, n) = self.parse_mixed_list(st)?;
+            lbs = vec![0; u.len()];
+            steps = vec![1; u.len()];
+            ubs = u;
+            (nl, nu, ns) = (0, n, 0);
+        } else {
+            self.expect(Tok::Equal, "'='")?;
+            let (l, a) = self.parse_mixed_list(st)?;
+            self.expect_kw("to")?;
+            let (u, b) = self.parse_mixed_list(st)?;
+            self.expect_kw("step")?;
+            let (s, c) = self.parse_mixed_list(st)?;
+            (lbs, ubs, steps, nl, nu, ns) = (l, u, s, a, b, c);
+        }
+        let mut outs = Vec::new();
+        if self.eat_kw("shared_outs")? {
+            self.comma_list(Tok::LParen, Tok::RParen, "in shared_outs", |p| {
+                let a = p.parse_use_name()?;
+                p.expect(Tok::Equal, "'='")?;
+                let i = p.parse_use_name()?;
+                outs.push((a, i));
+                Ok(())
+            })?;
+        }
+        if self.eat(Tok::Arrow)? {
+            st.result_types = self.parse_function_result_types()?;
+        }
+        let tys = st.result_types.clone();
+        if outs.len() != tys.len() {
+            return self.err("expected as many shared_outs as result types");
+        }
+        let mut entry: Vec<(UseName, TypeId)> = ivs.iter().map(|u| (*u, idx)).collect();
+        for ((a, i), t) in outs.iter().zip(&tys) {
+            let v = self.resolve(*i, *t)?;
+            st.operands.push(v);
+            entry.push((*a, *t));
+        }
+        let r = self.parse_region(&entry, false)?;
+        self.add_implicit_terminator(r, OpKind::ScfInParallel);
+        st.regions.push(r);
+        for (n, v) in [("staticLowerBound", lbs), ("staticUpperBound", ubs), ("staticStep", steps)] {
+            let a = self.i64_array(&v);
+            self.set_attr(st, n, a);
+        }
+        let seg = self.segments(&[nl, nu, ns, outs.len()]);
+        self.set_attr(st, "operandSegmentSizes", seg);
+        self.parse_optional_attrs(st)
+    }
+}
