@@ -283,7 +283,10 @@ impl<'a> Lexer<'a> {
                     .and_then(|s| s.chars().next())
                     .map(|ch| ch.to_string())
                     .unwrap_or_else(|| format!("\\x{c:02X}"));
-                Err(Diagnostic::error(Span::new(start, start + 1), format!("unexpected character '{ch}'")))
+                Err(Diagnostic::error(Span::new(start, start + 1), {
+                    let _ = ch;
+                    "unexpected character".to_string()
+                }))
             }
         }
     }
@@ -321,14 +324,15 @@ impl<'a> Lexer<'a> {
     fn lex_string(&mut self, start: usize) -> Result<Token, Diagnostic> {
         loop {
             if self.pos >= self.src.len() {
-                return Err(Diagnostic::error(Span::new(start, start + 1), "expected '\"' in string literal"));
+                let _ = start;
+                return Err(Diagnostic::error(Span::new(self.pos, self.pos), "expected '\"' in string literal"));
             }
             let c = self.src[self.pos];
             self.pos += 1;
             match c {
                 b'"' => return Ok(Token { kind: Tok::String, span: Span::new(start, self.pos) }),
                 b'\n' | b'\r' => {
-                    return Err(Diagnostic::error(Span::new(start, start + 1), "expected '\"' in string literal"))
+                    return Err(Diagnostic::error(Span::new(self.pos - 1, self.pos), "expected '\"' in string literal"))
                 }
                 b'\\' => {
                     let n = self.peek(0);

@@ -700,3 +700,47 @@ impl<'m> GenericPrinter<'m> {
 pub fn print_generic(m: &Module) -> String {
     GenericPrinter::new(m).print()
 }
+
+/// One op on one line in generic form, as mlir-opt quotes ops in messages
+/// (`%0 = "arith.constant"() <{value = 1 : i32}> : () -> i32`). Attributes
+/// of known ops are shown as properties, since nearly all of them are
+/// inherent.
+pub fn op_to_string(m: &Module, op: OpId) -> String {
+    let o = m.op(op);
+    let mut out = String::new();
+    if o.results.len > 0 {
+        out.push_str("%0");
+        if o.results.len > 1 {
+            let _ = write!(out, ":{}", o.results.len);
+        }
+        out.push_str(" = ");
+    }
+    write_string(&mut out, m.op_name(op).as_bytes());
+    out.push('(');
+    for i in 0..m.operands(op).len() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        let _ = write!(out, "%arg{i}");
+    }
+    out.push(')');
+    let known = o.name.kind != crate::ops::OpKind::Unknown;
+    if let Some(p) = o.properties {
+        out.push_str(" <");
+        write_attr(&mut out, &m.ctx, p);
+        out.push('>');
+    } else if known && !o.attrs.is_empty() {
+        out.push_str(" <");
+        write_dict(&mut out, &m.ctx, &o.attrs);
+        out.push('>');
+    }
+    if !known && !o.attrs.is_empty() {
+        out.push(' ');
+        write_dict(&mut out, &m.ctx, &o.attrs);
+    }
+    out.push_str(" : ");
+    let ins: Vec<TypeId> = m.operands(op).iter().map(|v| m.type_of(*v)).collect();
+    let outs: Vec<TypeId> = m.results(op).map(|v| m.type_of(v)).collect();
+    write_function_type(&mut out, &m.ctx, &ins, &outs);
+    out
+}

@@ -150,13 +150,20 @@ impl<'a> Parser<'a> {
         } else {
             Lit::Int { neg, spelling, span: lit_span }
         };
-        let _ = start;
         match self.m.ctx.type_kind(ty).clone() {
             TypeKind::Float(fk) => {
-                let value = self.float_value(&lit, fk, true)?;
+                let value = self.float_value(&lit, fk, true).map_err(|mut d| {
+                    d.span = start;
+                    d
+                })?;
                 Ok(self.m.ctx.attr(Attribute::Float { value, ty }))
             }
             TypeKind::Integer { .. } | TypeKind::Index => {
+                if kind == Tok::Float {
+                    // mlir-opt reports this after the type, at the next token.
+                    return self.err_here("floating point value not valid for specified type");
+                }
+                let _ = start;
                 let value = self.int_value(&lit, ty)?;
                 Ok(self.m.ctx.attr(Attribute::Integer { value, ty }))
             }
@@ -283,7 +290,10 @@ impl<'a> Parser<'a> {
         if !full.contains('.') && !body_follows {
             let a = match self.attr_aliases.get(full) {
                 Some(a) => *a,
-                None => return self.err(format!("undefined symbol alias id '{full}'")),
+                None => {
+                    let e = self.tok.span.end as usize;
+                    return self.err_at(Span::new(e, e), format!("undefined symbol alias id '{full}'"));
+                }
             };
             self.bump()?;
             return Ok(a);
@@ -314,16 +324,24 @@ impl<'a> Parser<'a> {
             if p.is(Tok::LSquare) {
                 let mut shapes: Vec<Vec<i64>> = Vec::new();
                 let mut flat = Vec::new();
-                let open = p.tok.span;
-                p.comma_list(Tok::LSquare, Tok::RSquare, "in element literal", |p| {
-                    let (s, mut e) = p.parse_tensor_literal()?;
-                    shapes.push(s);
-                    flat.append(&mut e);
-                    Ok(())
-                })?;
-                if shapes.windows(2).any(|w| w[0] != w[1]) {
-                    return p.err_at(open, "tensor literal is invalid; ranks are not consistent between elements");
+                p.bump()?;
+                if !p.is(Tok::RSquare) {
+                    loop {
+                        let (s, mut e) = p.parse_tensor_literal()?;
+                        shapes.push(s);
+                        flat.append(&mut e);
+                        if !p.eat(Tok::Comma)? {
+                            break;
+                        }
+                    }
                 }
+                if !p.is(Tok::RSquare) {
+                    return p.err("expected ',' or ']'");
+                }
+                if shapes.windows(2).any(|w| w[0] != w[1]) {
+                    return p.err_here("tensor literal is invalid; ranks are not consistent between elements");
+                }
+                p.bump()?;
                 let mut shape = vec![shapes.len() as i64];
                 if let Some(s) = shapes.first() {
                     shape.extend(s);
@@ -371,7 +389,7 @@ impl<'a> Parser<'a> {
                     _ => self.err("expected integer or floating point literal"),
                 }
             }
-            _ => self.err("expected element literal of primitive type"),
+            _ => self.err_here("expected element literal of primitive type"),
         }
     }
 
@@ -400,9 +418,9 @@ impl<'a> Parser<'a> {
     }
 
     fn parse_dense_attr(&mut self, hint: Option<TypeId>) -> PResult<AttrId> {
+        let kw = self.tok.span;
         self.bump()?;
         self.expect(Tok::Less, "'<' after 'dense'")?;
-        let lit_span = self.tok.span;
         let mut hex: Option<Vec<u8>> = None;
         let (lshape, lits) = if self.is(Tok::Greater) {
             (vec![0], Vec::new())
@@ -419,9 +437,10 @@ impl<'a> Parser<'a> {
         };
         let empty_literal = lits.is_empty() && hex.is_none();
         self.expect(Tok::Greater, "'>'")?;
-        let (ty, tspan) = self.parse_shaped_type_suffix(hint)?;
-        let (shape, elem) = self.static_shape(ty, tspan)?;
+        let (ty, _) = self.parse_shaped_type_suffix(hint)?;
+        let (shape, elem) = self.static_shape(ty, kw)?;
         let count: i64 = shape.iter().product();
+        let lit_span = kw;
         if let Some(data) = hex {
             let ek = self.m.ctx.type_kind(elem).clone();
             let bits = self.elem_bits(&ek);
@@ -453,7 +472,12 @@ impl<'a> Parser<'a> {
                 ),
             );
         }
-        let values = self.typed_values(&lits, elem)?;
+        let values = self.typed_values(&lits, elem).map_err(|mut d| {
+            if d.message == "integer constant out of range for attribute" {
+                d.message = "integer constant out of range for type".into();
+            }
+            d
+        })?;
         Ok(self.m.ctx.attr(Attribute::Dense { ty, splat: splat && count != 1, values }))
     }
 
@@ -816,7 +840,7 @@ impl<'a> Parser<'a> {
                     None => self.err("use of undeclared identifier"),
                 }
             }
-            _ => self.err("expected affine expression"),
+            _ => self.err_here("expected affine expression"),
         }
     }
 

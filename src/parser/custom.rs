@@ -20,7 +20,16 @@ pub const CMPF_PREDICATES: &[&str] = &[
 /// `arith.truncf` rounding modes in enum order.
 pub const ROUNDING_MODES: &[&str] = &["to_nearest_even", "downward", "upward", "toward_zero", "to_nearest_away"];
 
+/// Marks messages that mlir-opt prefixes with `custom op 'NAME'` (those an
+/// op's own parser emits, as opposed to the shared type/attribute parsers).
+const CUSTOM_MARK: &str = "\u{1}custom:";
+
 impl<'a> Parser<'a> {
+    /// An error from an op's own custom parser, at the current token.
+    fn custom_err<T>(&self, msg: &str) -> PResult<T> {
+        self.err_here(format!("{CUSTOM_MARK}{msg}"))
+    }
+
     /// Parses a custom-form op whose name is the current bare identifier.
     pub(crate) fn parse_custom_op(
         &mut self,
@@ -35,7 +44,12 @@ impl<'a> Parser<'a> {
         let ident = self.m.ctx.ident(kind.name());
         let mut st = OpState { name: Some(OpName { kind, ident }), span, ..Default::default() };
         let fmt = kind.fmt();
-        self.parse_family(fmt, kind, &mut st, nresults, name_span)?;
+        self.parse_family(fmt, kind, &mut st, nresults, name_span).map_err(|mut d| {
+            if let Some(m) = d.message.strip_prefix(CUSTOM_MARK) {
+                d.message = format!("custom op '{}' {m}", kind.name());
+            }
+            d
+        })?;
         let loc = self.parse_trailing_loc()?;
         Ok(self.create_op(st, loc))
     }
@@ -67,8 +81,10 @@ impl<'a> Parser<'a> {
             }
         }
         match tried.first() {
-            Some(t) => self.err_at(span, format!("custom op '{written}' is unknown (tried '{t}' as well)")),
-            None => self.err_at(span, format!("custom op '{written}' is unknown")),
+            Some(t) if !written.contains('.') => {
+                self.err_at(span, format!("custom op '{written}' is unknown (tried '{t}' as well)"))
+            }
+            _ => self.err_at(span, format!("custom op '{written}' is unknown")),
         }
     }
 
@@ -516,7 +532,7 @@ impl<'a> Parser<'a> {
         let Some(n) = preds.iter().position(|p| *p == pred) else {
             return self.err_at(
                 sp,
-                format!("expected string or keyword containing one of the following enum values for attribute 'predicate' [{}]", preds.join(", ")),
+                format!("{CUSTOM_MARK}expected string or keyword containing one of the following enum values for attribute 'predicate' [{}]", preds.join(", ")),
             );
         };
         self.bump()?;
@@ -657,7 +673,7 @@ impl<'a> Parser<'a> {
         }
         let name_span = self.tok.span;
         if !self.is(Tok::AtId) {
-            return self.err("expected valid '@'-identifier for symbol name");
+            return self.custom_err("expected valid '@'-identifier for symbol name");
         }
         let name = self.symbol_name()?;
         let _ = name_span;
@@ -722,12 +738,13 @@ impl<'a> Parser<'a> {
             if named == Some(false) {
                 return self.err("expected SSA identifier");
             }
+            let body_span = self.tok.span;
             self.default_dialect.push("func");
             let r = self.parse_region(&args, true);
             self.default_dialect.pop();
             let r = r?;
             if self.m.region(r).blocks.is_empty() {
-                return self.err("expected non-empty function body");
+                return self.err_at(body_span, format!("{CUSTOM_MARK}expected non-empty function body"));
             }
             st.regions.push(r);
         } else {

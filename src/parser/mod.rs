@@ -156,9 +156,47 @@ impl<'a> Parser<'a> {
         Ok(false)
     }
 
-    /// An error at the current token.
+    /// An error at the current token. "expected ..." errors point just past
+    /// the previous token, skipping blank lines and comments, as mlir-opt's
+    /// `emitWrongTokenError` does, so the caret sits where text is missing.
     pub fn err<T>(&self, msg: impl Into<String>) -> PResult<T> {
+        let msg = msg.into();
+        if msg.starts_with("expected") {
+            let at = self.wrong_token_offset();
+            return Err(Diagnostic::error(Span::new(at, at), msg));
+        }
         Err(Diagnostic::error(self.tok.span, msg))
+    }
+
+    /// An error at the current token, never moved.
+    pub fn err_here<T>(&self, msg: impl Into<String>) -> PResult<T> {
+        Err(Diagnostic::error(self.tok.span, msg))
+    }
+
+    fn wrong_token_offset(&self) -> usize {
+        let mut loc = self.tok.span.start as usize;
+        if self.tok.kind == Tok::Eof && loc > 0 {
+            loc -= 1;
+        }
+        let bytes = self.text.as_bytes();
+        let mut end = loc;
+        loop {
+            while end > 0 && matches!(bytes[end - 1], b' ' | b'\t') {
+                end -= 1;
+            }
+            if end == 0 {
+                return loc;
+            }
+            if !matches!(bytes[end - 1], b'\n' | b'\r') {
+                return end;
+            }
+            end -= 1;
+            // A `//` comment on the preceding line: report before it.
+            let line_start = bytes[..end].iter().rposition(|b| *b == b'\n' || *b == b'\r').map(|i| i + 1).unwrap_or(0);
+            if let Some(c) = self.text[line_start..end].find("//") {
+                end = line_start + c;
+            }
+        }
     }
 
     /// An error at `span`.
@@ -368,7 +406,7 @@ impl<'a> Parser<'a> {
                     let key: Box<str> = p.key_spelling().into();
                     p.bump()?;
                     p.expect(Tok::Colon, "':'")?;
-                    let value = p.parse_resource_value()?;
+                    let value = p.parse_resource_value(&dialect, &key)?;
                     if is_dialect {
                         p.m.resources.push(Resource { dialect: dialect.clone(), key, value, span });
                     }
@@ -379,7 +417,7 @@ impl<'a> Parser<'a> {
                 break;
             }
         }
-        self.expect(Tok::FileMetadataEnd, "'#-}' to end file metadata")
+        self.expect(Tok::FileMetadataEnd, "',' or '#-}'")
     }
 
     /// The text of a bare-id or string key.
@@ -391,7 +429,7 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn parse_resource_value(&mut self) -> PResult<ResourceValue> {
+    fn parse_resource_value(&mut self, dialect: &str, key: &str) -> PResult<ResourceValue> {
         if self.is_kw("true") || self.is_kw("false") {
             let b = self.is_kw("true");
             self.bump()?;
@@ -406,17 +444,26 @@ impl<'a> Parser<'a> {
         if bytes.starts_with(b"0x") {
             let data = match decode_hex(&bytes[2..]) {
                 Some(d) => d,
-                None => return self.err_at(span, "expected hex string blob"),
+                None => return self.err_at(span, format!("expected hex string blob for key '{key}'")),
             };
             if data.len() < 4 {
-                return self.err_at(span, "expected hex string blob to start with a 4-byte alignment");
+                return self.err_at(
+                    span,
+                    format!("expected hex string blob for key '{key}' to encode alignment in first 4 bytes"),
+                );
             }
             let align = u32::from_le_bytes([data[0], data[1], data[2], data[3]]);
             if !align.is_power_of_two() {
-                return self
-                    .err_at(span, format!("expected hex string blob alignment to be a power of two, got {align}"));
+                return self.err_at(
+                    span,
+                    format!("expected hex string blob for key '{key}' to encode alignment in first 4 bytes, but got non-power-of-2 value: {align}"),
+                );
             }
             return Ok(ResourceValue::Blob { align, data: data[4..].to_vec() });
+        }
+        if dialect == "builtin" {
+            // The builtin dialect's resources are blobs for `dense_resource`.
+            return self.err_at(span, format!("expected hex string blob for key '{key}'"));
         }
         Ok(ResourceValue::String(bytes))
     }
@@ -555,10 +602,8 @@ impl<'a> Parser<'a> {
             let Some(v) = v else {
                 let n = vals.len();
                 let name = self.m.ctx.str(u.name).to_string();
-                return self.err_at(
-                    u.span,
-                    format!("reference to invalid result number: {name}#{} (op has {n} results)", u.number),
-                );
+                let _ = (n, name);
+                return self.err_at(u.span, "reference to invalid result number");
             };
             let vt = self.m.value(v).ty;
             if vt != ty {
@@ -637,6 +682,16 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
+    /// Defines a region entry argument named in the op's syntax.
+    fn define_region_arg(&mut self, u: &UseName, v: ValueId) -> PResult<()> {
+        let sc = self.scopes.last().expect("scope");
+        if sc.values.contains_key(&u.name) {
+            let n = self.m.ctx.str(u.name).to_string();
+            return self.err_at(u.span, format!("region entry argument '{n}' is already in use"));
+        }
+        self.define(u.name, u.span, &[v])
+    }
+
     /// The printed form of a type, for messages.
     pub fn type_str(&self, t: TypeId) -> String {
         crate::printer::type_to_string(&self.m.ctx, t)
@@ -682,8 +737,8 @@ impl<'a> Parser<'a> {
         let expected: u32 = results.iter().map(|r| r.1).sum();
         let name_span = self.tok.span;
         let op = match self.tok.kind {
-            Tok::String => self.parse_generic_op(span)?,
-            Tok::BareId => self.parse_custom_op(span, expected, &results)?,
+            Tok::String => self.parse_generic_op(name_span)?,
+            Tok::BareId => self.parse_custom_op(name_span, expected, &results)?,
             _ => return self.err("expected operation name in quotes"),
         };
         let n = self.m.op(op).results.len;
@@ -737,10 +792,16 @@ impl<'a> Parser<'a> {
         let name = self.op_name(&name, name_span)?;
         let mut st = OpState { name: Some(name), span, ..Default::default() };
         let mut uses = Vec::new();
-        self.comma_list(Tok::LParen, Tok::RParen, "to start operand list", |p| {
-            uses.push(p.parse_use_name()?);
-            Ok(())
-        })?;
+        self.expect(Tok::LParen, "'(' to start operand list")?;
+        if !self.is(Tok::RParen) {
+            loop {
+                uses.push(self.parse_use_name()?);
+                if !self.eat(Tok::Comma)? {
+                    break;
+                }
+            }
+        }
+        self.expect(Tok::RParen, "')' to end operand list")?;
         if self.is(Tok::LSquare) {
             let mut succ = Vec::new();
             self.comma_list(Tok::LSquare, Tok::RSquare, "in successor list", |p| {
@@ -760,12 +821,15 @@ impl<'a> Parser<'a> {
         }
         if self.is(Tok::LParen) {
             let isolated = name.kind.has(traits::ISOLATED);
-            let mut regions = Vec::new();
-            self.comma_list(Tok::LParen, Tok::RParen, "in region list", |p| {
-                regions.push(p.parse_region(&[], isolated)?);
-                Ok(())
-            })?;
-            st.regions = regions;
+            self.bump()?;
+            loop {
+                let r = self.parse_region(&[], isolated)?;
+                st.regions.push(r);
+                if !self.eat(Tok::Comma)? {
+                    break;
+                }
+            }
+            self.expect(Tok::RParen, "')' to end region list")?;
         }
         if self.is(Tok::LBrace) {
             st.attrs = self.parse_attr_dict_entries()?;
@@ -842,8 +906,8 @@ impl<'a> Parser<'a> {
         if let Some((name, (_, _, span))) =
             scope.blocks.iter().filter(|(_, (_, defined, _))| !defined).min_by_key(|(_, (_, _, s))| s.start)
         {
-            let n = self.m.ctx.str(*name).to_string();
-            return self.err_at(*span, format!("reference to an undefined block '{n}'"));
+            let _ = name;
+            return self.err_at(*span, "reference to an undefined block");
         }
         if isolated {
             self.finish_scope()?;
@@ -853,8 +917,14 @@ impl<'a> Parser<'a> {
 
     fn parse_region_body(&mut self, region: RegionId, open: Span, entry_args: &[(UseName, TypeId)]) -> PResult<()> {
         if self.is(Tok::RBrace) {
+            let _ = open;
             if !entry_args.is_empty() {
-                return self.err_at(open, "region with explicit arguments must have a block");
+                // `{ }` with named arguments still gets its entry block.
+                let block = self.new_block(region, self.tok.span);
+                for (u, t) in entry_args {
+                    let v = self.add_block_arg(block, *t, u.span);
+                    self.define_region_arg(u, v)?;
+                }
             }
             return self.bump();
         }
@@ -874,7 +944,7 @@ impl<'a> Parser<'a> {
                 block = self.new_block(region, self.tok.span);
                 for (u, t) in entry_args {
                     let v = self.add_block_arg(block, *t, u.span);
-                    self.define(u.name, u.span, &[v])?;
+                    self.define_region_arg(u, v)?;
                 }
             } else {
                 return self.err("expected block name");
@@ -928,7 +998,7 @@ impl<'a> Parser<'a> {
     fn parse_block_ops(&mut self, block: BlockId) -> PResult<()> {
         while !self.is(Tok::CaretId) && !self.is(Tok::RBrace) {
             if self.is(Tok::Eof) {
-                return self.err("expected '}' to end a region");
+                return self.err("expected operation name in quotes");
             }
             let op = self.parse_operation()?;
             self.m.ops[op.0 as usize].parent = Some(block);

@@ -139,7 +139,10 @@ impl<'a> Parser<'a> {
         if !full.contains('.') && !body_follows {
             let t = match self.type_aliases.get(full) {
                 Some(t) => *t,
-                None => return self.err(format!("undefined symbol alias id '{full}'")),
+                None => {
+                    let e = self.tok.span.end as usize;
+                    return self.err_at(crate::diag::Span::new(e, e), format!("undefined symbol alias id '{full}'"));
+                }
             };
             self.bump()?;
             return Ok(t);
@@ -217,6 +220,7 @@ impl<'a> Parser<'a> {
     }
 
     fn parse_vector_type(&mut self) -> PResult<TypeId> {
+        let kw = self.tok.span;
         self.bump()?;
         self.expect(Tok::Less, "'<' in vector type")?;
         if self.is(Tok::Question) {
@@ -225,7 +229,8 @@ impl<'a> Parser<'a> {
         let dims_span = self.tok.span;
         let (shape, scalable) = self.parse_dims(false, true)?;
         if let Some(d) = shape.iter().find(|d| **d <= 0) {
-            return self.err_at(dims_span, format!("vector types must have positive constant sizes but got {d}"));
+            let _ = dims_span;
+            return self.err_at(kw, format!("vector types must have positive constant sizes but got {d}"));
         }
         let esp = self.tok.span;
         let elem = self.parse_type()?;
@@ -303,6 +308,7 @@ impl<'a> Parser<'a> {
     }
 
     fn parse_memref_type(&mut self) -> PResult<TypeId> {
+        let kw = self.tok.span;
         self.bump()?;
         self.expect(Tok::Less, "'<' in memref type")?;
         if self.is(Tok::Star) {
@@ -346,7 +352,7 @@ impl<'a> Parser<'a> {
                         );
                     }
                     Attribute::Strided { strides, .. } if strides.len() != shape.len() => {
-                        return self.err_at(sp, "expected the number of strides to match the rank");
+                        return self.err_at(kw, "expected the number of strides to match the rank");
                     }
                     _ => {}
                 }
