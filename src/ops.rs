@@ -93,6 +93,22 @@ pub enum Fmt {
     InParallel,
     /// `builtin.unrealized_conversion_cast %a : T to U`.
     ConversionCast,
+    /// `%a, %b [fastmath] : T, U` with the result of type T (`math.fpowi`).
+    BinaryTwoTypes,
+    /// `%a [fastmath] : T` producing an i1-shaped result (`math.isnan`).
+    Predicate,
+    /// `%a [fastmath] : T` producing two results of type T (`math.sincos`).
+    UnaryTwoResults,
+    /// `%v to [%lo, %hi] [fastmath] : T` (`math.clampf`).
+    Clamp,
+    /// `%c [fastmath] : complex<T>` producing a T (`complex.abs`, `re`).
+    ComplexToReal,
+    /// `%re, %im : complex<T>` (`complex.create`).
+    ComplexCreate,
+    /// `[re, im] : complex<T>` (`complex.constant`).
+    ComplexConstant,
+    /// `%a, %b : T` producing i1 (`complex.eq`).
+    Equality,
 }
 
 macro_rules! ops {
@@ -134,7 +150,7 @@ macro_rules! ops {
 
 /// Dialects whose op list here is complete: an unknown op name in one of them
 /// is an error, as in mlir-opt, rather than an unregistered op.
-pub const CLOSED_DIALECTS: &[&str] = &["builtin", "func", "cf", "arith", "index", "ub", "scf"];
+pub const CLOSED_DIALECTS: &[&str] = &["builtin", "func", "cf", "arith", "index", "ub", "scf", "math", "complex"];
 
 impl OpKind {
     /// True when the op has trait bit `t`.
@@ -251,4 +267,81 @@ ops! {
     ScfReduceReturn = "scf.reduce.return", TERMINATOR, Return;
     ScfForall = "scf.forall", IMPLICIT_TERMINATOR, ScfForall;
     ScfInParallel = "scf.forall.in_parallel", TERMINATOR | NO_TERMINATOR, InParallel;
+
+    MathAbsf = "math.absf", 0, Unary;
+    MathAbsi = "math.absi", 0, Unary;
+    MathAcos = "math.acos", 0, Unary;
+    MathAcosh = "math.acosh", 0, Unary;
+    MathAsin = "math.asin", 0, Unary;
+    MathAsinh = "math.asinh", 0, Unary;
+    MathAtan = "math.atan", 0, Unary;
+    MathAtanh = "math.atanh", 0, Unary;
+    MathCbrt = "math.cbrt", 0, Unary;
+    MathCeil = "math.ceil", 0, Unary;
+    MathCos = "math.cos", 0, Unary;
+    MathCosh = "math.cosh", 0, Unary;
+    MathCtlz = "math.ctlz", 0, Unary;
+    MathCtpop = "math.ctpop", 0, Unary;
+    MathCttz = "math.cttz", 0, Unary;
+    MathErf = "math.erf", 0, Unary;
+    MathErfc = "math.erfc", 0, Unary;
+    MathExp = "math.exp", 0, Unary;
+    MathExp2 = "math.exp2", 0, Unary;
+    MathExpm1 = "math.expm1", 0, Unary;
+    MathFloor = "math.floor", 0, Unary;
+    MathLog = "math.log", 0, Unary;
+    MathLog10 = "math.log10", 0, Unary;
+    MathLog1p = "math.log1p", 0, Unary;
+    MathLog2 = "math.log2", 0, Unary;
+    MathRound = "math.round", 0, Unary;
+    MathRoundeven = "math.roundeven", 0, Unary;
+    MathRsqrt = "math.rsqrt", 0, Unary;
+    MathSin = "math.sin", 0, Unary;
+    MathSinh = "math.sinh", 0, Unary;
+    MathSqrt = "math.sqrt", 0, Unary;
+    MathTan = "math.tan", 0, Unary;
+    MathTanh = "math.tanh", 0, Unary;
+    MathTrunc = "math.trunc", 0, Unary;
+    MathAtan2 = "math.atan2", 0, Binary;
+    MathCopysign = "math.copysign", 0, Binary;
+    MathPowf = "math.powf", 0, Binary;
+    MathIpowi = "math.ipowi", 0, Binary;
+    MathFpowi = "math.fpowi", 0, BinaryTwoTypes;
+    MathFma = "math.fma", 0, Ternary;
+    MathClampf = "math.clampf", 0, Clamp;
+    MathIsnan = "math.isnan", 0, Predicate;
+    MathIsinf = "math.isinf", 0, Predicate;
+    MathIsfinite = "math.isfinite", 0, Predicate;
+    MathIsnormal = "math.isnormal", 0, Predicate;
+    MathSincos = "math.sincos", 0, UnaryTwoResults;
+
+    ComplexAbs = "complex.abs", 0, ComplexToReal;
+    ComplexAdd = "complex.add", 0, Binary;
+    ComplexAngle = "complex.angle", 0, ComplexToReal;
+    ComplexAtan2 = "complex.atan2", 0, Binary;
+    ComplexBitcast = "complex.bitcast", 0, Cast;
+    ComplexConj = "complex.conj", 0, Unary;
+    ComplexConstant = "complex.constant", 0, ComplexConstant;
+    ComplexCos = "complex.cos", 0, Unary;
+    ComplexCreate = "complex.create", 0, ComplexCreate;
+    ComplexDiv = "complex.div", 0, Binary;
+    ComplexEq = "complex.eq", 0, Equality;
+    ComplexExp = "complex.exp", 0, Unary;
+    ComplexExpm1 = "complex.expm1", 0, Unary;
+    ComplexIm = "complex.im", 0, ComplexToReal;
+    ComplexLog = "complex.log", 0, Unary;
+    ComplexLog1p = "complex.log1p", 0, Unary;
+    ComplexMul = "complex.mul", 0, Binary;
+    ComplexNeg = "complex.neg", 0, Unary;
+    ComplexNeq = "complex.neq", 0, Equality;
+    ComplexPow = "complex.pow", 0, Binary;
+    ComplexPowi = "complex.powi", 0, BinaryTwoTypes;
+    ComplexRe = "complex.re", 0, ComplexToReal;
+    ComplexRsqrt = "complex.rsqrt", 0, Unary;
+    ComplexSign = "complex.sign", 0, Unary;
+    ComplexSin = "complex.sin", 0, Unary;
+    ComplexSqrt = "complex.sqrt", 0, Unary;
+    ComplexSub = "complex.sub", 0, Binary;
+    ComplexTan = "complex.tan", 0, Unary;
+    ComplexTanh = "complex.tanh", 0, Unary;
 }

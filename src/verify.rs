@@ -201,6 +201,9 @@ impl<'m> Verifier<'m> {
     fn dominates(&self, v: ValueId, user: OpId, cache: &mut FxHashMap<RegionId, Dominators>) -> bool {
         let Some((def_block, def_op)) = self.def_site(v) else { return true };
         let Some(def_region) = self.m.block(def_block).parent else { return true };
+        if self.m.region(def_region).parent.map(|o| self.is_graph(o)).unwrap_or(true) {
+            return true;
+        }
         // Walk up from the user to the op whose block is in the def's region.
         let mut cur = user;
         loop {
@@ -442,8 +445,13 @@ impl<'m> Verifier<'m> {
         self.expect_counts(op, 1, 1)?;
         let a = self.m.type_of(self.m.operands(op)[0]);
         let b = self.m.type_of(self.m.result(op, 0));
-        let same_shape = self.shape_of(a) == self.shape_of(b)
-            && std::mem::discriminant(self.m.ctx.type_kind(a)) == std::mem::discriminant(self.m.ctx.type_kind(b));
+        // Casts apply elementwise: both scalars, or containers of one shape.
+        let container = |t: TypeId| match self.m.ctx.type_kind(t) {
+            TypeKind::Vector { .. } => 1,
+            TypeKind::RankedTensor { .. } | TypeKind::UnrankedTensor { .. } => 2,
+            _ => 0,
+        };
+        let same_shape = self.shape_of(a) == self.shape_of(b) && container(a) == container(b);
         let idx = |t: TypeId| matches!(self.elem_kind(t), TypeKind::Index);
         let ok = same_shape
             && match kind {
@@ -680,6 +688,28 @@ impl<'m> Verifier<'m> {
                 }
                 Ok(())
             }
+            MathAbsi | MathCtlz | MathCttz | MathCtpop | MathIpowi => {
+                self.check_elem(op, Self::is_signless_int_like, "signless-integer-like")?;
+                self.same_types(op)
+            }
+            MathAbsf | MathCeil | MathFloor | MathRound | MathRoundeven | MathTrunc | MathSqrt | MathRsqrt
+            | MathCbrt | MathExp | MathExp2 | MathExpm1 | MathLog | MathLog2 | MathLog10 | MathLog1p | MathSin
+            | MathCos | MathTan | MathAsin | MathAcos | MathAtan | MathSinh | MathCosh | MathTanh | MathAsinh
+            | MathAcosh | MathAtanh | MathErf | MathErfc | MathAtan2 | MathCopysign | MathPowf | MathFma
+            | MathClampf | MathSincos => {
+                self.check_elem(op, Self::is_float_like, "floating-point-like")?;
+                self.same_types(op)
+            }
+            MathFpowi | MathIsnan | MathIsinf | MathIsfinite | MathIsnormal => Ok(()),
+            ComplexAdd | ComplexSub | ComplexMul | ComplexDiv | ComplexPow | ComplexAtan2 | ComplexNeg
+            | ComplexConj | ComplexExp | ComplexExpm1 | ComplexLog | ComplexLog1p | ComplexSqrt | ComplexRsqrt
+            | ComplexSin | ComplexCos | ComplexTan | ComplexTanh | ComplexSign => {
+                let is_complex = |v: &Self, t: TypeId| matches!(v.m.ctx.type_kind(t), TypeKind::Complex(_));
+                self.check_elem(op, is_complex, "complex type with floating-point elements")?;
+                self.same_types(op)
+            }
+            ComplexPowi | ComplexAbs | ComplexAngle | ComplexRe | ComplexIm | ComplexCreate | ComplexConstant
+            | ComplexEq | ComplexNeq | ComplexBitcast => Ok(()),
             BuiltinModule
             | UnrealizedConversionCast
             | FuncCall

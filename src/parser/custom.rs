@@ -298,6 +298,77 @@ impl<'a> Parser<'a> {
                 st.result_types = to;
                 self.parse_optional_attrs(st)?;
             }
+            Fmt::BinaryTwoTypes => {
+                let uses = self.parse_n_operands(2)?;
+                self.parse_modifiers(st)?;
+                self.parse_optional_attrs(st)?;
+                self.expect(Tok::Colon, "':'")?;
+                let a = self.parse_type()?;
+                self.expect(Tok::Comma, "','")?;
+                let b = self.parse_type()?;
+                self.resolve_all(st, &uses, &[a, b], name_span)?;
+                st.result_types = vec![a];
+            }
+            Fmt::Predicate | Fmt::UnaryTwoResults | Fmt::ComplexToReal => {
+                let u = self.parse_use_name()?;
+                self.parse_modifiers(st)?;
+                self.parse_optional_attrs(st)?;
+                self.expect(Tok::Colon, "':'")?;
+                let sp = self.tok.span;
+                let t = self.parse_type()?;
+                let v = self.resolve(u, t)?;
+                st.operands.push(v);
+                st.result_types = match fmt {
+                    Fmt::Predicate => vec![self.i1_like(t)],
+                    Fmt::UnaryTwoResults => vec![t, t],
+                    _ => match self.m.ctx.type_kind(t) {
+                        TypeKind::Complex(e) => vec![*e],
+                        _ => return self.err_at(sp, "expected complex type"),
+                    },
+                };
+            }
+            Fmt::Clamp => {
+                let u = self.parse_use_name()?;
+                self.expect_kw("to")?;
+                self.expect(Tok::LSquare, "'['")?;
+                let lo = self.parse_use_name()?;
+                self.expect(Tok::Comma, "','")?;
+                let hi = self.parse_use_name()?;
+                self.expect(Tok::RSquare, "']'")?;
+                self.parse_modifiers(st)?;
+                self.parse_optional_attrs(st)?;
+                self.expect(Tok::Colon, "':'")?;
+                let t = self.parse_type()?;
+                self.resolve_all(st, &[u, lo, hi], &[t, t, t], name_span)?;
+                st.result_types = vec![t];
+            }
+            Fmt::ComplexCreate => {
+                let uses = self.parse_n_operands(2)?;
+                self.parse_optional_attrs(st)?;
+                self.expect(Tok::Colon, "':'")?;
+                let sp = self.tok.span;
+                let t = self.parse_type()?;
+                let TypeKind::Complex(e) = *self.m.ctx.type_kind(t) else {
+                    return self.err_at(sp, "expected complex type");
+                };
+                self.resolve_all(st, &uses, &[e, e], name_span)?;
+                st.result_types = vec![t];
+            }
+            Fmt::ComplexConstant => {
+                let v = self.parse_attribute(None)?;
+                self.set_attr(st, "value", v);
+                self.parse_optional_attrs(st)?;
+                self.expect(Tok::Colon, "':'")?;
+                st.result_types = vec![self.parse_type()?];
+            }
+            Fmt::Equality => {
+                let uses = self.parse_n_operands(2)?;
+                self.parse_optional_attrs(st)?;
+                self.expect(Tok::Colon, "':'")?;
+                let t = self.parse_type()?;
+                self.resolve_all(st, &uses, &[t, t], name_span)?;
+                st.result_types = vec![self.m.ctx.int_type(1)];
+            }
             Fmt::ScfFor => self.parse_scf_for(st)?,
             Fmt::ScfIf => self.parse_scf_if(st)?,
             Fmt::ScfWhile => self.parse_scf_while(st)?,
@@ -501,11 +572,10 @@ impl<'a> Parser<'a> {
                 self.bump()?;
                 let u = self.m.ctx.attr(Attribute::Unit);
                 self.set_attr(st, "nonNeg", u);
-            } else if self.is(Tok::BareId) && ROUNDING_MODES.contains(&self.spelling()) {
-                let body = format!("<roundingmode {}>", self.spelling());
+            } else if let Some(n) = ROUNDING_MODES.iter().position(|r| self.is_kw(r)) {
                 self.bump()?;
-                let d = self.m.ctx.ident("arith");
-                let a = self.m.ctx.attr(Attribute::Dialect { dialect: d, body: body.into() });
+                let i32t = self.m.ctx.int_type(32);
+                let a = self.m.ctx.attr(Attribute::Integer { value: IntVal::Small(n as i128), ty: i32t });
                 self.set_attr(st, "roundingmode", a);
             } else {
                 return Ok(());
@@ -543,7 +613,7 @@ impl<'a> Parser<'a> {
             let i64t = self.m.ctx.int_type(64);
             self.m.ctx.attr(Attribute::Integer { value: IntVal::Small(n as i128), ty: i64t })
         };
-        self.set_attr(st, "predicate", attr);
+        self.set_attr(st, if index { "pred" } else { "predicate" }, attr);
         let uses = if index {
             self.expect(Tok::LParen, "'('")?;
             let u = self.parse_n_operands(2)?;
@@ -565,15 +635,20 @@ impl<'a> Parser<'a> {
             let v = self.resolve(u, ty)?;
             st.operands.push(v);
         }
+        st.result_types = vec![self.i1_like(ty)];
+        Ok(())
+    }
+
+    /// `i1`, or a vector/tensor of `i1` shaped like `ty`.
+    fn i1_like(&mut self, ty: TypeId) -> TypeId {
         let i1 = self.m.ctx.int_type(1);
         let rt = match self.m.ctx.type_kind(ty).clone() {
             TypeKind::Vector { shape, scalable, .. } => TypeKind::Vector { shape, scalable, elem: i1 },
             TypeKind::RankedTensor { shape, encoding, .. } => TypeKind::RankedTensor { shape, elem: i1, encoding },
             TypeKind::UnrankedTensor { .. } => TypeKind::UnrankedTensor { elem: i1 },
-            _ => TypeKind::Integer { width: 1, signedness: crate::types::Signedness::Signless },
+            _ => return i1,
         };
-        st.result_types = vec![self.m.ctx.ty(rt)];
-        Ok(())
+        self.m.ctx.ty(rt)
     }
 
     fn parse_switch(&mut self, st: &mut OpState) -> PResult<()> {
@@ -777,7 +852,13 @@ impl<'a> Parser<'a> {
         if needs {
             let ident = self.m.ctx.ident(yield_kind.name());
             let span = self.m.block(b).span;
-            let st = OpState { name: Some(OpName { kind: yield_kind, ident }), span, ..Default::default() };
+            let mut st = OpState { name: Some(OpName { kind: yield_kind, ident }), span, ..Default::default() };
+            if yield_kind == OpKind::ScfInParallel {
+                // `scf.forall.in_parallel` always holds one (empty) block.
+                let r = self.new_region();
+                self.ensure_block(r);
+                st.regions.push(r);
+            }
             let op = self.create_op(st, None);
             self.m.ops[op.0 as usize].parent = Some(b);
             self.m.blocks[b.0 as usize].ops.push(op);
