@@ -109,6 +109,56 @@ pub enum Fmt {
     ComplexConstant,
     /// `%a, %b : T` producing i1 (`complex.eq`).
     Equality,
+    /// `(%dyn)[%sym] : memref<..>` (`memref.alloc`, `alloca`).
+    MemAlloc,
+    /// `%m[%i, ..] : memref<..>` producing an element.
+    MemLoad,
+    /// `%v, %m[%i, ..] : memref<..>`.
+    MemStore,
+    /// `%m : memref<..>` with no result (`memref.dealloc`).
+    MemDealloc,
+    /// `%a, %b : T to U` with no result (`memref.copy`).
+    MemCopy,
+    /// `%m, %i : T` producing index (`memref.dim`).
+    MemDim,
+    /// `%m : T` producing index (`memref.rank`).
+    MemRank,
+    /// `%m[offsets] [sizes] [strides] : T to U`.
+    MemSubview,
+    /// `%m[%offset][%sizes] : T to U`.
+    MemView,
+    /// `%m to offset: [..], sizes: [..], strides: [..] : T to U`.
+    MemReinterpretCast,
+    /// `%m [[0, 1], ..] output_shape [..] : T into U`.
+    ExpandShape,
+    /// `%m [[0, 1], ..] : T into U`.
+    CollapseShape,
+    /// `%m (d0, d1) -> (d1, d0) : T to U`.
+    MemTranspose,
+    /// `"private" constant @g : T = dense<..>`.
+    MemGlobal,
+    /// `@g : T`.
+    MemGetGlobal,
+    /// `addf %v, %m[%i] : (T, M) -> T`.
+    MemAtomicRmw,
+    /// `%m[%i] : M { ^bb0(%cur: T): .. }`.
+    MemGenericAtomicRmw,
+    /// `-> (T) { .. }` (`memref.alloca_scope`).
+    AllocaScope,
+    /// `%m : T -> memref<E>, index, ..`.
+    ExtractMetadata,
+    /// `%m, N : T` (`memref.assume_alignment`).
+    AssumeAlignment,
+    /// `%m[%i], read, locality<3>, data : T`.
+    Prefetch,
+    /// `%m(%size) : T to U` (`memref.realloc`).
+    Realloc,
+    /// `%m(%shape) : (T, S) -> U` (`memref.reshape`).
+    Reshape,
+    /// `%src[..], %dst[..], %n, %tag[..] : S, D, T`.
+    DmaStart,
+    /// `%tag[..], %n : T`.
+    DmaWait,
 }
 
 macro_rules! ops {
@@ -150,7 +200,8 @@ macro_rules! ops {
 
 /// Dialects whose op list here is complete: an unknown op name in one of them
 /// is an error, as in mlir-opt, rather than an unregistered op.
-pub const CLOSED_DIALECTS: &[&str] = &["builtin", "func", "cf", "arith", "index", "ub", "scf", "math", "complex"];
+pub const CLOSED_DIALECTS: &[&str] =
+    &["builtin", "func", "cf", "arith", "index", "ub", "scf", "math", "complex", "memref"];
 
 impl OpKind {
     /// True when the op has trait bit `t`.
@@ -344,4 +395,36 @@ ops! {
     ComplexSub = "complex.sub", 0, Binary;
     ComplexTan = "complex.tan", 0, Unary;
     ComplexTanh = "complex.tanh", 0, Unary;
+
+    MemrefAlloc = "memref.alloc", 0, MemAlloc;
+    MemrefAlloca = "memref.alloca", 0, MemAlloc;
+    MemrefAllocaScope = "memref.alloca_scope", IMPLICIT_TERMINATOR, AllocaScope;
+    MemrefAllocaScopeReturn = "memref.alloca_scope.return", TERMINATOR, Return;
+    MemrefAssumeAlignment = "memref.assume_alignment", 0, AssumeAlignment;
+    MemrefAtomicRmw = "memref.atomic_rmw", 0, MemAtomicRmw;
+    MemrefAtomicYield = "memref.atomic_yield", TERMINATOR, Return;
+    MemrefCast = "memref.cast", 0, Cast;
+    MemrefCollapseShape = "memref.collapse_shape", 0, CollapseShape;
+    MemrefCopy = "memref.copy", 0, MemCopy;
+    MemrefDealloc = "memref.dealloc", 0, MemDealloc;
+    MemrefDim = "memref.dim", 0, MemDim;
+    MemrefDmaStart = "memref.dma_start", 0, DmaStart;
+    MemrefDmaWait = "memref.dma_wait", 0, DmaWait;
+    MemrefExpandShape = "memref.expand_shape", 0, ExpandShape;
+    MemrefExtractAlignedPointerAsIndex = "memref.extract_aligned_pointer_as_index", 0, ExtractMetadata;
+    MemrefExtractStridedMetadata = "memref.extract_strided_metadata", 0, ExtractMetadata;
+    MemrefGenericAtomicRmw = "memref.generic_atomic_rmw", 0, MemGenericAtomicRmw;
+    MemrefGetGlobal = "memref.get_global", 0, MemGetGlobal;
+    MemrefGlobal = "memref.global", 0, MemGlobal;
+    MemrefLoad = "memref.load", 0, MemLoad;
+    MemrefMemorySpaceCast = "memref.memory_space_cast", 0, Cast;
+    MemrefPrefetch = "memref.prefetch", 0, Prefetch;
+    MemrefRank = "memref.rank", 0, MemRank;
+    MemrefRealloc = "memref.realloc", 0, Realloc;
+    MemrefReinterpretCast = "memref.reinterpret_cast", 0, MemReinterpretCast;
+    MemrefReshape = "memref.reshape", 0, Reshape;
+    MemrefStore = "memref.store", 0, MemStore;
+    MemrefSubview = "memref.subview", 0, MemSubview;
+    MemrefTranspose = "memref.transpose", 0, MemTranspose;
+    MemrefView = "memref.view", 0, MemView;
 }

@@ -274,6 +274,17 @@ impl<'m> Verifier<'m> {
         if kind == OpKind::FuncCall {
             self.check_call(op)?;
         }
+        if kind == OpKind::MemrefGetGlobal {
+            if let Some(a) = self.m.attr(op, "name") {
+                if let Attribute::SymbolRef { root, nested } = self.m.ctx.attr_kind(a) {
+                    let found = self.lookup_symbol(op, root, nested).filter(|t| self.kind(*t) == OpKind::MemrefGlobal);
+                    if found.is_none() {
+                        let n = String::from_utf8_lossy(root).into_owned();
+                        return self.op_err(op, format!("'{n}' does not reference a valid global memref"));
+                    }
+                }
+            }
+        }
         for &r in self.m.regions(op) {
             for &b in &self.m.region(r).blocks {
                 for &o in &self.m.block(b).ops {
@@ -487,6 +498,50 @@ impl<'m> Verifier<'m> {
             );
         }
         Ok(())
+    }
+
+    /// True when an enclosing op frees `alloca`s when its region exits.
+    fn has_allocation_scope(&self, op: OpId) -> bool {
+        let mut cur = self.m.parent_op(op);
+        while let Some(p) = cur {
+            use OpKind::*;
+            if matches!(self.kind(p), FuncFunc | MemrefAllocaScope | ScfParallel | ScfForall) {
+                return true;
+            }
+            cur = self.m.parent_op(p);
+        }
+        false
+    }
+
+    /// The two `operandSegmentSizes` entries of alloc-like ops.
+    fn segment_pair(&self, op: OpId) -> (usize, usize) {
+        let n = self.m.operands(op).len();
+        let Some(a) = self.m.attr(op, "operandSegmentSizes") else { return (n, 0) };
+        match self.m.ctx.attr_kind(a) {
+            Attribute::DenseArray { values: crate::attrs::DenseValues::Ints(v), .. } if v.len() == 2 => {
+                (v[0].to_i64().unwrap_or(0) as usize, v[1].to_i64().unwrap_or(0) as usize)
+            }
+            _ => (n, 0),
+        }
+    }
+
+    /// `memref.cast` compatibility: same element type and rank (or one side
+    /// unranked), static sizes equal where both are static.
+    fn memref_cast_compatible(&self, a: TypeId, b: TypeId) -> bool {
+        let k = |t| self.m.ctx.type_kind(t);
+        match (k(a), k(b)) {
+            (TypeKind::MemRef { shape: s1, elem: e1, .. }, TypeKind::MemRef { shape: s2, elem: e2, .. }) => {
+                e1 == e2
+                    && s1.len() == s2.len()
+                    && s1
+                        .iter()
+                        .zip(s2)
+                        .all(|(x, y)| *x == *y || *x == crate::types::DYNAMIC || *y == crate::types::DYNAMIC)
+            }
+            (TypeKind::MemRef { elem: e1, .. }, TypeKind::UnrankedMemRef { elem: e2, .. })
+            | (TypeKind::UnrankedMemRef { elem: e1, .. }, TypeKind::MemRef { elem: e2, .. }) => e1 == e2,
+            _ => false,
+        }
     }
 
     fn parent_func(&self, op: OpId) -> Option<OpId> {
@@ -710,6 +765,99 @@ impl<'m> Verifier<'m> {
             }
             ComplexPowi | ComplexAbs | ComplexAngle | ComplexRe | ComplexIm | ComplexCreate | ComplexConstant
             | ComplexEq | ComplexNeq | ComplexBitcast => Ok(()),
+            MemrefAlloc | MemrefAlloca => {
+                if kind == MemrefAlloca && !self.has_allocation_scope(op) {
+                    return self.op_err(op, "requires an ancestor op with AutomaticAllocationScope trait");
+                }
+                let Some(r) = m.results(op).next() else { return self.op_err(op, "requires 1 result") };
+                let t = m.type_of(r);
+                let TypeKind::MemRef { shape, layout, .. } = m.ctx.type_kind(t) else {
+                    return self.op_err(op, format!("result #0 must be memref, but got '{}'", self.ty(t)));
+                };
+                let want = shape.iter().filter(|d| **d == crate::types::DYNAMIC).count();
+                let (ndyn, nsym) = self.segment_pair(op);
+                if ndyn != want {
+                    return self.op_err(op, format!("incorrect number of dynamic sizes, has {ndyn}, expected {want}"));
+                }
+                let syms = layout.map(|l| match m.ctx.attr_kind(l) {
+                    Attribute::AffineMap(mp) => mp.num_syms as usize,
+                    _ => 0,
+                });
+                if nsym != syms.unwrap_or(0) {
+                    return self.op_err(op, "symbol operand count does not equal memref symbol count");
+                }
+                Ok(())
+            }
+            MemrefLoad => {
+                let ops = m.operands(op);
+                let Some(&mv) = ops.first() else { return self.op_err(op, "expected at least 1 operand") };
+                if let Some(shape) = self.shape_of(m.type_of(mv)) {
+                    if ops.len() - 1 != shape.len() {
+                        return self.op_err(
+                            op,
+                            format!(
+                                "incorrect number of indices for load, expected {} but got {}",
+                                shape.len(),
+                                ops.len() - 1
+                            ),
+                        );
+                    }
+                }
+                Ok(())
+            }
+            MemrefStore => {
+                let ops = m.operands(op);
+                if ops.len() < 2 {
+                    return self.op_err(op, "expected at least 2 operands");
+                }
+                let mt = m.type_of(ops[1]);
+                if m.ctx.type_kind(mt).elem() != Some(m.type_of(ops[0])) {
+                    return self.op_err(op, "failed to verify that type of 'value' matches element type of 'memref'");
+                }
+                if let Some(shape) = self.shape_of(mt) {
+                    if ops.len() - 2 != shape.len() {
+                        return self.op_err(op, format!("store index operand count not equal to memref rank"));
+                    }
+                }
+                Ok(())
+            }
+            MemrefCast => {
+                let (Some(&a), Some(b)) = (m.operands(op).first(), m.results(op).next()) else { return Ok(()) };
+                let (a, b) = (m.type_of(a), m.type_of(b));
+                if !self.memref_cast_compatible(a, b) {
+                    return self.op_err(
+                        op,
+                        format!("operand type '{}' and result type '{}' are cast incompatible", self.ty(a), self.ty(b)),
+                    );
+                }
+                Ok(())
+            }
+            MemrefAllocaScope
+            | MemrefAllocaScopeReturn
+            | MemrefAssumeAlignment
+            | MemrefAtomicRmw
+            | MemrefAtomicYield
+            | MemrefCollapseShape
+            | MemrefCopy
+            | MemrefDealloc
+            | MemrefDim
+            | MemrefDmaStart
+            | MemrefDmaWait
+            | MemrefExpandShape
+            | MemrefExtractAlignedPointerAsIndex
+            | MemrefExtractStridedMetadata
+            | MemrefGenericAtomicRmw
+            | MemrefGetGlobal
+            | MemrefGlobal
+            | MemrefMemorySpaceCast
+            | MemrefPrefetch
+            | MemrefRank
+            | MemrefRealloc
+            | MemrefReinterpretCast
+            | MemrefReshape
+            | MemrefSubview
+            | MemrefTranspose
+            | MemrefView => Ok(()),
             BuiltinModule
             | UnrealizedConversionCast
             | FuncCall

@@ -369,6 +369,31 @@ impl<'a> Parser<'a> {
                 self.resolve_all(st, &uses, &[t, t], name_span)?;
                 st.result_types = vec![self.m.ctx.int_type(1)];
             }
+            Fmt::MemAlloc
+            | Fmt::MemLoad
+            | Fmt::MemStore
+            | Fmt::MemDealloc
+            | Fmt::MemCopy
+            | Fmt::MemDim
+            | Fmt::MemRank
+            | Fmt::MemSubview
+            | Fmt::MemView
+            | Fmt::MemReinterpretCast
+            | Fmt::ExpandShape
+            | Fmt::CollapseShape
+            | Fmt::MemTranspose
+            | Fmt::MemGlobal
+            | Fmt::MemGetGlobal
+            | Fmt::MemAtomicRmw
+            | Fmt::MemGenericAtomicRmw
+            | Fmt::AllocaScope
+            | Fmt::ExtractMetadata
+            | Fmt::AssumeAlignment
+            | Fmt::Prefetch
+            | Fmt::Realloc
+            | Fmt::Reshape
+            | Fmt::DmaStart
+            | Fmt::DmaWait => self.parse_memref_family(fmt, kind, st, name_span)?,
             Fmt::ScfFor => self.parse_scf_for(st)?,
             Fmt::ScfIf => self.parse_scf_if(st)?,
             Fmt::ScfWhile => self.parse_scf_while(st)?,
@@ -836,6 +861,11 @@ impl<'a> Parser<'a> {
     }
 
     // ---- scf -------------------------------------------------------------
+
+    /// [`Self::add_implicit_terminator`] for the other dialect files.
+    pub(crate) fn add_implicit_terminator_pub(&mut self, r: RegionId, yield_kind: OpKind) {
+        self.add_implicit_terminator(r, yield_kind)
+    }
 
     /// Appends `yield_kind` with no operands to the last block of `r` when the
     /// block does not end in a terminator (implicit terminators).

@@ -5,6 +5,7 @@
 
 mod attrs;
 mod custom;
+mod memref;
 mod types;
 
 use crate::attrs::{AttrId, Attribute};

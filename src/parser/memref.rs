@@ -1,0 +1,527 @@
+//! Custom forms of the memref dialect (and the shape ops tensor shares).
+//! Static/dynamic mixed lists (`[%i, 4]`) become a `static_*` i64 array with
+//! `ShapedType::kDynamic` where an operand stands, as mlir-opt stores them.
+
+use super::{OpState, PResult, Parser, UseName};
+use crate::attrs::{AttrId, Attribute, DenseValues, IntVal};
+use crate::diag::Span;
+use crate::lexer::Tok;
+use crate::ops::{Fmt, OpKind};
+use crate::types::{TypeId, TypeKind, DYNAMIC};
+
+/// `memref.atomic_rmw` kinds in enum order.
+pub const ATOMIC_KINDS: &[&str] = &[
+    "addf", "addi", "andi", "assign", "maximumf", "maxnumf", "maxs", "maxu", "minimumf", "minnumf", "mins", "minu",
+    "mulf", "muli", "ori", "xori",
+];
+
+impl<'a> Parser<'a> {
+    /// Parses the custom form of a memref-family op.
+    pub(crate) fn parse_memref_family(
+        &mut self,
+        fmt: Fmt,
+        kind: OpKind,
+        st: &mut OpState,
+        name_span: Span,
+    ) -> PResult<()> {
+        let idx = self.m.ctx.index_type();
+        match fmt {
+            Fmt::MemAlloc => {
+                let dyns = self.parse_paren_operands_pub()?;
+                let mut syms = Vec::new();
+                if self.eat(Tok::LSquare)? {
+                    syms = self.operand_list_until(Tok::RSquare)?;
+                }
+                self.parse_attrs_into(st)?;
+                let t = self.colon_type()?;
+                let n = (dyns.len(), syms.len());
+                let all: Vec<UseName> = dyns.into_iter().chain(syms).collect();
+                self.resolve_uniform(st, &all, idx)?;
+                let seg = self.segments_attr(&[n.0, n.1]);
+                self.put_attr(st, "operandSegmentSizes", seg);
+                st.result_types = vec![t];
+            }
+            Fmt::MemLoad => {
+                let m = self.parse_use_name()?;
+                let ids = self.bracket_operands()?;
+                self.parse_attrs_into(st)?;
+                let sp = self.tok.span;
+                let t = self.colon_type()?;
+                let Some(e) = self.m.ctx.type_kind(t).elem() else { return self.err_at(sp, "expected memref type") };
+                let v = self.resolve(m, t)?;
+                st.operands.push(v);
+                self.resolve_uniform(st, &ids, idx)?;
+                st.result_types = vec![e];
+            }
+            Fmt::MemStore => {
+                let val = self.parse_use_name()?;
+                self.expect(Tok::Comma, "','")?;
+                let m = self.parse_use_name()?;
+                let ids = self.bracket_operands()?;
+                self.parse_attrs_into(st)?;
+                let sp = self.tok.span;
+                let t = self.colon_type()?;
+                let Some(e) = self.m.ctx.type_kind(t).elem() else { return self.err_at(sp, "expected memref type") };
+                let v = self.resolve(val, e)?;
+                st.operands.push(v);
+                let mv = self.resolve(m, t)?;
+                st.operands.push(mv);
+                self.resolve_uniform(st, &ids, idx)?;
+            }
+            Fmt::MemDealloc => {
+                let m = self.parse_use_name()?;
+                self.parse_attrs_into(st)?;
+                let t = self.colon_type()?;
+                let v = self.resolve(m, t)?;
+                st.operands.push(v);
+            }
+            Fmt::MemCopy => {
+                let a = self.parse_use_name()?;
+                self.expect(Tok::Comma, "','")?;
+                let b = self.parse_use_name()?;
+                self.parse_attrs_into(st)?;
+                let ta = self.colon_type()?;
+                self.expect_kw("to")?;
+                let tb = self.parse_type()?;
+                let va = self.resolve(a, ta)?;
+                let vb = self.resolve(b, tb)?;
+                st.operands.extend([va, vb]);
+            }
+            Fmt::MemDim => {
+                let m = self.parse_use_name()?;
+                self.expect(Tok::Comma, "','")?;
+                let i = self.parse_use_name()?;
+                self.parse_attrs_into(st)?;
+                let t = self.colon_type()?;
+                let v = self.resolve(m, t)?;
+                let iv = self.resolve(i, idx)?;
+                st.operands.extend([v, iv]);
+                st.result_types = vec![idx];
+            }
+            Fmt::MemRank => {
+                let m = self.parse_use_name()?;
+                self.parse_attrs_into(st)?;
+                let t = self.colon_type()?;
+                let v = self.resolve(m, t)?;
+                st.operands.push(v);
+                st.result_types = vec![idx];
+            }
+            Fmt::MemSubview => {
+                let m = self.parse_use_name()?;
+                let mut tmp = OpState::default();
+                let (offs, no) = self.mixed_list(&mut tmp, Tok::LSquare, Tok::RSquare)?;
+                let (sizes, ns) = self.mixed_list(&mut tmp, Tok::LSquare, Tok::RSquare)?;
+                let (strides, nt) = self.mixed_list(&mut tmp, Tok::LSquare, Tok::RSquare)?;
+                self.parse_attrs_into(st)?;
+                let t = self.colon_type()?;
+                self.expect_kw("to")?;
+                let rt = self.parse_type()?;
+                let v = self.resolve(m, t)?;
+                st.operands.push(v);
+                st.operands.extend(tmp.operands);
+                self.put_static_lists(
+                    st,
+                    &[("static_offsets", &offs), ("static_sizes", &sizes), ("static_strides", &strides)],
+                );
+                let seg = self.segments_attr(&[1, no, ns, nt]);
+                self.put_attr(st, "operandSegmentSizes", seg);
+                st.result_types = vec![rt];
+            }
+            Fmt::MemView => {
+                let m = self.parse_use_name()?;
+                let off = self.bracket_operands()?;
+                let sizes = self.bracket_operands()?;
+                self.parse_attrs_into(st)?;
+                let t = self.colon_type()?;
+                self.expect_kw("to")?;
+                let rt = self.parse_type()?;
+                let v = self.resolve(m, t)?;
+                st.operands.push(v);
+                let all: Vec<UseName> = off.into_iter().chain(sizes).collect();
+                self.resolve_uniform(st, &all, idx)?;
+                st.result_types = vec![rt];
+            }
+            Fmt::MemReinterpretCast => {
+                let m = self.parse_use_name()?;
+                self.expect_kw("to")?;
+                let mut tmp = OpState::default();
+                let mut lists = Vec::new();
+                for (i, kw) in ["offset", "sizes", "strides"].into_iter().enumerate() {
+                    if i > 0 {
+                        self.expect(Tok::Comma, "','")?;
+                    }
+                    self.expect_kw(kw)?;
+                    self.expect(Tok::Colon, "':'")?;
+                    lists.push(self.mixed_list(&mut tmp, Tok::LSquare, Tok::RSquare)?);
+                }
+                self.parse_attrs_into(st)?;
+                let t = self.colon_type()?;
+                self.expect_kw("to")?;
+                let rt = self.parse_type()?;
+                let v = self.resolve(m, t)?;
+                st.operands.push(v);
+                st.operands.extend(tmp.operands);
+                self.put_static_lists(
+                    st,
+                    &[("static_offsets", &lists[0].0), ("static_sizes", &lists[1].0), ("static_strides", &lists[2].0)],
+                );
+                let seg = self.segments_attr(&[1, lists[0].1, lists[1].1, lists[2].1]);
+                self.put_attr(st, "operandSegmentSizes", seg);
+                st.result_types = vec![rt];
+            }
+            Fmt::ExpandShape | Fmt::CollapseShape => {
+                let m = self.parse_use_name()?;
+                let re = self.parse_attribute(None)?;
+                self.put_attr(st, "reassociation", re);
+                let mut tmp = OpState::default();
+                if fmt == Fmt::ExpandShape {
+                    self.expect_kw("output_shape")?;
+                    let (shape, _) = self.mixed_list(&mut tmp, Tok::LSquare, Tok::RSquare)?;
+                    self.put_static_lists(st, &[("static_output_shape", &shape)]);
+                }
+                self.parse_attrs_into(st)?;
+                let t = self.colon_type()?;
+                self.expect_kw("into")?;
+                let rt = self.parse_type()?;
+                let v = self.resolve(m, t)?;
+                st.operands.push(v);
+                st.operands.extend(tmp.operands);
+                st.result_types = vec![rt];
+            }
+            Fmt::MemTranspose => {
+                let m = self.parse_use_name()?;
+                let perm = self.parse_affine_map_or_set(true)?;
+                self.put_attr(st, "permutation", perm);
+                self.parse_attrs_into(st)?;
+                let t = self.colon_type()?;
+                self.expect_kw("to")?;
+                let rt = self.parse_type()?;
+                let v = self.resolve(m, t)?;
+                st.operands.push(v);
+                st.result_types = vec![rt];
+            }
+            Fmt::MemGlobal => {
+                if self.is(Tok::String) {
+                    let vis = self.parse_attribute(None)?;
+                    self.put_attr(st, "sym_visibility", vis);
+                }
+                if self.eat_kw("constant")? {
+                    let u = self.m.ctx.attr(Attribute::Unit);
+                    self.put_attr(st, "constant", u);
+                }
+                let name = self.symbol_name()?;
+                let na = self.m.ctx.attr(Attribute::String { value: name, ty: None });
+                self.put_attr(st, "sym_name", na);
+                let t = self.colon_type()?;
+                let ta = self.m.ctx.attr(Attribute::Type(t));
+                self.put_attr(st, "type", ta);
+                if self.eat(Tok::Equal)? {
+                    let init = if self.eat_kw("uninitialized")? {
+                        self.m.ctx.attr(Attribute::Unit)
+                    } else {
+                        let tensor = self.memref_to_tensor(t);
+                        self.parse_attribute(Some(tensor))?
+                    };
+                    self.put_attr(st, "initial_value", init);
+                }
+                self.parse_attrs_into(st)?;
+            }
+            Fmt::MemGetGlobal => {
+                let sym = self.parse_attribute(None)?;
+                self.put_attr(st, "name", sym);
+                self.parse_attrs_into(st)?;
+                st.result_types = vec![self.colon_type()?];
+            }
+            Fmt::MemAtomicRmw => {
+                let sp = self.tok.span;
+                let Some(k) = ATOMIC_KINDS.iter().position(|k| self.is_kw(k)) else {
+                    return self.err_at(sp, format!("\u{1}custom:expected string or keyword containing one of the following enum values for attribute 'kind' [{}]", ATOMIC_KINDS.join(", ")));
+                };
+                self.bump()?;
+                let i64t = self.m.ctx.int_type(64);
+                let ka = self.m.ctx.attr(Attribute::Integer { value: IntVal::Small(k as i128), ty: i64t });
+                self.put_attr(st, "kind", ka);
+                let val = self.parse_use_name()?;
+                self.expect(Tok::Comma, "','")?;
+                let m = self.parse_use_name()?;
+                let ids = self.bracket_operands()?;
+                self.parse_attrs_into(st)?;
+                self.expect(Tok::Colon, "':'")?;
+                let (ins, outs) = self.signature()?;
+                if ins.len() != 2 {
+                    return self.err_at(name_span, "expected two operand types");
+                }
+                let v = self.resolve(val, ins[0])?;
+                let mv = self.resolve(m, ins[1])?;
+                st.operands.extend([v, mv]);
+                self.resolve_uniform(st, &ids, idx)?;
+                st.result_types = outs;
+            }
+            Fmt::MemGenericAtomicRmw => {
+                let m = self.parse_use_name()?;
+                let ids = self.bracket_operands()?;
+                let sp = self.tok.span;
+                let t = self.colon_type()?;
+                let Some(e) = self.m.ctx.type_kind(t).elem() else { return self.err_at(sp, "expected memref type") };
+                let v = self.resolve(m, t)?;
+                st.operands.push(v);
+                self.resolve_uniform(st, &ids, idx)?;
+                let r = self.parse_region(&[], false)?;
+                st.regions.push(r);
+                self.parse_attrs_into(st)?;
+                st.result_types = vec![e];
+            }
+            Fmt::AllocaScope => {
+                if self.eat(Tok::Arrow)? {
+                    st.result_types = self.parse_function_result_types()?;
+                }
+                let r = self.parse_region(&[], false)?;
+                if st.result_types.is_empty() {
+                    self.add_implicit_terminator_pub(r, OpKind::MemrefAllocaScopeReturn);
+                }
+                st.regions.push(r);
+                self.parse_attrs_into(st)?;
+            }
+            Fmt::ExtractMetadata => {
+                let m = self.parse_use_name()?;
+                self.parse_attrs_into(st)?;
+                let t = self.colon_type()?;
+                self.expect(Tok::Arrow, "'->'")?;
+                st.result_types = self.parse_type_list_no_parens()?;
+                let v = self.resolve(m, t)?;
+                st.operands.push(v);
+            }
+            Fmt::AssumeAlignment => {
+                let m = self.parse_use_name()?;
+                self.expect(Tok::Comma, "','")?;
+                let n = self.parse_i64()?;
+                let i32t = self.m.ctx.int_type(32);
+                let a = self.m.ctx.attr(Attribute::Integer { value: IntVal::Small(n as i128), ty: i32t });
+                self.put_attr(st, "alignment", a);
+                self.parse_attrs_into(st)?;
+                let t = self.colon_type()?;
+                let v = self.resolve(m, t)?;
+                st.operands.push(v);
+                st.result_types = vec![t];
+            }
+            Fmt::Prefetch => {
+                let m = self.parse_use_name()?;
+                let ids = self.bracket_operands()?;
+                self.expect(Tok::Comma, "','")?;
+                let write = match () {
+                    _ if self.eat_kw("read")? => false,
+                    _ if self.eat_kw("write")? => true,
+                    _ => return self.err("expected 'read' or 'write'"),
+                };
+                self.expect(Tok::Comma, "','")?;
+                self.expect_kw("locality")?;
+                self.expect(Tok::Less, "'<'")?;
+                let loc = self.parse_i64()?;
+                self.expect(Tok::Greater, "'>'")?;
+                self.expect(Tok::Comma, "','")?;
+                let data = match () {
+                    _ if self.eat_kw("data")? => true,
+                    _ if self.eat_kw("instr")? => false,
+                    _ => return self.err("expected 'data' or 'instr'"),
+                };
+                self.parse_attrs_into(st)?;
+                let t = self.colon_type()?;
+                let v = self.resolve(m, t)?;
+                st.operands.push(v);
+                self.resolve_uniform(st, &ids, idx)?;
+                let i32t = self.m.ctx.int_type(32);
+                let la = self.m.ctx.attr(Attribute::Integer { value: IntVal::Small(loc as i128), ty: i32t });
+                let wa = self.m.ctx.attr(Attribute::Bool(write));
+                let da = self.m.ctx.attr(Attribute::Bool(data));
+                self.put_attr(st, "isWrite", wa);
+                self.put_attr(st, "localityHint", la);
+                self.put_attr(st, "isDataCache", da);
+            }
+            Fmt::Realloc => {
+                let m = self.parse_use_name()?;
+                let size = if self.is(Tok::LParen) { self.parse_paren_operands_pub()? } else { Vec::new() };
+                self.parse_attrs_into(st)?;
+                let t = self.colon_type()?;
+                self.expect_kw("to")?;
+                let rt = self.parse_type()?;
+                let v = self.resolve(m, t)?;
+                st.operands.push(v);
+                self.resolve_uniform(st, &size, idx)?;
+                st.result_types = vec![rt];
+            }
+            Fmt::Reshape => {
+                let m = self.parse_use_name()?;
+                self.expect(Tok::LParen, "'('")?;
+                let shape = self.parse_use_name()?;
+                self.expect(Tok::RParen, "')'")?;
+                self.parse_attrs_into(st)?;
+                self.expect(Tok::Colon, "':'")?;
+                let (ins, outs) = self.signature()?;
+                if ins.len() != 2 {
+                    return self.err_at(name_span, "expected two operand types");
+                }
+                let v = self.resolve(m, ins[0])?;
+                let s = self.resolve(shape, ins[1])?;
+                st.operands.extend([v, s]);
+                st.result_types = outs;
+            }
+            Fmt::DmaStart => {
+                let src = self.parse_use_name()?;
+                let si = self.bracket_operands()?;
+                self.expect(Tok::Comma, "','")?;
+                let dst = self.parse_use_name()?;
+                let di = self.bracket_operands()?;
+                self.expect(Tok::Comma, "','")?;
+                let n = self.parse_use_name()?;
+                self.expect(Tok::Comma, "','")?;
+                let tag = self.parse_use_name()?;
+                let ti = self.bracket_operands()?;
+                let mut stride = Vec::new();
+                if self.eat(Tok::Comma)? {
+                    stride.push(self.parse_use_name()?);
+                    self.expect(Tok::Comma, "','")?;
+                    stride.push(self.parse_use_name()?);
+                }
+                self.parse_attrs_into(st)?;
+                self.expect(Tok::Colon, "':'")?;
+                let tys = self.parse_type_list_no_parens()?;
+                if tys.len() != 3 {
+                    return self.err_at(name_span, "expected three memref types");
+                }
+                let v = self.resolve(src, tys[0])?;
+                st.operands.push(v);
+                self.resolve_uniform(st, &si, idx)?;
+                let v = self.resolve(dst, tys[1])?;
+                st.operands.push(v);
+                self.resolve_uniform(st, &di, idx)?;
+                let v = self.resolve(n, idx)?;
+                st.operands.push(v);
+                let v = self.resolve(tag, tys[2])?;
+                st.operands.push(v);
+                self.resolve_uniform(st, &ti, idx)?;
+                self.resolve_uniform(st, &stride, idx)?;
+            }
+            Fmt::DmaWait => {
+                let tag = self.parse_use_name()?;
+                let ti = self.bracket_operands()?;
+                self.expect(Tok::Comma, "','")?;
+                let n = self.parse_use_name()?;
+                self.parse_attrs_into(st)?;
+                let t = self.colon_type()?;
+                let v = self.resolve(tag, t)?;
+                st.operands.push(v);
+                self.resolve_uniform(st, &ti, idx)?;
+                let v = self.resolve(n, idx)?;
+                st.operands.push(v);
+            }
+            _ => return self.err_at(name_span, format!("internal error: '{}' is not a memref-family op", kind.name())),
+        }
+        Ok(())
+    }
+
+    /// `: type`.
+    fn colon_type(&mut self) -> PResult<TypeId> {
+        self.expect(Tok::Colon, "':'")?;
+        self.parse_type()
+    }
+
+    /// `(T, ..) -> R` split.
+    fn signature(&mut self) -> PResult<(Vec<TypeId>, Vec<TypeId>)> {
+        let ins = self.parse_type_list_parens()?;
+        self.expect(Tok::Arrow, "'->' in function type")?;
+        let outs = self.parse_function_result_types()?;
+        Ok((ins, outs))
+    }
+
+    /// `[%a, %b]` (possibly empty).
+    fn bracket_operands(&mut self) -> PResult<Vec<UseName>> {
+        self.expect(Tok::LSquare, "'['")?;
+        self.operand_list_until(Tok::RSquare)
+    }
+
+    /// Operands up to and including `close`.
+    fn operand_list_until(&mut self, close: Tok) -> PResult<Vec<UseName>> {
+        let mut v = Vec::new();
+        if !self.is(close) {
+            loop {
+                v.push(self.parse_use_name()?);
+                if !self.eat(Tok::Comma)? {
+                    break;
+                }
+            }
+        }
+        self.expect(close, &format!("{}", close.describe()))?;
+        Ok(v)
+    }
+
+    /// `(%a, ..)`.
+    pub(crate) fn parse_paren_operands_pub(&mut self) -> PResult<Vec<UseName>> {
+        self.expect(Tok::LParen, "'('")?;
+        self.operand_list_until(Tok::RParen)
+    }
+
+    fn resolve_uniform(&mut self, st: &mut OpState, uses: &[UseName], t: TypeId) -> PResult<()> {
+        for u in uses {
+            let v = self.resolve(*u, t)?;
+            st.operands.push(v);
+        }
+        Ok(())
+    }
+
+    /// A `[%v, 4, ..]` list: static values with [`DYNAMIC`] where an index
+    /// operand stands (operands go to `st`); returns the list and the count
+    /// of dynamic entries.
+    pub(crate) fn mixed_list(&mut self, st: &mut OpState, open: Tok, close: Tok) -> PResult<(Vec<i64>, usize)> {
+        let idx = self.m.ctx.index_type();
+        let mut statics = Vec::new();
+        let mut ndyn = 0;
+        self.comma_list(open, close, "in dynamic index list", |p| {
+            if p.is(Tok::PercentId) {
+                let u = p.parse_use_name()?;
+                let v = p.resolve(u, idx)?;
+                st.operands.push(v);
+                statics.push(DYNAMIC);
+                ndyn += 1;
+            } else {
+                statics.push(p.parse_i64()?);
+            }
+            Ok(())
+        })?;
+        Ok((statics, ndyn))
+    }
+
+    fn put_static_lists(&mut self, st: &mut OpState, lists: &[(&str, &[i64])]) {
+        let i64t = self.m.ctx.int_type(64);
+        for (name, v) in lists {
+            let values = DenseValues::Ints(v.iter().map(|x| IntVal::Small(*x as i128)).collect());
+            let a = self.m.ctx.attr(Attribute::DenseArray { elem: i64t, values });
+            self.put_attr(st, name, a);
+        }
+    }
+
+    fn segments_attr(&mut self, sizes: &[usize]) -> AttrId {
+        let i32t = self.m.ctx.int_type(32);
+        let values = DenseValues::Ints(sizes.iter().map(|s| IntVal::Small(*s as i128)).collect());
+        self.m.ctx.attr(Attribute::DenseArray { elem: i32t, values })
+    }
+
+    fn put_attr(&mut self, st: &mut OpState, name: &str, a: AttrId) {
+        let id = self.m.ctx.ident(name);
+        st.attrs.retain(|(n, _)| *n != id);
+        st.attrs.push((id, a));
+    }
+
+    fn parse_attrs_into(&mut self, st: &mut OpState) -> PResult<()> {
+        self.parse_optional_attrs(st)
+    }
+
+    /// The tensor type a memref global's initial value has.
+    fn memref_to_tensor(&mut self, t: TypeId) -> TypeId {
+        match self.m.ctx.type_kind(t).clone() {
+            TypeKind::MemRef { shape, elem, .. } => {
+                self.m.ctx.ty(TypeKind::RankedTensor { shape, elem, encoding: None })
+            }
+            _ => t,
+        }
+    }
+}
