@@ -206,6 +206,13 @@ pub enum Attribute {
     },
     /// `loc(...)`.
     Location(Location),
+    /// `distinct[id]<attr>`: a unique wrapper around `attr`.
+    Distinct {
+        /// The id written in the source, unique per distinct attribute.
+        id: u64,
+        /// The wrapped attribute.
+        inner: AttrId,
+    },
     /// `#dialect<"...">`, `#dialect.name<body>`, `#dialect.name`: kept as text.
     Dialect {
         /// Dialect namespace.

@@ -383,6 +383,11 @@ pub fn write_attr(out: &mut String, ctx: &Context, a: AttrId) {
             write_loc(out, ctx, l);
             out.push(')');
         }
+        Attribute::Distinct { id, inner } => {
+            let _ = write!(out, "distinct[{id}]<");
+            write_attr(out, ctx, *inner);
+            out.push('>');
+        }
         Attribute::Dialect { dialect, body } => {
             let _ = write!(out, "#{}{}", ctx.str(*dialect), body);
         }

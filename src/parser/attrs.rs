@@ -119,6 +119,16 @@ impl<'a> Parser<'a> {
                 Ok(m)
             }
             "loc" => self.parse_location(),
+            "distinct" => {
+                self.bump()?;
+                self.expect(Tok::LSquare, "'[' after 'distinct'")?;
+                let id = self.parse_i64()?;
+                self.expect(Tok::RSquare, "']' to close distinct ID")?;
+                self.expect(Tok::Less, "'<' after distinct ID")?;
+                let inner = self.parse_attribute(None)?;
+                self.expect(Tok::Greater, "'>' to close distinct attribute")?;
+                Ok(self.m.ctx.attr(Attribute::Distinct { id: id as u64, inner }))
+            }
             _ => {
                 let t = self.parse_type()?;
                 Ok(self.m.ctx.attr(Attribute::Type(t)))
