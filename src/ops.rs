@@ -159,6 +159,100 @@ pub enum Fmt {
     DmaStart,
     /// `%tag[..], %n : T`.
     DmaWait,
+    /// `affine.for %i = max #m(%a)[%s] to 10 step 2 iter_args(..) -> (T) { }`.
+    AffineFor,
+    /// `affine.if #set(%d)[%s] -> (T) { } else { }`.
+    AffineIf,
+    /// `affine.apply #map(%d)[%s]`.
+    AffineApply,
+    /// `affine.min #map(%d)[%s]` (also `affine.max`).
+    AffineMinMax,
+    /// `%m[%i + 1, symbol(%n)] : memref<..>` (`, vector<..>` for vector_load).
+    AffineLoad,
+    /// `%v, %m[%i + 1] : memref<..>` (`, vector<..>` for vector_store).
+    AffineStore,
+    /// `affine.parallel (%i) = (0) to (max(..)) step (2) reduce ("addf") -> T { }`.
+    AffineParallel,
+    /// `%m[%i], read, locality<3>, data : memref<..>`.
+    AffinePrefetch,
+    /// `%src[..], %dst[..], %tag[..], %n[, %stride, %per] : S, D, T`.
+    AffineDmaStart,
+    /// `%tag[..], %n : T`.
+    AffineDmaWait,
+    /// `%lin into (%b, 4) : index, index`.
+    AffineDelinearize,
+    /// `[disjoint] [%a, %b] by (%b, 4) : index`.
+    AffineLinearize,
+    /// A bare op name with no operands or results (`ub.unreachable`).
+    Bare,
+    /// `(%d, ..) : tensor<..>` (`tensor.empty`).
+    TensorEmpty,
+    /// `%v into %t[%i, ..] : tensor<..>`.
+    TensorInsert,
+    /// `%a, %b : tensor<2xT>`.
+    FromElements,
+    /// `%d, .. { ^bb0(%i: index): .. } : tensor<..>` (`tensor.generate`).
+    Generate,
+    /// `%v[%d, ..] : tensor<..>` (`tensor.splat`).
+    Splat,
+    /// `%s into %d[offsets] [sizes] [strides] : T into U`.
+    InsertSlice,
+    /// `%t nofold low[..] high[..] { .. } : T to U`.
+    Pad,
+    /// `dim(0) %a, %b : (T, T) -> U`.
+    Concat,
+    /// `%s[%i] gather_dims([0]) unique : (S, I) -> R` (also scatter with `into %d`).
+    Gather,
+    /// `%v restrict writable : T to U` (bufferization casts with unit flags).
+    FlaggedCast,
+    /// `(%d) copy(%t) size_hint=%n : tensor<..>`.
+    AllocTensor,
+    /// `(%m : M) if (%c) retain (%r : R)`.
+    BufDealloc,
+    /// `%src in restrict writable %dst : (S, D) -> R`.
+    Materialize,
+    /// `%v : vector<4xT>` producing four `T`s (`vector.to_elements`).
+    ToElements,
+    /// `%v[%i, 2] : R from V` (also `scalable.extract` with `[4]`).
+    VecExtract,
+    /// `%x, %v[%i, 2] : X into V` (also `scalable.insert`).
+    VecInsert,
+    /// `%a, %b {attrs} : A into B` (`vector.insert_strided_slice`).
+    InsertStrided,
+    /// `%a, %b [0, 4, 1] : A, B`.
+    Shuffle,
+    /// `%a, %b : T -> R`.
+    Interleave,
+    /// `%a : T -> R` producing two results of type R.
+    Deinterleave,
+    /// `%v, [1, 0] : T to U`.
+    VecTranspose,
+    /// `: T` with no operands (`vector.step`).
+    TypeOnly,
+    /// `%a, %b : vector<..xi1>`.
+    CreateMask,
+    /// `[3, 2] : vector<..xi1>`.
+    ConstantMask,
+    /// `vector.load`/`store`/`maskedload`/`gather`/...: `%base[%i..], .. : types`.
+    VecMemory,
+    /// `%src[%i..], %pad[, %mask] {..} : S, V`.
+    TransferRead,
+    /// `%v, %dst[%i..][, %mask] {..} : V, S`.
+    TransferWrite,
+    /// `<add>, %v[, %acc] [fastmath<..>] : V into T`.
+    Reduction,
+    /// `<add>, %src, %acc [1] : S to D`.
+    MultiReduction,
+    /// `<add>, %src, %init {..} : S, I`.
+    Scan,
+    /// `{trait} %a, %b, %c : A, B into C`.
+    Contract,
+    /// `%a, %b[, %acc] {kind} : A, B`.
+    OuterProduct,
+    /// `[%v : T] [str "s"] [punctuation <p>]`.
+    VecPrint,
+    /// `%mask[, %passthru] { op } : M [-> R]`.
+    VecMask,
 }
 
 macro_rules! ops {
@@ -200,8 +294,22 @@ macro_rules! ops {
 
 /// Dialects whose op list here is complete: an unknown op name in one of them
 /// is an error, as in mlir-opt, rather than an unregistered op.
-pub const CLOSED_DIALECTS: &[&str] =
-    &["builtin", "func", "cf", "arith", "index", "ub", "scf", "math", "complex", "memref"];
+pub const CLOSED_DIALECTS: &[&str] = &[
+    "builtin",
+    "func",
+    "cf",
+    "arith",
+    "index",
+    "ub",
+    "scf",
+    "math",
+    "complex",
+    "memref",
+    "affine",
+    "tensor",
+    "bufferization",
+    "vector",
+];
 
 impl OpKind {
     /// True when the op has trait bit `t`.
@@ -305,6 +413,7 @@ ops! {
     IndexSizeof = "index.sizeof", 0, NoOperands;
 
     UbPoison = "ub.poison", 0, Poison;
+    UbUnreachable = "ub.unreachable", TERMINATOR, Bare;
 
     ScfFor = "scf.for", IMPLICIT_TERMINATOR, ScfFor;
     ScfIf = "scf.if", IMPLICIT_TERMINATOR, ScfIf;
@@ -427,4 +536,91 @@ ops! {
     MemrefSubview = "memref.subview", 0, MemSubview;
     MemrefTranspose = "memref.transpose", 0, MemTranspose;
     MemrefView = "memref.view", 0, MemView;
+
+    AffineApply = "affine.apply", 0, AffineApply;
+    AffineDelinearizeIndex = "affine.delinearize_index", 0, AffineDelinearize;
+    AffineDmaStart = "affine.dma_start", 0, AffineDmaStart;
+    AffineDmaWait = "affine.dma_wait", 0, AffineDmaWait;
+    AffineFor = "affine.for", IMPLICIT_TERMINATOR, AffineFor;
+    AffineIf = "affine.if", IMPLICIT_TERMINATOR, AffineIf;
+    AffineLinearizeIndex = "affine.linearize_index", 0, AffineLinearize;
+    AffineLoad = "affine.load", 0, AffineLoad;
+    AffineMax = "affine.max", 0, AffineMinMax;
+    AffineMin = "affine.min", 0, AffineMinMax;
+    AffineParallel = "affine.parallel", IMPLICIT_TERMINATOR, AffineParallel;
+    AffinePrefetch = "affine.prefetch", 0, AffinePrefetch;
+    AffineStore = "affine.store", 0, AffineStore;
+    AffineVectorLoad = "affine.vector_load", 0, AffineLoad;
+    AffineVectorStore = "affine.vector_store", 0, AffineStore;
+    AffineYield = "affine.yield", TERMINATOR, Return;
+
+    TensorBitcast = "tensor.bitcast", 0, Cast;
+    TensorCast = "tensor.cast", 0, Cast;
+    TensorCollapseShape = "tensor.collapse_shape", 0, CollapseShape;
+    TensorConcat = "tensor.concat", 0, Concat;
+    TensorDim = "tensor.dim", 0, MemDim;
+    TensorEmpty = "tensor.empty", 0, TensorEmpty;
+    TensorExpandShape = "tensor.expand_shape", 0, ExpandShape;
+    TensorExtract = "tensor.extract", 0, MemLoad;
+    TensorExtractSlice = "tensor.extract_slice", 0, MemSubview;
+    TensorFromElements = "tensor.from_elements", 0, FromElements;
+    TensorGather = "tensor.gather", 0, Gather;
+    TensorGenerate = "tensor.generate", 0, Generate;
+    TensorInsert = "tensor.insert", 0, TensorInsert;
+    TensorInsertSlice = "tensor.insert_slice", 0, InsertSlice;
+    TensorPad = "tensor.pad", 0, Pad;
+    TensorParallelInsertSlice = "tensor.parallel_insert_slice", 0, InsertSlice;
+    TensorRank = "tensor.rank", 0, MemRank;
+    TensorReshape = "tensor.reshape", 0, Reshape;
+    TensorScatter = "tensor.scatter", 0, Gather;
+    TensorSplat = "tensor.splat", 0, Splat;
+    TensorYield = "tensor.yield", TERMINATOR, Return;
+
+    BufferizationAllocTensor = "bufferization.alloc_tensor", 0, AllocTensor;
+    BufferizationClone = "bufferization.clone", 0, Cast;
+    BufferizationDealloc = "bufferization.dealloc", 0, BufDealloc;
+    BufferizationDeallocTensor = "bufferization.dealloc_tensor", 0, MemDealloc;
+    BufferizationMaterializeInDestination = "bufferization.materialize_in_destination", 0, Materialize;
+    BufferizationToBuffer = "bufferization.to_buffer", 0, FlaggedCast;
+    BufferizationToTensor = "bufferization.to_tensor", 0, FlaggedCast;
+
+    VectorBitcast = "vector.bitcast", 0, Cast;
+    VectorBroadcast = "vector.broadcast", 0, Cast;
+    VectorCompressstore = "vector.compressstore", 0, VecMemory;
+    VectorConstantMask = "vector.constant_mask", 0, ConstantMask;
+    VectorContract = "vector.contract", 0, Contract;
+    VectorCreateMask = "vector.create_mask", 0, CreateMask;
+    VectorDeinterleave = "vector.deinterleave", 0, Deinterleave;
+    VectorExpandload = "vector.expandload", 0, VecMemory;
+    VectorExtract = "vector.extract", 0, VecExtract;
+    VectorExtractStridedSlice = "vector.extract_strided_slice", 0, Cast;
+    VectorFma = "vector.fma", 0, Ternary;
+    VectorFromElements = "vector.from_elements", 0, FromElements;
+    VectorGather = "vector.gather", 0, VecMemory;
+    VectorInsert = "vector.insert", 0, VecInsert;
+    VectorInsertStridedSlice = "vector.insert_strided_slice", 0, InsertStrided;
+    VectorInterleave = "vector.interleave", 0, Interleave;
+    VectorLoad = "vector.load", 0, VecMemory;
+    VectorMask = "vector.mask", IMPLICIT_TERMINATOR, VecMask;
+    VectorMaskedload = "vector.maskedload", 0, VecMemory;
+    VectorMaskedstore = "vector.maskedstore", 0, VecMemory;
+    VectorMultiReduction = "vector.multi_reduction", 0, MultiReduction;
+    VectorOuterproduct = "vector.outerproduct", 0, OuterProduct;
+    VectorPrint = "vector.print", 0, VecPrint;
+    VectorReduction = "vector.reduction", 0, Reduction;
+    VectorScalableExtract = "vector.scalable.extract", 0, VecExtract;
+    VectorScalableInsert = "vector.scalable.insert", 0, VecInsert;
+    VectorScan = "vector.scan", 0, Scan;
+    VectorScatter = "vector.scatter", 0, VecMemory;
+    VectorShapeCast = "vector.shape_cast", 0, Cast;
+    VectorShuffle = "vector.shuffle", 0, Shuffle;
+    VectorStep = "vector.step", 0, TypeOnly;
+    VectorStore = "vector.store", 0, VecMemory;
+    VectorToElements = "vector.to_elements", 0, ToElements;
+    VectorTransferRead = "vector.transfer_read", 0, TransferRead;
+    VectorTransferWrite = "vector.transfer_write", 0, TransferWrite;
+    VectorTranspose = "vector.transpose", 0, VecTranspose;
+    VectorTypeCast = "vector.type_cast", 0, Cast;
+    VectorVscale = "vector.vscale", 0, NoOperands;
+    VectorYield = "vector.yield", TERMINATOR, Return;
 }

@@ -217,6 +217,10 @@ fn write_elements(out: &mut String, ctx: &Context, shape: &[i64], values: &Dense
         DenseValues::Strings(v) => v.len(),
         DenseValues::Hex(_) => 0,
     } / per;
+    if count == 0 && !splat {
+        // mlir-opt spells an elements attribute without elements `dense<>`.
+        return;
+    }
     if splat || shape.is_empty() {
         if count > 0 {
             write_one(out, 0);
@@ -351,6 +355,16 @@ pub fn write_attr(out: &mut String, ctx: &Context, a: AttrId) {
         }
         Attribute::Sparse { ty, indices, values } => {
             out.push_str("sparse<");
+            let empty = |a: &AttrId| match ctx.attr_kind(*a) {
+                Attribute::Dense { values: DenseValues::Ints(v), .. } => v.is_empty(),
+                Attribute::Dense { values: DenseValues::Floats(v), .. } => v.is_empty(),
+                _ => false,
+            };
+            if empty(indices) && empty(values) {
+                out.push_str("> : ");
+                write_type(out, ctx, *ty);
+                return;
+            }
             for (i, part) in [indices, values].into_iter().enumerate() {
                 if i > 0 {
                     out.push_str(", ");

@@ -554,6 +554,14 @@ impl<'m> Verifier<'m> {
         Some(self.m.operands(t).iter().map(|v| self.m.type_of(*v)).collect())
     }
 
+    /// The affine map attribute `name` of `op`.
+    fn affine_map(&self, op: OpId, name: &str) -> Option<&'m crate::affine::AffineMap> {
+        match self.m.ctx.attr_kind(self.m.attr(op, name)?) {
+            Attribute::AffineMap(map) => Some(map),
+            _ => None,
+        }
+    }
+
     fn check_op(&self, op: OpId, kind: OpKind) -> VResult {
         use OpKind::*;
         let m = self.m;
@@ -832,6 +840,176 @@ impl<'m> Verifier<'m> {
                 }
                 Ok(())
             }
+            AffineLoad | AffineVectorLoad | AffineStore | AffineVectorStore | AffinePrefetch => {
+                let store = matches!(kind, AffineStore | AffineVectorStore);
+                let ops = m.operands(op);
+                let base = usize::from(store);
+                let Some(&mv) = ops.get(base) else { return self.op_err(op, "expected a memref operand") };
+                let mt = m.type_of(mv);
+                if let (Some(map), Some(shape)) = (self.affine_map(op, "map"), self.shape_of(mt)) {
+                    if map.results.len() != shape.len() {
+                        return self.op_err(op, "affine map num results must equal memref rank");
+                    }
+                    if (map.num_dims + map.num_syms) as usize != ops.len() - base - 1 {
+                        return self.op_err(op, "expects as many subscripts as affine map inputs");
+                    }
+                }
+                let elem = m.ctx.type_kind(mt).elem();
+                match kind {
+                    AffineLoad if m.results(op).next().map(|r| m.type_of(r)) != elem => {
+                        self.op_err(op, "result type must match element type of memref")
+                    }
+                    AffineStore if Some(m.type_of(ops[0])) != elem => {
+                        self.op_err(op, "value to store must have the same type as memref element type")
+                    }
+                    _ => Ok(()),
+                }
+            }
+            AffineApply | AffineMin | AffineMax => {
+                let Some(map) = self.affine_map(op, "map") else { return self.op_err(op, "requires attribute 'map'") };
+                if m.operands(op).len() != (map.num_dims + map.num_syms) as usize {
+                    return self.op_err(op, "operand count and affine map dimension and symbol count must match");
+                }
+                if map.results.len() != 1 && kind == AffineApply {
+                    return self.op_err(op, "mapping must produce one value");
+                }
+                if map.results.is_empty() {
+                    return self.op_err(op, "affine map expect at least one result");
+                }
+                Ok(())
+            }
+            AffineYield => {
+                let Some(p) = m.parent_op(op) else { return Ok(()) };
+                if !matches!(self.kind(p), AffineFor | AffineIf | AffineParallel) {
+                    return self.op_err(op, "only terminates affine.if/for/parallel regions");
+                }
+                let res: Vec<TypeId> = m.results(p).map(|r| m.type_of(r)).collect();
+                let ops = m.operands(op);
+                if res.len() != ops.len() {
+                    return self.op_err(op, "parent of yield must have same number of results as the yield operands");
+                }
+                if res.iter().zip(ops).any(|(t, v)| *t != m.type_of(*v)) {
+                    return self.op_err(op, "types mismatch between yield op and its parent");
+                }
+                Ok(())
+            }
+            TensorExtract | TensorInsert => {
+                let ops = m.operands(op);
+                let base = usize::from(kind == TensorInsert);
+                let Some(&tv) = ops.get(base) else { return self.op_err(op, "expected a tensor operand") };
+                if let Some(shape) = self.shape_of(m.type_of(tv)) {
+                    if shape.len() != ops.len() - base - 1 {
+                        let what = if kind == TensorInsert {
+                            "incorrect number of indices"
+                        } else {
+                            "incorrect number of indices for extract_element"
+                        };
+                        return self.op_err(op, what);
+                    }
+                }
+                Ok(())
+            }
+            TensorEmpty => {
+                let Some(r) = m.results(op).next() else { return self.op_err(op, "requires 1 result") };
+                if let Some(shape) = self.shape_of(m.type_of(r)) {
+                    let want = shape.iter().filter(|d| **d == crate::types::DYNAMIC).count();
+                    let n = m.operands(op).len();
+                    if n != want {
+                        return self.op_err(op, format!("incorrect number of dynamic sizes, has {n}, expected {want}"));
+                    }
+                }
+                Ok(())
+            }
+            TensorFromElements => {
+                let Some(r) = m.results(op).next() else { return self.op_err(op, "requires 1 result") };
+                if let Some(shape) = self.shape_of(m.type_of(r)) {
+                    let want: i64 = shape.iter().product();
+                    let n = m.operands(op).len();
+                    if n as i64 != want {
+                        return self.op_err(
+                            op,
+                            format!("number of operands and types do not match: got {n} operands and {want} types"),
+                        );
+                    }
+                }
+                Ok(())
+            }
+            TensorYield => {
+                if !matches!(m.parent_op(op).map(|p| self.kind(p)), Some(TensorGenerate | TensorPad)) {
+                    return self.op_err(op, "expects parent op to be one of 'tensor.generate, tensor.pad'");
+                }
+                Ok(())
+            }
+            TensorBitcast
+            | TensorCast
+            | TensorCollapseShape
+            | TensorConcat
+            | TensorDim
+            | TensorExpandShape
+            | TensorExtractSlice
+            | TensorGather
+            | TensorGenerate
+            | TensorInsertSlice
+            | TensorPad
+            | TensorParallelInsertSlice
+            | TensorRank
+            | TensorReshape
+            | TensorScatter
+            | TensorSplat => Ok(()),
+            BufferizationAllocTensor
+            | BufferizationClone
+            | BufferizationDealloc
+            | BufferizationDeallocTensor
+            | BufferizationMaterializeInDestination
+            | BufferizationToBuffer
+            | BufferizationToTensor => Ok(()),
+            VectorBitcast
+            | VectorBroadcast
+            | VectorCompressstore
+            | VectorConstantMask
+            | VectorContract
+            | VectorCreateMask
+            | VectorDeinterleave
+            | VectorExpandload
+            | VectorExtract
+            | VectorExtractStridedSlice
+            | VectorFma
+            | VectorFromElements
+            | VectorGather
+            | VectorInsert
+            | VectorInsertStridedSlice
+            | VectorInterleave
+            | VectorLoad
+            | VectorMask
+            | VectorMaskedload
+            | VectorMaskedstore
+            | VectorMultiReduction
+            | VectorOuterproduct
+            | VectorPrint
+            | VectorReduction
+            | VectorScalableExtract
+            | VectorScalableInsert
+            | VectorScan
+            | VectorScatter
+            | VectorShapeCast
+            | VectorShuffle
+            | VectorStep
+            | VectorStore
+            | VectorToElements
+            | VectorTransferRead
+            | VectorTransferWrite
+            | VectorTranspose
+            | VectorTypeCast
+            | VectorVscale
+            | VectorYield => Ok(()),
+            AffineFor
+            | AffineIf
+            | AffineParallel
+            | AffineDmaStart
+            | AffineDmaWait
+            | AffineDelinearizeIndex
+            | AffineLinearizeIndex
+            | UbUnreachable => Ok(()),
             MemrefAllocaScope
             | MemrefAllocaScopeReturn
             | MemrefAssumeAlignment

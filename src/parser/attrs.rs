@@ -323,6 +323,14 @@ impl<'a> Parser<'a> {
         if body.is_empty() {
             return self.err_at(span, "expected dialect attribute body");
         }
+        // A typed dialect attribute (`#d.a : i32`) keeps its type in the text:
+        // it is part of the attribute's identity and prints back the same.
+        if self.is(Tok::Colon) {
+            self.bump()?;
+            let t = self.parse_type()?;
+            body.push_str(" : ");
+            body.push_str(&self.type_str(t));
+        }
         Ok(self.m.ctx.attr(Attribute::Dialect { dialect, body: body.into() }))
     }
 
@@ -600,6 +608,20 @@ impl<'a> Parser<'a> {
         self.bump()?;
         self.expect(Tok::Less, "'<' after 'sparse'")?;
         let isp = self.tok.span;
+        if self.is(Tok::Greater) {
+            // `sparse<>`: no indices and no values.
+            self.bump()?;
+            let (ty, tspan) = self.parse_shaped_type_suffix(hint)?;
+            let (_, elem) = self.static_shape(ty, tspan)?;
+            let i64t = self.m.ctx.int_type(64);
+            let ity = self.m.ctx.ty(TypeKind::RankedTensor { shape: vec![0, 0], elem: i64t, encoding: None });
+            let indices =
+                self.m.ctx.attr(Attribute::Dense { ty: ity, splat: false, values: DenseValues::Ints(vec![]) });
+            let vals = self.typed_values(&[], elem)?;
+            let vty = self.m.ctx.ty(TypeKind::RankedTensor { shape: vec![0], elem, encoding: None });
+            let values = self.m.ctx.attr(Attribute::Dense { ty: vty, splat: false, values: vals });
+            return Ok(self.m.ctx.attr(Attribute::Sparse { ty, indices, values }));
+        }
         let (ishape, ilits) = if self.is(Tok::Comma) { (vec![0], vec![]) } else { self.parse_tensor_literal()? };
         self.expect(Tok::Comma, "','")?;
         let vsp = self.tok.span;

@@ -22,11 +22,11 @@ pub const ROUNDING_MODES: &[&str] = &["to_nearest_even", "downward", "upward", "
 
 /// Marks messages that mlir-opt prefixes with `custom op 'NAME'` (those an
 /// op's own parser emits, as opposed to the shared type/attribute parsers).
-const CUSTOM_MARK: &str = "\u{1}custom:";
+pub(super) const CUSTOM_MARK: &str = "\u{1}custom:";
 
 impl<'a> Parser<'a> {
     /// An error from an op's own custom parser, at the current token.
-    fn custom_err<T>(&self, msg: &str) -> PResult<T> {
+    pub(super) fn custom_err<T>(&self, msg: &str) -> PResult<T> {
         self.err_here(format!("{CUSTOM_MARK}{msg}"))
     }
 
@@ -394,6 +394,52 @@ impl<'a> Parser<'a> {
             | Fmt::Reshape
             | Fmt::DmaStart
             | Fmt::DmaWait => self.parse_memref_family(fmt, kind, st, name_span)?,
+            Fmt::AffineFor
+            | Fmt::AffineIf
+            | Fmt::AffineApply
+            | Fmt::AffineMinMax
+            | Fmt::AffineLoad
+            | Fmt::AffineStore
+            | Fmt::AffineParallel
+            | Fmt::AffinePrefetch
+            | Fmt::AffineDmaStart
+            | Fmt::AffineDmaWait
+            | Fmt::AffineDelinearize
+            | Fmt::AffineLinearize => self.parse_affine_family(fmt, kind, st, name_span)?,
+            Fmt::Bare => self.parse_optional_attrs(st)?,
+            Fmt::TensorEmpty
+            | Fmt::TensorInsert
+            | Fmt::FromElements
+            | Fmt::Generate
+            | Fmt::Splat
+            | Fmt::InsertSlice
+            | Fmt::Pad
+            | Fmt::Concat
+            | Fmt::Gather => self.parse_tensor_family(fmt, kind, st, name_span)?,
+            Fmt::ToElements
+            | Fmt::VecExtract
+            | Fmt::VecInsert
+            | Fmt::InsertStrided
+            | Fmt::Shuffle
+            | Fmt::Interleave
+            | Fmt::Deinterleave
+            | Fmt::VecTranspose
+            | Fmt::TypeOnly
+            | Fmt::CreateMask
+            | Fmt::ConstantMask
+            | Fmt::VecMemory
+            | Fmt::TransferRead
+            | Fmt::TransferWrite
+            | Fmt::Reduction
+            | Fmt::MultiReduction
+            | Fmt::Scan
+            | Fmt::Contract
+            | Fmt::OuterProduct
+            | Fmt::VecPrint
+            | Fmt::VecMask => self.parse_vector_family(fmt, kind, st, name_span)?,
+            Fmt::FlaggedCast | Fmt::AllocTensor | Fmt::BufDealloc | Fmt::Materialize => {
+                self.parse_bufferization_family(fmt, kind, st, name_span)?
+            }
             Fmt::ScfFor => self.parse_scf_for(st)?,
             Fmt::ScfIf => self.parse_scf_if(st)?,
             Fmt::ScfWhile => self.parse_scf_while(st)?,
@@ -463,19 +509,32 @@ impl<'a> Parser<'a> {
 
     /// Sets an inherent attribute (kept with the discardable ones; mlir-opt
     /// turns them into properties when it reads our generic output).
-    fn set_attr(&mut self, st: &mut OpState, name: &str, a: AttrId) {
+    pub(super) fn set_attr(&mut self, st: &mut OpState, name: &str, a: AttrId) {
         let id = self.m.ctx.ident(name);
         st.attrs.retain(|(n, _)| *n != id);
         st.attrs.push((id, a));
     }
 
-    fn segments(&mut self, sizes: &[usize]) -> AttrId {
+    /// Sets a property that mlir-opt only accepts inside `<{..}>` (a
+    /// `UnitProp`, which it does not take from the attribute dictionary).
+    pub(super) fn set_prop(&mut self, st: &mut OpState, name: &str, a: AttrId) {
+        let id = self.m.ctx.ident(name);
+        let mut entries = match st.properties.map(|p| self.m.ctx.attr_kind(p).clone()) {
+            Some(Attribute::Dict(e)) => e,
+            _ => Vec::new(),
+        };
+        entries.retain(|(n, _)| *n != id);
+        entries.push((id, a));
+        st.properties = Some(self.m.ctx.attr(Attribute::Dict(entries)));
+    }
+
+    pub(super) fn segments(&mut self, sizes: &[usize]) -> AttrId {
         let i32t = self.m.ctx.int_type(32);
         let values = crate::attrs::DenseValues::Ints(sizes.iter().map(|s| IntVal::Small(*s as i128)).collect());
         self.m.ctx.attr(Attribute::DenseArray { elem: i32t, values })
     }
 
-    fn i64_array(&mut self, v: &[i64]) -> AttrId {
+    pub(super) fn i64_array(&mut self, v: &[i64]) -> AttrId {
         let i64t = self.m.ctx.int_type(64);
         let values = crate::attrs::DenseValues::Ints(v.iter().map(|s| IntVal::Small(*s as i128)).collect());
         self.m.ctx.attr(Attribute::DenseArray { elem: i64t, values })
@@ -493,7 +552,7 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
-    fn parse_optional_operand_list(&mut self) -> PResult<Vec<UseName>> {
+    pub(super) fn parse_optional_operand_list(&mut self) -> PResult<Vec<UseName>> {
         let mut v = Vec::new();
         if !self.is(Tok::PercentId) {
             return Ok(v);
@@ -506,7 +565,7 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn parse_n_operands(&mut self, n: usize) -> PResult<Vec<UseName>> {
+    pub(super) fn parse_n_operands(&mut self, n: usize) -> PResult<Vec<UseName>> {
         let mut v = Vec::with_capacity(n);
         for i in 0..n {
             if i > 0 {
@@ -517,14 +576,20 @@ impl<'a> Parser<'a> {
         Ok(v)
     }
 
-    fn parse_paren_operands(&mut self) -> PResult<Vec<UseName>> {
+    pub(super) fn parse_paren_operands(&mut self) -> PResult<Vec<UseName>> {
         self.expect(Tok::LParen, "'('")?;
         let v = self.parse_optional_operand_list()?;
         self.expect(Tok::RParen, "')'")?;
         Ok(v)
     }
 
-    fn resolve_all(&mut self, st: &mut OpState, uses: &[UseName], tys: &[TypeId], span: Span) -> PResult<()> {
+    pub(super) fn resolve_all(
+        &mut self,
+        st: &mut OpState,
+        uses: &[UseName],
+        tys: &[TypeId],
+        span: Span,
+    ) -> PResult<()> {
         if uses.len() != tys.len() {
             return self.err_at(span, format!("{} operands present, but expected {}", uses.len(), tys.len()));
         }
@@ -573,7 +638,7 @@ impl<'a> Parser<'a> {
 
     /// Modifier keywords of arith ops: `overflow<..>`, `fastmath<..>`,
     /// `exact`, `nneg`, and rounding modes.
-    fn parse_modifiers(&mut self, st: &mut OpState) -> PResult<()> {
+    pub(super) fn parse_modifiers(&mut self, st: &mut OpState) -> PResult<()> {
         loop {
             if self.is_kw("overflow") || self.is_kw("fastmath") {
                 let which = self.spelling().to_string();
@@ -665,7 +730,7 @@ impl<'a> Parser<'a> {
     }
 
     /// `i1`, or a vector/tensor of `i1` shaped like `ty`.
-    fn i1_like(&mut self, ty: TypeId) -> TypeId {
+    pub(super) fn i1_like(&mut self, ty: TypeId) -> TypeId {
         let i1 = self.m.ctx.int_type(1);
         let rt = match self.m.ctx.type_kind(ty).clone() {
             TypeKind::Vector { shape, scalable, .. } => TypeKind::Vector { shape, scalable, elem: i1 },
@@ -758,7 +823,7 @@ impl<'a> Parser<'a> {
 
     /// Gives an empty region its (single, empty) block, as MLIR does for
     /// ops whose regions may not be empty.
-    fn ensure_block(&mut self, r: RegionId) {
+    pub(super) fn ensure_block(&mut self, r: RegionId) {
         if self.m.region(r).blocks.is_empty() {
             self.new_block(r, Span::default());
         }
@@ -869,7 +934,7 @@ impl<'a> Parser<'a> {
 
     /// Appends `yield_kind` with no operands to the last block of `r` when the
     /// block does not end in a terminator (implicit terminators).
-    fn add_implicit_terminator(&mut self, r: RegionId, yield_kind: OpKind) {
+    pub(super) fn add_implicit_terminator(&mut self, r: RegionId, yield_kind: OpKind) {
         self.ensure_block(r);
         let Some(&b) = self.m.region(r).blocks.last() else { return };
         let needs = match self.m.block(b).ops.last() {

@@ -88,6 +88,8 @@ impl<'a> Parser<'a> {
                 st.operands.extend([va, vb]);
             }
             Fmt::MemDim => {
+                // mlir-opt's format puts the attribute dictionary first.
+                self.parse_attrs_into(st)?;
                 let m = self.parse_use_name()?;
                 self.expect(Tok::Comma, "','")?;
                 let i = self.parse_use_name()?;
@@ -420,13 +422,13 @@ impl<'a> Parser<'a> {
     }
 
     /// `: type`.
-    fn colon_type(&mut self) -> PResult<TypeId> {
+    pub(super) fn colon_type(&mut self) -> PResult<TypeId> {
         self.expect(Tok::Colon, "':'")?;
         self.parse_type()
     }
 
     /// `(T, ..) -> R` split.
-    fn signature(&mut self) -> PResult<(Vec<TypeId>, Vec<TypeId>)> {
+    pub(super) fn signature(&mut self) -> PResult<(Vec<TypeId>, Vec<TypeId>)> {
         let ins = self.parse_type_list_parens()?;
         self.expect(Tok::Arrow, "'->' in function type")?;
         let outs = self.parse_function_result_types()?;
@@ -434,13 +436,13 @@ impl<'a> Parser<'a> {
     }
 
     /// `[%a, %b]` (possibly empty).
-    fn bracket_operands(&mut self) -> PResult<Vec<UseName>> {
+    pub(super) fn bracket_operands(&mut self) -> PResult<Vec<UseName>> {
         self.expect(Tok::LSquare, "'['")?;
         self.operand_list_until(Tok::RSquare)
     }
 
     /// Operands up to and including `close`.
-    fn operand_list_until(&mut self, close: Tok) -> PResult<Vec<UseName>> {
+    pub(super) fn operand_list_until(&mut self, close: Tok) -> PResult<Vec<UseName>> {
         let mut v = Vec::new();
         if !self.is(close) {
             loop {
@@ -460,7 +462,7 @@ impl<'a> Parser<'a> {
         self.operand_list_until(Tok::RParen)
     }
 
-    fn resolve_uniform(&mut self, st: &mut OpState, uses: &[UseName], t: TypeId) -> PResult<()> {
+    pub(super) fn resolve_uniform(&mut self, st: &mut OpState, uses: &[UseName], t: TypeId) -> PResult<()> {
         for u in uses {
             let v = self.resolve(*u, t)?;
             st.operands.push(v);
@@ -490,7 +492,7 @@ impl<'a> Parser<'a> {
         Ok((statics, ndyn))
     }
 
-    fn put_static_lists(&mut self, st: &mut OpState, lists: &[(&str, &[i64])]) {
+    pub(super) fn put_static_lists(&mut self, st: &mut OpState, lists: &[(&str, &[i64])]) {
         let i64t = self.m.ctx.int_type(64);
         for (name, v) in lists {
             let values = DenseValues::Ints(v.iter().map(|x| IntVal::Small(*x as i128)).collect());
@@ -499,13 +501,13 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn segments_attr(&mut self, sizes: &[usize]) -> AttrId {
+    pub(super) fn segments_attr(&mut self, sizes: &[usize]) -> AttrId {
         let i32t = self.m.ctx.int_type(32);
         let values = DenseValues::Ints(sizes.iter().map(|s| IntVal::Small(*s as i128)).collect());
         self.m.ctx.attr(Attribute::DenseArray { elem: i32t, values })
     }
 
-    fn put_attr(&mut self, st: &mut OpState, name: &str, a: AttrId) {
+    pub(super) fn put_attr(&mut self, st: &mut OpState, name: &str, a: AttrId) {
         let id = self.m.ctx.ident(name);
         st.attrs.retain(|(n, _)| *n != id);
         st.attrs.push((id, a));
@@ -516,7 +518,7 @@ impl<'a> Parser<'a> {
     }
 
     /// The tensor type a memref global's initial value has.
-    fn memref_to_tensor(&mut self, t: TypeId) -> TypeId {
+    pub(super) fn memref_to_tensor(&mut self, t: TypeId) -> TypeId {
         match self.m.ctx.type_kind(t).clone() {
             TypeKind::MemRef { shape, elem, .. } => {
                 self.m.ctx.ty(TypeKind::RankedTensor { shape, elem, encoding: None })

@@ -3,10 +3,14 @@
 //! and SSA name scoping. Types and attributes are in `types.rs`, custom op
 //! forms in `custom.rs`.
 
+mod affine;
 mod attrs;
+mod bufferization;
 mod custom;
 mod memref;
+mod tensor;
 mod types;
+mod vector;
 
 use crate::attrs::{AttrId, Attribute};
 use crate::diag::{Diagnostic, Span};

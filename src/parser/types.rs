@@ -347,7 +347,7 @@ impl<'a> Parser<'a> {
                     Attribute::AffineMap(m) if m.num_dims as usize != shape.len() => {
                         let n = m.num_dims;
                         return self.err_at(
-                            sp,
+                            kw,
                             format!("memref layout mismatch between rank and affine map: {} != {n}", shape.len()),
                         );
                     }
