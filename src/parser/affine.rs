@@ -43,7 +43,7 @@ impl<'a> Parser<'a> {
             Fmt::AffineParallel => self.parse_affine_parallel(st, name_span)?,
             Fmt::AffineApply => {
                 let map = self.affine_map_attr()?;
-                self.put_attr(st, "map", map.0);
+                self.set_attr(st, "map", map.0);
                 let (uses, nd) = self.dim_and_symbol_list()?;
                 self.parse_optional_attrs(st)?;
                 if map.1.num_dims as usize != nd || (map.1.num_dims + map.1.num_syms) as usize != uses.len() {
@@ -54,7 +54,7 @@ impl<'a> Parser<'a> {
             }
             Fmt::AffineMinMax => {
                 let map = self.affine_map_attr()?;
-                self.put_attr(st, "map", map.0);
+                self.set_attr(st, "map", map.0);
                 let (uses, _) = self.dim_and_symbol_list()?;
                 self.parse_optional_attrs(st)?;
                 self.resolve_uniform(st, &uses, idx)?;
@@ -63,7 +63,7 @@ impl<'a> Parser<'a> {
             Fmt::AffineLoad => {
                 let m = self.parse_use_name()?;
                 let (map, uses) = self.ssa_affine_map(Tok::LSquare, Tok::RSquare)?;
-                self.put_attr(st, "map", map);
+                self.set_attr(st, "map", map);
                 self.parse_optional_attrs(st)?;
                 let sp = self.tok.span;
                 let t = self.colon_type()?;
@@ -86,7 +86,7 @@ impl<'a> Parser<'a> {
                 self.expect(Tok::Comma, "','")?;
                 let m = self.parse_use_name()?;
                 let (map, uses) = self.ssa_affine_map(Tok::LSquare, Tok::RSquare)?;
-                self.put_attr(st, "map", map);
+                self.set_attr(st, "map", map);
                 self.parse_optional_attrs(st)?;
                 let sp = self.tok.span;
                 let t = self.colon_type()?;
@@ -107,7 +107,7 @@ impl<'a> Parser<'a> {
             Fmt::AffinePrefetch => {
                 let m = self.parse_use_name()?;
                 let (map, uses) = self.ssa_affine_map(Tok::LSquare, Tok::RSquare)?;
-                self.put_attr(st, "map", map);
+                self.set_attr(st, "map", map);
                 self.expect(Tok::Comma, "','")?;
                 let rw = self.keyword()?;
                 self.expect(Tok::Comma, "','")?;
@@ -127,13 +127,13 @@ impl<'a> Parser<'a> {
                     return self.err_at(name_span, format!("{CUSTOM_MARK}rw specifier has to be 'read' or 'write'"));
                 }
                 let w = self.m.ctx.attr(Attribute::Bool(rw == "write"));
-                self.put_attr(st, "isWrite", w);
+                self.set_attr(st, "isWrite", w);
                 if cache != "data" && cache != "instr" {
                     return self.err_at(name_span, format!("{CUSTOM_MARK}cache type has to be 'data' or 'instr'"));
                 }
-                self.put_attr(st, "localityHint", hint);
+                self.set_attr(st, "localityHint", hint);
                 let d = self.m.ctx.attr(Attribute::Bool(cache == "data"));
-                self.put_attr(st, "isDataCache", d);
+                self.set_attr(st, "isDataCache", d);
             }
             Fmt::AffineDmaStart => {
                 let mut parts = Vec::new();
@@ -143,7 +143,7 @@ impl<'a> Parser<'a> {
                     }
                     let m = self.parse_use_name()?;
                     let (map, uses) = self.ssa_affine_map(Tok::LSquare, Tok::RSquare)?;
-                    self.put_attr(st, name, map);
+                    self.set_attr(st, name, map);
                     parts.push((m, uses));
                 }
                 self.expect(Tok::Comma, "','")?;
@@ -172,7 +172,7 @@ impl<'a> Parser<'a> {
             Fmt::AffineDmaWait => {
                 let tag = self.parse_use_name()?;
                 let (map, uses) = self.ssa_affine_map(Tok::LSquare, Tok::RSquare)?;
-                self.put_attr(st, "tag_map", map);
+                self.set_attr(st, "tag_map", map);
                 self.expect(Tok::Comma, "','")?;
                 let n = self.parse_use_name()?;
                 let t = self.colon_type()?;
@@ -203,8 +203,8 @@ impl<'a> Parser<'a> {
                 self.expect_kw("by")?;
                 let (basis, ndyn) = self.mixed_list(st, Tok::LParen, Tok::RParen)?;
                 self.put_static_lists(st, &[("static_basis", &basis)]);
-                let seg = self.segments_attr(&[ids.len(), ndyn]);
-                self.put_attr(st, "operandSegmentSizes", seg);
+                let seg = self.segments(&[ids.len(), ndyn]);
+                self.set_attr(st, "operandSegmentSizes", seg);
                 self.parse_optional_attrs(st)?;
                 self.expect(Tok::Colon, "':'")?;
                 st.result_types = vec![self.parse_type()?];
@@ -261,13 +261,13 @@ impl<'a> Parser<'a> {
         self.expect(Tok::Equal, "'='")?;
         let n0 = st.operands.len();
         let lb = self.affine_bound(true, st, name_span)?;
-        self.put_attr(st, "lowerBoundMap", lb);
+        self.set_attr(st, "lowerBoundMap", lb);
         let nlb = st.operands.len() - n0;
         if !self.eat_kw("to")? {
             return self.err("expected 'to' between bounds");
         }
         let ub = self.affine_bound(false, st, name_span)?;
-        self.put_attr(st, "upperBoundMap", ub);
+        self.set_attr(st, "upperBoundMap", ub);
         let nub = st.operands.len() - n0 - nlb;
         let step = if self.eat_kw("step")? {
             let sp = self.tok.span;
@@ -286,7 +286,7 @@ impl<'a> Parser<'a> {
         } else {
             self.index_attr(1)
         };
-        self.put_attr(st, "step", step);
+        self.set_attr(st, "step", step);
         let mut entry = vec![(iv, idx)];
         let mut inits = 0;
         if self.eat_kw("iter_args")? {
@@ -312,8 +312,8 @@ impl<'a> Parser<'a> {
             }
             inits = pairs.len();
         }
-        let seg = self.segments_attr(&[nlb, nub, inits]);
-        self.put_attr(st, "operandSegmentSizes", seg);
+        let seg = self.segments(&[nlb, nub, inits]);
+        self.set_attr(st, "operandSegmentSizes", seg);
         let r = self.parse_region(&entry, false)?;
         self.add_implicit_terminator(r, OpKind::AffineYield);
         st.regions.push(r);
@@ -384,7 +384,7 @@ impl<'a> Parser<'a> {
         let Attribute::IntegerSet(set) = self.m.ctx.attr_kind(a).clone() else {
             return self.err_at(sp, "invalid kind of attribute specified");
         };
-        self.put_attr(st, "condition", a);
+        self.set_attr(st, "condition", a);
         let (uses, nd) = self.dim_and_symbol_list()?;
         if set.num_dims as usize != nd {
             return self
@@ -429,7 +429,7 @@ impl<'a> Parser<'a> {
         for (n, a) in
             [("lowerBoundsMap", lb), ("lowerBoundsGroups", lg), ("upperBoundsMap", ub), ("upperBoundsGroups", ug)]
         {
-            self.put_attr(st, n, a);
+            self.set_attr(st, n, a);
         }
         let mut steps = vec![1; ivs.len()];
         if self.eat_kw("step")? {
@@ -449,7 +449,7 @@ impl<'a> Parser<'a> {
             .map(|s| self.m.ctx.attr(Attribute::Integer { value: IntVal::Small(*s as i128), ty: i64t }))
             .collect();
         let sa = self.m.ctx.attr(Attribute::Array(items));
-        self.put_attr(st, "steps", sa);
+        self.set_attr(st, "steps", sa);
         let mut reductions = Vec::new();
         if self.eat_kw("reduce")? {
             self.comma_list(Tok::LParen, Tok::RParen, "in reduction list", |p| {
@@ -467,7 +467,7 @@ impl<'a> Parser<'a> {
             })?;
         }
         let ra = self.m.ctx.attr(Attribute::Array(reductions));
-        self.put_attr(st, "reductions", ra);
+        self.set_attr(st, "reductions", ra);
         if self.eat(Tok::Arrow)? {
             st.result_types = self.parse_function_result_types()?;
         }

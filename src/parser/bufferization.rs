@@ -46,8 +46,8 @@ impl<'a> Parser<'a> {
                 self.resolve_uniform(st, &dyns, idx)?;
                 self.resolve_uniform(st, &copy, t)?;
                 self.resolve_uniform(st, &hint, idx)?;
-                let seg = self.segments_attr(&[dyns.len(), copy.len(), hint.len()]);
-                self.put_attr(st, "operandSegmentSizes", seg);
+                let seg = self.segments(&[dyns.len(), copy.len(), hint.len()]);
+                self.set_attr(st, "operandSegmentSizes", seg);
                 st.result_types = vec![t];
             }
             Fmt::BufDealloc => {
@@ -68,8 +68,8 @@ impl<'a> Parser<'a> {
                     nr = uses.len();
                 }
                 self.parse_optional_attrs(st)?;
-                let seg = self.segments_attr(&[nm, nc, nr]);
-                self.put_attr(st, "operandSegmentSizes", seg);
+                let seg = self.segments(&[nm, nc, nr]);
+                self.set_attr(st, "operandSegmentSizes", seg);
                 st.result_types = vec![self.m.ctx.int_type(1); nr];
             }
             Fmt::Materialize => {

@@ -9,7 +9,7 @@ use crate::diag::Span;
 use crate::ir::{BlockId, OpId, OpName, RegionId, ValueId};
 use crate::lexer::Tok;
 use crate::ops::{traits, Fmt, OpKind};
-use crate::types::{TypeId, TypeKind, DYNAMIC};
+use crate::types::{TypeId, TypeKind};
 
 /// `arith.cmpi` predicates in enum order.
 pub const CMPI_PREDICATES: &[&str] = &["eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"];
@@ -1148,27 +1148,6 @@ impl<'a> Parser<'a> {
         self.parse_optional_attrs(st)
     }
 
-    /// A list of `%v` or integer entries: dynamic values and static values
-    /// with [`DYNAMIC`] marking where a dynamic one stands.
-    fn parse_mixed_list(&mut self, st: &mut OpState) -> PResult<(Vec<i64>, usize)> {
-        let idx = self.m.ctx.index_type();
-        let mut statics = Vec::new();
-        let mut ndyn = 0;
-        self.comma_list(Tok::LParen, Tok::RParen, "in bound list", |p| {
-            if p.is(Tok::PercentId) {
-                let u = p.parse_use_name()?;
-                let v = p.resolve(u, idx)?;
-                st.operands.push(v);
-                statics.push(DYNAMIC);
-                ndyn += 1;
-            } else {
-                statics.push(p.parse_i64()?);
-            }
-            Ok(())
-        })?;
-        Ok((statics, ndyn))
-    }
-
     fn parse_scf_forall(&mut self, st: &mut OpState) -> PResult<()> {
         let mut ivs = Vec::new();
         self.comma_list(Tok::LParen, Tok::RParen, "in induction variables", |p| {
@@ -1178,18 +1157,18 @@ impl<'a> Parser<'a> {
         let idx = self.m.ctx.index_type();
         let (lbs, ubs, steps, nl, nu, ns);
         if self.eat_kw("in")? {
-            let (u, n) = self.parse_mixed_list(st)?;
+            let (u, n) = self.mixed_list(st, Tok::LParen, Tok::RParen)?;
             lbs = vec![0; u.len()];
             steps = vec![1; u.len()];
             ubs = u;
             (nl, nu, ns) = (0, n, 0);
         } else {
             self.expect(Tok::Equal, "'='")?;
-            let (l, a) = self.parse_mixed_list(st)?;
+            let (l, a) = self.mixed_list(st, Tok::LParen, Tok::RParen)?;
             self.expect_kw("to")?;
-            let (u, b) = self.parse_mixed_list(st)?;
+            let (u, b) = self.mixed_list(st, Tok::LParen, Tok::RParen)?;
             self.expect_kw("step")?;
-            let (s, c) = self.parse_mixed_list(st)?;
+            let (s, c) = self.mixed_list(st, Tok::LParen, Tok::RParen)?;
             (lbs, ubs, steps, nl, nu, ns) = (l, u, s, a, b, c);
         }
         let mut outs = Vec::new();

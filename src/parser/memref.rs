@@ -3,7 +3,7 @@
 //! `ShapedType::kDynamic` where an operand stands, as mlir-opt stores them.
 
 use super::{OpState, PResult, Parser, UseName};
-use crate::attrs::{AttrId, Attribute, DenseValues, IntVal};
+use crate::attrs::{Attribute, IntVal};
 use crate::diag::Span;
 use crate::lexer::Tok;
 use crate::ops::{Fmt, OpKind};
@@ -27,24 +27,24 @@ impl<'a> Parser<'a> {
         let idx = self.m.ctx.index_type();
         match fmt {
             Fmt::MemAlloc => {
-                let dyns = self.parse_paren_operands_pub()?;
+                let dyns = self.parse_paren_operands()?;
                 let mut syms = Vec::new();
                 if self.eat(Tok::LSquare)? {
                     syms = self.operand_list_until(Tok::RSquare)?;
                 }
-                self.parse_attrs_into(st)?;
+                self.parse_optional_attrs(st)?;
                 let t = self.colon_type()?;
                 let n = (dyns.len(), syms.len());
                 let all: Vec<UseName> = dyns.into_iter().chain(syms).collect();
                 self.resolve_uniform(st, &all, idx)?;
-                let seg = self.segments_attr(&[n.0, n.1]);
-                self.put_attr(st, "operandSegmentSizes", seg);
+                let seg = self.segments(&[n.0, n.1]);
+                self.set_attr(st, "operandSegmentSizes", seg);
                 st.result_types = vec![t];
             }
             Fmt::MemLoad => {
                 let m = self.parse_use_name()?;
                 let ids = self.bracket_operands()?;
-                self.parse_attrs_into(st)?;
+                self.parse_optional_attrs(st)?;
                 let sp = self.tok.span;
                 let t = self.colon_type()?;
                 let Some(e) = self.m.ctx.type_kind(t).elem() else { return self.err_at(sp, "expected memref type") };
@@ -58,7 +58,7 @@ impl<'a> Parser<'a> {
                 self.expect(Tok::Comma, "','")?;
                 let m = self.parse_use_name()?;
                 let ids = self.bracket_operands()?;
-                self.parse_attrs_into(st)?;
+                self.parse_optional_attrs(st)?;
                 let sp = self.tok.span;
                 let t = self.colon_type()?;
                 let Some(e) = self.m.ctx.type_kind(t).elem() else { return self.err_at(sp, "expected memref type") };
@@ -70,7 +70,7 @@ impl<'a> Parser<'a> {
             }
             Fmt::MemDealloc => {
                 let m = self.parse_use_name()?;
-                self.parse_attrs_into(st)?;
+                self.parse_optional_attrs(st)?;
                 let t = self.colon_type()?;
                 let v = self.resolve(m, t)?;
                 st.operands.push(v);
@@ -79,7 +79,7 @@ impl<'a> Parser<'a> {
                 let a = self.parse_use_name()?;
                 self.expect(Tok::Comma, "','")?;
                 let b = self.parse_use_name()?;
-                self.parse_attrs_into(st)?;
+                self.parse_optional_attrs(st)?;
                 let ta = self.colon_type()?;
                 self.expect_kw("to")?;
                 let tb = self.parse_type()?;
@@ -89,11 +89,11 @@ impl<'a> Parser<'a> {
             }
             Fmt::MemDim => {
                 // mlir-opt's format puts the attribute dictionary first.
-                self.parse_attrs_into(st)?;
+                self.parse_optional_attrs(st)?;
                 let m = self.parse_use_name()?;
                 self.expect(Tok::Comma, "','")?;
                 let i = self.parse_use_name()?;
-                self.parse_attrs_into(st)?;
+                self.parse_optional_attrs(st)?;
                 let t = self.colon_type()?;
                 let v = self.resolve(m, t)?;
                 let iv = self.resolve(i, idx)?;
@@ -102,7 +102,7 @@ impl<'a> Parser<'a> {
             }
             Fmt::MemRank => {
                 let m = self.parse_use_name()?;
-                self.parse_attrs_into(st)?;
+                self.parse_optional_attrs(st)?;
                 let t = self.colon_type()?;
                 let v = self.resolve(m, t)?;
                 st.operands.push(v);
@@ -114,7 +114,7 @@ impl<'a> Parser<'a> {
                 let (offs, no) = self.mixed_list(&mut tmp, Tok::LSquare, Tok::RSquare)?;
                 let (sizes, ns) = self.mixed_list(&mut tmp, Tok::LSquare, Tok::RSquare)?;
                 let (strides, nt) = self.mixed_list(&mut tmp, Tok::LSquare, Tok::RSquare)?;
-                self.parse_attrs_into(st)?;
+                self.parse_optional_attrs(st)?;
                 let t = self.colon_type()?;
                 self.expect_kw("to")?;
                 let rt = self.parse_type()?;
@@ -125,15 +125,15 @@ impl<'a> Parser<'a> {
                     st,
                     &[("static_offsets", &offs), ("static_sizes", &sizes), ("static_strides", &strides)],
                 );
-                let seg = self.segments_attr(&[1, no, ns, nt]);
-                self.put_attr(st, "operandSegmentSizes", seg);
+                let seg = self.segments(&[1, no, ns, nt]);
+                self.set_attr(st, "operandSegmentSizes", seg);
                 st.result_types = vec![rt];
             }
             Fmt::MemView => {
                 let m = self.parse_use_name()?;
                 let off = self.bracket_operands()?;
                 let sizes = self.bracket_operands()?;
-                self.parse_attrs_into(st)?;
+                self.parse_optional_attrs(st)?;
                 let t = self.colon_type()?;
                 self.expect_kw("to")?;
                 let rt = self.parse_type()?;
@@ -156,7 +156,7 @@ impl<'a> Parser<'a> {
                     self.expect(Tok::Colon, "':'")?;
                     lists.push(self.mixed_list(&mut tmp, Tok::LSquare, Tok::RSquare)?);
                 }
-                self.parse_attrs_into(st)?;
+                self.parse_optional_attrs(st)?;
                 let t = self.colon_type()?;
                 self.expect_kw("to")?;
                 let rt = self.parse_type()?;
@@ -167,21 +167,21 @@ impl<'a> Parser<'a> {
                     st,
                     &[("static_offsets", &lists[0].0), ("static_sizes", &lists[1].0), ("static_strides", &lists[2].0)],
                 );
-                let seg = self.segments_attr(&[1, lists[0].1, lists[1].1, lists[2].1]);
-                self.put_attr(st, "operandSegmentSizes", seg);
+                let seg = self.segments(&[1, lists[0].1, lists[1].1, lists[2].1]);
+                self.set_attr(st, "operandSegmentSizes", seg);
                 st.result_types = vec![rt];
             }
             Fmt::ExpandShape | Fmt::CollapseShape => {
                 let m = self.parse_use_name()?;
                 let re = self.parse_attribute(None)?;
-                self.put_attr(st, "reassociation", re);
+                self.set_attr(st, "reassociation", re);
                 let mut tmp = OpState::default();
                 if fmt == Fmt::ExpandShape {
                     self.expect_kw("output_shape")?;
                     let (shape, _) = self.mixed_list(&mut tmp, Tok::LSquare, Tok::RSquare)?;
                     self.put_static_lists(st, &[("static_output_shape", &shape)]);
                 }
-                self.parse_attrs_into(st)?;
+                self.parse_optional_attrs(st)?;
                 let t = self.colon_type()?;
                 self.expect_kw("into")?;
                 let rt = self.parse_type()?;
@@ -193,8 +193,8 @@ impl<'a> Parser<'a> {
             Fmt::MemTranspose => {
                 let m = self.parse_use_name()?;
                 let perm = self.parse_affine_map_or_set(true)?;
-                self.put_attr(st, "permutation", perm);
-                self.parse_attrs_into(st)?;
+                self.set_attr(st, "permutation", perm);
+                self.parse_optional_attrs(st)?;
                 let t = self.colon_type()?;
                 self.expect_kw("to")?;
                 let rt = self.parse_type()?;
@@ -205,18 +205,18 @@ impl<'a> Parser<'a> {
             Fmt::MemGlobal => {
                 if self.is(Tok::String) {
                     let vis = self.parse_attribute(None)?;
-                    self.put_attr(st, "sym_visibility", vis);
+                    self.set_attr(st, "sym_visibility", vis);
                 }
                 if self.eat_kw("constant")? {
                     let u = self.m.ctx.attr(Attribute::Unit);
-                    self.put_attr(st, "constant", u);
+                    self.set_attr(st, "constant", u);
                 }
                 let name = self.symbol_name()?;
                 let na = self.m.ctx.attr(Attribute::String { value: name, ty: None });
-                self.put_attr(st, "sym_name", na);
+                self.set_attr(st, "sym_name", na);
                 let t = self.colon_type()?;
                 let ta = self.m.ctx.attr(Attribute::Type(t));
-                self.put_attr(st, "type", ta);
+                self.set_attr(st, "type", ta);
                 if self.eat(Tok::Equal)? {
                     let init = if self.eat_kw("uninitialized")? {
                         self.m.ctx.attr(Attribute::Unit)
@@ -224,14 +224,14 @@ impl<'a> Parser<'a> {
                         let tensor = self.memref_to_tensor(t);
                         self.parse_attribute(Some(tensor))?
                     };
-                    self.put_attr(st, "initial_value", init);
+                    self.set_attr(st, "initial_value", init);
                 }
-                self.parse_attrs_into(st)?;
+                self.parse_optional_attrs(st)?;
             }
             Fmt::MemGetGlobal => {
                 let sym = self.parse_attribute(None)?;
-                self.put_attr(st, "name", sym);
-                self.parse_attrs_into(st)?;
+                self.set_attr(st, "name", sym);
+                self.parse_optional_attrs(st)?;
                 st.result_types = vec![self.colon_type()?];
             }
             Fmt::MemAtomicRmw => {
@@ -242,12 +242,12 @@ impl<'a> Parser<'a> {
                 self.bump()?;
                 let i64t = self.m.ctx.int_type(64);
                 let ka = self.m.ctx.attr(Attribute::Integer { value: IntVal::Small(k as i128), ty: i64t });
-                self.put_attr(st, "kind", ka);
+                self.set_attr(st, "kind", ka);
                 let val = self.parse_use_name()?;
                 self.expect(Tok::Comma, "','")?;
                 let m = self.parse_use_name()?;
                 let ids = self.bracket_operands()?;
-                self.parse_attrs_into(st)?;
+                self.parse_optional_attrs(st)?;
                 self.expect(Tok::Colon, "':'")?;
                 let (ins, outs) = self.signature()?;
                 if ins.len() != 2 {
@@ -270,7 +270,7 @@ impl<'a> Parser<'a> {
                 self.resolve_uniform(st, &ids, idx)?;
                 let r = self.parse_region(&[], false)?;
                 st.regions.push(r);
-                self.parse_attrs_into(st)?;
+                self.parse_optional_attrs(st)?;
                 st.result_types = vec![e];
             }
             Fmt::AllocaScope => {
@@ -282,11 +282,11 @@ impl<'a> Parser<'a> {
                     self.add_implicit_terminator_pub(r, OpKind::MemrefAllocaScopeReturn);
                 }
                 st.regions.push(r);
-                self.parse_attrs_into(st)?;
+                self.parse_optional_attrs(st)?;
             }
             Fmt::ExtractMetadata => {
                 let m = self.parse_use_name()?;
-                self.parse_attrs_into(st)?;
+                self.parse_optional_attrs(st)?;
                 let t = self.colon_type()?;
                 self.expect(Tok::Arrow, "'->'")?;
                 st.result_types = self.parse_type_list_no_parens()?;
@@ -299,8 +299,8 @@ impl<'a> Parser<'a> {
                 let n = self.parse_i64()?;
                 let i32t = self.m.ctx.int_type(32);
                 let a = self.m.ctx.attr(Attribute::Integer { value: IntVal::Small(n as i128), ty: i32t });
-                self.put_attr(st, "alignment", a);
-                self.parse_attrs_into(st)?;
+                self.set_attr(st, "alignment", a);
+                self.parse_optional_attrs(st)?;
                 let t = self.colon_type()?;
                 let v = self.resolve(m, t)?;
                 st.operands.push(v);
@@ -326,7 +326,7 @@ impl<'a> Parser<'a> {
                     _ if self.eat_kw("instr")? => false,
                     _ => return self.err("expected 'data' or 'instr'"),
                 };
-                self.parse_attrs_into(st)?;
+                self.parse_optional_attrs(st)?;
                 let t = self.colon_type()?;
                 let v = self.resolve(m, t)?;
                 st.operands.push(v);
@@ -335,14 +335,14 @@ impl<'a> Parser<'a> {
                 let la = self.m.ctx.attr(Attribute::Integer { value: IntVal::Small(loc as i128), ty: i32t });
                 let wa = self.m.ctx.attr(Attribute::Bool(write));
                 let da = self.m.ctx.attr(Attribute::Bool(data));
-                self.put_attr(st, "isWrite", wa);
-                self.put_attr(st, "localityHint", la);
-                self.put_attr(st, "isDataCache", da);
+                self.set_attr(st, "isWrite", wa);
+                self.set_attr(st, "localityHint", la);
+                self.set_attr(st, "isDataCache", da);
             }
             Fmt::Realloc => {
                 let m = self.parse_use_name()?;
-                let size = if self.is(Tok::LParen) { self.parse_paren_operands_pub()? } else { Vec::new() };
-                self.parse_attrs_into(st)?;
+                let size = if self.is(Tok::LParen) { self.parse_paren_operands()? } else { Vec::new() };
+                self.parse_optional_attrs(st)?;
                 let t = self.colon_type()?;
                 self.expect_kw("to")?;
                 let rt = self.parse_type()?;
@@ -356,7 +356,7 @@ impl<'a> Parser<'a> {
                 self.expect(Tok::LParen, "'('")?;
                 let shape = self.parse_use_name()?;
                 self.expect(Tok::RParen, "')'")?;
-                self.parse_attrs_into(st)?;
+                self.parse_optional_attrs(st)?;
                 self.expect(Tok::Colon, "':'")?;
                 let (ins, outs) = self.signature()?;
                 if ins.len() != 2 {
@@ -384,7 +384,7 @@ impl<'a> Parser<'a> {
                     self.expect(Tok::Comma, "','")?;
                     stride.push(self.parse_use_name()?);
                 }
-                self.parse_attrs_into(st)?;
+                self.parse_optional_attrs(st)?;
                 self.expect(Tok::Colon, "':'")?;
                 let tys = self.parse_type_list_no_parens()?;
                 if tys.len() != 3 {
@@ -408,7 +408,7 @@ impl<'a> Parser<'a> {
                 let ti = self.bracket_operands()?;
                 self.expect(Tok::Comma, "','")?;
                 let n = self.parse_use_name()?;
-                self.parse_attrs_into(st)?;
+                self.parse_optional_attrs(st)?;
                 let t = self.colon_type()?;
                 let v = self.resolve(tag, t)?;
                 st.operands.push(v);
@@ -456,12 +456,6 @@ impl<'a> Parser<'a> {
         Ok(v)
     }
 
-    /// `(%a, ..)`.
-    pub(crate) fn parse_paren_operands_pub(&mut self) -> PResult<Vec<UseName>> {
-        self.expect(Tok::LParen, "'('")?;
-        self.operand_list_until(Tok::RParen)
-    }
-
     pub(super) fn resolve_uniform(&mut self, st: &mut OpState, uses: &[UseName], t: TypeId) -> PResult<()> {
         for u in uses {
             let v = self.resolve(*u, t)?;
@@ -493,28 +487,10 @@ impl<'a> Parser<'a> {
     }
 
     pub(super) fn put_static_lists(&mut self, st: &mut OpState, lists: &[(&str, &[i64])]) {
-        let i64t = self.m.ctx.int_type(64);
         for (name, v) in lists {
-            let values = DenseValues::Ints(v.iter().map(|x| IntVal::Small(*x as i128)).collect());
-            let a = self.m.ctx.attr(Attribute::DenseArray { elem: i64t, values });
-            self.put_attr(st, name, a);
+            let a = self.i64_array(v);
+            self.set_attr(st, name, a);
         }
-    }
-
-    pub(super) fn segments_attr(&mut self, sizes: &[usize]) -> AttrId {
-        let i32t = self.m.ctx.int_type(32);
-        let values = DenseValues::Ints(sizes.iter().map(|s| IntVal::Small(*s as i128)).collect());
-        self.m.ctx.attr(Attribute::DenseArray { elem: i32t, values })
-    }
-
-    pub(super) fn put_attr(&mut self, st: &mut OpState, name: &str, a: AttrId) {
-        let id = self.m.ctx.ident(name);
-        st.attrs.retain(|(n, _)| *n != id);
-        st.attrs.push((id, a));
-    }
-
-    fn parse_attrs_into(&mut self, st: &mut OpState) -> PResult<()> {
-        self.parse_optional_attrs(st)
     }
 
     /// The tensor type a memref global's initial value has.

@@ -95,8 +95,8 @@ impl<'a> Parser<'a> {
                     st,
                     &[("static_offsets", &offs), ("static_sizes", &sizes), ("static_strides", &strides)],
                 );
-                let seg = self.segments_attr(&[1, 1, no, ns, nt]);
-                self.put_attr(st, "operandSegmentSizes", seg);
+                let seg = self.segments(&[1, 1, no, ns, nt]);
+                self.set_attr(st, "operandSegmentSizes", seg);
                 if kind != OpKind::TensorParallelInsertSlice {
                     st.result_types = vec![dt];
                 }
@@ -122,8 +122,8 @@ impl<'a> Parser<'a> {
                 st.operands.push(v);
                 st.operands.extend(tmp.operands);
                 self.put_static_lists(st, &[("static_low", &low), ("static_high", &high)]);
-                let seg = self.segments_attr(&[1, nl, nh]);
-                self.put_attr(st, "operandSegmentSizes", seg);
+                let seg = self.segments(&[1, nl, nh]);
+                self.set_attr(st, "operandSegmentSizes", seg);
                 st.result_types = vec![rt];
             }
             Fmt::Concat => {
@@ -133,7 +133,7 @@ impl<'a> Parser<'a> {
                 self.expect(Tok::RParen, "')'")?;
                 let i64t = self.m.ctx.int_type(64);
                 let da = self.m.ctx.attr(Attribute::Integer { value: IntVal::Small(d as i128), ty: i64t });
-                self.put_attr(st, "dim", da);
+                self.set_attr(st, "dim", da);
                 let uses = self.parse_optional_operand_list()?;
                 self.functional_tail(st, &uses, name_span)?;
             }
@@ -153,7 +153,7 @@ impl<'a> Parser<'a> {
                 let dims = self.parse_attribute(None)?;
                 let dims = self.i64_array_from_list(dims)?;
                 self.expect(Tok::RParen, "')'")?;
-                self.put_attr(st, kw, dims);
+                self.set_attr(st, kw, dims);
                 if self.eat_kw("unique")? {
                     let u = self.m.ctx.attr(Attribute::Unit);
                     self.set_prop(st, "unique", u);

@@ -49,7 +49,7 @@ impl<'a> Parser<'a> {
                 let v = self.resolve(src, t)?;
                 st.operands.push(v);
                 st.operands.extend(tmp.operands);
-                self.put_attr(st, pos.0, pos.1);
+                self.set_attr(st, pos.0, pos.1);
                 st.result_types = vec![rt];
             }
             Fmt::VecInsert => {
@@ -66,7 +66,7 @@ impl<'a> Parser<'a> {
                 let b = self.resolve(dst, dt)?;
                 st.operands.extend([a, b]);
                 st.operands.extend(tmp.operands);
-                self.put_attr(st, pos.0, pos.1);
+                self.set_attr(st, pos.0, pos.1);
                 st.result_types = vec![dt];
             }
             Fmt::InsertStrided => {
@@ -82,7 +82,7 @@ impl<'a> Parser<'a> {
                 let uses = self.parse_n_operands(2)?;
                 let mask = self.parse_attribute(None)?;
                 let mask = self.i64_array_from_list(mask)?;
-                self.put_attr(st, "mask", mask);
+                self.set_attr(st, "mask", mask);
                 self.parse_optional_attrs(st)?;
                 let sp = self.tok.span;
                 let a = self.colon_type()?;
@@ -121,7 +121,7 @@ impl<'a> Parser<'a> {
                 self.expect(Tok::Comma, "','")?;
                 let p = self.parse_attribute(None)?;
                 let p = self.i64_array_from_list(p)?;
-                self.put_attr(st, "permutation", p);
+                self.set_attr(st, "permutation", p);
                 self.parse_optional_attrs(st)?;
                 let t = self.colon_type()?;
                 self.expect_kw("to")?;
@@ -144,7 +144,7 @@ impl<'a> Parser<'a> {
             Fmt::ConstantMask => {
                 let a = self.parse_attribute(None)?;
                 let a = self.i64_array_from_list(a)?;
-                self.put_attr(st, "mask_dim_sizes", a);
+                self.set_attr(st, "mask_dim_sizes", a);
                 self.parse_optional_attrs(st)?;
                 st.result_types = vec![self.colon_type()?];
             }
@@ -152,7 +152,7 @@ impl<'a> Parser<'a> {
             Fmt::TransferRead | Fmt::TransferWrite => self.parse_transfer(fmt == Fmt::TransferRead, st)?,
             Fmt::Reduction => {
                 let k = self.combining_kind()?;
-                self.put_attr(st, "kind", k);
+                self.set_attr(st, "kind", k);
                 self.expect(Tok::Comma, "','")?;
                 let v = self.parse_use_name()?;
                 let acc = if self.eat(Tok::Comma)? { Some(self.parse_use_name()?) } else { None };
@@ -171,13 +171,13 @@ impl<'a> Parser<'a> {
             }
             Fmt::MultiReduction => {
                 let k = self.combining_kind()?;
-                self.put_attr(st, "kind", k);
+                self.set_attr(st, "kind", k);
                 self.expect(Tok::Comma, "','")?;
                 let uses = self.parse_n_operands(2)?;
                 self.parse_optional_attrs(st)?;
                 let dims = self.parse_attribute(None)?;
                 let dims = self.i64_array_from_list(dims)?;
-                self.put_attr(st, "reduction_dims", dims);
+                self.set_attr(st, "reduction_dims", dims);
                 let t = self.colon_type()?;
                 self.expect_kw("to")?;
                 let rt = self.parse_type()?;
@@ -186,7 +186,7 @@ impl<'a> Parser<'a> {
             }
             Fmt::Scan => {
                 let k = self.combining_kind()?;
-                self.put_attr(st, "kind", k);
+                self.set_attr(st, "kind", k);
                 self.expect(Tok::Comma, "','")?;
                 let uses = self.parse_n_operands(2)?;
                 self.parse_optional_attrs(st)?;
@@ -218,7 +218,7 @@ impl<'a> Parser<'a> {
                 let rt = self.m.ctx.ty(TypeKind::Vector { shape: rs, scalable: sc, elem });
                 if !st.attrs.iter().any(|(n, _)| self.m.ctx.str(*n) == "kind") {
                     let k = self.kind_attr("add");
-                    self.put_attr(st, "kind", k);
+                    self.set_attr(st, "kind", k);
                 }
                 let mut tys = vec![a, b];
                 if uses.len() > 2 {
@@ -240,13 +240,13 @@ impl<'a> Parser<'a> {
                             return self.err("expected string");
                         }
                         let s = self.parse_attribute(None)?;
-                        self.put_attr(st, "stringLiteral", s);
+                        self.set_attr(st, "stringLiteral", s);
                     } else if self.eat_kw("punctuation")? {
                         self.expect(Tok::Less, "'<'")?;
                         let p = self.keyword_text()?;
                         self.expect(Tok::Greater, "'>'")?;
                         let a = self.vector_attr(&format!(".punctuation<{p}>"));
-                        self.put_attr(st, "punctuation", a);
+                        self.set_attr(st, "punctuation", a);
                     } else {
                         break;
                     }
@@ -422,7 +422,7 @@ impl<'a> Parser<'a> {
                     }
                 };
                 let a = self.m.ctx.attr(Attribute::AffineMap(m.clone()));
-                self.put_attr(st, "permutation_map", a);
+                self.set_attr(st, "permutation_map", a);
                 m
             }
         };
@@ -430,7 +430,7 @@ impl<'a> Parser<'a> {
         if !st.attrs.iter().any(|(n, _)| *n == ib_id) {
             let f = self.m.ctx.attr(Attribute::Bool(false));
             let a = self.m.ctx.attr(Attribute::Array(vec![f; map.results.len()]));
-            self.put_attr(st, "in_bounds", a);
+            self.set_attr(st, "in_bounds", a);
         }
         let sv = self.resolve(src, shaped)?;
         let iv: Vec<ValueId> = ids.iter().map(|u| self.resolve(*u, idx)).collect::<PResult<_>>()?;
@@ -469,9 +469,8 @@ impl<'a> Parser<'a> {
             st.operands.push(mv);
         }
         let nm = usize::from(mask.is_some());
-        let seg =
-            if read { self.segments_attr(&[1, ids.len(), 1, nm]) } else { self.segments_attr(&[1, 1, ids.len(), nm]) };
-        self.put_attr(st, "operandSegmentSizes", seg);
+        let seg = if read { self.segments(&[1, ids.len(), 1, nm]) } else { self.segments(&[1, 1, ids.len(), nm]) };
+        self.set_attr(st, "operandSegmentSizes", seg);
         if read {
             st.result_types = vec![vector];
         } else if matches!(self.m.ctx.type_kind(shaped), TypeKind::RankedTensor { .. }) {
@@ -529,10 +528,10 @@ impl<'a> Parser<'a> {
             }
         }
         let arr = self.m.ctx.attr(Attribute::Array(conv));
-        self.put_attr(st, "iterator_types", arr);
+        self.set_attr(st, "iterator_types", arr);
         if !st.attrs.iter().any(|(n, _)| self.m.ctx.str(*n) == "kind") {
             let k = self.kind_attr("add");
-            self.put_attr(st, "kind", k);
+            self.set_attr(st, "kind", k);
         }
         if masks.is_empty() {
             return Ok(());
