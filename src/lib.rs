@@ -22,9 +22,11 @@ pub mod verify;
 pub use diag::{Diagnostic, Source, Span};
 pub use ir::Module;
 
-/// Dialects that LLVM 22's mlir-opt registers: a custom op of any other
-/// dialect is "not found", as in mlir-opt.
+/// Dialects that LLVM 22's mlir-opt registers, plus HEIR's `comb` (which
+/// mlir-interp adds): a custom op of any other dialect is "not found", as
+/// in mlir-opt.
 pub const KNOWN_DIALECTS: &[&str] = &[
+    "comb",
     "acc",
     "affine",
     "amdgpu",

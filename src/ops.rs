@@ -253,6 +253,24 @@ pub enum Fmt {
     VecPrint,
     /// `%mask[, %passthru] { op } : M [-> R]`.
     VecMask,
+    /// `[bin] %a, %b, .. : T` (comb's variadic ops, all of type T).
+    CombVariadic,
+    /// `[bin] %a : T` (`comb.inv` gives T, `comb.parity` gives i1).
+    CombUnary,
+    /// `%a, %b : T, U` producing the concatenated width.
+    CombConcat,
+    /// `%a from 3 : (T) -> U`.
+    CombExtract,
+    /// `[bin] eq %a, %b : T` producing i1.
+    CombIcmp,
+    /// `%a, %b {coefficients = .., lookupTable = ..} : (T, U) -> i8`.
+    CombLut,
+    /// `[bin] %c, %a, %b : T`.
+    CombMux,
+    /// `%a : (T) -> U`.
+    CombReplicate,
+    /// `%a, %b -> 6 : ui4`.
+    CombTruthTable,
 }
 
 macro_rules! ops {
@@ -295,6 +313,7 @@ macro_rules! ops {
 /// Dialects whose op list here is complete: an unknown op name in one of them
 /// is an error, as in mlir-opt, rather than an unregistered op.
 pub const CLOSED_DIALECTS: &[&str] = &[
+    "comb",
     "builtin",
     "func",
     "cf",
@@ -623,4 +642,22 @@ ops! {
     VectorTypeCast = "vector.type_cast", 0, Cast;
     VectorVscale = "vector.vscale", 0, NoOperands;
     VectorYield = "vector.yield", TERMINATOR, Return;
+
+    CombAdd = "comb.add", 0, CombVariadic;
+    CombAnd = "comb.and", 0, CombVariadic;
+    CombConcat = "comb.concat", 0, CombConcat;
+    CombExtract = "comb.extract", 0, CombExtract;
+    CombIcmp = "comb.icmp", 0, CombIcmp;
+    CombInv = "comb.inv", 0, CombUnary;
+    CombLut = "comb.lut", 0, CombLut;
+    CombMul = "comb.mul", 0, CombVariadic;
+    CombMux = "comb.mux", 0, CombMux;
+    CombNand = "comb.nand", 0, CombVariadic;
+    CombNor = "comb.nor", 0, CombVariadic;
+    CombOr = "comb.or", 0, CombVariadic;
+    CombParity = "comb.parity", 0, CombUnary;
+    CombReplicate = "comb.replicate", 0, CombReplicate;
+    CombTruthTable = "comb.truth_table", 0, CombTruthTable;
+    CombXnor = "comb.xnor", 0, CombVariadic;
+    CombXor = "comb.xor", 0, CombVariadic;
 }

@@ -1036,6 +1036,57 @@ impl<'m> Verifier<'m> {
             | MemrefSubview
             | MemrefTranspose
             | MemrefView => Ok(()),
+            CombAdd | CombAnd | CombMul | CombNand | CombNor | CombOr | CombXnor | CombXor => {
+                if m.operands(op).is_empty() {
+                    return self.op_err(op, "requires at least one operand");
+                }
+                self.check_elem(op, |v, t| v.m.ctx.type_kind(t).is_integer(), "signless integer")?;
+                self.same_types(op)
+            }
+            CombInv => self.same_types(op),
+            CombConcat => {
+                let sum: u64 = m.operands(op).iter().filter_map(|v| self.int_width(m.type_of(*v))).map(u64::from).sum();
+                let rw = m.results(op).next().and_then(|r| self.int_width(m.type_of(r))).unwrap_or(0);
+                if m.operands(op).is_empty() || sum != rw as u64 {
+                    return self.op_err(op, format!("result width {rw} is not the sum of the operand widths {sum}"));
+                }
+                Ok(())
+            }
+            CombExtract => {
+                let iw = m.operands(op).first().and_then(|v| self.int_width(m.type_of(*v))).unwrap_or(0) as i64;
+                let rw = m.results(op).next().and_then(|r| self.int_width(m.type_of(r))).unwrap_or(0) as i64;
+                let low = m.attr(op, "lowBit").and_then(|a| match m.ctx.attr_kind(a) {
+                    Attribute::Integer { value, .. } => value.to_i64(),
+                    _ => None,
+                });
+                let Some(low) = low else { return self.op_err(op, "requires attribute 'lowBit'") };
+                if low < 0 || low + rw > iw {
+                    return self
+                        .op_err(op, format!("from bit too large for input (bits {low}..{} of an i{iw})", low + rw));
+                }
+                Ok(())
+            }
+            CombReplicate => {
+                let iw = m.operands(op).first().and_then(|v| self.int_width(m.type_of(*v))).unwrap_or(0);
+                let rw = m.results(op).next().and_then(|r| self.int_width(m.type_of(r))).unwrap_or(0);
+                if iw == 0 || rw % iw != 0 {
+                    return self.op_err(op, format!("result width {rw} must be a multiple of the input width {iw}"));
+                }
+                Ok(())
+            }
+            CombTruthTable => {
+                let n = m.operands(op).len();
+                let bits = m.attr(op, "lookupTable").and_then(|a| match m.ctx.attr_kind(a) {
+                    Attribute::Integer { ty, .. } => self.int_width(*ty),
+                    _ => None,
+                });
+                let want = 1u64.checked_shl(n as u32).unwrap_or(u64::MAX);
+                if bits.map(u64::from) != Some(want) {
+                    return self.op_err(op, format!("lookup table must have 2^{n} = {want} bits"));
+                }
+                Ok(())
+            }
+            CombIcmp | CombMux | CombParity | CombLut => Ok(()),
             BuiltinModule
             | UnrealizedConversionCast
             | FuncCall

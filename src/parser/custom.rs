@@ -440,6 +440,15 @@ impl<'a> Parser<'a> {
             Fmt::FlaggedCast | Fmt::AllocTensor | Fmt::BufDealloc | Fmt::Materialize => {
                 self.parse_bufferization_family(fmt, kind, st, name_span)?
             }
+            Fmt::CombVariadic
+            | Fmt::CombUnary
+            | Fmt::CombConcat
+            | Fmt::CombExtract
+            | Fmt::CombIcmp
+            | Fmt::CombLut
+            | Fmt::CombMux
+            | Fmt::CombReplicate
+            | Fmt::CombTruthTable => self.parse_comb_family(fmt, kind, st, name_span)?,
             Fmt::ScfFor => self.parse_scf_for(st)?,
             Fmt::ScfIf => self.parse_scf_if(st)?,
             Fmt::ScfWhile => self.parse_scf_while(st)?,
@@ -608,7 +617,7 @@ impl<'a> Parser<'a> {
     }
 
     /// `(T..) -> R` or `(T..) -> (R..)` split into lists.
-    fn parse_function_signature_types(&mut self) -> PResult<(Vec<TypeId>, Vec<TypeId>)> {
+    pub(super) fn parse_function_signature_types(&mut self) -> PResult<(Vec<TypeId>, Vec<TypeId>)> {
         let ins = self.parse_type_list_parens()?;
         self.expect(Tok::Arrow, "'->' in function type")?;
         let outs = self.parse_function_result_types()?;

@@ -249,7 +249,7 @@ impl<'a> Parser<'a> {
                 let ids = self.bracket_operands()?;
                 self.parse_optional_attrs(st)?;
                 self.expect(Tok::Colon, "':'")?;
-                let (ins, outs) = self.signature()?;
+                let (ins, outs) = self.parse_function_signature_types()?;
                 if ins.len() != 2 {
                     return self.err_at(name_span, "expected two operand types");
                 }
@@ -358,7 +358,7 @@ impl<'a> Parser<'a> {
                 self.expect(Tok::RParen, "')'")?;
                 self.parse_optional_attrs(st)?;
                 self.expect(Tok::Colon, "':'")?;
-                let (ins, outs) = self.signature()?;
+                let (ins, outs) = self.parse_function_signature_types()?;
                 if ins.len() != 2 {
                     return self.err_at(name_span, "expected two operand types");
                 }
@@ -425,14 +425,6 @@ impl<'a> Parser<'a> {
     pub(super) fn colon_type(&mut self) -> PResult<TypeId> {
         self.expect(Tok::Colon, "':'")?;
         self.parse_type()
-    }
-
-    /// `(T, ..) -> R` split.
-    pub(super) fn signature(&mut self) -> PResult<(Vec<TypeId>, Vec<TypeId>)> {
-        let ins = self.parse_type_list_parens()?;
-        self.expect(Tok::Arrow, "'->' in function type")?;
-        let outs = self.parse_function_result_types()?;
-        Ok((ins, outs))
     }
 
     /// `[%a, %b]` (possibly empty).

@@ -6,6 +6,7 @@
 mod affine;
 mod attrs;
 mod bufferization;
+mod comb;
 mod custom;
 mod memref;
 mod tensor;

@@ -169,7 +169,7 @@ impl<'a> Parser<'a> {
     pub(super) fn functional_tail(&mut self, st: &mut OpState, uses: &[UseName], name_span: Span) -> PResult<()> {
         self.parse_optional_attrs(st)?;
         self.expect(Tok::Colon, "':'")?;
-        let (ins, outs) = self.signature()?;
+        let (ins, outs) = self.parse_function_signature_types()?;
         if ins.len() != uses.len() {
             return self.err_at(
                 name_span,
