@@ -71,6 +71,12 @@ float_kinds! {
 /// The marker MLIR uses for a dynamic size, stride or offset (`?`).
 pub const DYNAMIC: i64 = i64::MIN;
 
+/// The element count of a static shape; `None` when a dimension is
+/// dynamic or negative, or the product overflows `i64`.
+pub fn num_elements(shape: &[i64]) -> Option<i64> {
+    shape.iter().try_fold(1i64, |acc, d| if *d < 0 { None } else { acc.checked_mul(*d) })
+}
+
 /// The structure of a type.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum TypeKind {

@@ -923,12 +923,15 @@ impl<'m> Verifier<'m> {
             TensorFromElements => {
                 let Some(r) = m.results(op).next() else { return self.op_err(op, "requires 1 result") };
                 if let Some(shape) = self.shape_of(m.type_of(r)) {
-                    let want: i64 = shape.iter().product();
+                    let want = crate::types::num_elements(shape);
                     let n = m.operands(op).len();
-                    if n as i64 != want {
+                    if Some(n as i64) != want {
                         return self.op_err(
                             op,
-                            format!("number of operands and types do not match: got {n} operands and {want} types"),
+                            format!(
+                                "number of operands and types do not match: got {n} operands and {} types",
+                                want.unwrap_or(-1)
+                            ),
                         );
                     }
                 }

@@ -457,7 +457,9 @@ impl<'a> Parser<'a> {
         self.expect(Tok::Greater, "'>'")?;
         let (ty, _) = self.parse_shaped_type_suffix(hint)?;
         let (shape, elem) = self.static_shape(ty, kw)?;
-        let count: i64 = shape.iter().product();
+        let Some(count) = num_elements(&shape) else {
+            return self.err_at(kw, "elements literal type has too many elements");
+        };
         let lit_span = kw;
         if let Some(data) = hex {
             let ek = self.m.ctx.type_kind(elem).clone();

@@ -33,7 +33,11 @@ impl<'a> Parser<'a> {
                 let (Some(e), Some(shape)) = (self.m.ctx.type_kind(t).elem(), self.m.ctx.type_kind(t).shape()) else {
                     return self.err_at(sp, "expected vector type");
                 };
-                let n: i64 = shape.iter().product();
+                // One result per element: refuse absurd counts rather than allocate them.
+                let n = match crate::types::num_elements(shape) {
+                    Some(n) if n <= 1 << 20 => n,
+                    _ => return self.err_at(sp, "vector.to_elements on a vector with too many elements"),
+                };
                 let v = self.resolve(u, t)?;
                 st.operands.push(v);
                 st.result_types = vec![e; n.max(0) as usize];
