@@ -2,3 +2,4 @@
 //! The IR, parser and printer live in the `mlir-ir` crate.
 
 pub mod cli;
+pub mod float;

@@ -1,0 +1,74 @@
+//! Fast paths on the host FPU for f32 and f64 under nearest-even rounding,
+//! where IEEE 754 makes add/sub/mul/div/sqrt/fma correctly rounded and so
+//! identical to the exact path. A NaN result returns `None` so the generic
+//! path builds the canonical NaN (the host's NaN sign and payload differ).
+
+use super::{Float, FloatKind, Round};
+
+/// The two host formats.
+#[derive(Clone, Copy)]
+enum Host {
+    F32,
+    F64,
+}
+
+fn host(kind: FloatKind, r: Round) -> Option<Host> {
+    match (kind, r) {
+        (FloatKind::F32, Round::NearestEven) => Some(Host::F32),
+        (FloatKind::F64, Round::NearestEven) => Some(Host::F64),
+        _ => None,
+    }
+}
+
+/// Applies `f32_op` or `f64_op` to the operands as host floats (unused
+/// slots repeat an operand).
+fn apply(
+    kind: FloatKind,
+    r: Round,
+    args: [Float; 3],
+    f32_op: fn([f32; 3]) -> f32,
+    f64_op: fn([f64; 3]) -> f64,
+) -> Option<Float> {
+    let bits = match host(kind, r)? {
+        Host::F32 => {
+            let xs = args.map(|a| f32::from_bits(a.bits as u32));
+            let y = f32_op(xs);
+            (!y.is_nan()).then_some(u128::from(y.to_bits()))?
+        }
+        Host::F64 => {
+            let xs = args.map(|a| f64::from_bits(a.bits as u64));
+            let y = f64_op(xs);
+            (!y.is_nan()).then_some(u128::from(y.to_bits()))?
+        }
+    };
+    Some(Float { kind, bits })
+}
+
+/// `a + b` or `a - b`.
+pub fn add_sub(a: Float, b: Float, r: Round, subtract: bool) -> Option<Float> {
+    if subtract {
+        apply(a.kind, r, [a, b, b], |x| x[0] - x[1], |x| x[0] - x[1])
+    } else {
+        apply(a.kind, r, [a, b, b], |x| x[0] + x[1], |x| x[0] + x[1])
+    }
+}
+
+/// `a * b`.
+pub fn mul(a: Float, b: Float, r: Round) -> Option<Float> {
+    apply(a.kind, r, [a, b, b], |x| x[0] * x[1], |x| x[0] * x[1])
+}
+
+/// `a / b`.
+pub fn div(a: Float, b: Float, r: Round) -> Option<Float> {
+    apply(a.kind, r, [a, b, b], |x| x[0] / x[1], |x| x[0] / x[1])
+}
+
+/// `a * b + c`, fused.
+pub fn fma(a: Float, b: Float, c: Float, r: Round) -> Option<Float> {
+    apply(a.kind, r, [a, b, c], |x| x[0].mul_add(x[1], x[2]), |x| x[0].mul_add(x[1], x[2]))
+}
+
+/// `sqrt(a)`.
+pub fn sqrt(a: Float, r: Round) -> Option<Float> {
+    apply(a.kind, r, [a, a, a], |x| x[0].sqrt(), |x| x[0].sqrt())
+}
