@@ -1,9 +1,11 @@
 //! The command line: `print` and `run`, their options and exit codes
 //! (0 success, 1 runtime failure, 2 bad input or usage).
 
+use crate::exec::{Config, Engine};
+use crate::value::{Scalar, Value};
 use clap::{Parser, Subcommand, ValueEnum};
 use mlir_ir::diag::Source;
-use std::io::Read;
+use std::io::{Read, Write};
 
 /// Exit status for a program that failed at run time.
 pub const EXIT_RUNTIME: i32 = 1;
@@ -56,6 +58,18 @@ pub enum Cmd {
         /// How to print the entry function's result.
         #[arg(long = "entry-point-result", value_enum, default_value = "void")]
         entry_point_result: EntryResult,
+        /// Stop after executing this many ops (fuel).
+        #[arg(long = "max-steps")]
+        max_steps: Option<u64>,
+        /// Maximum depth of nested calls.
+        #[arg(long = "max-call-depth", default_value_t = 10_000)]
+        max_call_depth: u32,
+        /// Bit width of `index` (64 or 32).
+        #[arg(long = "index-bitwidth", default_value_t = 64, value_parser = clap::builder::ValueParser::new(parse_index_bits))]
+        index_bitwidth: u32,
+        /// Report executed ops and ops per second on stderr (for benchmarks).
+        #[arg(long)]
+        stats: bool,
     },
 }
 
@@ -95,7 +109,7 @@ pub fn main_with(cli: Cli) -> i32 {
             print!("{}", p.print());
             0
         }
-        Cmd::Run { file, entry, entry_point_result } => {
+        Cmd::Run { file, entry, entry_point_result, max_steps, max_call_depth, index_bitwidth, stats } => {
             let src = match read_source(&file) {
                 Ok(s) => s,
                 Err(e) => {
@@ -110,9 +124,102 @@ pub fn main_with(cli: Cli) -> i32 {
                     return EXIT_INPUT;
                 }
             };
-            let _ = (m, entry, entry_point_result);
-            eprintln!("{}: error: the execution engine is not part of this build yet", src.name);
-            EXIT_RUNTIME
+            let cfg = Config { max_steps, max_call_depth, index_bits: index_bitwidth };
+            run_on_big_stack(&m, &src, cfg, &entry, entry_point_result, stats)
         }
+    }
+}
+
+/// Host stack bytes reserved per level of interpreted call (measured use is
+/// well below this; the reservation is virtual memory).
+const STACK_PER_CALL: usize = 16 * 1024;
+
+/// Runs the engine on a thread whose stack fits `max_call_depth` calls, so
+/// deep recursion ends with the depth error rather than a host overflow.
+fn run_on_big_stack(m: &mlir_ir::Module, src: &Source, cfg: Config, entry: &str, res: EntryResult, stats: bool) -> i32 {
+    let stack = (cfg.max_call_depth as usize).saturating_mul(STACK_PER_CALL).clamp(64 << 20, 8 << 30);
+    std::thread::scope(|s| {
+        let h = std::thread::Builder::new().stack_size(stack).spawn_scoped(s, || run(m, src, cfg, entry, res, stats));
+        match h {
+            Ok(h) => h.join().unwrap_or(EXIT_RUNTIME),
+            Err(e) => {
+                eprintln!("error: cannot start the engine thread: {e}");
+                EXIT_RUNTIME
+            }
+        }
+    })
+}
+
+/// Loads and runs `entry`, printing its result as `mlir-runner` does.
+fn run(m: &mlir_ir::Module, src: &Source, cfg: Config, entry: &str, res: EntryResult, stats: bool) -> i32 {
+    let start = std::time::Instant::now();
+    let stdout = std::io::stdout();
+    let out = Box::new(std::io::BufWriter::new(stdout.lock()));
+    let mut e = match Engine::load(m, cfg, out) {
+        Ok(e) => e,
+        Err(err) => {
+            eprint!("{}", err.render(m, src));
+            return EXIT_INPUT;
+        }
+    };
+    let r = e.run_entry(entry).and_then(|vals| print_result(&mut e, entry, &vals, res));
+    let _ = e.out.flush();
+    if stats {
+        let secs = start.elapsed().as_secs_f64();
+        let n = e.steps();
+        eprintln!("mlir-interp: {n} ops in {secs:.3} s ({:.0} ops/s)", n as f64 / secs.max(1e-9));
+    }
+    match r {
+        Ok(()) => 0,
+        Err(err) => {
+            eprint!("{}", err.render(m, src));
+            if err.is_input_error() {
+                EXIT_INPUT
+            } else {
+                EXIT_RUNTIME
+            }
+        }
+    }
+}
+
+/// `--entry-point-result`: void prints nothing; i32/i64 print the integer,
+/// f32 prints `%e`; each followed by a newline. A mismatch is an error, as
+/// in mlir-runner.
+fn print_result(e: &mut Engine, entry: &str, vals: &[Value], res: EntryResult) -> crate::error::Result<()> {
+    use crate::error::{Error, ErrorKind};
+    let f = e.func_by_name(entry).map(|f| e.funcs[f.0 as usize].results.clone()).unwrap_or_default();
+    let kinds: Vec<_> = f.iter().map(|t| e.m.ctx.type_kind(*t).clone()).collect();
+    let bad = |msg: &str| Error::global(ErrorKind::Invalid(msg.to_string()));
+    let text = match res {
+        EntryResult::Void if kinds.is_empty() => return Ok(()),
+        EntryResult::Void => return Err(bad("expected void function")),
+        EntryResult::I32 | EntryResult::I64 => {
+            let w = if res == EntryResult::I32 { 32 } else { 64 };
+            if kinds.len() != 1 || !kinds[0].is_signless_int(w) {
+                return Err(bad(&format!("only single i{w} function result supported")));
+            }
+            match vals.first().and_then(Value::scalar) {
+                Some(Scalar::Int(i)) => i.to_i64().unwrap_or(0).to_string(),
+                _ => return Err(bad("bad entry result")),
+            }
+        }
+        EntryResult::F32 => {
+            if kinds.len() != 1 || kinds[0] != mlir_ir::types::TypeKind::Float(crate::float::FloatKind::F32) {
+                return Err(bad("only single f32 function result supported"));
+            }
+            match vals.first().and_then(Value::scalar) {
+                Some(Scalar::Float(f)) => crate::runtime::format_e(*f),
+                _ => return Err(bad("bad entry result")),
+            }
+        }
+    };
+    writeln!(e.out, "{text}").map_err(|err| bad(&format!("cannot write output: {err}")))
+}
+
+fn parse_index_bits(s: &str) -> Result<u32, String> {
+    match s {
+        "32" => Ok(32),
+        "64" => Ok(64),
+        _ => Err(format!("index bit width must be 32 or 64, not '{s}'")),
     }
 }

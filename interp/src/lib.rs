@@ -2,4 +2,9 @@
 //! The IR, parser and printer live in the `mlir-ir` crate.
 
 pub mod cli;
+pub mod dialects;
+pub mod error;
+pub mod exec;
 pub mod float;
+pub mod runtime;
+pub mod value;

@@ -1,0 +1,46 @@
+//! The `func` dialect: calls (direct, indirect, external runtime functions
+//! bound by name), function constants and returns.
+
+use crate::error::{Error, ErrorKind, Result};
+use crate::exec::{Engine, Flow, Frame};
+use crate::value::Value;
+use mlir_ir::ir::OpId;
+use mlir_ir::ops::OpKind;
+
+/// Executes one func op.
+pub fn exec(e: &mut Engine, fr: &mut Frame, op: OpId, kind: OpKind) -> Result<Flow> {
+    use OpKind::*;
+    match kind {
+        FuncFunc => Ok(Flow::Next),
+        FuncReturn => Ok(Flow::Exit(e.args(fr, op))),
+        FuncCall => call(e, fr, op),
+        FuncCallIndirect => call_indirect(e, fr, op),
+        FuncConstant => e.assign(fr, op, Value::Func(callee(e, op)?)),
+        other => Err(Error::at(op, ErrorKind::Invalid(format!("'{}' routed to func", other.name())))),
+    }
+}
+
+fn callee(e: &Engine, op: OpId) -> Result<crate::value::FuncRef> {
+    e.aux[op.0 as usize].callee.ok_or_else(|| Error::at(op, ErrorKind::Invalid("call without a callee".into())))
+}
+
+/// `func.call @f(args)`.
+fn call(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
+    let f = callee(e, op)?;
+    let args = e.args(fr, op);
+    let res = e.call(op, f, args)?;
+    e.assign_all(fr, op, res)
+}
+
+/// `func.call_indirect %f(args)`.
+fn call_indirect(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
+    let mut args = e.args(fr, op);
+    if args.is_empty() {
+        return Err(Error::at(op, ErrorKind::Invalid("call_indirect without a callee".into())));
+    }
+    let Value::Func(f) = args.remove(0) else {
+        return Err(Error::at(op, ErrorKind::Invalid("callee is not a function value".into())));
+    };
+    let res = e.call(op, f, args)?;
+    e.assign_all(fr, op, res)
+}

@@ -1,0 +1,58 @@
+//! The `index` dialect: the integer semantics of `arith` at the index width
+//! (`--index-bitwidth`, default 64), without overflow flags. Division by
+//! zero and signed INT_MIN / -1 are immediate UB; a shift by at least the
+//! width is poison, as in `arith`.
+
+use super::arith::{self, extsi, extui};
+use crate::error::{Error, ErrorKind, Result};
+use crate::exec::{Engine, Flow, Frame};
+use crate::int_op;
+use crate::value::{Int, Value};
+use mlir_ir::ir::OpId;
+use mlir_ir::ops::OpKind;
+
+/// Executes one index op.
+pub fn exec(e: &mut Engine, fr: &mut Frame, op: OpId, kind: OpKind) -> Result<Flow> {
+    use arith::*;
+    use OpKind::*;
+    let pred = e.aux[op.0 as usize].pred;
+    match kind {
+        IndexConstant | IndexBoolConstant => constant(e, fr, op),
+        IndexAdd => int2(e, fr, op, |w, a, b| int_op!(w, addi(a, b, 0))),
+        IndexSub => int2(e, fr, op, |w, a, b| int_op!(w, subi(a, b, 0))),
+        IndexMul => int2(e, fr, op, |w, a, b| int_op!(w, muli(a, b, 0))),
+        IndexDivs => int2(e, fr, op, |w, a, b| int_op!(w, divsi(a, b, 0))),
+        IndexDivu => int2(e, fr, op, |w, a, b| int_op!(w, divui(a, b, 0))),
+        IndexCeildivs => int2(e, fr, op, |w, a, b| int_op!(w, ceildivsi(a, b))),
+        IndexCeildivu => int2(e, fr, op, |w, a, b| int_op!(w, ceildivui(a, b))),
+        IndexFloordivs => int2(e, fr, op, |w, a, b| int_op!(w, floordivsi(a, b))),
+        IndexRems => int2(e, fr, op, |w, a, b| int_op!(w, remsi(a, b))),
+        IndexRemu => int2(e, fr, op, |w, a, b| int_op!(w, remui(a, b))),
+        IndexMaxs => int2(e, fr, op, |w, a, b| int_op!(w, maxsi(a, b))),
+        IndexMaxu => int2(e, fr, op, |w, a, b| int_op!(w, maxui(a, b))),
+        IndexMins => int2(e, fr, op, |w, a, b| int_op!(w, minsi(a, b))),
+        IndexMinu => int2(e, fr, op, |w, a, b| int_op!(w, minui(a, b))),
+        IndexShl => int2(e, fr, op, |w, a, b| int_op!(w, shli(a, b, 0))),
+        IndexShrs => int2(e, fr, op, |w, a, b| int_op!(w, shrsi(a, b, 0))),
+        IndexShru => int2(e, fr, op, |w, a, b| int_op!(w, shrui(a, b, 0))),
+        IndexAnd => int2(e, fr, op, |_, a, b| Some(Out::Val(bitwise(a, b, |x, y| x & y, |x, y| x & y)))),
+        IndexOr => int2(e, fr, op, |_, a, b| Some(Out::Val(bitwise(a, b, |x, y| x | y, |x, y| x | y)))),
+        IndexXor => int2(e, fr, op, |_, a, b| Some(Out::Val(bitwise(a, b, |x, y| x ^ y, |x, y| x ^ y)))),
+        IndexCmp => int2(e, fr, op, |w, a, b| int_op!(w, cmpi(pred, a, b)).map(|c| Out::Val(Int::bool(c)))),
+        IndexCasts => cast(e, fr, op, true),
+        IndexCastu => cast(e, fr, op, false),
+        IndexSizeof => e.assign(fr, op, Value::int(Int::from_u128(e.cfg.index_bits, u128::from(e.cfg.index_bits)))),
+        other => Err(Error::at(op, ErrorKind::Invalid(format!("'{}' routed to index", other.name())))),
+    }
+}
+
+fn constant(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
+    let v = e.aux[op.0 as usize].constant.clone();
+    let v = v.ok_or_else(|| Error::at(op, ErrorKind::Invalid("constant without a value".into())))?;
+    e.assign(fr, op, v)
+}
+
+/// `index.casts` (sign-extend or truncate) and `index.castu` (zero-extend or truncate).
+fn cast(e: &Engine, fr: &mut Frame, op: OpId, signed: bool) -> Result<Flow> {
+    arith::int_cast(e, fr, op, |w, a, to| if signed { int_op!(w, extsi(a, to)) } else { int_op!(w, extui(a, to, 0)) })
+}

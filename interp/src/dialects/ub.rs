@@ -1,0 +1,36 @@
+//! The `ub` dialect: `ub.poison` makes a poison value (every element of a
+//! shaped result) that remembers this op as its origin; reaching
+//! `ub.unreachable` is immediate undefined behaviour.
+
+use crate::error::{Error, ErrorKind, Result};
+use crate::exec::{Engine, Flow, Frame};
+use crate::value::{Poison, Scalar, Value};
+use mlir_ir::ir::OpId;
+use mlir_ir::ops::OpKind;
+use ndarray::{ArrayD, IxDyn};
+use std::rc::Rc;
+
+/// Executes one ub op.
+pub fn exec(e: &mut Engine, fr: &mut Frame, op: OpId, kind: OpKind) -> Result<Flow> {
+    match kind {
+        OpKind::UbPoison => e.assign(fr, op, poison_of(e, op)?),
+        OpKind::UbUnreachable => Err(Error::at(op, ErrorKind::Ub("reached 'ub.unreachable'".into()))),
+        other => Err(Error::at(op, ErrorKind::Invalid(format!("'{}' routed to ub", other.name())))),
+    }
+}
+
+/// A poison value shaped like `op`'s result.
+fn poison_of(e: &Engine, op: OpId) -> Result<Value> {
+    let p = Scalar::Poison(Poison(op));
+    match e.m.ctx.type_kind(e.result_type(op, 0)).shape() {
+        Some(shape) => {
+            let dims: Option<Vec<usize>> = shape.iter().map(|d| usize::try_from(*d).ok()).collect();
+            let dims = dims.ok_or_else(|| Error::at(op, ErrorKind::Unsupported("poison of a dynamic shape".into())))?;
+            let n = dims.iter().product();
+            let arr = ArrayD::from_shape_vec(IxDyn(&dims), vec![p; n])
+                .map_err(|_| Error::at(op, ErrorKind::Invalid("bad shape".into())))?;
+            Ok(Value::Array(Rc::new(arr)))
+        }
+        None => Ok(Value::Scalar(p)),
+    }
+}

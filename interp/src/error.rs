@@ -1,0 +1,98 @@
+//! The one error type of the engine. Every run-time failure carries the span
+//! of the op where it happened; poison errors also name the op that created
+//! the poison. Rendering goes through `mlir_ir::diag::Diagnostic`, so errors
+//! print as `file:line:col: error: ...` with the source line and a caret.
+
+use mlir_ir::diag::{Diagnostic, Source, Span};
+use mlir_ir::ir::{Module, OpId};
+
+/// What went wrong.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ErrorKind {
+    /// Immediate undefined behaviour (division by zero, INT_MIN / -1, ...).
+    #[error("undefined behavior: {0}")]
+    Ub(String),
+    /// A poison value reached a place that observes it.
+    #[error("poison value {what}")]
+    Poison {
+        /// What observed it (`used as a branch condition`, ...).
+        what: String,
+        /// The op that created the poison.
+        origin: OpId,
+    },
+    /// An op or runtime function this engine does not execute.
+    #[error("unsupported: {0}")]
+    Unsupported(String),
+    /// A conversion or literal with no defined result (implementation-defined in MLIR).
+    #[error("no defined result: {0}")]
+    NoDefinedResult(String),
+    /// `--max-steps` ran out.
+    #[error("execution step limit of {0} reached (--max-steps)")]
+    Fuel(u64),
+    /// `--max-call-depth` was exceeded.
+    #[error("call depth limit of {0} exceeded (--max-call-depth)")]
+    CallDepth(u32),
+    /// `cf.assert` failed.
+    #[error("assertion failed: {0}")]
+    Assert(String),
+    /// The IR is malformed in a way the verifier did not catch (bad input).
+    #[error("invalid IR: {0}")]
+    Invalid(String),
+}
+
+/// An engine error at an op.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{kind}")]
+pub struct Error {
+    /// The kind, with its message.
+    pub kind: ErrorKind,
+    /// The op where it happened, if any (none for whole-module problems).
+    pub op: Option<OpId>,
+}
+
+/// The result of an engine step.
+pub type Result<T> = std::result::Result<T, Error>;
+
+impl Error {
+    /// An error of `kind` at `op`.
+    pub fn at(op: OpId, kind: ErrorKind) -> Error {
+        Error { kind, op: Some(op) }
+    }
+
+    /// An error with no op (missing entry function, ...).
+    pub fn global(kind: ErrorKind) -> Error {
+        Error { kind, op: None }
+    }
+
+    /// True for errors that mean bad input (exit 2) rather than a run-time failure.
+    pub fn is_input_error(&self) -> bool {
+        matches!(self.kind, ErrorKind::Invalid(_))
+    }
+
+    /// The error as a diagnostic; a poison error gets a note at its origin.
+    pub fn to_diagnostic(&self, m: &Module) -> Diagnostic {
+        let span = self.op.map(|o| m.op(o).span).unwrap_or_default();
+        let d = Diagnostic::error(span, self.kind.to_string());
+        match &self.kind {
+            ErrorKind::Poison { origin, .. } => {
+                let o = m.op(*origin);
+                d.with_note(o.span, format!("poison created here by '{}'", m.op_name(*origin)))
+            }
+            _ => d,
+        }
+    }
+
+    /// Renders as `file:line:col: error: message` plus source line and caret;
+    /// errors without an op render as `file: error: message`.
+    pub fn render(&self, m: &Module, src: &Source) -> String {
+        match self.op {
+            Some(_) => self.to_diagnostic(m).render(src),
+            None => format!("{}: error: {}\n", src.name, self.kind),
+        }
+    }
+}
+
+/// The span of `op` (for callers that build their own diagnostics).
+pub fn op_span(m: &Module, op: OpId) -> Span {
+    m.op(op).span
+}

@@ -1,0 +1,739 @@
+//! The engine: loading (functions, SSA slot numbering, pre-decoded op
+//! attributes), frames, block-argument branching, region execution, calls,
+//! fuel and the call-depth limit.
+//!
+//! Loading numbers every SSA value of a function densely, so a frame is a
+//! `Vec<Value>` indexed by slot and no op execution hashes anything. Op
+//! attributes the hot path needs (predicates, flags, constants, callees) are
+//! decoded once into [`Aux`], a table indexed by op id.
+//!
+//! Calls recurse on the host stack with a checked depth (`--max-call-depth`);
+//! the CLI runs the engine on a thread whose stack is sized for that depth.
+
+use crate::dialects;
+use crate::error::{Error, ErrorKind, Result};
+use crate::runtime::{self, RtFn};
+use crate::value::{FuncRef, Int, Scalar, Value};
+use mlir_ir::attrs::{Attribute, DenseValues, FloatLit, IntVal};
+use mlir_ir::ir::{BlockId, Module, OpId, RegionId, ValueId};
+use mlir_ir::ops::OpKind;
+use mlir_ir::types::{TypeId, TypeKind};
+use ndarray::{ArrayD, IxDyn};
+use rustc_hash::FxHashMap;
+use std::io::Write;
+use std::rc::Rc;
+
+/// Engine limits and target parameters.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Maximum number of executed ops (`None`: unlimited).
+    pub max_steps: Option<u64>,
+    /// Maximum call depth.
+    pub max_call_depth: u32,
+    /// Bit width of `index` (64 or 32).
+    pub index_bits: u32,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config { max_steps: None, max_call_depth: 10_000, index_bits: 64 }
+    }
+}
+
+/// A frame: one value per SSA slot of the function.
+pub type Frame = Vec<Value>;
+
+/// What executing one op does to control flow.
+#[derive(Debug)]
+pub enum Flow {
+    /// Continue with the next op.
+    Next,
+    /// Jump to a block of the same region, passing its arguments.
+    Branch(BlockId, Vec<Value>),
+    /// Leave the region (return, yield, condition, ...) with these values.
+    Exit(Vec<Value>),
+}
+
+/// `overflow<nsw>`.
+pub const NSW: u8 = 1;
+/// `overflow<nuw>`.
+pub const NUW: u8 = 2;
+/// `exact`.
+pub const EXACT: u8 = 4;
+/// `nneg`.
+pub const NNEG: u8 = 8;
+/// `unsignedCmp` on scf.for.
+pub const UNSIGNED: u8 = 16;
+
+/// Attributes of an op decoded at load time.
+#[derive(Clone, Debug, Default)]
+pub struct Aux {
+    /// [`NSW`], [`NUW`], [`EXACT`], [`NNEG`], [`UNSIGNED`] bits.
+    pub flags: u8,
+    /// Comparison predicate (cmpi/cmpf/index.cmp enum order) or rounding mode.
+    pub pred: u8,
+    /// Callee of `func.call` / `func.constant`.
+    pub callee: Option<FuncRef>,
+    /// Decoded constant of `arith.constant`, `index.constant`, ...
+    pub constant: Option<Value>,
+    /// The dialect module that executes the op.
+    pub route: Route,
+}
+
+/// A function of the module (with a body) or an external declaration.
+#[derive(Clone, Debug)]
+pub struct Func {
+    /// The `func.func` op.
+    pub op: OpId,
+    /// Symbol name.
+    pub name: String,
+    /// The body, if defined.
+    pub body: Option<RegionId>,
+    /// Number of SSA slots of its frame.
+    pub nslots: u32,
+    /// The runtime function an external declaration binds to.
+    pub runtime: Option<RtFn>,
+    /// Result types.
+    pub results: Vec<TypeId>,
+    /// Argument types.
+    pub inputs: Vec<TypeId>,
+}
+
+/// The loaded program and the state of a run.
+pub struct Engine<'m> {
+    /// The module.
+    pub m: &'m Module,
+    /// Limits.
+    pub cfg: Config,
+    /// Slot of every value, by value id.
+    slot: Vec<u32>,
+    /// Decoded attributes, by op id.
+    pub aux: Vec<Aux>,
+    /// Functions by [`FuncRef`].
+    pub funcs: Vec<Func>,
+    by_name: FxHashMap<String, FuncRef>,
+    steps: u64,
+    depth: u32,
+    /// Where print functions write.
+    pub out: Box<dyn Write + 'm>,
+}
+
+fn invalid(op: OpId, msg: impl Into<String>) -> Error {
+    Error::at(op, ErrorKind::Invalid(msg.into()))
+}
+
+impl<'m> Engine<'m> {
+    /// Loads `m`: numbers slots, builds the function table, decodes attributes.
+    pub fn load(m: &'m Module, cfg: Config, out: Box<dyn Write + 'm>) -> Result<Engine<'m>> {
+        let mut e = Engine {
+            m,
+            cfg,
+            slot: vec![u32::MAX; m.values.len()],
+            aux: vec![Aux::default(); m.ops.len()],
+            funcs: Vec::new(),
+            by_name: FxHashMap::default(),
+            steps: 0,
+            depth: 0,
+            out,
+        };
+        let top = m.top.ok_or_else(|| Error::global(ErrorKind::Invalid("no top-level module".into())))?;
+        e.collect_funcs(top);
+        for i in 0..e.funcs.len() {
+            if let Some(body) = e.funcs[i].body {
+                let mut n = 0u32;
+                e.number_region(body, &mut n);
+                e.funcs[i].nslots = n;
+            }
+        }
+        for i in 0..m.ops.len() {
+            e.decode(OpId(i as u32))?;
+        }
+        Ok(e)
+    }
+
+    fn collect_funcs(&mut self, container: OpId) {
+        let m = self.m;
+        for &r in m.regions(container) {
+            for &b in &m.region(r).blocks {
+                for &op in &m.block(b).ops {
+                    match m.op(op).name.kind {
+                        OpKind::FuncFunc => self.add_func(op),
+                        OpKind::BuiltinModule => self.collect_funcs(op),
+                        _ => {}
+                    }
+                }
+            }
+        }
+    }
+
+    fn add_func(&mut self, op: OpId) {
+        let m = self.m;
+        let name = match m.attr(op, "sym_name").map(|a| m.ctx.attr_kind(a)) {
+            Some(Attribute::String { value, .. }) => String::from_utf8_lossy(value).into_owned(),
+            _ => return,
+        };
+        let (inputs, results) = match m.attr(op, "function_type").map(|a| m.ctx.attr_kind(a)) {
+            Some(Attribute::Type(t)) => match m.ctx.type_kind(*t) {
+                TypeKind::Function { inputs, results } => (inputs.clone(), results.clone()),
+                _ => (Vec::new(), Vec::new()),
+            },
+            _ => (Vec::new(), Vec::new()),
+        };
+        let body = m.regions(op).first().copied().filter(|r| !m.region(*r).blocks.is_empty());
+        let runtime = if body.is_none() { Some(RtFn::from_name(&name)) } else { None };
+        let id = FuncRef(self.funcs.len() as u32);
+        self.by_name.entry(name.clone()).or_insert(id);
+        self.funcs.push(Func { op, name, body, nslots: 0, runtime, results, inputs });
+    }
+
+    fn number_region(&mut self, r: RegionId, n: &mut u32) {
+        let m = self.m;
+        for &b in &m.region(r).blocks {
+            for v in m.args(b) {
+                self.slot[v.0 as usize] = *n;
+                *n += 1;
+            }
+            for &op in &m.block(b).ops {
+                for v in m.results(op) {
+                    self.slot[v.0 as usize] = *n;
+                    *n += 1;
+                }
+                for &inner in m.regions(op) {
+                    self.number_region(inner, n);
+                }
+            }
+        }
+    }
+
+    /// The function called `name`.
+    pub fn func_by_name(&self, name: &str) -> Option<FuncRef> {
+        self.by_name.get(name).copied()
+    }
+
+    fn decode(&mut self, op: OpId) -> Result<()> {
+        let m = self.m;
+        let mut aux = Aux { route: route(m.op(op).name.kind), ..Aux::default() };
+        if let Some(a) = m.attr(op, "overflowFlags") {
+            if let Attribute::Dialect { body, .. } = m.ctx.attr_kind(a) {
+                let inner = body.split_once('<').map(|(_, x)| x).unwrap_or("");
+                for w in inner.trim_end_matches('>').split(',').map(str::trim) {
+                    match w {
+                        "nsw" => aux.flags |= NSW,
+                        "nuw" => aux.flags |= NUW,
+                        _ => {}
+                    }
+                }
+            }
+        }
+        for (name, bit) in [("isExact", EXACT), ("nonNeg", NNEG), ("unsignedCmp", UNSIGNED)] {
+            if m.attr(op, name).is_some() {
+                aux.flags |= bit;
+            }
+        }
+        if let Some(a) = m.attr(op, "predicate").or_else(|| m.attr(op, "pred")) {
+            aux.pred = match m.ctx.attr_kind(a) {
+                Attribute::Integer { value, .. } => value.to_i64().unwrap_or(0) as u8,
+                Attribute::Dialect { body, .. } => {
+                    let p = body.trim_start_matches('<').trim_end_matches('>');
+                    let p = p.trim_start_matches("cmp_predicate").trim();
+                    mlir_ir_cmpi_index(p).ok_or_else(|| invalid(op, format!("unknown predicate '{p}'")))?
+                }
+                _ => return Err(invalid(op, "malformed predicate attribute")),
+            };
+        }
+        if let Some(a) = m.attr(op, "roundingmode") {
+            aux.pred = match m.ctx.attr_kind(a) {
+                Attribute::Integer { value, .. } => value.to_i64().unwrap_or(0) as u8,
+                Attribute::Dialect { body, .. } => {
+                    let p = body.trim_start_matches('<').trim_end_matches('>');
+                    let p = p.trim_start_matches("roundingmode").trim();
+                    ROUNDING_MODES.iter().position(|x| *x == p).ok_or_else(|| invalid(op, "unknown rounding mode"))?
+                        as u8
+                }
+                _ => return Err(invalid(op, "malformed roundingmode attribute")),
+            };
+        }
+        let kind = m.op(op).name.kind;
+        if matches!(kind, OpKind::FuncCall | OpKind::FuncConstant) {
+            let attr = if kind == OpKind::FuncCall { "callee" } else { "value" };
+            if let Some(Attribute::SymbolRef { root, .. }) = m.attr(op, attr).map(|a| m.ctx.attr_kind(a)) {
+                let name = String::from_utf8_lossy(root);
+                aux.callee = Some(self.func_by_name(&name).ok_or_else(|| {
+                    invalid(op, format!("'{}' does not reference a valid function: @{name}", m.op_name(op)))
+                })?);
+            }
+        }
+        let cases = match kind {
+            OpKind::CfSwitch => m.attr(op, "case_values").zip(m.operands(op).first().map(|v| m.type_of(*v))),
+            OpKind::ScfIndexSwitch => m.attr(op, "cases").zip(m.operands(op).first().map(|v| m.type_of(*v))),
+            _ => None,
+        };
+        if let Some((a, ty)) = cases {
+            aux.constant = Some(self.attr_value(op, a, ty)?);
+        }
+        if matches!(kind, OpKind::ArithConstant | OpKind::IndexConstant | OpKind::IndexBoolConstant) {
+            let a = m.attr(op, "value").ok_or_else(|| invalid(op, "constant without a value"))?;
+            if m.op(op).results.len != 1 {
+                return Err(invalid(op, "constant must have one result"));
+            }
+            let ty = m.type_of(m.result(op, 0));
+            aux.constant = Some(self.attr_value(op, a, ty)?);
+        }
+        self.aux[op.0 as usize] = aux;
+        Ok(())
+    }
+
+    /// The bit width of an integer or index type.
+    pub fn int_width(&self, ty: TypeId) -> Option<u32> {
+        match self.m.ctx.type_kind(ty) {
+            TypeKind::Integer { width, .. } => Some(*width),
+            TypeKind::Index => Some(self.cfg.index_bits),
+            _ => None,
+        }
+    }
+
+    /// The element type of a shaped type, or the type itself.
+    pub fn elem_type(&self, ty: TypeId) -> TypeId {
+        match self.m.ctx.type_kind(ty) {
+            TypeKind::Vector { elem, .. } | TypeKind::RankedTensor { elem, .. } => *elem,
+            _ => ty,
+        }
+    }
+
+    /// Decodes a constant attribute as a value of type `ty`.
+    pub fn attr_value(&self, op: OpId, a: mlir_ir::attrs::AttrId, ty: TypeId) -> Result<Value> {
+        let m = self.m;
+        match m.ctx.attr_kind(a) {
+            Attribute::Integer { value, .. } => Ok(Value::int(self.int_of(op, value, ty)?)),
+            Attribute::Bool(b) => Ok(Value::int(Int::bool(*b))),
+            Attribute::Float { value, .. } => Ok(Value::float(self.float_of(op, value, ty)?)),
+            Attribute::Dense { ty: dty, splat, values } => {
+                let shape: Vec<usize> = match m.ctx.type_kind(*dty).shape() {
+                    Some(s) => s.iter().map(|d| usize::try_from(*d).unwrap_or(0)).collect(),
+                    None => return Err(invalid(op, "dense constant of unshaped type")),
+                };
+                let n: usize = shape.iter().product();
+                let et = self.elem_type(*dty);
+                let elems: Vec<Scalar> = match values {
+                    DenseValues::Ints(v) => {
+                        v.iter().map(|x| self.int_of(op, x, et).map(Scalar::Int)).collect::<Result<_>>()?
+                    }
+                    DenseValues::Floats(v) => {
+                        v.iter().map(|x| self.float_of(op, x, et).map(Scalar::Float)).collect::<Result<_>>()?
+                    }
+                    _ => return Err(Error::at(op, ErrorKind::Unsupported("this dense constant encoding".into()))),
+                };
+                let elems = if *splat || (elems.len() == 1 && n != 1) {
+                    let e = elems.first().cloned().ok_or_else(|| invalid(op, "empty splat"))?;
+                    vec![e; n]
+                } else {
+                    elems
+                };
+                let arr = ArrayD::from_shape_vec(IxDyn(&shape), elems)
+                    .map_err(|_| invalid(op, "dense constant has the wrong number of elements"))?;
+                Ok(Value::Array(Rc::new(arr)))
+            }
+            Attribute::DenseArray { values: DenseValues::Ints(v), .. } => {
+                let elems = v.iter().map(|x| self.int_of(op, x, ty).map(Scalar::Int)).collect::<Result<Vec<_>>>()?;
+                Ok(Value::Array(Rc::new(
+                    ArrayD::from_shape_vec(IxDyn(&[elems.len()]), elems).map_err(|_| invalid(op, "bad array"))?,
+                )))
+            }
+            _ => Err(Error::at(op, ErrorKind::Unsupported("this constant attribute".into()))),
+        }
+    }
+
+    fn int_of(&self, op: OpId, v: &IntVal, ty: TypeId) -> Result<Int> {
+        let w = self.int_width(ty).ok_or_else(|| invalid(op, "integer constant of non-integer type"))?;
+        Ok(match v {
+            IntVal::Small(x) => Int::from_i128(w, *x),
+            IntVal::Big(b) => Int::from_big(w, b),
+        })
+    }
+
+    fn float_of(&self, op: OpId, v: &FloatLit, ty: TypeId) -> Result<crate::float::Float> {
+        let TypeKind::Float(k) = self.m.ctx.type_kind(ty) else {
+            return Err(invalid(op, "float constant of non-float type"));
+        };
+        match v {
+            FloatLit::Decimal(t) => crate::float::parse_decimal(*k, t).map_err(|e| invalid(op, e.to_string())),
+            FloatLit::Bits(b) => Ok(crate::float::from_bits(*k, *b)),
+        }
+    }
+
+    // ---- operand plumbing ----------------------------------------------
+
+    /// Operand `i` of `op`.
+    pub fn arg<'f>(&self, fr: &'f Frame, op: OpId, i: usize) -> Result<&'f Value> {
+        let v = self.m.operands(op).get(i).copied().ok_or_else(|| invalid(op, format!("missing operand #{i}")))?;
+        Ok(self.get(fr, v))
+    }
+
+    /// The value in `v`'s slot.
+    pub fn get<'f>(&self, fr: &'f Frame, v: ValueId) -> &'f Value {
+        &fr[self.slot[v.0 as usize] as usize]
+    }
+
+    /// All operands of `op` (cloned: cheap, arrays are shared).
+    pub fn args(&self, fr: &Frame, op: OpId) -> Vec<Value> {
+        self.m.operands(op).iter().map(|v| self.get(fr, *v).clone()).collect()
+    }
+
+    /// Operands `range` of `op`.
+    pub fn args_in(&self, fr: &Frame, op: OpId, range: std::ops::Range<usize>) -> Result<Vec<Value>> {
+        let ops = self.m.operands(op);
+        let vs = ops.get(range).ok_or_else(|| invalid(op, "operand segments do not match the operands"))?;
+        Ok(vs.iter().map(|v| self.get(fr, *v).clone()).collect())
+    }
+
+    /// Writes result `i` of `op`.
+    pub fn assign_nth(&self, fr: &mut Frame, op: OpId, i: usize, val: Value) {
+        let v = self.m.result(op, i);
+        fr[self.slot[v.0 as usize] as usize] = val;
+    }
+
+    /// Writes result 0 of `op`.
+    pub fn assign(&self, fr: &mut Frame, op: OpId, val: Value) -> Result<Flow> {
+        if self.m.op(op).results.len == 0 {
+            return Err(invalid(op, "op has no result"));
+        }
+        self.assign_nth(fr, op, 0, val);
+        Ok(Flow::Next)
+    }
+
+    /// Writes all results of `op`.
+    pub fn assign_all(&self, fr: &mut Frame, op: OpId, vals: Vec<Value>) -> Result<Flow> {
+        if vals.len() != self.m.op(op).results.len as usize {
+            return Err(invalid(op, format!("{} values for {} results", vals.len(), self.m.op(op).results.len)));
+        }
+        for (i, v) in vals.into_iter().enumerate() {
+            self.assign_nth(fr, op, i, v);
+        }
+        Ok(Flow::Next)
+    }
+
+    fn set_block_args(&self, fr: &mut Frame, b: BlockId, vals: Vec<Value>, at: OpId) -> Result<()> {
+        let m = self.m;
+        if m.block(b).args.len as usize != vals.len() {
+            return Err(invalid(at, format!("{} values for {} block arguments", vals.len(), m.block(b).args.len)));
+        }
+        for (a, v) in m.args(b).zip(vals) {
+            fr[self.slot[a.0 as usize] as usize] = v;
+        }
+        Ok(())
+    }
+
+    /// The type of result `i` of `op`.
+    pub fn result_type(&self, op: OpId, i: usize) -> TypeId {
+        self.m.type_of(self.m.result(op, i))
+    }
+
+    /// The type of operand `i` of `op`.
+    pub fn operand_type(&self, op: OpId, i: usize) -> Option<TypeId> {
+        self.m.operands(op).get(i).map(|v| self.m.type_of(*v))
+    }
+
+    /// Fails with a poison error if `v` holds poison anywhere.
+    pub fn observe(&self, op: OpId, v: &Value, what: &str) -> Result<()> {
+        match v.find_poison() {
+            Some(p) => Err(Error::at(op, ErrorKind::Poison { what: what.to_string(), origin: p.0 })),
+            None => Ok(()),
+        }
+    }
+
+    /// The boolean of an i1 value, failing on poison.
+    pub fn cond(&self, op: OpId, v: &Value, what: &str) -> Result<bool> {
+        self.observe(op, v, what)?;
+        match v.scalar().and_then(Scalar::as_int) {
+            Some(i) => Ok(i.is_nonzero()),
+            None => Err(invalid(op, "expected an i1 condition")),
+        }
+    }
+
+    // ---- execution -------------------------------------------------------
+
+    /// Runs `region` in `fr` with entry arguments `args` until a terminator
+    /// leaves it; returns that terminator and its values.
+    pub fn run_region(&mut self, fr: &mut Frame, region: RegionId, args: Vec<Value>) -> Result<(OpId, Vec<Value>)> {
+        let m = self.m;
+        let parent = m.region(region).parent.unwrap_or(OpId(0));
+        let mut b = *m.region(region).blocks.first().ok_or_else(|| invalid(parent, "region has no block"))?;
+        self.set_block_args(fr, b, args, parent)?;
+        'blocks: loop {
+            for &op in &m.block(b).ops {
+                self.tick(op)?;
+                match self.step(fr, op)? {
+                    Flow::Next => {}
+                    Flow::Branch(t, vals) => {
+                        self.set_block_args(fr, t, vals, op)?;
+                        b = t;
+                        continue 'blocks;
+                    }
+                    Flow::Exit(vals) => return Ok((op, vals)),
+                }
+            }
+            return Err(invalid(parent, "block ends without a terminator"));
+        }
+    }
+
+    fn tick(&mut self, op: OpId) -> Result<()> {
+        self.steps += 1;
+        match self.cfg.max_steps {
+            Some(max) if self.steps > max => Err(Error::at(op, ErrorKind::Fuel(max))),
+            _ => Ok(()),
+        }
+    }
+
+    /// Number of ops executed so far.
+    pub fn steps(&self) -> u64 {
+        self.steps
+    }
+
+    /// Calls function `f` with `args` from op `at`.
+    pub fn call(&mut self, at: OpId, f: FuncRef, args: Vec<Value>) -> Result<Vec<Value>> {
+        let func = self.funcs.get(f.0 as usize).ok_or_else(|| invalid(at, "bad function reference"))?;
+        if let Some(rt) = func.runtime {
+            let name = func.name.clone();
+            let ins = func.inputs.clone();
+            return runtime::call(self, at, rt, &name, &ins, args);
+        }
+        let body = func.body.ok_or_else(|| invalid(at, "function without body"))?;
+        if args.len() != func.inputs.len() {
+            return Err(invalid(at, format!("{} arguments for {} parameters", args.len(), func.inputs.len())));
+        }
+        if self.depth >= self.cfg.max_call_depth {
+            return Err(Error::at(at, ErrorKind::CallDepth(self.cfg.max_call_depth)));
+        }
+        self.depth += 1;
+        let mut fr = vec![Value::Opaque; func.nslots as usize];
+        let r = self.run_region(&mut fr, body, args);
+        self.depth -= 1;
+        Ok(r?.1)
+    }
+
+    /// Runs the entry function `name` (no arguments) and returns its results.
+    pub fn run_entry(&mut self, name: &str) -> Result<Vec<Value>> {
+        let f = self
+            .func_by_name(name)
+            .ok_or_else(|| Error::global(ErrorKind::Invalid(format!("entry point not found: '{name}'"))))?;
+        let func = &self.funcs[f.0 as usize];
+        if func.body.is_none() || !func.inputs.is_empty() {
+            return Err(Error::at(
+                func.op,
+                ErrorKind::Invalid(format!("entry point '{name}' must be a defined function without arguments")),
+            ));
+        }
+        let op = func.op;
+        let vals = self.call(op, f, Vec::new())?;
+        for v in &vals {
+            self.observe(op, v, "returned by the entry function")?;
+        }
+        Ok(vals)
+    }
+
+    /// Executes one op through the dialect route decoded at load time.
+    fn step(&mut self, fr: &mut Frame, op: OpId) -> Result<Flow> {
+        let kind = self.m.op(op).name.kind;
+        match self.aux[op.0 as usize].route {
+            Route::Builtin => dialects::builtin::exec(self, fr, op, kind),
+            Route::Func => dialects::func::exec(self, fr, op, kind),
+            Route::Cf => dialects::cf::exec(self, fr, op, kind),
+            Route::Arith => dialects::arith::exec(self, fr, op, kind),
+            Route::Index => dialects::index::exec(self, fr, op, kind),
+            Route::Ub => dialects::ub::exec(self, fr, op, kind),
+            Route::Scf => dialects::scf::exec(self, fr, op, kind),
+            Route::VectorPrint => self.vector_print(fr, op),
+            Route::Unknown => self.unknown(fr, op),
+            Route::Unsupported => Err(Error::at(op, ErrorKind::Unsupported(format!("operation '{}'", kind.name())))),
+        }
+    }
+
+    /// `vector.print`, the one vector op this engine runs so far (it is the
+    /// printing interface of mlir-runner programs).
+    fn vector_print(&mut self, fr: &mut Frame, op: OpId) -> Result<Flow> {
+        let args = self.args(fr, op);
+        runtime::vector_print(self, op, args)?;
+        Ok(Flow::Next)
+    }
+
+    /// Ops the IR does not know: `vector.print` by name (older IR builds),
+    /// anything else is unsupported.
+    fn unknown(&mut self, fr: &mut Frame, op: OpId) -> Result<Flow> {
+        match self.m.op_name(op) {
+            "vector.print" => self.vector_print(fr, op),
+            name => Err(Error::at(op, ErrorKind::Unsupported(format!("operation '{name}'")))),
+        }
+    }
+}
+
+/// Which dialect module executes an op.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Route {
+    /// `builtin`.
+    Builtin,
+    /// `func`.
+    Func,
+    /// `cf`.
+    Cf,
+    /// `arith`.
+    Arith,
+    /// `index`.
+    Index,
+    /// `ub`.
+    Ub,
+    /// `scf`.
+    Scf,
+    /// `vector.print` (the runtime's printing interface).
+    VectorPrint,
+    /// An op the IR does not know by name.
+    Unknown,
+    /// A known op of a dialect this engine does not run yet.
+    #[default]
+    Unsupported,
+}
+
+/// The route of each op kind. Every op of the dialects this engine runs is
+/// listed by name; the ops of other dialects (math, complex, memref, ...)
+/// fall to the last arm, so the IR crate can grow without breaking this
+/// build, and the test `every_op_of_our_dialects_is_routed` checks that no
+/// op of ours falls there.
+pub fn route(kind: OpKind) -> Route {
+    use OpKind::*;
+    match kind {
+        BuiltinModule | UnrealizedConversionCast => Route::Builtin,
+        FuncFunc | FuncReturn | FuncCall | FuncCallIndirect | FuncConstant => Route::Func,
+        CfBr | CfCondBr | CfSwitch | CfAssert => Route::Cf,
+        ArithConstant | ArithAddi | ArithSubi | ArithMuli | ArithDivsi | ArithDivui | ArithCeildivsi
+        | ArithCeildivui | ArithFloordivsi | ArithRemsi | ArithRemui | ArithAndi | ArithOri | ArithXori | ArithShli
+        | ArithShrsi | ArithShrui | ArithMaxsi | ArithMaxui | ArithMinsi | ArithMinui | ArithAdduiExtended
+        | ArithMulsiExtended | ArithMuluiExtended | ArithCmpi | ArithCmpf | ArithSelect | ArithExtsi | ArithExtui
+        | ArithTrunci | ArithIndexCast | ArithIndexCastui | ArithBitcast | ArithSitofp | ArithUitofp | ArithFptosi
+        | ArithFptoui | ArithExtf | ArithTruncf | ArithScalingExtf | ArithScalingTruncf | ArithAddf | ArithSubf
+        | ArithMulf | ArithDivf | ArithRemf | ArithNegf | ArithMaximumf | ArithMinimumf | ArithMaxnumf
+        | ArithMinnumf => Route::Arith,
+        IndexConstant | IndexBoolConstant | IndexAdd | IndexSub | IndexMul | IndexDivs | IndexDivu | IndexCeildivs
+        | IndexCeildivu | IndexFloordivs | IndexRems | IndexRemu | IndexMaxs | IndexMaxu | IndexMins | IndexMinu
+        | IndexShl | IndexShrs | IndexShru | IndexAnd | IndexOr | IndexXor | IndexCmp | IndexCasts | IndexCastu
+        | IndexSizeof => Route::Index,
+        UbPoison | UbUnreachable => Route::Ub,
+        ScfFor | ScfIf | ScfWhile | ScfCondition | ScfYield | ScfExecuteRegion | ScfIndexSwitch | ScfParallel
+        | ScfReduce | ScfReduceReturn | ScfForall | ScfInParallel => Route::Scf,
+        VectorPrint => Route::VectorPrint,
+        Unknown => Route::Unknown,
+        _ => Route::Unsupported,
+    }
+}
+
+/// `arith.truncf` rounding modes in enum order.
+const ROUNDING_MODES: &[&str] = &["to_nearest_even", "downward", "upward", "toward_zero", "to_nearest_away"];
+
+/// The enum value of an `index.cmp` predicate (same order as arith.cmpi).
+fn mlir_ir_cmpi_index(p: &str) -> Option<u8> {
+    ["eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"].iter().position(|x| *x == p).map(|i| i as u8)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use mlir_ir::diag::Source;
+
+    /// Runs `main` of `text`; returns the output or the rendered error.
+    fn run_with(text: &str, cfg: Config) -> std::result::Result<String, String> {
+        let src = Source::new("t.mlir", text);
+        let m = mlir_ir::parse_and_verify(&src).map_err(|d| d.render(&src))?;
+        let mut buf = Vec::new();
+        let r = {
+            let mut e = Engine::load(&m, cfg, Box::new(&mut buf)).map_err(|e| e.render(&m, &src))?;
+            e.run_entry("main").map(|_| ()).map_err(|e| e.render(&m, &src))
+        };
+        r.map(|()| String::from_utf8_lossy(&buf).into_owned())
+    }
+
+    fn run(text: &str) -> std::result::Result<String, String> {
+        run_with(text, Config::default())
+    }
+
+    const P: &str = "<{punctuation = #vector.punctuation<comma>}>";
+
+    #[test]
+    fn every_op_of_our_dialects_is_routed() {
+        let ours = ["builtin.", "func.", "cf.", "arith.", "index.", "ub.", "scf."];
+        for k in OpKind::ALL {
+            if ours.iter().any(|p| k.name().starts_with(p)) {
+                assert_ne!(route(*k), Route::Unsupported, "{} is not routed", k.name());
+            }
+        }
+    }
+
+    #[test]
+    fn block_arguments_are_copied_in_parallel() {
+        let t = format!(
+            r#"func.func @main() {{
+  %a = arith.constant 1 : i32
+  %b = arith.constant 2 : i32
+  %z = arith.constant false
+  cf.br ^bb1(%a, %b, %z : i32, i32, i1)
+^bb1(%x: i32, %y: i32, %done: i1):
+  "vector.print"(%x) {P} : (i32) -> ()
+  "vector.print"(%y) {P} : (i32) -> ()
+  %t = arith.constant true
+  cf.cond_br %done, ^bb2, ^bb1(%y, %x, %t : i32, i32, i1)
+^bb2:
+  return
+}}"#
+        );
+        assert_eq!(run(&t).unwrap(), "1, 2, 2, 1, ");
+    }
+
+    #[test]
+    fn fuel_and_call_depth_are_checked() {
+        let inf = "func.func @main() {\n  cf.br ^bb1\n^bb1:\n  cf.br ^bb1\n}";
+        let err = run_with(inf, Config { max_steps: Some(50), ..Config::default() }).unwrap_err();
+        assert!(err.contains("execution step limit of 50 reached"), "{err}");
+        let rec = "func.func @main() {\n  call @main() : () -> ()\n  return\n}";
+        let err = run_with(rec, Config { max_call_depth: 100, ..Config::default() }).unwrap_err();
+        assert!(err.contains("call depth limit of 100 exceeded"), "{err}");
+    }
+
+    #[test]
+    fn index_bitwidth_is_a_parameter() {
+        // xdsl#2230: div(0x100000002, 2) differs between 64 and 32 bits.
+        let t = format!(
+            r#"func.func @main() {{
+  %a = index.constant 4294967298
+  %b = index.constant 2
+  %q = index.divu %a, %b
+  "vector.print"(%q) {P} : (index) -> ()
+  %m = index.constant -1
+  "vector.print"(%m) {P} : (index) -> ()
+  %s = index.sizeof
+  "vector.print"(%s) {P} : (index) -> ()
+  return
+}}"#
+        );
+        assert_eq!(run(&t).unwrap(), "2147483649, 18446744073709551615, 64, ");
+        let cfg = Config { index_bits: 32, ..Config::default() };
+        assert_eq!(run_with(&t, cfg).unwrap(), "1, 4294967295, 32, ");
+    }
+
+    #[test]
+    fn wide_integers_compute_exactly() {
+        let t = format!(
+            r#"func.func @main() {{
+  %a = arith.constant -1 : i300
+  %b = arith.constant 1 : i300
+  %s, %c = arith.addui_extended %a, %b : i300, i1
+  "vector.print"(%c) {P} : (i1) -> ()
+  %m = arith.muli %a, %a : i300
+  %t = arith.trunci %m : i300 to i64
+  "vector.print"(%t) {P} : (i64) -> ()
+  %k = arith.constant 299 : i300
+  %h = arith.shrsi %a, %k : i300
+  %ht = arith.trunci %h : i300 to i8
+  "vector.print"(%ht) {P} : (i8) -> ()
+  return
+}}"#
+        );
+        assert_eq!(run(&t).unwrap(), "1, 1, -1, ");
+    }
+}
