@@ -213,10 +213,14 @@ pub struct Value {
     pub span: Span,
 }
 
-/// A `{-# dialect_resources: ... #-}` entry.
+/// A `{-# dialect_resources: ... #-}` or `external_resources` entry.
 #[derive(Clone, Debug)]
 pub struct Resource {
-    /// Dialect (`builtin` for `dense_resource` blobs).
+    /// True for `external_resources` (tool configuration such as
+    /// `mlir_reproducer`), false for `dialect_resources`.
+    pub external: bool,
+    /// Dialect (`builtin` for `dense_resource` blobs), or the external
+    /// resource group's name.
     pub dialect: Box<str>,
     /// The key.
     pub key: Box<str>,

@@ -218,7 +218,10 @@ impl<'a> Lexer<'a> {
                     self.pos += 2;
                     return tok(Tok::Ellipsis, self.pos);
                 }
-                Err(Diagnostic::error(Span::new(start, start + 1), "expected three consecutive dots for an ellipsis"))
+                Err(Diagnostic::error(
+                    Span::new(start + 1, start + 1),
+                    "expected three consecutive dots for an ellipsis",
+                ))
             }
             b'"' => self.lex_string(start),
             b'@' => {
@@ -229,7 +232,7 @@ impl<'a> Lexer<'a> {
                 }
                 if !is_id_start(self.peek(0)) {
                     return Err(Diagnostic::error(
-                        Span::new(start, start + 1),
+                        Span::new(start + 1, start + 1),
                         "@ identifier expected to start with letter or '_'",
                     ));
                 }

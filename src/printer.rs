@@ -682,36 +682,50 @@ impl<'m> GenericPrinter<'m> {
         if self.m.resources.is_empty() {
             return;
         }
-        self.out.push_str("\n{-#\n  dialect_resources: {\n");
-        let mut dialects: Vec<&str> = Vec::new();
-        for r in &self.m.resources {
-            if !dialects.contains(&&*r.dialect) {
-                dialects.push(&r.dialect);
-            }
-        }
-        for (di, d) in dialects.iter().enumerate() {
-            let _ = write!(self.out, "    {d}: {{\n");
-            let entries: Vec<&Resource> = self.m.resources.iter().filter(|r| &*r.dialect == *d).collect();
-            for (i, r) in entries.iter().enumerate() {
-                self.out.push_str("      ");
-                write_key(&mut self.out, &r.key);
-                self.out.push_str(": ");
-                match &r.value {
-                    ResourceValue::Blob { align, data } => {
-                        self.out.push_str("\"0x");
-                        for b in align.to_le_bytes().iter().chain(data.iter()) {
-                            let _ = write!(self.out, "{b:02X}");
-                        }
-                        self.out.push('"');
-                    }
-                    ResourceValue::String(s) => write_string(&mut self.out, s),
-                    ResourceValue::Bool(b) => self.out.push_str(if *b { "true" } else { "false" }),
+        self.out.push_str("\n{-#\n");
+        let sections = [(false, "dialect_resources"), (true, "external_resources")];
+        let present: Vec<_> =
+            sections.iter().filter(|(ext, _)| self.m.resources.iter().any(|r| r.external == *ext)).collect();
+        for (si, (ext, name)) in present.iter().enumerate() {
+            let _ = writeln!(self.out, "  {name}: {{");
+            let mut groups: Vec<&str> = Vec::new();
+            for r in self.m.resources.iter().filter(|r| r.external == *ext) {
+                if !groups.contains(&&*r.dialect) {
+                    groups.push(&r.dialect);
                 }
-                self.out.push_str(if i + 1 < entries.len() { ",\n" } else { "\n" });
             }
-            self.out.push_str(if di + 1 < dialects.len() { "    },\n" } else { "    }\n" });
+            for (gi, g) in groups.iter().enumerate() {
+                self.out.push_str("    ");
+                write_key(&mut self.out, g);
+                self.out.push_str(": {\n");
+                let entries: Vec<&Resource> =
+                    self.m.resources.iter().filter(|r| r.external == *ext && &*r.dialect == *g).collect();
+                for (i, r) in entries.iter().enumerate() {
+                    self.out.push_str("      ");
+                    write_key(&mut self.out, &r.key);
+                    self.out.push_str(": ");
+                    write_resource_value(&mut self.out, &r.value);
+                    self.out.push_str(if i + 1 < entries.len() { ",\n" } else { "\n" });
+                }
+                self.out.push_str(if gi + 1 < groups.len() { "    },\n" } else { "    }\n" });
+            }
+            self.out.push_str(if si + 1 < present.len() { "  },\n" } else { "  }\n" });
         }
-        self.out.push_str("  }\n#-}\n");
+        self.out.push_str("#-}\n");
+    }
+}
+
+fn write_resource_value(out: &mut String, v: &ResourceValue) {
+    match v {
+        ResourceValue::Blob { align, data } => {
+            out.push_str("\"0x");
+            for b in align.to_le_bytes().iter().chain(data.iter()) {
+                let _ = write!(out, "{b:02X}");
+            }
+            out.push('"');
+        }
+        ResourceValue::String(s) => write_string(out, s),
+        ResourceValue::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
     }
 }
 

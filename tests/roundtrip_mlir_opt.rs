@@ -30,10 +30,7 @@ use std::sync::Mutex;
 /// Fixtures that do not round-trip yet, each with the gap it shows. They are
 /// reported but do not fail the test; remove an entry once it passes (the
 /// test says so).
-const KNOWN_FAILING: &[(&str, &str)] = &[(
-    "fixtures/roundtrip/29_external_resources.mlir",
-    "the generic printer drops the external_resources section of {-# #-}",
-)];
+const KNOWN_FAILING: &[(&str, &str)] = &[];
 
 const OPT_ARGS: &[&str] = &["--mlir-print-op-generic", "--allow-unregistered-dialect"];
 

@@ -32,7 +32,7 @@ use std::time::Duration;
 /// print → parse adds another `+ 0` and printing never reaches a fixpoint.
 /// mlir-opt simplifies affine expressions on construction. Turn this on
 /// once the IR folds (or the printer strips) the `+ 0`.
-const GENERATE_AFFINE_SETS: bool = false;
+const GENERATE_AFFINE_SETS: bool = true;
 
 /// Draws decisions from a choice sequence; 0 once it is exhausted.
 struct Gen {

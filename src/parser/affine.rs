@@ -111,7 +111,7 @@ impl<'a> Parser<'a> {
                 self.expect(Tok::Comma, "','")?;
                 let rw = self.keyword()?;
                 self.expect(Tok::Comma, "','")?;
-                self.expect_kw("locality")?;
+                self.expect_kw_custom("locality")?;
                 self.expect(Tok::Less, "'<'")?;
                 let i32t = self.m.ctx.int_type(32);
                 let hint = self.parse_attribute(Some(i32t))?;
@@ -186,7 +186,7 @@ impl<'a> Parser<'a> {
                 let lin = self.parse_use_name()?;
                 let v = self.resolve(lin, idx)?;
                 st.operands.push(v);
-                self.expect_kw("into")?;
+                self.expect_kw_custom("into")?;
                 let (basis, _) = self.mixed_list(st, Tok::LParen, Tok::RParen)?;
                 self.put_static_lists(st, &[("static_basis", &basis)]);
                 self.parse_optional_attrs(st)?;
@@ -200,7 +200,7 @@ impl<'a> Parser<'a> {
                 }
                 let ids = self.bracket_operands()?;
                 self.resolve_uniform(st, &ids, idx)?;
-                self.expect_kw("by")?;
+                self.expect_kw_custom("by")?;
                 let (basis, ndyn) = self.mixed_list(st, Tok::LParen, Tok::RParen)?;
                 self.put_static_lists(st, &[("static_basis", &basis)]);
                 let seg = self.segments(&[ids.len(), ndyn]);
@@ -424,7 +424,7 @@ impl<'a> Parser<'a> {
         })?;
         self.expect(Tok::Equal, "'='")?;
         let (lb, lg) = self.parallel_bounds(st, "max")?;
-        self.expect_kw("to")?;
+        self.expect_kw_custom("to")?;
         let (ub, ug) = self.parallel_bounds(st, "min")?;
         for (n, a) in
             [("lowerBoundsMap", lb), ("lowerBoundsGroups", lg), ("upperBoundsMap", ub), ("upperBoundsGroups", ug)]

@@ -129,6 +129,7 @@ impl<'a> Parser<'a> {
                 self.expect(Tok::Greater, "'>' to close distinct attribute")?;
                 Ok(self.m.ctx.attr(Attribute::Distinct { id: id as u64, inner }))
             }
+            s if !is_type_keyword(s) => self.err("expected attribute value"),
             _ => {
                 let t = self.parse_type()?;
                 Ok(self.m.ctx.attr(Attribute::Type(t)))
@@ -607,6 +608,7 @@ impl<'a> Parser<'a> {
     }
 
     fn parse_sparse(&mut self, hint: Option<TypeId>) -> PResult<AttrId> {
+        let kw = self.tok.span;
         self.bump()?;
         self.expect(Tok::Less, "'<' after 'sparse'")?;
         let isp = self.tok.span;
@@ -639,6 +641,20 @@ impl<'a> Parser<'a> {
         let idx_shape = if ishape.len() == 2 || rank == 0 { ishape.clone() } else { vec![n, rank] };
         if ilits.len() as i64 != n * rank.max(1) && rank != 0 {
             return self.err_at(isp, "expected index list of size (N x rank)");
+        }
+        // Every index must lie inside the shape, as mlir-opt checks.
+        if let DenseValues::Ints(v) = &ivals {
+            for (i, row) in v.chunks(rank.max(1) as usize).enumerate() {
+                let inside = row.iter().zip(&shape).all(|(x, d)| x.to_i64().is_some_and(|x| x >= 0 && x < *d));
+                if !inside && rank != 0 {
+                    let idx: Vec<String> = row.iter().map(|x| x.to_string()).collect();
+                    let ts = self.type_str(ty);
+                    return self.err_at(
+                        kw,
+                        format!("sparse index #{i} is not contained within the value shape, with index=[{}], and type='{ts}'", idx.join(", ")),
+                    );
+                }
+            }
         }
         let ity = self.m.ctx.ty(TypeKind::RankedTensor { shape: idx_shape, elem: i64t, encoding: None });
         let indices = self.m.ctx.attr(Attribute::Dense { ty: ity, splat: false, values: ivals });
@@ -871,7 +887,7 @@ impl<'a> Parser<'a> {
                         self.bump()?;
                         Ok(e)
                     }
-                    None => self.err("use of undeclared identifier"),
+                    None => self.err_wrong_token("use of undeclared identifier"),
                 }
             }
             _ => self.err_here("expected affine expression"),
@@ -974,7 +990,22 @@ impl<'a> Parser<'a> {
     }
 }
 
+/// True when a bare identifier can start a builtin type, so an attribute
+/// position holding it is a type attribute.
+fn is_type_keyword(s: &str) -> bool {
+    let int = |d: &str| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit());
+    matches!(s, "index" | "none" | "complex" | "tuple" | "vector" | "tensor" | "memref")
+        || FloatKind::from_name(s).is_some()
+        || s.strip_prefix("si").is_some_and(int)
+        || s.strip_prefix("ui").is_some_and(int)
+        || s.strip_prefix('i').is_some_and(int)
+}
+
 fn sub(a: AffineExpr, b: AffineExpr) -> AffineExpr {
+    // `e - 0` (and so `e >= 0`) is `e`: keeps printing a fixpoint.
+    if b == AffineExpr::Const(0) {
+        return a;
+    }
     let nb = match b {
         AffineExpr::Const(c) => AffineExpr::Const(c.wrapping_neg()),
         e => AffineExpr::Mul(Box::new(e), Box::new(AffineExpr::Const(-1))),

@@ -27,7 +27,7 @@ impl<'a> Parser<'a> {
                 self.unit_flags(st)?;
                 self.parse_optional_attrs(st)?;
                 let t = self.colon_type()?;
-                self.expect_kw("to")?;
+                self.expect_kw_custom("to")?;
                 let rt = self.parse_type()?;
                 let v = self.resolve(u, t)?;
                 st.operands.push(v);
@@ -56,7 +56,7 @@ impl<'a> Parser<'a> {
                     let (uses, tys) = self.typed_operand_group()?;
                     self.resolve_all(st, &uses, &tys, name_span)?;
                     nm = uses.len();
-                    self.expect_kw("if")?;
+                    self.expect_kw_custom("if")?;
                     let conds = self.parse_paren_operands()?;
                     let i1 = self.m.ctx.int_type(1);
                     self.resolve_uniform(st, &conds, i1)?;
@@ -74,7 +74,7 @@ impl<'a> Parser<'a> {
             }
             Fmt::Materialize => {
                 let src = self.parse_use_name()?;
-                self.expect_kw("in")?;
+                self.expect_kw_custom("in")?;
                 self.unit_flags(st)?;
                 let dst = self.parse_use_name()?;
                 self.functional_tail(st, &[src, dst], name_span)?;

@@ -73,7 +73,7 @@ impl<'a> Parser<'a> {
             }
             Fmt::CombExtract => {
                 let u = self.parse_use_name()?;
-                self.expect_kw("from")?;
+                self.expect_kw_custom("from")?;
                 let low = self.parse_i64()?;
                 let i32t = self.m.ctx.int_type(32);
                 let a = self.m.ctx.attr(Attribute::Integer { value: IntVal::Small(low as i128), ty: i32t });

@@ -30,6 +30,15 @@ impl<'a> Parser<'a> {
         self.err_here(format!("{CUSTOM_MARK}{msg}"))
     }
 
+    /// Requires keyword `kw` in an op's custom form; mlir-opt reports a
+    /// missing one at the current token with the `custom op` prefix.
+    pub(super) fn expect_kw_custom(&mut self, kw: &str) -> PResult<()> {
+        if self.eat_kw(kw)? {
+            return Ok(());
+        }
+        self.custom_err(&format!("expected '{kw}'"))
+    }
+
     /// Parses a custom-form op whose name is the current bare identifier.
     pub(crate) fn parse_custom_op(
         &mut self,
@@ -80,12 +89,12 @@ impl<'a> Parser<'a> {
                 );
             }
         }
-        match tried.first() {
-            Some(t) if !written.contains('.') => {
-                self.err_at(span, format!("custom op '{written}' is unknown (tried '{t}' as well)"))
-            }
-            _ => self.err_at(span, format!("custom op '{written}' is unknown")),
+        if written.contains('.') {
+            return self.err_at(span, format!("custom op '{written}' is unknown"));
         }
+        // Unprefixed names are tried in the default dialect, else builtin.
+        let t = tried.first().cloned().unwrap_or_else(|| format!("builtin.{written}"));
+        self.err_at(span, format!("custom op '{written}' is unknown (tried '{t}' as well)"))
     }
 
     fn parse_family(
@@ -237,7 +246,7 @@ impl<'a> Parser<'a> {
                 self.parse_optional_attrs(st)?;
                 self.expect(Tok::Colon, "':'")?;
                 let from = self.parse_type()?;
-                self.expect_kw("to")?;
+                self.expect_kw_custom("to")?;
                 let to = self.parse_type()?;
                 let v = self.resolve(u, from)?;
                 st.operands.push(v);
@@ -292,7 +301,7 @@ impl<'a> Parser<'a> {
                     self.expect(Tok::Colon, "':'")?;
                     from = self.parse_type_list_no_parens()?;
                 }
-                self.expect_kw("to")?;
+                self.expect_kw_custom("to")?;
                 let to = self.parse_type_list_no_parens()?;
                 self.resolve_all(st, &uses, &from, name_span)?;
                 st.result_types = to;
@@ -329,7 +338,7 @@ impl<'a> Parser<'a> {
             }
             Fmt::Clamp => {
                 let u = self.parse_use_name()?;
-                self.expect_kw("to")?;
+                self.expect_kw_custom("to")?;
                 self.expect(Tok::LSquare, "'['")?;
                 let lo = self.parse_use_name()?;
                 self.expect(Tok::Comma, "','")?;
@@ -758,7 +767,7 @@ impl<'a> Parser<'a> {
         st.operands.push(f);
         self.expect(Tok::Comma, "','")?;
         self.expect(Tok::LSquare, "'['")?;
-        self.expect_kw("default")?;
+        self.expect_kw_custom("default")?;
         self.expect(Tok::Colon, "':'")?;
         let (d, dops) = self.parse_successor_and_operands()?;
         st.successors.push(d);
@@ -977,9 +986,9 @@ impl<'a> Parser<'a> {
         let iv = self.parse_use_name()?;
         self.expect(Tok::Equal, "'='")?;
         let lb = self.parse_use_name()?;
-        self.expect_kw("to")?;
+        self.expect_kw_custom("to")?;
         let ub = self.parse_use_name()?;
-        self.expect_kw("step")?;
+        self.expect_kw_custom("step")?;
         let step = self.parse_use_name()?;
         let mut ty = self.m.ctx.index_type();
         // Loop-carried values: `iter_args(%a = %init, ..) -> (T, ..)`.
@@ -1068,7 +1077,7 @@ impl<'a> Parser<'a> {
             entry.push((*a, *t));
         }
         let before = self.parse_region(&entry, false)?;
-        self.expect_kw("do")?;
+        self.expect_kw_custom("do")?;
         let after = self.parse_region(&[], false)?;
         st.regions = vec![before, after];
         st.result_types = outs;
@@ -1095,7 +1104,7 @@ impl<'a> Parser<'a> {
             let r = self.parse_region(&[], false)?;
             case_regions.push(r);
         }
-        self.expect_kw("default")?;
+        self.expect_kw_custom("default")?;
         let d = self.parse_region(&[], false)?;
         if st.result_types.is_empty() {
             for r in case_regions.iter().chain([&d]) {
@@ -1120,7 +1129,7 @@ impl<'a> Parser<'a> {
         let mut groups = Vec::new();
         for kw in ["", "to", "step"] {
             if !kw.is_empty() {
-                self.expect_kw(kw)?;
+                self.expect_kw_custom(kw)?;
             }
             let uses = self.parse_paren_operands()?;
             if uses.len() != ivs.len() {
@@ -1174,9 +1183,9 @@ impl<'a> Parser<'a> {
         } else {
             self.expect(Tok::Equal, "'='")?;
             let (l, a) = self.mixed_list(st, Tok::LParen, Tok::RParen)?;
-            self.expect_kw("to")?;
+            self.expect_kw_custom("to")?;
             let (u, b) = self.mixed_list(st, Tok::LParen, Tok::RParen)?;
-            self.expect_kw("step")?;
+            self.expect_kw_custom("step")?;
             let (s, c) = self.mixed_list(st, Tok::LParen, Tok::RParen)?;
             (lbs, ubs, steps, nl, nu, ns) = (l, u, s, a, b, c);
         }

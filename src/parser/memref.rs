@@ -81,7 +81,7 @@ impl<'a> Parser<'a> {
                 let b = self.parse_use_name()?;
                 self.parse_optional_attrs(st)?;
                 let ta = self.colon_type()?;
-                self.expect_kw("to")?;
+                self.expect_kw_custom("to")?;
                 let tb = self.parse_type()?;
                 let va = self.resolve(a, ta)?;
                 let vb = self.resolve(b, tb)?;
@@ -116,7 +116,7 @@ impl<'a> Parser<'a> {
                 let (strides, nt) = self.mixed_list(&mut tmp, Tok::LSquare, Tok::RSquare)?;
                 self.parse_optional_attrs(st)?;
                 let t = self.colon_type()?;
-                self.expect_kw("to")?;
+                self.expect_kw_custom("to")?;
                 let rt = self.parse_type()?;
                 let v = self.resolve(m, t)?;
                 st.operands.push(v);
@@ -135,7 +135,7 @@ impl<'a> Parser<'a> {
                 let sizes = self.bracket_operands()?;
                 self.parse_optional_attrs(st)?;
                 let t = self.colon_type()?;
-                self.expect_kw("to")?;
+                self.expect_kw_custom("to")?;
                 let rt = self.parse_type()?;
                 let v = self.resolve(m, t)?;
                 st.operands.push(v);
@@ -145,20 +145,20 @@ impl<'a> Parser<'a> {
             }
             Fmt::MemReinterpretCast => {
                 let m = self.parse_use_name()?;
-                self.expect_kw("to")?;
+                self.expect_kw_custom("to")?;
                 let mut tmp = OpState::default();
                 let mut lists = Vec::new();
                 for (i, kw) in ["offset", "sizes", "strides"].into_iter().enumerate() {
                     if i > 0 {
                         self.expect(Tok::Comma, "','")?;
                     }
-                    self.expect_kw(kw)?;
+                    self.expect_kw_custom(kw)?;
                     self.expect(Tok::Colon, "':'")?;
                     lists.push(self.mixed_list(&mut tmp, Tok::LSquare, Tok::RSquare)?);
                 }
                 self.parse_optional_attrs(st)?;
                 let t = self.colon_type()?;
-                self.expect_kw("to")?;
+                self.expect_kw_custom("to")?;
                 let rt = self.parse_type()?;
                 let v = self.resolve(m, t)?;
                 st.operands.push(v);
@@ -177,13 +177,13 @@ impl<'a> Parser<'a> {
                 self.set_attr(st, "reassociation", re);
                 let mut tmp = OpState::default();
                 if fmt == Fmt::ExpandShape {
-                    self.expect_kw("output_shape")?;
+                    self.expect_kw_custom("output_shape")?;
                     let (shape, _) = self.mixed_list(&mut tmp, Tok::LSquare, Tok::RSquare)?;
                     self.put_static_lists(st, &[("static_output_shape", &shape)]);
                 }
                 self.parse_optional_attrs(st)?;
                 let t = self.colon_type()?;
-                self.expect_kw("into")?;
+                self.expect_kw_custom("into")?;
                 let rt = self.parse_type()?;
                 let v = self.resolve(m, t)?;
                 st.operands.push(v);
@@ -196,7 +196,7 @@ impl<'a> Parser<'a> {
                 self.set_attr(st, "permutation", perm);
                 self.parse_optional_attrs(st)?;
                 let t = self.colon_type()?;
-                self.expect_kw("to")?;
+                self.expect_kw_custom("to")?;
                 let rt = self.parse_type()?;
                 let v = self.resolve(m, t)?;
                 st.operands.push(v);
@@ -316,7 +316,7 @@ impl<'a> Parser<'a> {
                     _ => return self.err("expected 'read' or 'write'"),
                 };
                 self.expect(Tok::Comma, "','")?;
-                self.expect_kw("locality")?;
+                self.expect_kw_custom("locality")?;
                 self.expect(Tok::Less, "'<'")?;
                 let loc = self.parse_i64()?;
                 self.expect(Tok::Greater, "'>'")?;
@@ -344,7 +344,7 @@ impl<'a> Parser<'a> {
                 let size = if self.is(Tok::LParen) { self.parse_paren_operands()? } else { Vec::new() };
                 self.parse_optional_attrs(st)?;
                 let t = self.colon_type()?;
-                self.expect_kw("to")?;
+                self.expect_kw_custom("to")?;
                 let rt = self.parse_type()?;
                 let v = self.resolve(m, t)?;
                 st.operands.push(v);

@@ -174,6 +174,13 @@ impl<'a> Parser<'a> {
         Err(Diagnostic::error(self.tok.span, msg))
     }
 
+    /// An error placed as mlir-opt's `emitWrongTokenError` places it, just
+    /// past the previous token, whatever the message.
+    pub fn err_wrong_token<T>(&self, msg: impl Into<String>) -> PResult<T> {
+        let at = self.wrong_token_offset();
+        Err(Diagnostic::error(Span::new(at, at), msg))
+    }
+
     /// An error at the current token, never moved.
     pub fn err_here<T>(&self, msg: impl Into<String>) -> PResult<T> {
         Err(Diagnostic::error(self.tok.span, msg))
@@ -250,7 +257,9 @@ impl<'a> Parser<'a> {
         ctx: &str,
         mut f: impl FnMut(&mut Self) -> PResult<()>,
     ) -> PResult<()> {
-        self.expect(open, &format!("{} {ctx}", open.describe()))?;
+        // mlir-opt words these as plain "expected '('" / "expected ')'".
+        let _ = ctx;
+        self.expect(open, open.describe())?;
         if self.eat(close)? {
             return Ok(());
         }
@@ -260,7 +269,7 @@ impl<'a> Parser<'a> {
                 break;
             }
         }
-        self.expect(close, &format!("{} {ctx}", close.describe()))
+        self.expect(close, close.describe())
     }
 
     fn enter(&mut self) -> PResult<()> {
@@ -412,10 +421,8 @@ impl<'a> Parser<'a> {
                     let key: Box<str> = p.key_spelling().into();
                     p.bump()?;
                     p.expect(Tok::Colon, "':'")?;
-                    let value = p.parse_resource_value(&dialect, &key)?;
-                    if is_dialect {
-                        p.m.resources.push(Resource { dialect: dialect.clone(), key, value, span });
-                    }
+                    let value = p.parse_resource_value(if is_dialect { &dialect } else { "" }, &key)?;
+                    p.m.resources.push(Resource { external: !is_dialect, dialect: dialect.clone(), key, value, span });
                     Ok(())
                 })
             })?;

@@ -29,7 +29,7 @@ impl<'a> Parser<'a> {
             }
             Fmt::TensorInsert => {
                 let v = self.parse_use_name()?;
-                self.expect_kw("into")?;
+                self.expect_kw_custom("into")?;
                 let d = self.parse_use_name()?;
                 let ids = self.bracket_operands()?;
                 self.parse_optional_attrs(st)?;
@@ -77,7 +77,7 @@ impl<'a> Parser<'a> {
             }
             Fmt::InsertSlice => {
                 let src = self.parse_use_name()?;
-                self.expect_kw("into")?;
+                self.expect_kw_custom("into")?;
                 let dst = self.parse_use_name()?;
                 let mut tmp = OpState::default();
                 let (offs, no) = self.mixed_list(&mut tmp, Tok::LSquare, Tok::RSquare)?;
@@ -85,7 +85,7 @@ impl<'a> Parser<'a> {
                 let (strides, nt) = self.mixed_list(&mut tmp, Tok::LSquare, Tok::RSquare)?;
                 self.parse_optional_attrs(st)?;
                 let t = self.colon_type()?;
-                self.expect_kw("into")?;
+                self.expect_kw_custom("into")?;
                 let dt = self.parse_type()?;
                 let a = self.resolve(src, t)?;
                 let b = self.resolve(dst, dt)?;
@@ -108,15 +108,15 @@ impl<'a> Parser<'a> {
                     self.set_prop(st, "nofold", u);
                 }
                 let mut tmp = OpState::default();
-                self.expect_kw("low")?;
+                self.expect_kw_custom("low")?;
                 let (low, nl) = self.mixed_list(&mut tmp, Tok::LSquare, Tok::RSquare)?;
-                self.expect_kw("high")?;
+                self.expect_kw_custom("high")?;
                 let (high, nh) = self.mixed_list(&mut tmp, Tok::LSquare, Tok::RSquare)?;
                 let r = self.parse_region(&[], false)?;
                 st.regions.push(r);
                 self.parse_optional_attrs(st)?;
                 let t = self.colon_type()?;
-                self.expect_kw("to")?;
+                self.expect_kw_custom("to")?;
                 let rt = self.parse_type()?;
                 let v = self.resolve(src, t)?;
                 st.operands.push(v);
@@ -127,7 +127,7 @@ impl<'a> Parser<'a> {
                 st.result_types = vec![rt];
             }
             Fmt::Concat => {
-                self.expect_kw("dim")?;
+                self.expect_kw_custom("dim")?;
                 self.expect(Tok::LParen, "'('")?;
                 let d = self.parse_i64()?;
                 self.expect(Tok::RParen, "')'")?;
@@ -141,14 +141,14 @@ impl<'a> Parser<'a> {
                 let scatter = kind == OpKind::TensorScatter;
                 let mut uses = vec![self.parse_use_name()?];
                 if scatter {
-                    self.expect_kw("into")?;
+                    self.expect_kw_custom("into")?;
                     uses.push(self.parse_use_name()?);
                 }
                 self.expect(Tok::LSquare, "'['")?;
                 uses.push(self.parse_use_name()?);
                 self.expect(Tok::RSquare, "']'")?;
                 let kw = if scatter { "scatter_dims" } else { "gather_dims" };
-                self.expect_kw(kw)?;
+                self.expect_kw_custom(kw)?;
                 self.expect(Tok::LParen, "'('")?;
                 let dims = self.parse_attribute(None)?;
                 let dims = self.i64_array_from_list(dims)?;

@@ -48,7 +48,7 @@ impl<'a> Parser<'a> {
                 let pos = self.position(kind, st, &mut tmp)?;
                 self.parse_optional_attrs(st)?;
                 let rt = self.colon_type()?;
-                self.expect_kw("from")?;
+                self.expect_kw_custom("from")?;
                 let t = self.parse_type()?;
                 let v = self.resolve(src, t)?;
                 st.operands.push(v);
@@ -64,7 +64,7 @@ impl<'a> Parser<'a> {
                 let pos = self.position(kind, st, &mut tmp)?;
                 self.parse_optional_attrs(st)?;
                 let vt = self.colon_type()?;
-                self.expect_kw("into")?;
+                self.expect_kw_custom("into")?;
                 let dt = self.parse_type()?;
                 let a = self.resolve(val, vt)?;
                 let b = self.resolve(dst, dt)?;
@@ -77,7 +77,7 @@ impl<'a> Parser<'a> {
                 let uses = self.parse_n_operands(2)?;
                 self.parse_optional_attrs(st)?;
                 let a = self.colon_type()?;
-                self.expect_kw("into")?;
+                self.expect_kw_custom("into")?;
                 let b = self.parse_type()?;
                 self.resolve_all(st, &uses, &[a, b], name_span)?;
                 st.result_types = vec![b];
@@ -128,7 +128,7 @@ impl<'a> Parser<'a> {
                 self.set_attr(st, "permutation", p);
                 self.parse_optional_attrs(st)?;
                 let t = self.colon_type()?;
-                self.expect_kw("to")?;
+                self.expect_kw_custom("to")?;
                 let rt = self.parse_type()?;
                 let v = self.resolve(u, t)?;
                 st.operands.push(v);
@@ -163,7 +163,7 @@ impl<'a> Parser<'a> {
                 self.parse_modifiers(st)?;
                 self.parse_optional_attrs(st)?;
                 let t = self.colon_type()?;
-                self.expect_kw("into")?;
+                self.expect_kw_custom("into")?;
                 let rt = self.parse_type()?;
                 let vv = self.resolve(v, t)?;
                 st.operands.push(vv);
@@ -183,7 +183,7 @@ impl<'a> Parser<'a> {
                 let dims = self.i64_array_from_list(dims)?;
                 self.set_attr(st, "reduction_dims", dims);
                 let t = self.colon_type()?;
-                self.expect_kw("to")?;
+                self.expect_kw_custom("to")?;
                 let rt = self.parse_type()?;
                 self.resolve_all(st, &uses, &[t, rt], name_span)?;
                 st.result_types = vec![rt];
@@ -336,7 +336,7 @@ impl<'a> Parser<'a> {
         let tys = self.parse_type_list_no_parens()?;
         let loads = matches!(kind, VectorLoad | VectorMaskedload | VectorExpandload | VectorGather);
         let rt = if loads && kind != VectorLoad {
-            self.expect_kw("into")?;
+            self.expect_kw_custom("into")?;
             Some(self.parse_type()?)
         } else {
             None
@@ -499,7 +499,7 @@ impl<'a> Parser<'a> {
         self.parse_optional_attrs(st)?;
         self.expect(Tok::Colon, "':'")?;
         let tys = self.parse_type_list_no_parens()?;
-        self.expect_kw("into")?;
+        self.expect_kw_custom("into")?;
         let rt = self.parse_type()?;
         if tys.len() < 2 {
             return self.err_at(name_span, format!("{CUSTOM_MARK}expected two operand types"));
