@@ -560,11 +560,11 @@ impl<'a> Parser<'a> {
     // ---- SSA names -------------------------------------------------------
 
     fn push_region_scope(&mut self) {
-        self.scopes.last_mut().expect("scope").region_defs.push(Vec::new());
+        innermost(&mut self.scopes).region_defs.push(Vec::new());
     }
 
     fn pop_region_scope(&mut self) -> PResult<()> {
-        let sc = self.scopes.last_mut().expect("scope");
+        let sc = innermost(&mut self.scopes);
         if let Some(defs) = sc.region_defs.pop() {
             for n in defs {
                 sc.values.remove(&n);
@@ -579,7 +579,7 @@ impl<'a> Parser<'a> {
 
     /// Closes an isolated scope: leftover forward references are errors.
     fn finish_scope(&mut self) -> PResult<()> {
-        let sc = self.scopes.pop().expect("scope");
+        let sc = self.scopes.pop().unwrap_or_default();
         if let Some(fr) = sc.forward.values().min_by_key(|f| f.span.start) {
             return self.err_at(fr.span, "use of undeclared SSA value name");
         }
@@ -609,7 +609,7 @@ impl<'a> Parser<'a> {
 
     /// Resolves a use to a value of type `ty` (a placeholder if not yet defined).
     pub fn resolve(&mut self, u: UseName, ty: TypeId) -> PResult<ValueId> {
-        let sc = self.scopes.last_mut().expect("scope");
+        let sc = innermost(&mut self.scopes);
         if let Some(vals) = sc.values.get(&u.name) {
             let v = vals.get(u.number as usize).copied().flatten();
             let Some(v) = v else {
@@ -650,14 +650,14 @@ impl<'a> Parser<'a> {
         }
         let p = self.new_value(ty, ValueDef::Result(OpId(u32::MAX), u.number), u.span);
         self.placeholders.insert(p);
-        let sc = self.scopes.last_mut().expect("scope");
+        let sc = innermost(&mut self.scopes);
         sc.forward.insert((u.name, u.number), ForwardRef { placeholder: p, span: u.span });
         Ok(p)
     }
 
     /// Binds name `name` (result group of `count`) to values.
     pub fn define(&mut self, name: Ident, span: Span, values: &[ValueId]) -> PResult<()> {
-        let sc = self.scopes.last_mut().expect("scope");
+        let sc = innermost(&mut self.scopes);
         if sc.values.contains_key(&name) {
             let s = self.m.ctx.str(name).to_string();
             return self.err_at(span, format!("redefinition of SSA value '{s}'"));
@@ -679,7 +679,7 @@ impl<'a> Parser<'a> {
             }
         }
         // A use of `%x#5` on a group of two never gets defined.
-        let sc = self.scopes.last_mut().expect("scope");
+        let sc = innermost(&mut self.scopes);
         if let Some(((_, n), fr)) = sc.forward.iter().find(|((nm, _), _)| *nm == name) {
             let n = *n;
             let sp = fr.span;
@@ -687,7 +687,7 @@ impl<'a> Parser<'a> {
             return self
                 .err_at(sp, format!("reference to invalid result number: {s}#{n} (op has {} results)", values.len()));
         }
-        let sc = self.scopes.last_mut().expect("scope");
+        let sc = innermost(&mut self.scopes);
         sc.values.insert(name, values.iter().map(|v| Some(*v)).collect());
         if let Some(d) = sc.region_defs.last_mut() {
             d.push(name);
@@ -697,7 +697,7 @@ impl<'a> Parser<'a> {
 
     /// Defines a region entry argument named in the op's syntax.
     fn define_region_arg(&mut self, u: &UseName, v: ValueId) -> PResult<()> {
-        let sc = self.scopes.last().expect("scope");
+        let sc = innermost(&mut self.scopes);
         if sc.values.contains_key(&u.name) {
             let n = self.m.ctx.str(u.name).to_string();
             return self.err_at(u.span, format!("region entry argument '{n}' is already in use"));
@@ -894,7 +894,7 @@ impl<'a> Parser<'a> {
         // Forward reference: allocate the block now, place it when defined.
         let id = BlockId(self.m.blocks.len() as u32);
         self.m.blocks.push(Block { span, ..Default::default() });
-        self.block_scopes.last_mut().expect("block scope").blocks.insert(name, (id, false, span));
+        innermost(&mut self.block_scopes).blocks.insert(name, (id, false, span));
         Ok(id)
     }
 
@@ -914,7 +914,7 @@ impl<'a> Parser<'a> {
         self.block_scopes.push(BlockScope::default());
         let res = self.parse_region_body(region, open, entry_args);
         let res = res.and_then(|_| self.pop_region_scope());
-        let scope = self.block_scopes.pop().expect("block scope");
+        let scope = self.block_scopes.pop().unwrap_or_default();
         res?;
         if let Some((name, (_, _, span))) =
             scope.blocks.iter().filter(|(_, (_, defined, _))| !defined).min_by_key(|(_, (_, _, s))| s.start)
@@ -972,7 +972,7 @@ impl<'a> Parser<'a> {
         let span = self.tok.span;
         let name = self.m.ctx.ident(self.spelling());
         self.bump()?;
-        let scope = self.block_scopes.last_mut().expect("block scope");
+        let scope = innermost(&mut self.block_scopes);
         let block = match scope.blocks.get(&name).copied() {
             Some((_, true, _)) => {
                 let n = self.m.ctx.str(name).to_string();
@@ -987,7 +987,7 @@ impl<'a> Parser<'a> {
             }
             None => {
                 let b = self.new_block(region, span);
-                self.block_scopes.last_mut().expect("block scope").blocks.insert(name, (b, true, span));
+                innermost(&mut self.block_scopes).blocks.insert(name, (b, true, span));
                 b
             }
         };
@@ -1051,6 +1051,18 @@ pub(crate) fn attrs_lit(neg: bool, s: &str) -> (bool, num_bigint::BigInt) {
         None => num_bigint::BigInt::from_str_radix(s, 10),
     };
     (neg, v.unwrap_or_default())
+}
+
+/// The innermost of a stack of scopes. The parser creates the outermost
+/// isolated scope with itself and every region pushes a block scope before
+/// parsing its blocks, so the stack is never empty when this is called; an
+/// empty stack gets a fresh scope rather than a panic.
+fn innermost<T: Default>(stack: &mut Vec<T>) -> &mut T {
+    if stack.is_empty() {
+        stack.push(T::default());
+    }
+    let n = stack.len() - 1;
+    &mut stack[n]
 }
 
 fn pool<T>(v: &mut Vec<T>, items: Vec<T>) -> Range {
