@@ -45,9 +45,7 @@ impl<'a> Parser<'a> {
                 let m = self.parse_use_name()?;
                 let ids = self.bracket_operands()?;
                 self.parse_optional_attrs(st)?;
-                let sp = self.tok.span;
-                let t = self.colon_type()?;
-                let Some(e) = self.m.ctx.type_kind(t).elem() else { return self.err_at(sp, "expected memref type") };
+                let (t, e) = self.colon_shaped_type("memref")?;
                 let v = self.resolve(m, t)?;
                 st.operands.push(v);
                 self.resolve_uniform(st, &ids, idx)?;
@@ -59,9 +57,7 @@ impl<'a> Parser<'a> {
                 let m = self.parse_use_name()?;
                 let ids = self.bracket_operands()?;
                 self.parse_optional_attrs(st)?;
-                let sp = self.tok.span;
-                let t = self.colon_type()?;
-                let Some(e) = self.m.ctx.type_kind(t).elem() else { return self.err_at(sp, "expected memref type") };
+                let (t, e) = self.colon_shaped_type("memref")?;
                 let v = self.resolve(val, e)?;
                 st.operands.push(v);
                 let mv = self.resolve(m, t)?;
@@ -262,9 +258,7 @@ impl<'a> Parser<'a> {
             Fmt::MemGenericAtomicRmw => {
                 let m = self.parse_use_name()?;
                 let ids = self.bracket_operands()?;
-                let sp = self.tok.span;
-                let t = self.colon_type()?;
-                let Some(e) = self.m.ctx.type_kind(t).elem() else { return self.err_at(sp, "expected memref type") };
+                let (t, e) = self.colon_shaped_type("memref")?;
                 let v = self.resolve(m, t)?;
                 st.operands.push(v);
                 self.resolve_uniform(st, &ids, idx)?;
@@ -419,6 +413,17 @@ impl<'a> Parser<'a> {
             _ => return self.err_at(name_span, format!("internal error: '{}' is not a memref-family op", kind.name())),
         }
         Ok(())
+    }
+
+    /// `: type` of a shaped type, and its element type; `what` names the
+    /// expected kind in the error (`memref`, `shaped`).
+    pub(super) fn colon_shaped_type(&mut self, what: &str) -> PResult<(TypeId, TypeId)> {
+        let sp = self.tok.span;
+        let t = self.colon_type()?;
+        match self.m.ctx.type_kind(t).elem() {
+            Some(e) => Ok((t, e)),
+            None => self.err_at(sp, format!("expected {what} type")),
+        }
     }
 
     /// `: type`.

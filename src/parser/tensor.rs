@@ -33,9 +33,7 @@ impl<'a> Parser<'a> {
                 let d = self.parse_use_name()?;
                 let ids = self.bracket_operands()?;
                 self.parse_optional_attrs(st)?;
-                let sp = self.tok.span;
-                let t = self.colon_type()?;
-                let Some(e) = self.m.ctx.type_kind(t).elem() else { return self.err_at(sp, "expected tensor type") };
+                let (t, e) = self.colon_shaped_type("tensor")?;
                 let vv = self.resolve(v, e)?;
                 let dv = self.resolve(d, t)?;
                 st.operands.extend([vv, dv]);
@@ -45,9 +43,7 @@ impl<'a> Parser<'a> {
             Fmt::FromElements => {
                 let uses = self.parse_optional_operand_list()?;
                 self.parse_optional_attrs(st)?;
-                let sp = self.tok.span;
-                let t = self.colon_type()?;
-                let Some(e) = self.m.ctx.type_kind(t).elem() else { return self.err_at(sp, "expected shaped type") };
+                let (t, e) = self.colon_shaped_type("shaped")?;
                 self.resolve_uniform(st, &uses, e)?;
                 st.result_types = vec![t];
             }
@@ -67,9 +63,7 @@ impl<'a> Parser<'a> {
                     dyns = self.operand_list_until(Tok::RSquare)?;
                 }
                 self.parse_optional_attrs(st)?;
-                let sp = self.tok.span;
-                let t = self.colon_type()?;
-                let Some(e) = self.m.ctx.type_kind(t).elem() else { return self.err_at(sp, "expected shaped type") };
+                let (t, e) = self.colon_shaped_type("shaped")?;
                 let vv = self.resolve(v, e)?;
                 st.operands.push(vv);
                 self.resolve_uniform(st, &dyns, idx)?;
