@@ -310,6 +310,15 @@ macro_rules! ops {
     };
 }
 
+/// `arith.cmpi` predicates in enum order.
+pub const CMPI_PREDICATES: &[&str] = &["eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"];
+/// `arith.cmpf` predicates in enum order.
+pub const CMPF_PREDICATES: &[&str] = &[
+    "false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord", "ueq", "ugt", "uge", "ult", "ule", "une", "uno", "true",
+];
+/// `arith.truncf` rounding modes in enum order.
+pub const ROUNDING_MODES: &[&str] = &["to_nearest_even", "downward", "upward", "toward_zero", "to_nearest_away"];
+
 /// Dialects whose op list here is complete: an unknown op name in one of them
 /// is an error, as in mlir-opt, rather than an unregistered op.
 pub const CLOSED_DIALECTS: &[&str] = &[

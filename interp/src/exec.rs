@@ -624,12 +624,11 @@ pub fn route(kind: OpKind) -> Route {
     }
 }
 
-/// `arith.truncf` rounding modes in enum order.
-const ROUNDING_MODES: &[&str] = &["to_nearest_even", "downward", "upward", "toward_zero", "to_nearest_away"];
+use mlir_ir::ops::{CMPI_PREDICATES, ROUNDING_MODES};
 
 /// The enum value of an `index.cmp` predicate (same order as arith.cmpi).
 fn mlir_ir_cmpi_index(p: &str) -> Option<u8> {
-    ["eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"].iter().position(|x| *x == p).map(|i| i as u8)
+    CMPI_PREDICATES.iter().position(|x| *x == p).map(|i| i as u8)
 }
 
 #[cfg(test)]

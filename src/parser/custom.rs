@@ -11,14 +11,7 @@ use crate::lexer::Tok;
 use crate::ops::{traits, Fmt, OpKind};
 use crate::types::{TypeId, TypeKind};
 
-/// `arith.cmpi` predicates in enum order.
-pub const CMPI_PREDICATES: &[&str] = &["eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"];
-/// `arith.cmpf` predicates in enum order.
-pub const CMPF_PREDICATES: &[&str] = &[
-    "false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord", "ueq", "ugt", "uge", "ult", "ule", "une", "uno", "true",
-];
-/// `arith.truncf` rounding modes in enum order.
-pub const ROUNDING_MODES: &[&str] = &["to_nearest_even", "downward", "upward", "toward_zero", "to_nearest_away"];
+pub use crate::ops::{CMPF_PREDICATES, CMPI_PREDICATES, ROUNDING_MODES};
 
 /// Marks messages that mlir-opt prefixes with `custom op 'NAME'` (those an
 /// op's own parser emits, as opposed to the shared type/attribute parsers).
