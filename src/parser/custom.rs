@@ -950,10 +950,9 @@ impl<'a> Parser<'a> {
         let Some(&b) = self.m.region(r).blocks.last() else { return };
         let needs = match self.m.block(b).ops.last() {
             None => true,
-            Some(&op) => {
-                let k = self.m.op(op).name.kind;
-                !(k.has(traits::TERMINATOR) || (k == OpKind::Unknown && false))
-            }
+            // As MLIR's ensureTerminator: an unregistered last op is not a
+            // terminator, so the implicit one is still added after it.
+            Some(&op) => !self.m.op(op).name.kind.has(traits::TERMINATOR),
         };
         if needs {
             let ident = self.m.ctx.ident(yield_kind.name());

@@ -449,7 +449,7 @@ impl<'a> Parser<'a> {
                 }
             }
         }
-        self.expect(close, &format!("{}", close.describe()))?;
+        self.expect(close, close.describe())?;
         Ok(v)
     }
 

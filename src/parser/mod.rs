@@ -1074,7 +1074,7 @@ fn pool<T>(v: &mut Vec<T>, items: Vec<T>) -> Range {
 
 /// Decodes hex digits (even count) into bytes.
 pub fn decode_hex(s: &[u8]) -> Option<Vec<u8>> {
-    if s.len() % 2 != 0 {
+    if !s.len().is_multiple_of(2) {
         return None;
     }
     s.chunks(2)
