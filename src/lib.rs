@@ -12,6 +12,7 @@ pub mod attrs;
 pub mod diag;
 pub mod ident;
 pub mod ir;
+pub mod layout;
 pub mod lexer;
 pub mod ops;
 pub mod parser;

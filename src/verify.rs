@@ -2106,7 +2106,57 @@ impl<'m> Verifier<'m> {
         let Some((shape, _)) = self.opnd(op, 0).and_then(|t| self.ranked(t)) else { return Ok(()) };
         let n = shape.len();
         let Some(l) = self.slice_lists(op, [n, n, n])? else { return Ok(()) };
-        self.slice_in_bounds(op, shape, &l)
+        self.slice_in_bounds(op, shape, &l)?;
+        self.subview_result_type(op, &l)
+    }
+
+    /// The result must be the inferred strided type (source strides times
+    /// slice strides; offset moved by the slice offsets) or a rank-reduced
+    /// version of it, as mlir-opt's `SubViewOp::verify` requires.
+    fn subview_result_type(&self, op: OpId, l: &[Vec<i64>]) -> VResult {
+        use crate::layout::{dyn_add, dyn_mul, rank_reduction, strides_and_offset};
+        let (Some(s), Some(r)) = (self.opnd(op, 0), self.res(op, 0)) else { return Ok(()) };
+        let m = self.m;
+        let (TypeKind::MemRef { elem, space, .. }, TypeKind::MemRef { shape: rshape, elem: relem, .. }) =
+            (m.ctx.type_kind(s), m.ctx.type_kind(r))
+        else {
+            return Ok(());
+        };
+        let span = m.op(op).span;
+        if elem != relem {
+            return self.err(
+                span,
+                format!("expected result element type to be '{}', but got '{}'", self.ty(*elem), self.ty(r)),
+            );
+        }
+        let (Some((sstr, soff)), Some((rstr, roff))) = (strides_and_offset(&m.ctx, s), strides_and_offset(&m.ctx, r))
+        else {
+            return Ok(());
+        };
+        let (offs, sizes, steps) = (&l[0], &l[1], &l[2]);
+        let mut off = soff;
+        for (o, st) in offs.iter().zip(&sstr) {
+            off = dyn_add(off, dyn_mul(*o, *st));
+        }
+        let strides: Vec<i64> = sstr.iter().zip(steps).map(|(a, b)| dyn_mul(*a, *b)).collect();
+        let show = |v: i64| if v == crate::types::DYNAMIC { "?".to_string() } else { v.to_string() };
+        let dims: String = sizes.iter().map(|d| format!("{}x", show(*d))).collect();
+        let st: Vec<String> = strides.iter().map(|v| show(*v)).collect();
+        let offset = if off == 0 { String::new() } else { format!(", offset: {}", show(off)) };
+        let space = space.map(|a| format!(", {}", crate::printer::attr_to_string(&m.ctx, a))).unwrap_or_default();
+        let want = format!("memref<{dims}{}, strided<[{}]{offset}>{space}>", self.ty(*elem), st.join(", "));
+        let mismatch = |what: &str| {
+            self.err(
+                span,
+                format!("expected result type to be '{want}' or a rank-reduced version. (mismatch of result {what}), but got '{}'", self.ty(r)),
+            )
+        };
+        let Some(kept) = rank_reduction(sizes, rshape) else { return mismatch("sizes") };
+        let kept_strides: Vec<i64> = kept.iter().map(|i| strides[*i]).collect();
+        if kept_strides != rstr || off != roff {
+            return mismatch("layout");
+        }
+        Ok(())
     }
 
     fn memref_reinterpret_cast(&self, op: OpId) -> VResult {

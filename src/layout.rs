@@ -1,0 +1,125 @@
+//! Strided memref layouts: the strides and offset a memref type implies
+//! (identity, `strided<..>`, or an affine map that is a linear form), as
+//! `StridedLayoutAttr` and MLIR's `getStridesAndOffset` describe them.
+
+use crate::affine::AffineExpr;
+use crate::attrs::Attribute;
+use crate::ir::Context;
+use crate::types::{TypeId, TypeKind, DYNAMIC};
+
+/// Row-major strides of `shape`: the last dimension has stride 1; a stride
+/// is [`DYNAMIC`] once a later size is dynamic (or the product overflows).
+pub fn canonical_strides(shape: &[i64]) -> Vec<i64> {
+    let mut strides = vec![0; shape.len()];
+    let mut running = 1i64;
+    for i in (0..shape.len()).rev() {
+        strides[i] = running;
+        running = if running == DYNAMIC || shape[i] == DYNAMIC {
+            DYNAMIC
+        } else {
+            running.checked_mul(shape[i]).unwrap_or(DYNAMIC)
+        };
+    }
+    strides
+}
+
+/// The strides and offset of a ranked memref type, or `None` when its
+/// layout is an affine map that is not a linear form of the dims.
+pub fn strides_and_offset(ctx: &Context, t: TypeId) -> Option<(Vec<i64>, i64)> {
+    let TypeKind::MemRef { shape, layout, .. } = ctx.type_kind(t) else { return None };
+    let Some(l) = layout else { return Some((canonical_strides(shape), 0)) };
+    match ctx.attr_kind(*l) {
+        Attribute::Strided { strides, offset } => Some((strides.clone(), *offset)),
+        Attribute::AffineMap(m) if m.num_syms == 0 && m.results.len() == 1 => {
+            let mut strides = vec![0i64; m.num_dims as usize];
+            let mut offset = 0i64;
+            linear_terms(&m.results[0], &mut strides, &mut offset)?;
+            Some((strides, offset))
+        }
+        Attribute::AffineMap(m) if m.is_identity() => Some((canonical_strides(shape), 0)),
+        _ => None,
+    }
+}
+
+/// Accumulates `e` as `sum(strides[i] * d_i) + offset`; `None` if it is not
+/// such a form (mod, floordiv, products of dims, overflow).
+fn linear_terms(e: &AffineExpr, strides: &mut [i64], offset: &mut i64) -> Option<()> {
+    match e {
+        AffineExpr::Const(c) => *offset = offset.checked_add(*c)?,
+        AffineExpr::Dim(i) => {
+            let s = strides.get_mut(*i as usize)?;
+            *s = s.checked_add(1)?;
+        }
+        AffineExpr::Add(a, b) => {
+            linear_terms(a, strides, offset)?;
+            linear_terms(b, strides, offset)?;
+        }
+        AffineExpr::Mul(a, b) => {
+            let (d, c) = match (&**a, &**b) {
+                (AffineExpr::Dim(d), AffineExpr::Const(c)) | (AffineExpr::Const(c), AffineExpr::Dim(d)) => (*d, *c),
+                (AffineExpr::Const(x), AffineExpr::Const(y)) => {
+                    *offset = offset.checked_add(x.checked_mul(*y)?)?;
+                    return Some(());
+                }
+                _ => return None,
+            };
+            let s = strides.get_mut(d as usize)?;
+            *s = s.checked_add(c)?;
+        }
+        _ => return None,
+    }
+    Some(())
+}
+
+/// `a * b` and `a + b` on static-or-[`DYNAMIC`] values.
+pub fn dyn_mul(a: i64, b: i64) -> i64 {
+    if a == DYNAMIC || b == DYNAMIC {
+        return DYNAMIC;
+    }
+    a.checked_mul(b).unwrap_or(DYNAMIC)
+}
+
+/// See [`dyn_mul`].
+pub fn dyn_add(a: i64, b: i64) -> i64 {
+    if a == DYNAMIC || b == DYNAMIC {
+        return DYNAMIC;
+    }
+    a.checked_add(b).unwrap_or(DYNAMIC)
+}
+
+/// Which dims of `sizes` a rank-reduced `reduced` shape keeps, matching
+/// greedily from the left and dropping unit dims, as MLIR's
+/// `computeRankReductionMask` does; `None` when it cannot be reduced.
+pub fn rank_reduction(sizes: &[i64], reduced: &[i64]) -> Option<Vec<usize>> {
+    let mut kept = Vec::new();
+    let mut j = 0;
+    for (i, s) in sizes.iter().enumerate() {
+        if j < reduced.len() && reduced[j] == *s {
+            kept.push(i);
+            j += 1;
+        } else if *s != 1 {
+            return None;
+        }
+    }
+    (j == reduced.len()).then_some(kept)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn row_major_strides() {
+        assert_eq!(canonical_strides(&[4, 8, 2]), vec![16, 2, 1]);
+        assert_eq!(canonical_strides(&[DYNAMIC, 8]), vec![8, 1]);
+        assert_eq!(canonical_strides(&[4, DYNAMIC, 2]), vec![DYNAMIC, 2, 1]);
+    }
+
+    #[test]
+    fn rank_reduction_drops_unit_dims() {
+        assert_eq!(rank_reduction(&[1, 4], &[4]), Some(vec![1]));
+        assert_eq!(rank_reduction(&[4, 1, 4], &[4, 4]), Some(vec![0, 2]));
+        assert_eq!(rank_reduction(&[1, 1], &[]), Some(vec![]));
+        assert_eq!(rank_reduction(&[2, 4], &[4]), None);
+    }
+}
