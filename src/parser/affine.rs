@@ -65,16 +65,12 @@ impl<'a> Parser<'a> {
                 let (map, uses) = self.ssa_affine_map(Tok::LSquare, Tok::RSquare)?;
                 self.set_attr(st, "map", map);
                 self.parse_optional_attrs(st)?;
-                let sp = self.tok.span;
-                let t = self.colon_type()?;
+                let (t, e) = self.colon_shaped_type("memref")?;
                 let rt = if kind == OpKind::AffineVectorLoad {
                     self.expect(Tok::Comma, "','")?;
                     self.parse_type()?
                 } else {
-                    match self.m.ctx.type_kind(t).elem() {
-                        Some(e) => e,
-                        None => return self.err_at(sp, "expected memref type"),
-                    }
+                    e
                 };
                 let v = self.resolve(m, t)?;
                 st.operands.push(v);
@@ -88,16 +84,12 @@ impl<'a> Parser<'a> {
                 let (map, uses) = self.ssa_affine_map(Tok::LSquare, Tok::RSquare)?;
                 self.set_attr(st, "map", map);
                 self.parse_optional_attrs(st)?;
-                let sp = self.tok.span;
-                let t = self.colon_type()?;
+                let (t, e) = self.colon_shaped_type("memref")?;
                 let vt = if kind == OpKind::AffineVectorStore {
                     self.expect(Tok::Comma, "','")?;
                     self.parse_type()?
                 } else {
-                    match self.m.ctx.type_kind(t).elem() {
-                        Some(e) => e,
-                        None => return self.err_at(sp, "expected memref type"),
-                    }
+                    e
                 };
                 let v = self.resolve(val, vt)?;
                 let mv = self.resolve(m, t)?;

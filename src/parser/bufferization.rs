@@ -25,10 +25,7 @@ impl<'a> Parser<'a> {
             Fmt::FlaggedCast => {
                 let u = self.parse_use_name()?;
                 self.unit_flags(st)?;
-                self.parse_optional_attrs(st)?;
-                let t = self.colon_type()?;
-                self.expect_kw_custom("to")?;
-                let rt = self.parse_type()?;
+                let (t, rt) = self.attrs_colon_types(st, "to")?;
                 let v = self.resolve(u, t)?;
                 st.operands.push(v);
                 st.result_types = vec![rt];

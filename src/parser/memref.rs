@@ -110,10 +110,7 @@ impl<'a> Parser<'a> {
                 let (offs, no) = self.mixed_list(&mut tmp, Tok::LSquare, Tok::RSquare)?;
                 let (sizes, ns) = self.mixed_list(&mut tmp, Tok::LSquare, Tok::RSquare)?;
                 let (strides, nt) = self.mixed_list(&mut tmp, Tok::LSquare, Tok::RSquare)?;
-                self.parse_optional_attrs(st)?;
-                let t = self.colon_type()?;
-                self.expect_kw_custom("to")?;
-                let rt = self.parse_type()?;
+                let (t, rt) = self.attrs_colon_types(st, "to")?;
                 let v = self.resolve(m, t)?;
                 st.operands.push(v);
                 st.operands.extend(tmp.operands);
@@ -129,10 +126,7 @@ impl<'a> Parser<'a> {
                 let m = self.parse_use_name()?;
                 let off = self.bracket_operands()?;
                 let sizes = self.bracket_operands()?;
-                self.parse_optional_attrs(st)?;
-                let t = self.colon_type()?;
-                self.expect_kw_custom("to")?;
-                let rt = self.parse_type()?;
+                let (t, rt) = self.attrs_colon_types(st, "to")?;
                 let v = self.resolve(m, t)?;
                 st.operands.push(v);
                 let all: Vec<UseName> = off.into_iter().chain(sizes).collect();
@@ -152,10 +146,7 @@ impl<'a> Parser<'a> {
                     self.expect(Tok::Colon, "':'")?;
                     lists.push(self.mixed_list(&mut tmp, Tok::LSquare, Tok::RSquare)?);
                 }
-                self.parse_optional_attrs(st)?;
-                let t = self.colon_type()?;
-                self.expect_kw_custom("to")?;
-                let rt = self.parse_type()?;
+                let (t, rt) = self.attrs_colon_types(st, "to")?;
                 let v = self.resolve(m, t)?;
                 st.operands.push(v);
                 st.operands.extend(tmp.operands);
@@ -177,10 +168,7 @@ impl<'a> Parser<'a> {
                     let (shape, _) = self.mixed_list(&mut tmp, Tok::LSquare, Tok::RSquare)?;
                     self.put_static_lists(st, &[("static_output_shape", &shape)]);
                 }
-                self.parse_optional_attrs(st)?;
-                let t = self.colon_type()?;
-                self.expect_kw_custom("into")?;
-                let rt = self.parse_type()?;
+                let (t, rt) = self.attrs_colon_types(st, "into")?;
                 let v = self.resolve(m, t)?;
                 st.operands.push(v);
                 st.operands.extend(tmp.operands);
@@ -190,10 +178,7 @@ impl<'a> Parser<'a> {
                 let m = self.parse_use_name()?;
                 let perm = self.parse_affine_map_or_set(true)?;
                 self.set_attr(st, "permutation", perm);
-                self.parse_optional_attrs(st)?;
-                let t = self.colon_type()?;
-                self.expect_kw_custom("to")?;
-                let rt = self.parse_type()?;
+                let (t, rt) = self.attrs_colon_types(st, "to")?;
                 let v = self.resolve(m, t)?;
                 st.operands.push(v);
                 st.result_types = vec![rt];
@@ -336,10 +321,7 @@ impl<'a> Parser<'a> {
             Fmt::Realloc => {
                 let m = self.parse_use_name()?;
                 let size = if self.is(Tok::LParen) { self.parse_paren_operands()? } else { Vec::new() };
-                self.parse_optional_attrs(st)?;
-                let t = self.colon_type()?;
-                self.expect_kw_custom("to")?;
-                let rt = self.parse_type()?;
+                let (t, rt) = self.attrs_colon_types(st, "to")?;
                 let v = self.resolve(m, t)?;
                 st.operands.push(v);
                 self.resolve_uniform(st, &size, idx)?;
@@ -424,6 +406,15 @@ impl<'a> Parser<'a> {
             Some(e) => Ok((t, e)),
             None => self.err_at(sp, format!("expected {what} type")),
         }
+    }
+
+    /// `attr-dict : T to U` (or `into`), the tail of most conversion-like
+    /// forms; returns the source and result types.
+    pub(super) fn attrs_colon_types(&mut self, st: &mut OpState, kw: &str) -> PResult<(TypeId, TypeId)> {
+        self.parse_optional_attrs(st)?;
+        let t = self.colon_type()?;
+        self.expect_kw_custom(kw)?;
+        Ok((t, self.parse_type()?))
     }
 
     /// `: type`.

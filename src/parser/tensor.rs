@@ -108,10 +108,7 @@ impl<'a> Parser<'a> {
                 let (high, nh) = self.mixed_list(&mut tmp, Tok::LSquare, Tok::RSquare)?;
                 let r = self.parse_region(&[], false)?;
                 st.regions.push(r);
-                self.parse_optional_attrs(st)?;
-                let t = self.colon_type()?;
-                self.expect_kw_custom("to")?;
-                let rt = self.parse_type()?;
+                let (t, rt) = self.attrs_colon_types(st, "to")?;
                 let v = self.resolve(src, t)?;
                 st.operands.push(v);
                 st.operands.extend(tmp.operands);

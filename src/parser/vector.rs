@@ -126,10 +126,7 @@ impl<'a> Parser<'a> {
                 let p = self.parse_attribute(None)?;
                 let p = self.i64_array_from_list(p)?;
                 self.set_attr(st, "permutation", p);
-                self.parse_optional_attrs(st)?;
-                let t = self.colon_type()?;
-                self.expect_kw_custom("to")?;
-                let rt = self.parse_type()?;
+                let (t, rt) = self.attrs_colon_types(st, "to")?;
                 let v = self.resolve(u, t)?;
                 st.operands.push(v);
                 st.result_types = vec![rt];
@@ -161,10 +158,7 @@ impl<'a> Parser<'a> {
                 let v = self.parse_use_name()?;
                 let acc = if self.eat(Tok::Comma)? { Some(self.parse_use_name()?) } else { None };
                 self.parse_modifiers(st)?;
-                self.parse_optional_attrs(st)?;
-                let t = self.colon_type()?;
-                self.expect_kw_custom("into")?;
-                let rt = self.parse_type()?;
+                let (t, rt) = self.attrs_colon_types(st, "into")?;
                 let vv = self.resolve(v, t)?;
                 st.operands.push(vv);
                 if let Some(a) = acc {
