@@ -85,17 +85,7 @@ impl<'a> Parser<'a> {
                 st.result_types = outs;
             }
             Fmt::CombIcmp => {
-                let sp = self.tok.span;
-                let Some(n) = ICMP_PREDICATES.iter().position(|p| self.is_kw(p)) else {
-                    return self.err_at(
-                        sp,
-                        format!(
-                            "\u{1}custom:expected string or keyword containing one of the following enum values for attribute 'predicate' [{}]",
-                            ICMP_PREDICATES.join(", ")
-                        ),
-                    );
-                };
-                self.bump()?;
+                let n = self.parse_enum_keyword("predicate", ICMP_PREDICATES)?;
                 let i64t = self.m.ctx.int_type(64);
                 let a = self.m.ctx.attr(Attribute::Integer { value: IntVal::Small(n as i128), ty: i64t });
                 self.set_attr(st, "predicate", a);

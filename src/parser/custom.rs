@@ -23,6 +23,25 @@ impl<'a> Parser<'a> {
         self.err_here(format!("{CUSTOM_MARK}{msg}"))
     }
 
+    /// An enum attribute written as a keyword or string (`slt`, `"slt"`);
+    /// returns its index in `values`. mlir-opt reports anything else at the
+    /// current token with the `custom op` prefix.
+    pub(super) fn parse_enum_keyword(&mut self, attr: &str, values: &[&str]) -> PResult<usize> {
+        let text = match self.tok.kind {
+            Tok::BareId => self.spelling().to_string(),
+            Tok::String => String::from_utf8_lossy(&crate::lexer::unescape(self.spelling())).into_owned(),
+            _ => String::new(),
+        };
+        let Some(n) = values.iter().position(|v| *v == text) else {
+            return self.custom_err(&format!(
+                "expected string or keyword containing one of the following enum values for attribute '{attr}' [{}]",
+                values.join(", ")
+            ));
+        };
+        self.bump()?;
+        Ok(n)
+    }
+
     /// Requires keyword `kw` in an op's custom form; mlir-opt reports a
     /// missing one at the current token with the `custom op` prefix.
     pub(super) fn expect_kw_custom(&mut self, kw: &str) -> PResult<()> {
@@ -687,26 +706,8 @@ impl<'a> Parser<'a> {
     fn parse_cmp(&mut self, kind: OpKind, st: &mut OpState) -> PResult<()> {
         let index = kind == OpKind::IndexCmp;
         let preds = if kind == OpKind::ArithCmpf { CMPF_PREDICATES } else { CMPI_PREDICATES };
-        let sp = self.tok.span;
-        let pred = if self.is(Tok::BareId) {
-            self.spelling().to_string()
-        } else if self.is(Tok::String) {
-            String::from_utf8_lossy(&crate::lexer::unescape(self.spelling())).into_owned()
-        } else {
-            return self.err(
-                "expected string or keyword containing one of the following enum values for attribute 'predicate' ["
-                    .to_string()
-                    + &preds.join(", ")
-                    + "]",
-            );
-        };
-        let Some(n) = preds.iter().position(|p| *p == pred) else {
-            return self.err_at(
-                sp,
-                format!("{CUSTOM_MARK}expected string or keyword containing one of the following enum values for attribute 'predicate' [{}]", preds.join(", ")),
-            );
-        };
-        self.bump()?;
+        let n = self.parse_enum_keyword("predicate", preds)?;
+        let pred = preds[n];
         let attr = if index {
             let d = self.m.ctx.ident("index");
             self.m.ctx.attr(Attribute::Dialect { dialect: d, body: format!("<cmp_predicate {pred}>").into() })

@@ -216,11 +216,7 @@ impl<'a> Parser<'a> {
                 st.result_types = vec![self.colon_type()?];
             }
             Fmt::MemAtomicRmw => {
-                let sp = self.tok.span;
-                let Some(k) = ATOMIC_KINDS.iter().position(|k| self.is_kw(k)) else {
-                    return self.err_at(sp, format!("\u{1}custom:expected string or keyword containing one of the following enum values for attribute 'kind' [{}]", ATOMIC_KINDS.join(", ")));
-                };
-                self.bump()?;
+                let k = self.parse_enum_keyword("kind", ATOMIC_KINDS)?;
                 let i64t = self.m.ctx.int_type(64);
                 let ka = self.m.ctx.attr(Attribute::Integer { value: IntVal::Small(k as i128), ty: i64t });
                 self.set_attr(st, "kind", ka);
