@@ -274,37 +274,66 @@ pub enum Fmt {
 }
 
 macro_rules! ops {
-    ($($v:ident = $name:literal, $traits:expr, $fmt:ident;)*) => {
+    ($($dialect:ident $enum:ident { $($v:ident / $short:ident = $name:literal, $traits:expr, $fmt:ident;)* })*) => {
         /// Every op the IR knows by name; anything else is [`OpKind::Unknown`].
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
         pub enum OpKind {
             /// An op of a dialect this tool does not know.
             Unknown,
-            $(#[doc = $name] $v,)*
+            $($(#[doc = $name] $v,)*)*
+        }
+
+        $(
+            /// The ops of one dialect, so its executor can match them
+            /// exhaustively.
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub enum $enum {
+                $(#[doc = $name] $short,)*
+            }
+
+            impl $enum {
+                /// The flat kind of this op.
+                pub fn kind(self) -> OpKind {
+                    match self { $($enum::$short => OpKind::$v,)* }
+                }
+            }
+        )*
+
+        /// An op split by dialect: what executors dispatch on.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum DialectOp {
+            /// An op of a dialect this tool does not know.
+            Unknown,
+            $(#[doc = stringify!($dialect)] $dialect($enum),)*
         }
 
         impl OpKind {
             /// Every known op.
-            pub const ALL: &'static [OpKind] = &[$(OpKind::$v,)*];
+            pub const ALL: &'static [OpKind] = &[$($(OpKind::$v,)*)*];
 
             /// The full op name.
             pub fn name(self) -> &'static str {
-                match self { OpKind::Unknown => "<unknown>", $(OpKind::$v => $name,)* }
+                match self { OpKind::Unknown => "<unknown>", $($(OpKind::$v => $name,)*)* }
             }
 
             /// The op's trait bits (see [`traits`]).
             pub fn traits(self) -> u32 {
-                match self { OpKind::Unknown => 0, $(OpKind::$v => $traits,)* }
+                match self { OpKind::Unknown => 0, $($(OpKind::$v => $traits,)*)* }
             }
 
             /// The syntax family of the custom form.
             pub fn fmt(self) -> Fmt {
-                match self { OpKind::Unknown => Fmt::GenericOnly, $(OpKind::$v => Fmt::$fmt,)* }
+                match self { OpKind::Unknown => Fmt::GenericOnly, $($(OpKind::$v => Fmt::$fmt,)*)* }
             }
 
             /// The op called `name`, if known.
             pub fn from_name(name: &str) -> Option<OpKind> {
-                match name { $($name => Some(OpKind::$v),)* _ => None }
+                match name { $($($name => Some(OpKind::$v),)*)* _ => None }
+            }
+
+            /// The op as its dialect's enum.
+            pub fn dialect_op(self) -> DialectOp {
+                match self { OpKind::Unknown => DialectOp::Unknown, $($(OpKind::$v => DialectOp::$dialect($enum::$short),)*)* }
             }
         }
     };
@@ -347,326 +376,342 @@ impl OpKind {
 }
 
 ops! {
-    BuiltinModule = "builtin.module", ISOLATED | NO_TERMINATOR | GRAPH | SYMBOL_TABLE, Module;
-    UnrealizedConversionCast = "builtin.unrealized_conversion_cast", 0, ConversionCast;
-
-    FuncFunc = "func.func", ISOLATED, Func;
-    FuncReturn = "func.return", TERMINATOR, Return;
-    FuncCall = "func.call", 0, Call;
-    FuncCallIndirect = "func.call_indirect", 0, CallIndirect;
-    FuncConstant = "func.constant", 0, FuncConstant;
-
-    CfBr = "cf.br", TERMINATOR, Br;
-    CfCondBr = "cf.cond_br", TERMINATOR, CondBr;
-    CfSwitch = "cf.switch", TERMINATOR, Switch;
-    CfAssert = "cf.assert", 0, Assert;
-
-    ArithConstant = "arith.constant", 0, Constant;
-    ArithAddi = "arith.addi", 0, Binary;
-    ArithSubi = "arith.subi", 0, Binary;
-    ArithMuli = "arith.muli", 0, Binary;
-    ArithDivsi = "arith.divsi", 0, Binary;
-    ArithDivui = "arith.divui", 0, Binary;
-    ArithCeildivsi = "arith.ceildivsi", 0, Binary;
-    ArithCeildivui = "arith.ceildivui", 0, Binary;
-    ArithFloordivsi = "arith.floordivsi", 0, Binary;
-    ArithRemsi = "arith.remsi", 0, Binary;
-    ArithRemui = "arith.remui", 0, Binary;
-    ArithAndi = "arith.andi", 0, Binary;
-    ArithOri = "arith.ori", 0, Binary;
-    ArithXori = "arith.xori", 0, Binary;
-    ArithShli = "arith.shli", 0, Binary;
-    ArithShrsi = "arith.shrsi", 0, Binary;
-    ArithShrui = "arith.shrui", 0, Binary;
-    ArithMaxsi = "arith.maxsi", 0, Binary;
-    ArithMaxui = "arith.maxui", 0, Binary;
-    ArithMinsi = "arith.minsi", 0, Binary;
-    ArithMinui = "arith.minui", 0, Binary;
-    ArithAdduiExtended = "arith.addui_extended", 0, BinaryTwoResults;
-    ArithMulsiExtended = "arith.mulsi_extended", 0, BinaryTwoResults;
-    ArithMuluiExtended = "arith.mului_extended", 0, BinaryTwoResults;
-    ArithCmpi = "arith.cmpi", 0, Cmp;
-    ArithCmpf = "arith.cmpf", 0, Cmp;
-    ArithSelect = "arith.select", 0, Select;
-    ArithExtsi = "arith.extsi", 0, Cast;
-    ArithExtui = "arith.extui", 0, Cast;
-    ArithTrunci = "arith.trunci", 0, Cast;
-    ArithIndexCast = "arith.index_cast", 0, Cast;
-    ArithIndexCastui = "arith.index_castui", 0, Cast;
-    ArithBitcast = "arith.bitcast", 0, Cast;
-    ArithSitofp = "arith.sitofp", 0, Cast;
-    ArithUitofp = "arith.uitofp", 0, Cast;
-    ArithFptosi = "arith.fptosi", 0, Cast;
-    ArithFptoui = "arith.fptoui", 0, Cast;
-    ArithExtf = "arith.extf", 0, Cast;
-    ArithTruncf = "arith.truncf", 0, Cast;
-    ArithScalingExtf = "arith.scaling_extf", 0, GenericOnly;
-    ArithScalingTruncf = "arith.scaling_truncf", 0, GenericOnly;
-    ArithAddf = "arith.addf", 0, Binary;
-    ArithSubf = "arith.subf", 0, Binary;
-    ArithMulf = "arith.mulf", 0, Binary;
-    ArithDivf = "arith.divf", 0, Binary;
-    ArithRemf = "arith.remf", 0, Binary;
-    ArithNegf = "arith.negf", 0, Unary;
-    ArithMaximumf = "arith.maximumf", 0, Binary;
-    ArithMinimumf = "arith.minimumf", 0, Binary;
-    ArithMaxnumf = "arith.maxnumf", 0, Binary;
-    ArithMinnumf = "arith.minnumf", 0, Binary;
-
-    IndexConstant = "index.constant", 0, IndexConstant;
-    IndexBoolConstant = "index.bool.constant", 0, BoolConstant;
-    IndexAdd = "index.add", 0, Binary;
-    IndexSub = "index.sub", 0, Binary;
-    IndexMul = "index.mul", 0, Binary;
-    IndexDivs = "index.divs", 0, Binary;
-    IndexDivu = "index.divu", 0, Binary;
-    IndexCeildivs = "index.ceildivs", 0, Binary;
-    IndexCeildivu = "index.ceildivu", 0, Binary;
-    IndexFloordivs = "index.floordivs", 0, Binary;
-    IndexRems = "index.rems", 0, Binary;
-    IndexRemu = "index.remu", 0, Binary;
-    IndexMaxs = "index.maxs", 0, Binary;
-    IndexMaxu = "index.maxu", 0, Binary;
-    IndexMins = "index.mins", 0, Binary;
-    IndexMinu = "index.minu", 0, Binary;
-    IndexShl = "index.shl", 0, Binary;
-    IndexShrs = "index.shrs", 0, Binary;
-    IndexShru = "index.shru", 0, Binary;
-    IndexAnd = "index.and", 0, Binary;
-    IndexOr = "index.or", 0, Binary;
-    IndexXor = "index.xor", 0, Binary;
-    IndexCmp = "index.cmp", 0, Cmp;
-    IndexCasts = "index.casts", 0, Cast;
-    IndexCastu = "index.castu", 0, Cast;
-    IndexSizeof = "index.sizeof", 0, NoOperands;
-
-    UbPoison = "ub.poison", 0, Poison;
-    UbUnreachable = "ub.unreachable", TERMINATOR, Bare;
-
-    ScfFor = "scf.for", IMPLICIT_TERMINATOR, ScfFor;
-    ScfIf = "scf.if", IMPLICIT_TERMINATOR, ScfIf;
-    ScfWhile = "scf.while", 0, ScfWhile;
-    ScfCondition = "scf.condition", TERMINATOR, ScfCondition;
-    ScfYield = "scf.yield", TERMINATOR, Return;
-    ScfExecuteRegion = "scf.execute_region", 0, ScfExecuteRegion;
-    ScfIndexSwitch = "scf.index_switch", 0, ScfIndexSwitch;
-    ScfParallel = "scf.parallel", IMPLICIT_TERMINATOR, ScfParallel;
-    ScfReduce = "scf.reduce", TERMINATOR, ScfReduce;
-    ScfReduceReturn = "scf.reduce.return", TERMINATOR, Return;
-    ScfForall = "scf.forall", IMPLICIT_TERMINATOR, ScfForall;
-    ScfInParallel = "scf.forall.in_parallel", TERMINATOR | NO_TERMINATOR, InParallel;
-
-    MathAbsf = "math.absf", 0, Unary;
-    MathAbsi = "math.absi", 0, Unary;
-    MathAcos = "math.acos", 0, Unary;
-    MathAcosh = "math.acosh", 0, Unary;
-    MathAsin = "math.asin", 0, Unary;
-    MathAsinh = "math.asinh", 0, Unary;
-    MathAtan = "math.atan", 0, Unary;
-    MathAtanh = "math.atanh", 0, Unary;
-    MathCbrt = "math.cbrt", 0, Unary;
-    MathCeil = "math.ceil", 0, Unary;
-    MathCos = "math.cos", 0, Unary;
-    MathCosh = "math.cosh", 0, Unary;
-    MathCtlz = "math.ctlz", 0, Unary;
-    MathCtpop = "math.ctpop", 0, Unary;
-    MathCttz = "math.cttz", 0, Unary;
-    MathErf = "math.erf", 0, Unary;
-    MathErfc = "math.erfc", 0, Unary;
-    MathExp = "math.exp", 0, Unary;
-    MathExp2 = "math.exp2", 0, Unary;
-    MathExpm1 = "math.expm1", 0, Unary;
-    MathFloor = "math.floor", 0, Unary;
-    MathLog = "math.log", 0, Unary;
-    MathLog10 = "math.log10", 0, Unary;
-    MathLog1p = "math.log1p", 0, Unary;
-    MathLog2 = "math.log2", 0, Unary;
-    MathRound = "math.round", 0, Unary;
-    MathRoundeven = "math.roundeven", 0, Unary;
-    MathRsqrt = "math.rsqrt", 0, Unary;
-    MathSin = "math.sin", 0, Unary;
-    MathSinh = "math.sinh", 0, Unary;
-    MathSqrt = "math.sqrt", 0, Unary;
-    MathTan = "math.tan", 0, Unary;
-    MathTanh = "math.tanh", 0, Unary;
-    MathTrunc = "math.trunc", 0, Unary;
-    MathAtan2 = "math.atan2", 0, Binary;
-    MathCopysign = "math.copysign", 0, Binary;
-    MathPowf = "math.powf", 0, Binary;
-    MathIpowi = "math.ipowi", 0, Binary;
-    MathFpowi = "math.fpowi", 0, BinaryTwoTypes;
-    MathFma = "math.fma", 0, Ternary;
-    MathClampf = "math.clampf", 0, Clamp;
-    MathIsnan = "math.isnan", 0, Predicate;
-    MathIsinf = "math.isinf", 0, Predicate;
-    MathIsfinite = "math.isfinite", 0, Predicate;
-    MathIsnormal = "math.isnormal", 0, Predicate;
-    MathSincos = "math.sincos", 0, UnaryTwoResults;
-
-    ComplexAbs = "complex.abs", 0, ComplexToReal;
-    ComplexAdd = "complex.add", 0, Binary;
-    ComplexAngle = "complex.angle", 0, ComplexToReal;
-    ComplexAtan2 = "complex.atan2", 0, Binary;
-    ComplexBitcast = "complex.bitcast", 0, Cast;
-    ComplexConj = "complex.conj", 0, Unary;
-    ComplexConstant = "complex.constant", 0, ComplexConstant;
-    ComplexCos = "complex.cos", 0, Unary;
-    ComplexCreate = "complex.create", 0, ComplexCreate;
-    ComplexDiv = "complex.div", 0, Binary;
-    ComplexEq = "complex.eq", 0, Equality;
-    ComplexExp = "complex.exp", 0, Unary;
-    ComplexExpm1 = "complex.expm1", 0, Unary;
-    ComplexIm = "complex.im", 0, ComplexToReal;
-    ComplexLog = "complex.log", 0, Unary;
-    ComplexLog1p = "complex.log1p", 0, Unary;
-    ComplexMul = "complex.mul", 0, Binary;
-    ComplexNeg = "complex.neg", 0, Unary;
-    ComplexNeq = "complex.neq", 0, Equality;
-    ComplexPow = "complex.pow", 0, Binary;
-    ComplexPowi = "complex.powi", 0, BinaryTwoTypes;
-    ComplexRe = "complex.re", 0, ComplexToReal;
-    ComplexRsqrt = "complex.rsqrt", 0, Unary;
-    ComplexSign = "complex.sign", 0, Unary;
-    ComplexSin = "complex.sin", 0, Unary;
-    ComplexSqrt = "complex.sqrt", 0, Unary;
-    ComplexSub = "complex.sub", 0, Binary;
-    ComplexTan = "complex.tan", 0, Unary;
-    ComplexTanh = "complex.tanh", 0, Unary;
-
-    MemrefAlloc = "memref.alloc", 0, MemAlloc;
-    MemrefAlloca = "memref.alloca", 0, MemAlloc;
-    MemrefAllocaScope = "memref.alloca_scope", IMPLICIT_TERMINATOR, AllocaScope;
-    MemrefAllocaScopeReturn = "memref.alloca_scope.return", TERMINATOR, Return;
-    MemrefAssumeAlignment = "memref.assume_alignment", 0, AssumeAlignment;
-    MemrefAtomicRmw = "memref.atomic_rmw", 0, MemAtomicRmw;
-    MemrefAtomicYield = "memref.atomic_yield", TERMINATOR, Return;
-    MemrefCast = "memref.cast", 0, Cast;
-    MemrefCollapseShape = "memref.collapse_shape", 0, CollapseShape;
-    MemrefCopy = "memref.copy", 0, MemCopy;
-    MemrefDealloc = "memref.dealloc", 0, MemDealloc;
-    MemrefDim = "memref.dim", 0, MemDim;
-    MemrefDmaStart = "memref.dma_start", 0, DmaStart;
-    MemrefDmaWait = "memref.dma_wait", 0, DmaWait;
-    MemrefExpandShape = "memref.expand_shape", 0, ExpandShape;
-    MemrefExtractAlignedPointerAsIndex = "memref.extract_aligned_pointer_as_index", 0, ExtractMetadata;
-    MemrefExtractStridedMetadata = "memref.extract_strided_metadata", 0, ExtractMetadata;
-    MemrefGenericAtomicRmw = "memref.generic_atomic_rmw", 0, MemGenericAtomicRmw;
-    MemrefGetGlobal = "memref.get_global", 0, MemGetGlobal;
-    MemrefGlobal = "memref.global", 0, MemGlobal;
-    MemrefLoad = "memref.load", 0, MemLoad;
-    MemrefMemorySpaceCast = "memref.memory_space_cast", 0, Cast;
-    MemrefPrefetch = "memref.prefetch", 0, Prefetch;
-    MemrefRank = "memref.rank", 0, MemRank;
-    MemrefRealloc = "memref.realloc", 0, Realloc;
-    MemrefReinterpretCast = "memref.reinterpret_cast", 0, MemReinterpretCast;
-    MemrefReshape = "memref.reshape", 0, Reshape;
-    MemrefStore = "memref.store", 0, MemStore;
-    MemrefSubview = "memref.subview", 0, MemSubview;
-    MemrefTranspose = "memref.transpose", 0, MemTranspose;
-    MemrefView = "memref.view", 0, MemView;
-
-    AffineApply = "affine.apply", 0, AffineApply;
-    AffineDelinearizeIndex = "affine.delinearize_index", 0, AffineDelinearize;
-    AffineDmaStart = "affine.dma_start", 0, AffineDmaStart;
-    AffineDmaWait = "affine.dma_wait", 0, AffineDmaWait;
-    AffineFor = "affine.for", IMPLICIT_TERMINATOR, AffineFor;
-    AffineIf = "affine.if", IMPLICIT_TERMINATOR, AffineIf;
-    AffineLinearizeIndex = "affine.linearize_index", 0, AffineLinearize;
-    AffineLoad = "affine.load", 0, AffineLoad;
-    AffineMax = "affine.max", 0, AffineMinMax;
-    AffineMin = "affine.min", 0, AffineMinMax;
-    AffineParallel = "affine.parallel", IMPLICIT_TERMINATOR, AffineParallel;
-    AffinePrefetch = "affine.prefetch", 0, AffinePrefetch;
-    AffineStore = "affine.store", 0, AffineStore;
-    AffineVectorLoad = "affine.vector_load", 0, AffineLoad;
-    AffineVectorStore = "affine.vector_store", 0, AffineStore;
-    AffineYield = "affine.yield", TERMINATOR, Return;
-
-    TensorBitcast = "tensor.bitcast", 0, Cast;
-    TensorCast = "tensor.cast", 0, Cast;
-    TensorCollapseShape = "tensor.collapse_shape", 0, CollapseShape;
-    TensorConcat = "tensor.concat", 0, Concat;
-    TensorDim = "tensor.dim", 0, MemDim;
-    TensorEmpty = "tensor.empty", 0, TensorEmpty;
-    TensorExpandShape = "tensor.expand_shape", 0, ExpandShape;
-    TensorExtract = "tensor.extract", 0, MemLoad;
-    TensorExtractSlice = "tensor.extract_slice", 0, MemSubview;
-    TensorFromElements = "tensor.from_elements", 0, FromElements;
-    TensorGather = "tensor.gather", 0, Gather;
-    TensorGenerate = "tensor.generate", 0, Generate;
-    TensorInsert = "tensor.insert", 0, TensorInsert;
-    TensorInsertSlice = "tensor.insert_slice", 0, InsertSlice;
-    TensorPad = "tensor.pad", 0, Pad;
-    TensorParallelInsertSlice = "tensor.parallel_insert_slice", 0, InsertSlice;
-    TensorRank = "tensor.rank", 0, MemRank;
-    TensorReshape = "tensor.reshape", 0, Reshape;
-    TensorScatter = "tensor.scatter", 0, Gather;
-    TensorSplat = "tensor.splat", 0, Splat;
-    TensorYield = "tensor.yield", TERMINATOR, Return;
-
-    BufferizationAllocTensor = "bufferization.alloc_tensor", 0, AllocTensor;
-    BufferizationClone = "bufferization.clone", 0, Cast;
-    BufferizationDealloc = "bufferization.dealloc", 0, BufDealloc;
-    BufferizationDeallocTensor = "bufferization.dealloc_tensor", 0, MemDealloc;
-    BufferizationMaterializeInDestination = "bufferization.materialize_in_destination", 0, Materialize;
-    BufferizationToBuffer = "bufferization.to_buffer", 0, FlaggedCast;
-    BufferizationToTensor = "bufferization.to_tensor", 0, FlaggedCast;
-
-    VectorBitcast = "vector.bitcast", 0, Cast;
-    VectorBroadcast = "vector.broadcast", 0, Cast;
-    VectorCompressstore = "vector.compressstore", 0, VecMemory;
-    VectorConstantMask = "vector.constant_mask", 0, ConstantMask;
-    VectorContract = "vector.contract", 0, Contract;
-    VectorCreateMask = "vector.create_mask", 0, CreateMask;
-    VectorDeinterleave = "vector.deinterleave", 0, Deinterleave;
-    VectorExpandload = "vector.expandload", 0, VecMemory;
-    VectorExtract = "vector.extract", 0, VecExtract;
-    VectorExtractStridedSlice = "vector.extract_strided_slice", 0, Cast;
-    VectorFma = "vector.fma", 0, Ternary;
-    VectorFromElements = "vector.from_elements", 0, FromElements;
-    VectorGather = "vector.gather", 0, VecMemory;
-    VectorInsert = "vector.insert", 0, VecInsert;
-    VectorInsertStridedSlice = "vector.insert_strided_slice", 0, InsertStrided;
-    VectorInterleave = "vector.interleave", 0, Interleave;
-    VectorLoad = "vector.load", 0, VecMemory;
-    VectorMask = "vector.mask", IMPLICIT_TERMINATOR, VecMask;
-    VectorMaskedload = "vector.maskedload", 0, VecMemory;
-    VectorMaskedstore = "vector.maskedstore", 0, VecMemory;
-    VectorMultiReduction = "vector.multi_reduction", 0, MultiReduction;
-    VectorOuterproduct = "vector.outerproduct", 0, OuterProduct;
-    VectorPrint = "vector.print", 0, VecPrint;
-    VectorReduction = "vector.reduction", 0, Reduction;
-    VectorScalableExtract = "vector.scalable.extract", 0, VecExtract;
-    VectorScalableInsert = "vector.scalable.insert", 0, VecInsert;
-    VectorScan = "vector.scan", 0, Scan;
-    VectorScatter = "vector.scatter", 0, VecMemory;
-    VectorShapeCast = "vector.shape_cast", 0, Cast;
-    VectorShuffle = "vector.shuffle", 0, Shuffle;
-    VectorStep = "vector.step", 0, TypeOnly;
-    VectorStore = "vector.store", 0, VecMemory;
-    VectorToElements = "vector.to_elements", 0, ToElements;
-    VectorTransferRead = "vector.transfer_read", 0, TransferRead;
-    VectorTransferWrite = "vector.transfer_write", 0, TransferWrite;
-    VectorTranspose = "vector.transpose", 0, VecTranspose;
-    VectorTypeCast = "vector.type_cast", 0, Cast;
-    VectorVscale = "vector.vscale", 0, NoOperands;
-    VectorYield = "vector.yield", TERMINATOR, Return;
-
-    CombAdd = "comb.add", 0, CombVariadic;
-    CombAnd = "comb.and", 0, CombVariadic;
-    CombConcat = "comb.concat", 0, CombConcat;
-    CombExtract = "comb.extract", 0, CombExtract;
-    CombIcmp = "comb.icmp", 0, CombIcmp;
-    CombInv = "comb.inv", 0, CombUnary;
-    CombLut = "comb.lut", 0, CombLut;
-    CombMul = "comb.mul", 0, CombVariadic;
-    CombMux = "comb.mux", 0, CombMux;
-    CombNand = "comb.nand", 0, CombVariadic;
-    CombNor = "comb.nor", 0, CombVariadic;
-    CombOr = "comb.or", 0, CombVariadic;
-    CombParity = "comb.parity", 0, CombUnary;
-    CombReplicate = "comb.replicate", 0, CombReplicate;
-    CombTruthTable = "comb.truth_table", 0, CombTruthTable;
-    CombXnor = "comb.xnor", 0, CombVariadic;
-    CombXor = "comb.xor", 0, CombVariadic;
+    Builtin BuiltinOp {
+        BuiltinModule / Module = "builtin.module", ISOLATED | NO_TERMINATOR | GRAPH | SYMBOL_TABLE, Module;
+        UnrealizedConversionCast / UnrealizedConversionCast = "builtin.unrealized_conversion_cast", 0, ConversionCast;
+    }
+    Func FuncOp {
+        FuncFunc / Func = "func.func", ISOLATED, Func;
+        FuncReturn / Return = "func.return", TERMINATOR, Return;
+        FuncCall / Call = "func.call", 0, Call;
+        FuncCallIndirect / CallIndirect = "func.call_indirect", 0, CallIndirect;
+        FuncConstant / Constant = "func.constant", 0, FuncConstant;
+    }
+    Cf CfOp {
+        CfBr / Br = "cf.br", TERMINATOR, Br;
+        CfCondBr / CondBr = "cf.cond_br", TERMINATOR, CondBr;
+        CfSwitch / Switch = "cf.switch", TERMINATOR, Switch;
+        CfAssert / Assert = "cf.assert", 0, Assert;
+    }
+    Arith ArithOp {
+        ArithConstant / Constant = "arith.constant", 0, Constant;
+        ArithAddi / Addi = "arith.addi", 0, Binary;
+        ArithSubi / Subi = "arith.subi", 0, Binary;
+        ArithMuli / Muli = "arith.muli", 0, Binary;
+        ArithDivsi / Divsi = "arith.divsi", 0, Binary;
+        ArithDivui / Divui = "arith.divui", 0, Binary;
+        ArithCeildivsi / Ceildivsi = "arith.ceildivsi", 0, Binary;
+        ArithCeildivui / Ceildivui = "arith.ceildivui", 0, Binary;
+        ArithFloordivsi / Floordivsi = "arith.floordivsi", 0, Binary;
+        ArithRemsi / Remsi = "arith.remsi", 0, Binary;
+        ArithRemui / Remui = "arith.remui", 0, Binary;
+        ArithAndi / Andi = "arith.andi", 0, Binary;
+        ArithOri / Ori = "arith.ori", 0, Binary;
+        ArithXori / Xori = "arith.xori", 0, Binary;
+        ArithShli / Shli = "arith.shli", 0, Binary;
+        ArithShrsi / Shrsi = "arith.shrsi", 0, Binary;
+        ArithShrui / Shrui = "arith.shrui", 0, Binary;
+        ArithMaxsi / Maxsi = "arith.maxsi", 0, Binary;
+        ArithMaxui / Maxui = "arith.maxui", 0, Binary;
+        ArithMinsi / Minsi = "arith.minsi", 0, Binary;
+        ArithMinui / Minui = "arith.minui", 0, Binary;
+        ArithAdduiExtended / AdduiExtended = "arith.addui_extended", 0, BinaryTwoResults;
+        ArithMulsiExtended / MulsiExtended = "arith.mulsi_extended", 0, BinaryTwoResults;
+        ArithMuluiExtended / MuluiExtended = "arith.mului_extended", 0, BinaryTwoResults;
+        ArithCmpi / Cmpi = "arith.cmpi", 0, Cmp;
+        ArithCmpf / Cmpf = "arith.cmpf", 0, Cmp;
+        ArithSelect / Select = "arith.select", 0, Select;
+        ArithExtsi / Extsi = "arith.extsi", 0, Cast;
+        ArithExtui / Extui = "arith.extui", 0, Cast;
+        ArithTrunci / Trunci = "arith.trunci", 0, Cast;
+        ArithIndexCast / IndexCast = "arith.index_cast", 0, Cast;
+        ArithIndexCastui / IndexCastui = "arith.index_castui", 0, Cast;
+        ArithBitcast / Bitcast = "arith.bitcast", 0, Cast;
+        ArithSitofp / Sitofp = "arith.sitofp", 0, Cast;
+        ArithUitofp / Uitofp = "arith.uitofp", 0, Cast;
+        ArithFptosi / Fptosi = "arith.fptosi", 0, Cast;
+        ArithFptoui / Fptoui = "arith.fptoui", 0, Cast;
+        ArithExtf / Extf = "arith.extf", 0, Cast;
+        ArithTruncf / Truncf = "arith.truncf", 0, Cast;
+        ArithScalingExtf / ScalingExtf = "arith.scaling_extf", 0, GenericOnly;
+        ArithScalingTruncf / ScalingTruncf = "arith.scaling_truncf", 0, GenericOnly;
+        ArithAddf / Addf = "arith.addf", 0, Binary;
+        ArithSubf / Subf = "arith.subf", 0, Binary;
+        ArithMulf / Mulf = "arith.mulf", 0, Binary;
+        ArithDivf / Divf = "arith.divf", 0, Binary;
+        ArithRemf / Remf = "arith.remf", 0, Binary;
+        ArithNegf / Negf = "arith.negf", 0, Unary;
+        ArithMaximumf / Maximumf = "arith.maximumf", 0, Binary;
+        ArithMinimumf / Minimumf = "arith.minimumf", 0, Binary;
+        ArithMaxnumf / Maxnumf = "arith.maxnumf", 0, Binary;
+        ArithMinnumf / Minnumf = "arith.minnumf", 0, Binary;
+    }
+    Index IndexOp {
+        IndexConstant / Constant = "index.constant", 0, IndexConstant;
+        IndexBoolConstant / BoolConstant = "index.bool.constant", 0, BoolConstant;
+        IndexAdd / Add = "index.add", 0, Binary;
+        IndexSub / Sub = "index.sub", 0, Binary;
+        IndexMul / Mul = "index.mul", 0, Binary;
+        IndexDivs / Divs = "index.divs", 0, Binary;
+        IndexDivu / Divu = "index.divu", 0, Binary;
+        IndexCeildivs / Ceildivs = "index.ceildivs", 0, Binary;
+        IndexCeildivu / Ceildivu = "index.ceildivu", 0, Binary;
+        IndexFloordivs / Floordivs = "index.floordivs", 0, Binary;
+        IndexRems / Rems = "index.rems", 0, Binary;
+        IndexRemu / Remu = "index.remu", 0, Binary;
+        IndexMaxs / Maxs = "index.maxs", 0, Binary;
+        IndexMaxu / Maxu = "index.maxu", 0, Binary;
+        IndexMins / Mins = "index.mins", 0, Binary;
+        IndexMinu / Minu = "index.minu", 0, Binary;
+        IndexShl / Shl = "index.shl", 0, Binary;
+        IndexShrs / Shrs = "index.shrs", 0, Binary;
+        IndexShru / Shru = "index.shru", 0, Binary;
+        IndexAnd / And = "index.and", 0, Binary;
+        IndexOr / Or = "index.or", 0, Binary;
+        IndexXor / Xor = "index.xor", 0, Binary;
+        IndexCmp / Cmp = "index.cmp", 0, Cmp;
+        IndexCasts / Casts = "index.casts", 0, Cast;
+        IndexCastu / Castu = "index.castu", 0, Cast;
+        IndexSizeof / Sizeof = "index.sizeof", 0, NoOperands;
+    }
+    Ub UbOp {
+        UbPoison / Poison = "ub.poison", 0, Poison;
+        UbUnreachable / Unreachable = "ub.unreachable", TERMINATOR, Bare;
+    }
+    Scf ScfOp {
+        ScfFor / For = "scf.for", IMPLICIT_TERMINATOR, ScfFor;
+        ScfIf / If = "scf.if", IMPLICIT_TERMINATOR, ScfIf;
+        ScfWhile / While = "scf.while", 0, ScfWhile;
+        ScfCondition / Condition = "scf.condition", TERMINATOR, ScfCondition;
+        ScfYield / Yield = "scf.yield", TERMINATOR, Return;
+        ScfExecuteRegion / ExecuteRegion = "scf.execute_region", 0, ScfExecuteRegion;
+        ScfIndexSwitch / IndexSwitch = "scf.index_switch", 0, ScfIndexSwitch;
+        ScfParallel / Parallel = "scf.parallel", IMPLICIT_TERMINATOR, ScfParallel;
+        ScfReduce / Reduce = "scf.reduce", TERMINATOR, ScfReduce;
+        ScfReduceReturn / ReduceReturn = "scf.reduce.return", TERMINATOR, Return;
+        ScfForall / Forall = "scf.forall", IMPLICIT_TERMINATOR, ScfForall;
+        ScfInParallel / InParallel = "scf.forall.in_parallel", TERMINATOR | NO_TERMINATOR, InParallel;
+    }
+    Math MathOp {
+        MathAbsf / Absf = "math.absf", 0, Unary;
+        MathAbsi / Absi = "math.absi", 0, Unary;
+        MathAcos / Acos = "math.acos", 0, Unary;
+        MathAcosh / Acosh = "math.acosh", 0, Unary;
+        MathAsin / Asin = "math.asin", 0, Unary;
+        MathAsinh / Asinh = "math.asinh", 0, Unary;
+        MathAtan / Atan = "math.atan", 0, Unary;
+        MathAtanh / Atanh = "math.atanh", 0, Unary;
+        MathCbrt / Cbrt = "math.cbrt", 0, Unary;
+        MathCeil / Ceil = "math.ceil", 0, Unary;
+        MathCos / Cos = "math.cos", 0, Unary;
+        MathCosh / Cosh = "math.cosh", 0, Unary;
+        MathCtlz / Ctlz = "math.ctlz", 0, Unary;
+        MathCtpop / Ctpop = "math.ctpop", 0, Unary;
+        MathCttz / Cttz = "math.cttz", 0, Unary;
+        MathErf / Erf = "math.erf", 0, Unary;
+        MathErfc / Erfc = "math.erfc", 0, Unary;
+        MathExp / Exp = "math.exp", 0, Unary;
+        MathExp2 / Exp2 = "math.exp2", 0, Unary;
+        MathExpm1 / Expm1 = "math.expm1", 0, Unary;
+        MathFloor / Floor = "math.floor", 0, Unary;
+        MathLog / Log = "math.log", 0, Unary;
+        MathLog10 / Log10 = "math.log10", 0, Unary;
+        MathLog1p / Log1p = "math.log1p", 0, Unary;
+        MathLog2 / Log2 = "math.log2", 0, Unary;
+        MathRound / Round = "math.round", 0, Unary;
+        MathRoundeven / Roundeven = "math.roundeven", 0, Unary;
+        MathRsqrt / Rsqrt = "math.rsqrt", 0, Unary;
+        MathSin / Sin = "math.sin", 0, Unary;
+        MathSinh / Sinh = "math.sinh", 0, Unary;
+        MathSqrt / Sqrt = "math.sqrt", 0, Unary;
+        MathTan / Tan = "math.tan", 0, Unary;
+        MathTanh / Tanh = "math.tanh", 0, Unary;
+        MathTrunc / Trunc = "math.trunc", 0, Unary;
+        MathAtan2 / Atan2 = "math.atan2", 0, Binary;
+        MathCopysign / Copysign = "math.copysign", 0, Binary;
+        MathPowf / Powf = "math.powf", 0, Binary;
+        MathIpowi / Ipowi = "math.ipowi", 0, Binary;
+        MathFpowi / Fpowi = "math.fpowi", 0, BinaryTwoTypes;
+        MathFma / Fma = "math.fma", 0, Ternary;
+        MathClampf / Clampf = "math.clampf", 0, Clamp;
+        MathIsnan / Isnan = "math.isnan", 0, Predicate;
+        MathIsinf / Isinf = "math.isinf", 0, Predicate;
+        MathIsfinite / Isfinite = "math.isfinite", 0, Predicate;
+        MathIsnormal / Isnormal = "math.isnormal", 0, Predicate;
+        MathSincos / Sincos = "math.sincos", 0, UnaryTwoResults;
+    }
+    Complex ComplexOp {
+        ComplexAbs / Abs = "complex.abs", 0, ComplexToReal;
+        ComplexAdd / Add = "complex.add", 0, Binary;
+        ComplexAngle / Angle = "complex.angle", 0, ComplexToReal;
+        ComplexAtan2 / Atan2 = "complex.atan2", 0, Binary;
+        ComplexBitcast / Bitcast = "complex.bitcast", 0, Cast;
+        ComplexConj / Conj = "complex.conj", 0, Unary;
+        ComplexConstant / Constant = "complex.constant", 0, ComplexConstant;
+        ComplexCos / Cos = "complex.cos", 0, Unary;
+        ComplexCreate / Create = "complex.create", 0, ComplexCreate;
+        ComplexDiv / Div = "complex.div", 0, Binary;
+        ComplexEq / Eq = "complex.eq", 0, Equality;
+        ComplexExp / Exp = "complex.exp", 0, Unary;
+        ComplexExpm1 / Expm1 = "complex.expm1", 0, Unary;
+        ComplexIm / Im = "complex.im", 0, ComplexToReal;
+        ComplexLog / Log = "complex.log", 0, Unary;
+        ComplexLog1p / Log1p = "complex.log1p", 0, Unary;
+        ComplexMul / Mul = "complex.mul", 0, Binary;
+        ComplexNeg / Neg = "complex.neg", 0, Unary;
+        ComplexNeq / Neq = "complex.neq", 0, Equality;
+        ComplexPow / Pow = "complex.pow", 0, Binary;
+        ComplexPowi / Powi = "complex.powi", 0, BinaryTwoTypes;
+        ComplexRe / Re = "complex.re", 0, ComplexToReal;
+        ComplexRsqrt / Rsqrt = "complex.rsqrt", 0, Unary;
+        ComplexSign / Sign = "complex.sign", 0, Unary;
+        ComplexSin / Sin = "complex.sin", 0, Unary;
+        ComplexSqrt / Sqrt = "complex.sqrt", 0, Unary;
+        ComplexSub / Sub = "complex.sub", 0, Binary;
+        ComplexTan / Tan = "complex.tan", 0, Unary;
+        ComplexTanh / Tanh = "complex.tanh", 0, Unary;
+    }
+    Memref MemrefOp {
+        MemrefAlloc / Alloc = "memref.alloc", 0, MemAlloc;
+        MemrefAlloca / Alloca = "memref.alloca", 0, MemAlloc;
+        MemrefAllocaScope / AllocaScope = "memref.alloca_scope", IMPLICIT_TERMINATOR, AllocaScope;
+        MemrefAllocaScopeReturn / AllocaScopeReturn = "memref.alloca_scope.return", TERMINATOR, Return;
+        MemrefAssumeAlignment / AssumeAlignment = "memref.assume_alignment", 0, AssumeAlignment;
+        MemrefAtomicRmw / AtomicRmw = "memref.atomic_rmw", 0, MemAtomicRmw;
+        MemrefAtomicYield / AtomicYield = "memref.atomic_yield", TERMINATOR, Return;
+        MemrefCast / Cast = "memref.cast", 0, Cast;
+        MemrefCollapseShape / CollapseShape = "memref.collapse_shape", 0, CollapseShape;
+        MemrefCopy / Copy = "memref.copy", 0, MemCopy;
+        MemrefDealloc / Dealloc = "memref.dealloc", 0, MemDealloc;
+        MemrefDim / Dim = "memref.dim", 0, MemDim;
+        MemrefDmaStart / DmaStart = "memref.dma_start", 0, DmaStart;
+        MemrefDmaWait / DmaWait = "memref.dma_wait", 0, DmaWait;
+        MemrefExpandShape / ExpandShape = "memref.expand_shape", 0, ExpandShape;
+        MemrefExtractAlignedPointerAsIndex / ExtractAlignedPointerAsIndex = "memref.extract_aligned_pointer_as_index", 0, ExtractMetadata;
+        MemrefExtractStridedMetadata / ExtractStridedMetadata = "memref.extract_strided_metadata", 0, ExtractMetadata;
+        MemrefGenericAtomicRmw / GenericAtomicRmw = "memref.generic_atomic_rmw", 0, MemGenericAtomicRmw;
+        MemrefGetGlobal / GetGlobal = "memref.get_global", 0, MemGetGlobal;
+        MemrefGlobal / Global = "memref.global", 0, MemGlobal;
+        MemrefLoad / Load = "memref.load", 0, MemLoad;
+        MemrefMemorySpaceCast / MemorySpaceCast = "memref.memory_space_cast", 0, Cast;
+        MemrefPrefetch / Prefetch = "memref.prefetch", 0, Prefetch;
+        MemrefRank / Rank = "memref.rank", 0, MemRank;
+        MemrefRealloc / Realloc = "memref.realloc", 0, Realloc;
+        MemrefReinterpretCast / ReinterpretCast = "memref.reinterpret_cast", 0, MemReinterpretCast;
+        MemrefReshape / Reshape = "memref.reshape", 0, Reshape;
+        MemrefStore / Store = "memref.store", 0, MemStore;
+        MemrefSubview / Subview = "memref.subview", 0, MemSubview;
+        MemrefTranspose / Transpose = "memref.transpose", 0, MemTranspose;
+        MemrefView / View = "memref.view", 0, MemView;
+    }
+    Affine AffineOp {
+        AffineApply / Apply = "affine.apply", 0, AffineApply;
+        AffineDelinearizeIndex / DelinearizeIndex = "affine.delinearize_index", 0, AffineDelinearize;
+        AffineDmaStart / DmaStart = "affine.dma_start", 0, AffineDmaStart;
+        AffineDmaWait / DmaWait = "affine.dma_wait", 0, AffineDmaWait;
+        AffineFor / For = "affine.for", IMPLICIT_TERMINATOR, AffineFor;
+        AffineIf / If = "affine.if", IMPLICIT_TERMINATOR, AffineIf;
+        AffineLinearizeIndex / LinearizeIndex = "affine.linearize_index", 0, AffineLinearize;
+        AffineLoad / Load = "affine.load", 0, AffineLoad;
+        AffineMax / Max = "affine.max", 0, AffineMinMax;
+        AffineMin / Min = "affine.min", 0, AffineMinMax;
+        AffineParallel / Parallel = "affine.parallel", IMPLICIT_TERMINATOR, AffineParallel;
+        AffinePrefetch / Prefetch = "affine.prefetch", 0, AffinePrefetch;
+        AffineStore / Store = "affine.store", 0, AffineStore;
+        AffineVectorLoad / VectorLoad = "affine.vector_load", 0, AffineLoad;
+        AffineVectorStore / VectorStore = "affine.vector_store", 0, AffineStore;
+        AffineYield / Yield = "affine.yield", TERMINATOR, Return;
+    }
+    Tensor TensorOp {
+        TensorBitcast / Bitcast = "tensor.bitcast", 0, Cast;
+        TensorCast / Cast = "tensor.cast", 0, Cast;
+        TensorCollapseShape / CollapseShape = "tensor.collapse_shape", 0, CollapseShape;
+        TensorConcat / Concat = "tensor.concat", 0, Concat;
+        TensorDim / Dim = "tensor.dim", 0, MemDim;
+        TensorEmpty / Empty = "tensor.empty", 0, TensorEmpty;
+        TensorExpandShape / ExpandShape = "tensor.expand_shape", 0, ExpandShape;
+        TensorExtract / Extract = "tensor.extract", 0, MemLoad;
+        TensorExtractSlice / ExtractSlice = "tensor.extract_slice", 0, MemSubview;
+        TensorFromElements / FromElements = "tensor.from_elements", 0, FromElements;
+        TensorGather / Gather = "tensor.gather", 0, Gather;
+        TensorGenerate / Generate = "tensor.generate", 0, Generate;
+        TensorInsert / Insert = "tensor.insert", 0, TensorInsert;
+        TensorInsertSlice / InsertSlice = "tensor.insert_slice", 0, InsertSlice;
+        TensorPad / Pad = "tensor.pad", 0, Pad;
+        TensorParallelInsertSlice / ParallelInsertSlice = "tensor.parallel_insert_slice", 0, InsertSlice;
+        TensorRank / Rank = "tensor.rank", 0, MemRank;
+        TensorReshape / Reshape = "tensor.reshape", 0, Reshape;
+        TensorScatter / Scatter = "tensor.scatter", 0, Gather;
+        TensorSplat / Splat = "tensor.splat", 0, Splat;
+        TensorYield / Yield = "tensor.yield", TERMINATOR, Return;
+    }
+    Bufferization BufferizationOp {
+        BufferizationAllocTensor / AllocTensor = "bufferization.alloc_tensor", 0, AllocTensor;
+        BufferizationClone / Clone = "bufferization.clone", 0, Cast;
+        BufferizationDealloc / Dealloc = "bufferization.dealloc", 0, BufDealloc;
+        BufferizationDeallocTensor / DeallocTensor = "bufferization.dealloc_tensor", 0, MemDealloc;
+        BufferizationMaterializeInDestination / MaterializeInDestination = "bufferization.materialize_in_destination", 0, Materialize;
+        BufferizationToBuffer / ToBuffer = "bufferization.to_buffer", 0, FlaggedCast;
+        BufferizationToTensor / ToTensor = "bufferization.to_tensor", 0, FlaggedCast;
+    }
+    Vector VectorOp {
+        VectorBitcast / Bitcast = "vector.bitcast", 0, Cast;
+        VectorBroadcast / Broadcast = "vector.broadcast", 0, Cast;
+        VectorCompressstore / Compressstore = "vector.compressstore", 0, VecMemory;
+        VectorConstantMask / ConstantMask = "vector.constant_mask", 0, ConstantMask;
+        VectorContract / Contract = "vector.contract", 0, Contract;
+        VectorCreateMask / CreateMask = "vector.create_mask", 0, CreateMask;
+        VectorDeinterleave / Deinterleave = "vector.deinterleave", 0, Deinterleave;
+        VectorExpandload / Expandload = "vector.expandload", 0, VecMemory;
+        VectorExtract / Extract = "vector.extract", 0, VecExtract;
+        VectorExtractStridedSlice / ExtractStridedSlice = "vector.extract_strided_slice", 0, Cast;
+        VectorFma / Fma = "vector.fma", 0, Ternary;
+        VectorFromElements / FromElements = "vector.from_elements", 0, FromElements;
+        VectorGather / Gather = "vector.gather", 0, VecMemory;
+        VectorInsert / Insert = "vector.insert", 0, VecInsert;
+        VectorInsertStridedSlice / InsertStridedSlice = "vector.insert_strided_slice", 0, InsertStrided;
+        VectorInterleave / Interleave = "vector.interleave", 0, Interleave;
+        VectorLoad / Load = "vector.load", 0, VecMemory;
+        VectorMask / Mask = "vector.mask", IMPLICIT_TERMINATOR, VecMask;
+        VectorMaskedload / Maskedload = "vector.maskedload", 0, VecMemory;
+        VectorMaskedstore / Maskedstore = "vector.maskedstore", 0, VecMemory;
+        VectorMultiReduction / MultiReduction = "vector.multi_reduction", 0, MultiReduction;
+        VectorOuterproduct / Outerproduct = "vector.outerproduct", 0, OuterProduct;
+        VectorPrint / Print = "vector.print", 0, VecPrint;
+        VectorReduction / Reduction = "vector.reduction", 0, Reduction;
+        VectorScalableExtract / ScalableExtract = "vector.scalable.extract", 0, VecExtract;
+        VectorScalableInsert / ScalableInsert = "vector.scalable.insert", 0, VecInsert;
+        VectorScan / Scan = "vector.scan", 0, Scan;
+        VectorScatter / Scatter = "vector.scatter", 0, VecMemory;
+        VectorShapeCast / ShapeCast = "vector.shape_cast", 0, Cast;
+        VectorShuffle / Shuffle = "vector.shuffle", 0, Shuffle;
+        VectorStep / Step = "vector.step", 0, TypeOnly;
+        VectorStore / Store = "vector.store", 0, VecMemory;
+        VectorToElements / ToElements = "vector.to_elements", 0, ToElements;
+        VectorTransferRead / TransferRead = "vector.transfer_read", 0, TransferRead;
+        VectorTransferWrite / TransferWrite = "vector.transfer_write", 0, TransferWrite;
+        VectorTranspose / Transpose = "vector.transpose", 0, VecTranspose;
+        VectorTypeCast / TypeCast = "vector.type_cast", 0, Cast;
+        VectorVscale / Vscale = "vector.vscale", 0, NoOperands;
+        VectorYield / Yield = "vector.yield", TERMINATOR, Return;
+    }
+    Comb CombOp {
+        CombAdd / Add = "comb.add", 0, CombVariadic;
+        CombAnd / And = "comb.and", 0, CombVariadic;
+        CombConcat / Concat = "comb.concat", 0, CombConcat;
+        CombExtract / Extract = "comb.extract", 0, CombExtract;
+        CombIcmp / Icmp = "comb.icmp", 0, CombIcmp;
+        CombInv / Inv = "comb.inv", 0, CombUnary;
+        CombLut / Lut = "comb.lut", 0, CombLut;
+        CombMul / Mul = "comb.mul", 0, CombVariadic;
+        CombMux / Mux = "comb.mux", 0, CombMux;
+        CombNand / Nand = "comb.nand", 0, CombVariadic;
+        CombNor / Nor = "comb.nor", 0, CombVariadic;
+        CombOr / Or = "comb.or", 0, CombVariadic;
+        CombParity / Parity = "comb.parity", 0, CombUnary;
+        CombReplicate / Replicate = "comb.replicate", 0, CombReplicate;
+        CombTruthTable / TruthTable = "comb.truth_table", 0, CombTruthTable;
+        CombXnor / Xnor = "comb.xnor", 0, CombVariadic;
+        CombXor / Xor = "comb.xor", 0, CombVariadic;
+    }
 }

@@ -16,7 +16,7 @@ use crate::runtime::{self, RtFn};
 use crate::value::{FuncRef, Int, Scalar, Value};
 use mlir_ir::attrs::{Attribute, DenseValues, FloatLit, IntVal};
 use mlir_ir::ir::{BlockId, Module, OpId, RegionId, ValueId};
-use mlir_ir::ops::OpKind;
+use mlir_ir::ops::{DialectOp, OpKind, VectorOp};
 use mlir_ir::types::{TypeId, TypeKind};
 use ndarray::{ArrayD, IxDyn};
 use rustc_hash::FxHashMap;
@@ -76,8 +76,6 @@ pub struct Aux {
     pub callee: Option<FuncRef>,
     /// Decoded constant of `arith.constant`, `index.constant`, ...
     pub constant: Option<Value>,
-    /// The dialect module that executes the op.
-    pub route: Route,
 }
 
 /// A function of the module (with a body) or an external declaration.
@@ -212,7 +210,7 @@ impl<'m> Engine<'m> {
 
     fn decode(&mut self, op: OpId) -> Result<()> {
         let m = self.m;
-        let mut aux = Aux { route: route(m.op(op).name.kind), ..Aux::default() };
+        let mut aux = Aux::default();
         if let Some(a) = m.attr(op, "overflowFlags") {
             if let Attribute::Dialect { body, .. } = m.ctx.attr_kind(a) {
                 let inner = body.split_once('<').map(|(_, x)| x).unwrap_or("");
@@ -531,20 +529,29 @@ impl<'m> Engine<'m> {
         Ok(vals)
     }
 
-    /// Executes one op through the dialect route decoded at load time.
+    /// Executes one op: one arm per dialect, each dialect's file matches
+    /// its own ops exhaustively.
     fn step(&mut self, fr: &mut Frame, op: OpId) -> Result<Flow> {
         let kind = self.m.op(op).name.kind;
-        match self.aux[op.0 as usize].route {
-            Route::Builtin => dialects::builtin::exec(self, fr, op, kind),
-            Route::Func => dialects::func::exec(self, fr, op, kind),
-            Route::Cf => dialects::cf::exec(self, fr, op, kind),
-            Route::Arith => dialects::arith::exec(self, fr, op, kind),
-            Route::Index => dialects::index::exec(self, fr, op, kind),
-            Route::Ub => dialects::ub::exec(self, fr, op, kind),
-            Route::Scf => dialects::scf::exec(self, fr, op, kind),
-            Route::VectorPrint => self.vector_print(fr, op),
-            Route::Unknown => self.unknown(fr, op),
-            Route::Unsupported => Err(Error::at(op, ErrorKind::Unsupported(format!("operation '{}'", kind.name())))),
+        let unsupported = || Err(Error::at(op, ErrorKind::Unsupported(format!("operation '{}'", kind.name()))));
+        match kind.dialect_op() {
+            DialectOp::Builtin(o) => dialects::builtin::exec(self, fr, op, o),
+            DialectOp::Func(o) => dialects::func::exec(self, fr, op, o),
+            DialectOp::Cf(o) => dialects::cf::exec(self, fr, op, o),
+            DialectOp::Arith(o) => dialects::arith::exec(self, fr, op, o),
+            DialectOp::Index(o) => dialects::index::exec(self, fr, op, o),
+            DialectOp::Ub(o) => dialects::ub::exec(self, fr, op, o),
+            DialectOp::Scf(o) => dialects::scf::exec(self, fr, op, o),
+            DialectOp::Vector(VectorOp::Print) => self.vector_print(fr, op),
+            DialectOp::Math(_)
+            | DialectOp::Complex(_)
+            | DialectOp::Memref(_)
+            | DialectOp::Affine(_)
+            | DialectOp::Tensor(_)
+            | DialectOp::Bufferization(_)
+            | DialectOp::Vector(_)
+            | DialectOp::Comb(_) => unsupported(),
+            DialectOp::Unknown => self.unknown(fr, op),
         }
     }
 
@@ -563,64 +570,6 @@ impl<'m> Engine<'m> {
             "vector.print" => self.vector_print(fr, op),
             name => Err(Error::at(op, ErrorKind::Unsupported(format!("operation '{name}'")))),
         }
-    }
-}
-
-/// Which dialect module executes an op.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Route {
-    /// `builtin`.
-    Builtin,
-    /// `func`.
-    Func,
-    /// `cf`.
-    Cf,
-    /// `arith`.
-    Arith,
-    /// `index`.
-    Index,
-    /// `ub`.
-    Ub,
-    /// `scf`.
-    Scf,
-    /// `vector.print` (the runtime's printing interface).
-    VectorPrint,
-    /// An op the IR does not know by name.
-    Unknown,
-    /// A known op of a dialect this engine does not run yet.
-    #[default]
-    Unsupported,
-}
-
-/// The route of each op kind. Every op of the dialects this engine runs is
-/// listed by name; the ops of other dialects (math, complex, memref, ...)
-/// fall to the last arm, so the IR crate can grow without breaking this
-/// build, and the test `every_op_of_our_dialects_is_routed` checks that no
-/// op of ours falls there.
-pub fn route(kind: OpKind) -> Route {
-    use OpKind::*;
-    match kind {
-        BuiltinModule | UnrealizedConversionCast => Route::Builtin,
-        FuncFunc | FuncReturn | FuncCall | FuncCallIndirect | FuncConstant => Route::Func,
-        CfBr | CfCondBr | CfSwitch | CfAssert => Route::Cf,
-        ArithConstant | ArithAddi | ArithSubi | ArithMuli | ArithDivsi | ArithDivui | ArithCeildivsi
-        | ArithCeildivui | ArithFloordivsi | ArithRemsi | ArithRemui | ArithAndi | ArithOri | ArithXori | ArithShli
-        | ArithShrsi | ArithShrui | ArithMaxsi | ArithMaxui | ArithMinsi | ArithMinui | ArithAdduiExtended
-        | ArithMulsiExtended | ArithMuluiExtended | ArithCmpi | ArithCmpf | ArithSelect | ArithExtsi | ArithExtui
-        | ArithTrunci | ArithIndexCast | ArithIndexCastui | ArithBitcast | ArithSitofp | ArithUitofp | ArithFptosi
-        | ArithFptoui | ArithExtf | ArithTruncf | ArithScalingExtf | ArithScalingTruncf | ArithAddf | ArithSubf
-        | ArithMulf | ArithDivf | ArithRemf | ArithNegf | ArithMaximumf | ArithMinimumf | ArithMaxnumf
-        | ArithMinnumf => Route::Arith,
-        IndexConstant | IndexBoolConstant | IndexAdd | IndexSub | IndexMul | IndexDivs | IndexDivu | IndexCeildivs
-        | IndexCeildivu | IndexFloordivs | IndexRems | IndexRemu | IndexMaxs | IndexMaxu | IndexMins | IndexMinu
-        | IndexShl | IndexShrs | IndexShru | IndexAnd | IndexOr | IndexXor | IndexCmp | IndexCasts | IndexCastu
-        | IndexSizeof => Route::Index,
-        UbPoison | UbUnreachable => Route::Ub,
-        ScfFor | ScfIf | ScfWhile | ScfCondition | ScfYield | ScfExecuteRegion | ScfIndexSwitch | ScfParallel
-        | ScfReduce | ScfReduceReturn | ScfForall | ScfInParallel => Route::Scf,
-        VectorPrint => Route::VectorPrint,
-        Unknown => Route::Unknown,
-        _ => Route::Unsupported,
     }
 }
 
@@ -653,16 +602,6 @@ mod tests {
     }
 
     const P: &str = "<{punctuation = #vector.punctuation<comma>}>";
-
-    #[test]
-    fn every_op_of_our_dialects_is_routed() {
-        let ours = ["builtin.", "func.", "cf.", "arith.", "index.", "ub.", "scf."];
-        for k in OpKind::ALL {
-            if ours.iter().any(|p| k.name().starts_with(p)) {
-                assert_ne!(route(*k), Route::Unsupported, "{} is not routed", k.name());
-            }
-        }
-    }
 
     #[test]
     fn block_arguments_are_copied_in_parallel() {

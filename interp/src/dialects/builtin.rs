@@ -4,19 +4,18 @@
 use crate::error::{Error, ErrorKind, Result};
 use crate::exec::{Engine, Flow, Frame};
 use mlir_ir::ir::OpId;
-use mlir_ir::ops::OpKind;
+use mlir_ir::ops::BuiltinOp;
 
 /// Executes one builtin op.
-pub fn exec(e: &mut Engine, fr: &mut Frame, op: OpId, kind: OpKind) -> Result<Flow> {
+pub fn exec(e: &mut Engine, fr: &mut Frame, op: OpId, kind: BuiltinOp) -> Result<Flow> {
     match kind {
-        OpKind::BuiltinModule => Ok(Flow::Next),
-        OpKind::UnrealizedConversionCast => {
+        BuiltinOp::Module => Ok(Flow::Next),
+        BuiltinOp::UnrealizedConversionCast => {
             let args = e.args(fr, op);
             if args.len() != e.m.op(op).results.len as usize {
                 return Err(Error::at(op, ErrorKind::Unsupported("a conversion cast that is not one-to-one".into())));
             }
             e.assign_all(fr, op, args)
         }
-        other => Err(Error::at(op, ErrorKind::Invalid(format!("'{}' routed to builtin", other.name())))),
     }
 }

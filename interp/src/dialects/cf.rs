@@ -7,17 +7,16 @@ use crate::exec::{Engine, Flow, Frame};
 use crate::value::{Scalar, Value};
 use mlir_ir::attrs::Attribute;
 use mlir_ir::ir::OpId;
-use mlir_ir::ops::OpKind;
+use mlir_ir::ops::CfOp;
 
 /// Executes one cf op.
-pub fn exec(e: &mut Engine, fr: &mut Frame, op: OpId, kind: OpKind) -> Result<Flow> {
-    use OpKind::*;
+pub fn exec(e: &mut Engine, fr: &mut Frame, op: OpId, kind: CfOp) -> Result<Flow> {
+    use CfOp::*;
     match kind {
-        CfBr => Ok(Flow::Branch(succ(e, op, 0)?, e.args(fr, op))),
-        CfCondBr => cond_br(e, fr, op),
-        CfSwitch => switch(e, fr, op),
-        CfAssert => assert(e, fr, op),
-        other => Err(Error::at(op, ErrorKind::Invalid(format!("'{}' routed to cf", other.name())))),
+        Br => Ok(Flow::Branch(succ(e, op, 0)?, e.args(fr, op))),
+        CondBr => cond_br(e, fr, op),
+        Switch => switch(e, fr, op),
+        Assert => assert(e, fr, op),
     }
 }
 

@@ -5,18 +5,17 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::exec::{Engine, Flow, Frame};
 use crate::value::Value;
 use mlir_ir::ir::OpId;
-use mlir_ir::ops::OpKind;
+use mlir_ir::ops::FuncOp;
 
 /// Executes one func op.
-pub fn exec(e: &mut Engine, fr: &mut Frame, op: OpId, kind: OpKind) -> Result<Flow> {
-    use OpKind::*;
+pub fn exec(e: &mut Engine, fr: &mut Frame, op: OpId, kind: FuncOp) -> Result<Flow> {
+    use FuncOp::*;
     match kind {
-        FuncFunc => Ok(Flow::Next),
-        FuncReturn => Ok(Flow::Exit(e.args(fr, op))),
-        FuncCall => call(e, fr, op),
-        FuncCallIndirect => call_indirect(e, fr, op),
-        FuncConstant => e.assign(fr, op, Value::Func(callee(e, op)?)),
-        other => Err(Error::at(op, ErrorKind::Invalid(format!("'{}' routed to func", other.name())))),
+        Func => Ok(Flow::Next),
+        Return => Ok(Flow::Exit(e.args(fr, op))),
+        Call => call(e, fr, op),
+        CallIndirect => call_indirect(e, fr, op),
+        Constant => e.assign(fr, op, Value::Func(callee(e, op)?)),
     }
 }
 

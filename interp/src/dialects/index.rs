@@ -9,40 +9,39 @@ use crate::exec::{Engine, Flow, Frame};
 use crate::int_op;
 use crate::value::{Int, Value};
 use mlir_ir::ir::OpId;
-use mlir_ir::ops::OpKind;
+use mlir_ir::ops::IndexOp;
 
 /// Executes one index op.
-pub fn exec(e: &mut Engine, fr: &mut Frame, op: OpId, kind: OpKind) -> Result<Flow> {
+pub fn exec(e: &mut Engine, fr: &mut Frame, op: OpId, kind: IndexOp) -> Result<Flow> {
     use arith::*;
-    use OpKind::*;
+    use IndexOp::*;
     let pred = e.aux[op.0 as usize].pred;
     match kind {
-        IndexConstant | IndexBoolConstant => constant(e, fr, op),
-        IndexAdd => int2(e, fr, op, |w, a, b| int_op!(w, addi(a, b, 0))),
-        IndexSub => int2(e, fr, op, |w, a, b| int_op!(w, subi(a, b, 0))),
-        IndexMul => int2(e, fr, op, |w, a, b| int_op!(w, muli(a, b, 0))),
-        IndexDivs => int2(e, fr, op, |w, a, b| int_op!(w, divsi(a, b, 0))),
-        IndexDivu => int2(e, fr, op, |w, a, b| int_op!(w, divui(a, b, 0))),
-        IndexCeildivs => int2(e, fr, op, |w, a, b| int_op!(w, ceildivsi(a, b))),
-        IndexCeildivu => int2(e, fr, op, |w, a, b| int_op!(w, ceildivui(a, b))),
-        IndexFloordivs => int2(e, fr, op, |w, a, b| int_op!(w, floordivsi(a, b))),
-        IndexRems => int2(e, fr, op, |w, a, b| int_op!(w, remsi(a, b))),
-        IndexRemu => int2(e, fr, op, |w, a, b| int_op!(w, remui(a, b))),
-        IndexMaxs => int2(e, fr, op, |w, a, b| int_op!(w, maxsi(a, b))),
-        IndexMaxu => int2(e, fr, op, |w, a, b| int_op!(w, maxui(a, b))),
-        IndexMins => int2(e, fr, op, |w, a, b| int_op!(w, minsi(a, b))),
-        IndexMinu => int2(e, fr, op, |w, a, b| int_op!(w, minui(a, b))),
-        IndexShl => int2(e, fr, op, |w, a, b| int_op!(w, shli(a, b, 0))),
-        IndexShrs => int2(e, fr, op, |w, a, b| int_op!(w, shrsi(a, b, 0))),
-        IndexShru => int2(e, fr, op, |w, a, b| int_op!(w, shrui(a, b, 0))),
-        IndexAnd => int2(e, fr, op, |_, a, b| Some(Out::Val(bitwise(a, b, |x, y| x & y, |x, y| x & y)))),
-        IndexOr => int2(e, fr, op, |_, a, b| Some(Out::Val(bitwise(a, b, |x, y| x | y, |x, y| x | y)))),
-        IndexXor => int2(e, fr, op, |_, a, b| Some(Out::Val(bitwise(a, b, |x, y| x ^ y, |x, y| x ^ y)))),
-        IndexCmp => int2(e, fr, op, |w, a, b| int_op!(w, cmpi(pred, a, b)).map(|c| Out::Val(Int::bool(c)))),
-        IndexCasts => cast(e, fr, op, true),
-        IndexCastu => cast(e, fr, op, false),
-        IndexSizeof => e.assign(fr, op, Value::int(Int::from_u128(e.cfg.index_bits, u128::from(e.cfg.index_bits)))),
-        other => Err(Error::at(op, ErrorKind::Invalid(format!("'{}' routed to index", other.name())))),
+        Constant | BoolConstant => constant(e, fr, op),
+        Add => int2(e, fr, op, |w, a, b| int_op!(w, addi(a, b, 0))),
+        Sub => int2(e, fr, op, |w, a, b| int_op!(w, subi(a, b, 0))),
+        Mul => int2(e, fr, op, |w, a, b| int_op!(w, muli(a, b, 0))),
+        Divs => int2(e, fr, op, |w, a, b| int_op!(w, divsi(a, b, 0))),
+        Divu => int2(e, fr, op, |w, a, b| int_op!(w, divui(a, b, 0))),
+        Ceildivs => int2(e, fr, op, |w, a, b| int_op!(w, ceildivsi(a, b))),
+        Ceildivu => int2(e, fr, op, |w, a, b| int_op!(w, ceildivui(a, b))),
+        Floordivs => int2(e, fr, op, |w, a, b| int_op!(w, floordivsi(a, b))),
+        Rems => int2(e, fr, op, |w, a, b| int_op!(w, remsi(a, b))),
+        Remu => int2(e, fr, op, |w, a, b| int_op!(w, remui(a, b))),
+        Maxs => int2(e, fr, op, |w, a, b| int_op!(w, maxsi(a, b))),
+        Maxu => int2(e, fr, op, |w, a, b| int_op!(w, maxui(a, b))),
+        Mins => int2(e, fr, op, |w, a, b| int_op!(w, minsi(a, b))),
+        Minu => int2(e, fr, op, |w, a, b| int_op!(w, minui(a, b))),
+        Shl => int2(e, fr, op, |w, a, b| int_op!(w, shli(a, b, 0))),
+        Shrs => int2(e, fr, op, |w, a, b| int_op!(w, shrsi(a, b, 0))),
+        Shru => int2(e, fr, op, |w, a, b| int_op!(w, shrui(a, b, 0))),
+        And => int2(e, fr, op, |_, a, b| Some(Out::Val(bitwise(a, b, |x, y| x & y, |x, y| x & y)))),
+        Or => int2(e, fr, op, |_, a, b| Some(Out::Val(bitwise(a, b, |x, y| x | y, |x, y| x | y)))),
+        Xor => int2(e, fr, op, |_, a, b| Some(Out::Val(bitwise(a, b, |x, y| x ^ y, |x, y| x ^ y)))),
+        Cmp => int2(e, fr, op, |w, a, b| int_op!(w, cmpi(pred, a, b)).map(|c| Out::Val(Int::bool(c)))),
+        Casts => cast(e, fr, op, true),
+        Castu => cast(e, fr, op, false),
+        Sizeof => e.assign(fr, op, Value::int(Int::from_u128(e.cfg.index_bits, u128::from(e.cfg.index_bits)))),
     }
 }
 

@@ -15,28 +15,27 @@ use crate::int_op;
 use crate::value::{Int, Scalar, Value};
 use mlir_ir::attrs::{Attribute, DenseValues};
 use mlir_ir::ir::{OpId, RegionId};
-use mlir_ir::ops::OpKind;
+use mlir_ir::ops::ScfOp;
 use mlir_ir::types::DYNAMIC;
 
 use super::arith::{addi, cmpi, Out};
 
 /// Executes one scf op.
-pub fn exec(e: &mut Engine, fr: &mut Frame, op: OpId, kind: OpKind) -> Result<Flow> {
-    use OpKind::*;
+pub fn exec(e: &mut Engine, fr: &mut Frame, op: OpId, kind: ScfOp) -> Result<Flow> {
+    use ScfOp::*;
     match kind {
-        ScfFor => for_loop(e, fr, op),
-        ScfIf => if_op(e, fr, op),
-        ScfWhile => while_loop(e, fr, op),
-        ScfCondition | ScfYield | ScfReduce | ScfReduceReturn => Ok(Flow::Exit(e.args(fr, op))),
-        ScfExecuteRegion => {
+        For => for_loop(e, fr, op),
+        If => if_op(e, fr, op),
+        While => while_loop(e, fr, op),
+        Condition | Yield | Reduce | ReduceReturn => Ok(Flow::Exit(e.args(fr, op))),
+        ExecuteRegion => {
             let (_, vals) = e.run_region(fr, region(e, op, 0)?, Vec::new())?;
             e.assign_all(fr, op, vals)
         }
-        ScfIndexSwitch => index_switch(e, fr, op),
-        ScfParallel => parallel(e, fr, op),
-        ScfForall => forall(e, fr, op),
-        ScfInParallel => in_parallel(e, op),
-        other => Err(Error::at(op, ErrorKind::Invalid(format!("'{}' routed to scf", other.name())))),
+        IndexSwitch => index_switch(e, fr, op),
+        Parallel => parallel(e, fr, op),
+        Forall => forall(e, fr, op),
+        InParallel => in_parallel(e, op),
     }
 }
 

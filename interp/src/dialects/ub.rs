@@ -6,16 +6,15 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::exec::{Engine, Flow, Frame};
 use crate::value::{Poison, Scalar, Value};
 use mlir_ir::ir::OpId;
-use mlir_ir::ops::OpKind;
+use mlir_ir::ops::UbOp;
 use ndarray::{ArrayD, IxDyn};
 use std::rc::Rc;
 
 /// Executes one ub op.
-pub fn exec(e: &mut Engine, fr: &mut Frame, op: OpId, kind: OpKind) -> Result<Flow> {
+pub fn exec(e: &mut Engine, fr: &mut Frame, op: OpId, kind: UbOp) -> Result<Flow> {
     match kind {
-        OpKind::UbPoison => e.assign(fr, op, poison_of(e, op)?),
-        OpKind::UbUnreachable => Err(Error::at(op, ErrorKind::Ub("reached 'ub.unreachable'".into()))),
-        other => Err(Error::at(op, ErrorKind::Invalid(format!("'{}' routed to ub", other.name())))),
+        UbOp::Poison => e.assign(fr, op, poison_of(e, op)?),
+        UbOp::Unreachable => Err(Error::at(op, ErrorKind::Ub("reached 'ub.unreachable'".into()))),
     }
 }
 
