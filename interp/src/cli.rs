@@ -67,6 +67,12 @@ pub enum Cmd {
         /// Bit width of `index` (64 or 32).
         #[arg(long = "index-bitwidth", default_value_t = 64, value_parser = clap::builder::ValueParser::new(parse_index_bits))]
         index_bitwidth: u32,
+        /// The runtime value of `vector.vscale` (lanes per scalable unit).
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1024))]
+        vscale: u32,
+        /// Treat memory still allocated at exit as an error (exit 1), not a warning.
+        #[arg(long = "check-leaks")]
+        check_leaks: bool,
         /// Report executed ops and ops per second on stderr (for benchmarks).
         #[arg(long)]
         stats: bool,
@@ -109,7 +115,17 @@ pub fn main_with(cli: Cli) -> i32 {
             print!("{}", p.print());
             0
         }
-        Cmd::Run { file, entry, entry_point_result, max_steps, max_call_depth, index_bitwidth, stats } => {
+        Cmd::Run {
+            file,
+            entry,
+            entry_point_result,
+            max_steps,
+            max_call_depth,
+            index_bitwidth,
+            vscale,
+            check_leaks,
+            stats,
+        } => {
             let src = match read_source(&file) {
                 Ok(s) => s,
                 Err(e) => {
@@ -124,7 +140,7 @@ pub fn main_with(cli: Cli) -> i32 {
                     return EXIT_INPUT;
                 }
             };
-            let cfg = Config { max_steps, max_call_depth, index_bits: index_bitwidth };
+            let cfg = Config { max_steps, max_call_depth, index_bits: index_bitwidth, vscale, check_leaks };
             run_on_big_stack(&m, &src, cfg, &entry, entry_point_result, stats)
         }
     }

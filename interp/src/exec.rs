@@ -32,11 +32,15 @@ pub struct Config {
     pub max_call_depth: u32,
     /// Bit width of `index` (64 or 32).
     pub index_bits: u32,
+    /// The value of `vector.vscale`: scalable dimensions `[n]` hold `n * vscale` lanes.
+    pub vscale: u32,
+    /// Memory still allocated at exit is an error rather than a warning.
+    pub check_leaks: bool,
 }
 
 impl Default for Config {
     fn default() -> Self {
-        Config { max_steps: None, max_call_depth: 10_000, index_bits: 64 }
+        Config { max_steps: None, max_call_depth: 10_000, index_bits: 64, vscale: 1, check_leaks: false }
     }
 }
 

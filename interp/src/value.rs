@@ -287,6 +287,8 @@ pub enum Scalar {
     Int(Int),
     /// A float.
     Float(Float),
+    /// A complex number: real and imaginary parts of the same format.
+    Complex(Float, Float),
     /// Poison made by an op.
     Poison(Poison),
 }

@@ -72,7 +72,7 @@ pub fn exec(e: &mut Engine, fr: &mut Frame, op: OpId, kind: ArithOp) -> Result<F
         Trunci => int_cast(e, fr, op, |w, a, to| int_op!(w, trunci(a, to, fl))),
         IndexCast => int_cast(e, fr, op, |w, a, to| int_op!(w, extsi(a, to))),
         IndexCastui => int_cast(e, fr, op, |w, a, to| int_op!(w, extui(a, to, fl))),
-        Bitcast => cast(e, fr, op, bitcast),
+        Bitcast => cast(e, fr, op, |s, to| bitcast(op, s, to)),
         Sitofp => cast(e, fr, op, |s, to| int_to_float(op, s, to, true)),
         Uitofp => cast(e, fr, op, |s, to| int_to_float(op, s, to, false)),
         Fptosi => cast(e, fr, op, |s, to| float_to_int(op, s, to, true)),
@@ -451,13 +451,14 @@ pub enum To {
     Float(float::FloatKind),
 }
 
-fn bitcast(s: &Scalar, to: To) -> Result<Scalar> {
+fn bitcast(op: OpId, s: &Scalar, to: To) -> Result<Scalar> {
     Ok(match (s, to) {
         (Scalar::Int(i), To::Float(k)) => Scalar::Float(float::from_bits(k, i.bits128().unwrap_or(0))),
         (Scalar::Float(f), To::Int(w)) => Scalar::Int(Int::from_u128(w, f.bits)),
         (Scalar::Float(f), To::Float(k)) => Scalar::Float(float::from_bits(k, f.bits)),
         (Scalar::Int(i), To::Int(w)) => Scalar::Int(Int::from_big(w, &i.to_ubig())),
         (Scalar::Poison(p), _) => Scalar::Poison(*p),
+        (Scalar::Complex(..), _) => return Err(bad_types(op)),
     })
 }
 
@@ -562,7 +563,7 @@ pub fn int_cast(e: &Engine, fr: &mut Frame, op: OpId, f: impl Fn(u32, &Int, u32)
         |x| match x {
             Scalar::Poison(p) => Ok(Scalar::Poison(*p)),
             Scalar::Int(i) => out(e, op, f(w, i, to)),
-            Scalar::Float(_) => Err(bad_types(op)),
+            Scalar::Float(_) | Scalar::Complex(..) => Err(bad_types(op)),
         },
         bad_shape(op),
     )?;
@@ -606,7 +607,7 @@ fn float1(e: &Engine, fr: &mut Frame, op: OpId, f: impl Fn(Float) -> Float) -> R
         |x| match x {
             Scalar::Poison(p) => Ok(Scalar::Poison(*p)),
             Scalar::Float(x) => Ok(Scalar::Float(f(*x))),
-            Scalar::Int(_) => Err(bad_types(op)),
+            Scalar::Int(_) | Scalar::Complex(..) => Err(bad_types(op)),
         },
         bad_shape(op),
     )?;
