@@ -426,6 +426,24 @@ impl<'m> Verifier<'m> {
         Ok(())
     }
 
+    /// True for the scalar type `i1` (signless).
+    fn is_scalar_i1(&self, t: TypeId) -> bool {
+        self.m.ctx.type_kind(t).is_signless_int(1)
+    }
+
+    /// True for the scalar type `i8` (signless).
+    fn is_scalar_i8(&self, t: TypeId) -> bool {
+        self.m.ctx.type_kind(t).is_signless_int(8)
+    }
+
+    /// The single result of `op` must be `i1`.
+    fn i1_result(&self, op: OpId) -> VResult {
+        match self.m.results(op).next() {
+            Some(r) if self.is_scalar_i1(self.m.type_of(r)) => Ok(()),
+            _ => self.op_err(op, "result #0 must be 1-bit signless integer"),
+        }
+    }
+
     fn same_types(&self, op: OpId) -> VResult {
         let ts = self.all_types(op);
         if ts.windows(2).any(|w| w[0] != w[1]) {
@@ -1086,7 +1104,42 @@ impl<'m> Verifier<'m> {
                 }
                 Ok(())
             }
-            CombIcmp | CombMux | CombParity | CombLut => Ok(()),
+            CombIcmp => {
+                let ts: Vec<TypeId> = m.operands(op).iter().map(|v| m.type_of(*v)).collect();
+                if ts.len() != 2 || ts[0] != ts[1] {
+                    return self.op_err(op, "requires all operands to have the same type");
+                }
+                self.i1_result(op)
+            }
+            CombParity => self.i1_result(op),
+            CombMux => {
+                let ts = self.all_types(op);
+                if ts.len() != 4 || !self.is_scalar_i1(ts[0]) {
+                    return self.op_err(op, "operand #0 must be 1-bit signless integer");
+                }
+                if ts[1] != ts[2] || ts[1] != ts[3] {
+                    return self
+                        .op_err(op, "failed to verify that all of {trueValue, falseValue, result} have same type");
+                }
+                Ok(())
+            }
+            CombLut => {
+                self.check_elem(op, |v, t| v.is_scalar_i8(t), "8-bit signless integer")?;
+                let count = |name: &str| match m.attr(op, name).map(|a| m.ctx.attr_kind(a)) {
+                    Some(Attribute::DenseArray { values: crate::attrs::DenseValues::Ints(v), elem }) => {
+                        (self.int_width(*elem) == Some(8)).then_some(v.len())
+                    }
+                    _ => None,
+                };
+                let (Some(nc), Some(_)) = (count("coefficients"), count("lookupTable")) else {
+                    return self.op_err(op, "requires i8 dense array attributes 'coefficients' and 'lookupTable'");
+                };
+                let n = m.operands(op).len();
+                if nc != n {
+                    return self.op_err(op, format!("has {nc} coefficients for {n} inputs"));
+                }
+                Ok(())
+            }
             BuiltinModule
             | UnrealizedConversionCast
             | FuncCall

@@ -172,6 +172,17 @@ mod tests {
             ("comb.extract %a from 6 : (i8) -> i4", "from bit too large"),
             ("comb.replicate %a : (i8) -> i12", "must be a multiple"),
             ("comb.truth_table %x, %y -> 6 : ui8", "2^2 = 4 bits"),
+            ("\"comb.icmp\"(%a, %a) {predicate = 0 : i64} : (i8, i8) -> i8", "must be 1-bit"),
+            ("\"comb.icmp\"(%a, %x) {predicate = 0 : i64} : (i8, i1) -> i1", "same type"),
+            ("\"comb.parity\"(%a) : (i8) -> i8", "must be 1-bit"),
+            ("\"comb.mux\"(%a, %x, %y) : (i8, i1, i1) -> i1", "operand #0 must be 1-bit"),
+            ("\"comb.mux\"(%x, %a, %y) : (i1, i8, i1) -> i1", "have same type"),
+            (
+                "comb.lut %a {coefficients = array<i8: 1, 2>, lookupTable = array<i8: 0>} : (i8) -> i8",
+                "2 coefficients for 1 inputs",
+            ),
+            ("comb.lut %a {lookupTable = array<i8: 0>} : (i8) -> i8", "'coefficients' and 'lookupTable'"),
+            ("comb.lut %x {coefficients = array<i8: 1>, lookupTable = array<i8: 0>} : (i1) -> i8", "8-bit signless"),
         ];
         for (op, msg) in cases {
             let text = format!("func.func @c(%a: i8, %x: i1, %y: i1) {{\n  %0 = {op}\n  return\n}}\n");
