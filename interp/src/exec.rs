@@ -513,6 +513,27 @@ impl<'m> Engine<'m> {
         Ok(r?.1)
     }
 
+    /// Calls the defined function `name` with `args` (the library entry
+    /// point: values in, values out) and returns its results.
+    pub fn invoke(&mut self, name: &str, args: Vec<Value>) -> Result<Vec<Value>> {
+        let f = self
+            .func_by_name(name)
+            .ok_or_else(|| Error::global(ErrorKind::Invalid(format!("function not found: '{name}'"))))?;
+        let func = &self.funcs[f.0 as usize];
+        if func.body.is_none() || func.inputs.len() != args.len() {
+            return Err(Error::at(
+                func.op,
+                ErrorKind::Invalid(format!(
+                    "'{name}' must be a defined function of {} arguments, got {}",
+                    func.inputs.len(),
+                    args.len()
+                )),
+            ));
+        }
+        let op = func.op;
+        self.call(op, f, args)
+    }
+
     /// Runs the entry function `name` (no arguments) and returns its results.
     pub fn run_entry(&mut self, name: &str) -> Result<Vec<Value>> {
         let f = self
@@ -553,8 +574,8 @@ impl<'m> Engine<'m> {
             | DialectOp::Affine(_)
             | DialectOp::Tensor(_)
             | DialectOp::Bufferization(_)
-            | DialectOp::Vector(_)
-            | DialectOp::Comb(_) => unsupported(),
+            | DialectOp::Vector(_) => unsupported(),
+            DialectOp::Comb(o) => dialects::comb::exec(self, fr, op, o),
             DialectOp::Unknown => self.unknown(fr, op),
         }
     }
