@@ -15,6 +15,10 @@ else
 fi
 status=0
 for f in "${files[@]}"; do
+  if grep -q '^// REFERENCE:' "$f"; then
+    echo "skipped $f (its expected output is hand-derived, see the file)"
+    continue
+  fi
   tmp=$(mktemp)
   if "$oracle" "$f" >"$tmp" 2>"$tmp.err"; then
     mv "$tmp" "$f.out"

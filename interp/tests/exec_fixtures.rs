@@ -10,8 +10,11 @@
 //! - `fixtures/ub/X.mlir`: the run must exit 1 and stderr must contain every
 //!   `// EXPECT-ERROR: <substring>` line.
 //!
-//! Directives: `// ARGS: <extra run options>`, `// ENTRY: <name>`, and
-//! `// XFAIL: <reason>` (skipped, reported).
+//! Directives: `// ARGS: <extra run options>`, `// ENTRY: <name>`,
+//! `// XFAIL: <reason>` (skipped, reported), and `// REFERENCE: hand-derived
+//! ...` for programs the real toolchain cannot run (the comb dialect): their
+//! `.out` is derived by hand, explained in the fixture, and not re-checked
+//! live.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -142,7 +145,7 @@ fn exec_fixtures_match_mlir_runner() {
         } else if mask(&got) != mask(&golden) {
             failures.push(format!("{}: stdout differs\n--- expected\n{golden}--- got\n{got}", f.display()));
         }
-        if live {
+        if live && directive(&text, "REFERENCE").is_empty() {
             match oracle(f, &text) {
                 Ok(now) if mask(&now) == mask(&golden) => {}
                 Ok(now) => failures.push(format!("{}: recording is stale; mlir-runner now prints\n{now}", f.display())),
