@@ -77,6 +77,32 @@ pub enum Cmd {
         #[arg(long)]
         stats: bool,
     },
+    /// Run FILE here and through mlir-opt + mlir-runner (LLVM 22); report
+    /// the first difference (exit 0 same, 1 different, 2 unusable input).
+    Diff(DiffArgs),
+}
+
+/// Options of `diff` (its own struct keeps `Cmd` small).
+#[derive(clap::Args, Debug)]
+pub struct DiffArgs {
+    /// Input file (mlir-opt reads it too, so not `-`).
+    pub file: String,
+    /// The function to run.
+    #[arg(short = 'e', long = "entry", default_value = "main")]
+    pub entry: String,
+    /// How both sides print the entry function's result.
+    #[arg(long = "entry-point-result", value_enum, default_value = "void")]
+    pub entry_point_result: EntryResult,
+    /// The mlir-opt lowering (default: the file's `// PIPELINE:` line, else
+    /// the standard lowering of every dialect to LLVM).
+    #[arg(long)]
+    pub pipeline: Option<String>,
+    /// Treat `nan` and `-nan` as different.
+    #[arg(long = "nan-exact")]
+    pub nan_exact: bool,
+    /// Stop our side after this many ops (fuel).
+    #[arg(long = "max-steps")]
+    pub max_steps: Option<u64>,
 }
 
 /// Reads a file or standard input; the name is what diagnostics show.
@@ -143,6 +169,10 @@ pub fn main_with(cli: Cli) -> i32 {
             let cfg = Config { max_steps, max_call_depth, index_bits: index_bitwidth, vscale, check_leaks };
             run_on_big_stack(&m, &src, cfg, &entry, entry_point_result, stats)
         }
+        Cmd::Diff(a) => {
+            let cfg = Config { max_steps: a.max_steps, ..Config::default() };
+            crate::differential::main(&a.file, a.pipeline, &a.entry, a.entry_point_result, a.nan_exact, cfg)
+        }
     }
 }
 
@@ -201,7 +231,7 @@ fn run(m: &mlir_ir::Module, src: &Source, cfg: Config, entry: &str, res: EntryRe
 /// `--entry-point-result`: void prints nothing; i32/i64 print the integer,
 /// f32 prints `%e`; each followed by a newline. A mismatch is an error, as
 /// in mlir-runner.
-fn print_result(e: &mut Engine, entry: &str, vals: &[Value], res: EntryResult) -> crate::error::Result<()> {
+pub fn print_result(e: &mut Engine, entry: &str, vals: &[Value], res: EntryResult) -> crate::error::Result<()> {
     use crate::error::{Error, ErrorKind};
     let f = e.func_by_name(entry).map(|f| e.funcs[f.0 as usize].results.clone()).unwrap_or_default();
     let kinds: Vec<_> = f.iter().map(|t| e.m.ctx.type_kind(*t).clone()).collect();

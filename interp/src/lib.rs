@@ -3,6 +3,7 @@
 
 pub mod cli;
 pub mod dialects;
+pub mod differential;
 pub mod error;
 pub mod exec;
 pub mod float;

@@ -1,0 +1,253 @@
+//! Differential mode (`mlir-interp diff FILE`): runs FILE through this
+//! engine and through the real toolchain (mlir-opt's lowering, then
+//! mlir-runner) and reports the first line where their outputs differ, or a
+//! difference in how they ended.
+//!
+//! The comparison ignores what legitimately varies between runs or hosts:
+//! the `base@ = 0x…` pointer of `printMemref*` headers, and the sign of a
+//! printed NaN (x86 prints `-nan` for computed NaNs; see the README) unless
+//! `--nan-exact` is given.
+
+use crate::cli::{print_result, EntryResult};
+use crate::exec::{Config, Engine};
+use mlir_ir::diag::Source;
+use std::path::Path;
+use std::process::Command;
+
+/// The lowering `../shared/tools/oracle.sh` uses when a file has no
+/// `// PIPELINE:` line: every dialect this engine runs, down to LLVM.
+pub const DEFAULT_PIPELINE: &str = "normalize-memrefs,lower-affine,convert-complex-to-standard,\
+convert-vector-to-scf,convert-scf-to-cf,expand-strided-metadata,convert-vector-to-llvm,\
+finalize-memref-to-llvm,convert-math-to-llvm,convert-math-to-libm,convert-complex-to-llvm,\
+convert-arith-to-llvm,convert-index-to-llvm,convert-ub-to-llvm,convert-cf-to-llvm,convert-func-to-llvm,\
+reconcile-unrealized-casts";
+
+/// Where the reference toolchain lives.
+#[derive(Clone, Debug)]
+pub struct Toolchain {
+    /// `mlir-opt`.
+    pub mlir_opt: String,
+    /// `mlir-runner`.
+    pub mlir_runner: String,
+    /// The runtime libraries, comma-separated, for `-shared-libs`.
+    pub shared_libs: String,
+}
+
+impl Default for Toolchain {
+    /// LLVM 22 as Debian's `mlir-22-tools` installs it; `$MLIR_OPT`,
+    /// `$MLIR_RUNNER` and `$MLIR_RUNNER_LIBS` override the paths.
+    fn default() -> Self {
+        let env = |k: &str, d: &str| std::env::var(k).unwrap_or_else(|_| d.to_string());
+        let lib = "/usr/lib/llvm-22/lib";
+        Toolchain {
+            mlir_opt: env("MLIR_OPT", "/usr/lib/llvm-22/bin/mlir-opt"),
+            mlir_runner: env("MLIR_RUNNER", "/usr/lib/llvm-22/bin/mlir-runner"),
+            shared_libs: env(
+                "MLIR_RUNNER_LIBS",
+                &format!("{lib}/libmlir_runner_utils.so.22.1,{lib}/libmlir_c_runner_utils.so.22.1"),
+            ),
+        }
+    }
+}
+
+/// How one side of the comparison ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    /// Standard output.
+    pub stdout: String,
+    /// Exit status (0 success).
+    pub status: i32,
+    /// Diagnostics, for the report.
+    pub stderr: String,
+}
+
+/// Runs `entry` of `src` in this engine, capturing what it prints.
+pub fn run_ours(src: &Source, cfg: Config, entry: &str, res: EntryResult) -> Outcome {
+    let m = match mlir_ir::parse_and_verify(src) {
+        Ok(m) => m,
+        Err(d) => return Outcome { stdout: String::new(), status: 2, stderr: d.render(src) },
+    };
+    let stack = (cfg.max_call_depth as usize).saturating_mul(16 * 1024).clamp(64 << 20, 8 << 30);
+    let go = || {
+        let mut buf = Vec::new();
+        let r = match Engine::load(&m, cfg, Box::new(&mut buf)) {
+            Ok(mut e) => {
+                let r = e.run_entry(entry).and_then(|vals| print_result(&mut e, entry, &vals, res));
+                drop(e);
+                r
+            }
+            Err(err) => Err(err),
+        };
+        let stdout = String::from_utf8_lossy(&buf).into_owned();
+        match r {
+            Ok(()) => Outcome { stdout, status: 0, stderr: String::new() },
+            Err(err) => {
+                Outcome { stdout, status: if err.is_input_error() { 2 } else { 1 }, stderr: err.render(&m, src) }
+            }
+        }
+    };
+    std::thread::scope(|s| match std::thread::Builder::new().stack_size(stack).spawn_scoped(s, go) {
+        Ok(h) => {
+            h.join().unwrap_or_else(|_| Outcome { stdout: String::new(), status: 1, stderr: "engine panicked".into() })
+        }
+        Err(e) => Outcome { stdout: String::new(), status: 1, stderr: format!("cannot start the engine thread: {e}") },
+    })
+}
+
+/// Lowers `file` with `pipeline` and runs it with mlir-runner. `Err` means
+/// the toolchain itself could not be used (missing, or it rejected the file).
+pub fn run_reference(
+    tc: &Toolchain,
+    file: &Path,
+    pipeline: &str,
+    entry: &str,
+    res: EntryResult,
+) -> Result<Outcome, String> {
+    let lowered = std::env::temp_dir().join(format!("mlir-interp-diff-{}.mlir", std::process::id()));
+    let opt = Command::new(&tc.mlir_opt)
+        .arg(file)
+        .arg(format!("--pass-pipeline=builtin.module({pipeline})"))
+        .arg("-o")
+        .arg(&lowered)
+        .output()
+        .map_err(|e| format!("cannot run {}: {e}", tc.mlir_opt))?;
+    if !opt.status.success() {
+        let _ = std::fs::remove_file(&lowered);
+        return Err(format!("mlir-opt failed to lower the file:\n{}", String::from_utf8_lossy(&opt.stderr)));
+    }
+    let result = match res {
+        EntryResult::Void => "void",
+        EntryResult::I32 => "i32",
+        EntryResult::I64 => "i64",
+        EntryResult::F32 => "f32",
+    };
+    let run = Command::new(&tc.mlir_runner)
+        .args(["-e", entry, &format!("-entry-point-result={result}")])
+        .arg(format!("-shared-libs={}", tc.shared_libs))
+        .arg(&lowered)
+        .output()
+        .map_err(|e| format!("cannot run {}: {e}", tc.mlir_runner));
+    let _ = std::fs::remove_file(&lowered);
+    let run = run?;
+    Ok(Outcome {
+        stdout: String::from_utf8_lossy(&run.stdout).into_owned(),
+        status: run.status.code().unwrap_or(1),
+        stderr: String::from_utf8_lossy(&run.stderr).into_owned(),
+    })
+}
+
+/// The line as compared: pointer masked, NaN sign dropped unless `nan_exact`.
+pub fn normalize(line: &str, nan_exact: bool) -> String {
+    let mut out = String::with_capacity(line.len());
+    let mut rest = line;
+    while let Some(i) = rest.find("base@ = 0x") {
+        out.push_str(&rest[..i + "base@ = 0x".len()]);
+        rest = rest[i + "base@ = 0x".len()..].trim_start_matches(|c: char| c.is_ascii_hexdigit());
+        out.push_str("<ptr>");
+    }
+    out.push_str(rest);
+    if nan_exact {
+        out
+    } else {
+        out.replace("-nan", "nan")
+    }
+}
+
+/// The first difference between two outcomes, described; `None` if they agree.
+pub fn first_difference(ours: &Outcome, theirs: &Outcome, nan_exact: bool) -> Option<String> {
+    let (a, b): (Vec<&str>, Vec<&str>) = (ours.stdout.lines().collect(), theirs.stdout.lines().collect());
+    for i in 0..a.len().max(b.len()) {
+        let (x, y) = (a.get(i), b.get(i));
+        if x.map(|l| normalize(l, nan_exact)) != y.map(|l| normalize(l, nan_exact)) {
+            let show = |l: Option<&&str>| l.map_or("<no more output>".to_string(), |l| l.to_string());
+            return Some(format!(
+                "first difference at output line {}:\n  mlir-interp: {}\n  mlir-runner: {}\n",
+                i + 1,
+                show(x),
+                show(y)
+            ));
+        }
+    }
+    if (ours.status == 0) != (theirs.status == 0) {
+        return Some(format!(
+            "same output, but mlir-interp exited {} and mlir-runner exited {}\n{}{}",
+            ours.status, theirs.status, ours.stderr, theirs.stderr
+        ));
+    }
+    None
+}
+
+/// `mlir-interp diff`: exit 0 when both agree, 1 on a difference, 2 when
+/// the file or the toolchain cannot be used.
+pub fn main(file: &str, pipeline: Option<String>, entry: &str, res: EntryResult, nan_exact: bool, cfg: Config) -> i32 {
+    let src = match crate::cli::read_source(file) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return 2;
+        }
+    };
+    if file == "-" {
+        eprintln!("error: diff needs a file: mlir-opt reads it too");
+        return 2;
+    }
+    let pipeline = pipeline
+        .or_else(|| src.text.lines().find_map(|l| l.trim().strip_prefix("// PIPELINE:").map(|p| p.trim().to_string())))
+        .unwrap_or_else(|| DEFAULT_PIPELINE.to_string());
+    let ours = run_ours(&src, cfg, entry, res);
+    if ours.status == 2 {
+        eprint!("{}", ours.stderr);
+        return 2;
+    }
+    let theirs = match run_reference(&Toolchain::default(), Path::new(file), &pipeline, entry, res) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return 2;
+        }
+    };
+    match first_difference(&ours, &theirs, nan_exact) {
+        None => {
+            println!(
+                "same output: {} line(s); both exited {}",
+                ours.stdout.lines().count(),
+                if ours.status == 0 { "successfully" } else { "with an error" }
+            );
+            0
+        }
+        Some(d) => {
+            print!("{d}");
+            1
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn out(s: &str, status: i32) -> Outcome {
+        Outcome { stdout: s.into(), status, stderr: String::new() }
+    }
+
+    #[test]
+    fn reports_the_first_differing_line() {
+        let d = first_difference(&out("1\n2\n3\n", 0), &out("1\n2\n4\n", 0), false).unwrap();
+        assert!(d.contains("line 3") && d.contains("mlir-interp: 3") && d.contains("mlir-runner: 4"), "{d}");
+        let d = first_difference(&out("1\n", 0), &out("1\n2\n", 0), false).unwrap();
+        assert!(d.contains("line 2") && d.contains("<no more output>"), "{d}");
+    }
+
+    #[test]
+    fn pointers_and_nan_signs_are_not_differences() {
+        let a = out("Unranked Memref base@ = 0x55d0 rank = 0\n( nan, 1 )\n", 0);
+        let b = out("Unranked Memref base@ = 0x7fff rank = 0\n( -nan, 1 )\n", 0);
+        assert_eq!(first_difference(&a, &b, false), None);
+        assert!(first_difference(&a, &b, true).is_some());
+    }
+
+    #[test]
+    fn exit_status_counts() {
+        assert!(first_difference(&out("", 1), &out("", 0), false).unwrap().contains("exited 1"));
+    }
+}
