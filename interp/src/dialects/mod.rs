@@ -8,3 +8,4 @@ pub mod func;
 pub mod index;
 pub mod scf;
 pub mod ub;
+pub mod vector;
