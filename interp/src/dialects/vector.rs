@@ -93,7 +93,10 @@ pub fn invalid(op: OpId, msg: impl Into<String>) -> Error {
 }
 
 fn needs_memory(e: &Engine, op: OpId) -> Result<Flow> {
-    Err(Error::at(op, ErrorKind::Unsupported(format!("operation '{}' (memrefs are not executed yet)", e.m.op_name(op)))))
+    Err(Error::at(
+        op,
+        ErrorKind::Unsupported(format!("operation '{}' (memrefs are not executed yet)", e.m.op_name(op))),
+    ))
 }
 
 /// The static shape of a vector type, scalable dims scaled by `vscale`.
@@ -175,10 +178,15 @@ pub fn i64s(e: &Engine, op: OpId, name: &str) -> Result<Vec<i64>> {
         Some(Attribute::Array(items)) => items
             .iter()
             .map(|a| match e.m.ctx.attr_kind(*a) {
-                Attribute::Integer { value, .. } => value.to_i64().ok_or_else(|| invalid(op, format!("'{name}' out of range"))),
+                Attribute::Integer { value, .. } => {
+                    value.to_i64().ok_or_else(|| invalid(op, format!("'{name}' out of range")))
+                }
                 _ => Err(invalid(op, format!("'{name}' must hold integers"))),
             })
             .collect(),
+        Some(Attribute::Integer { value, .. }) => {
+            Ok(vec![value.to_i64().ok_or_else(|| invalid(op, format!("'{name}' out of range")))?])
+        }
         None => Ok(Vec::new()),
         _ => Err(invalid(op, format!("malformed '{name}'"))),
     }
@@ -698,7 +706,8 @@ pub fn combine(op: OpId, k: Kind, a: &Scalar, b: &Scalar) -> Result<Scalar> {
         (Scalar::Poison(p), _) | (_, Scalar::Poison(p)) => Ok(Scalar::Poison(*p)),
         (Scalar::Int(x), Scalar::Int(y)) => {
             let w = x.width();
-            let bits = |f: fn(u128, u128) -> u128, g: fn(&num_bigint::BigInt, &num_bigint::BigInt) -> num_bigint::BigInt| {
+            let bits = |f: fn(u128, u128) -> u128,
+                        g: fn(&num_bigint::BigInt, &num_bigint::BigInt) -> num_bigint::BigInt| {
                 Ok(Scalar::Int(arith::bitwise(x, y, f, g)))
             };
             match k {
@@ -726,7 +735,6 @@ pub fn combine(op: OpId, k: Kind, a: &Scalar, b: &Scalar) -> Result<Scalar> {
         _ => Err(invalid(op, "combining lanes of different types")),
     }
 }
-
 
 /// The start value of a reduction without accumulator: the neutral
 /// element the lowering uses, or `None` to start from the first lane.
@@ -762,7 +770,12 @@ fn neutral(k: Kind, sample: &Scalar, masked: bool) -> Option<Scalar> {
 }
 
 /// Folds `lanes` with `k`, sequentially; `None` when there are none.
-fn fold<'a>(op: OpId, k: Kind, start: Option<Scalar>, lanes: impl Iterator<Item = &'a Scalar>) -> Result<Option<Scalar>> {
+fn fold<'a>(
+    op: OpId,
+    k: Kind,
+    start: Option<Scalar>,
+    lanes: impl Iterator<Item = &'a Scalar>,
+) -> Result<Option<Scalar>> {
     let mut acc = start;
     for s in lanes {
         acc = Some(match acc {
@@ -789,7 +802,11 @@ fn mask_bits(op: OpId, m: &ArrayD<Scalar>) -> Result<Vec<Option<bool>>> {
 fn reduction(e: &Engine, fr: &mut Frame, op: OpId, mask: Option<&ArrayD<Scalar>>) -> Result<Flow> {
     let k = kind_of(e, op)?;
     let v = arr(e, fr, op, 0)?;
-    let acc = if e.m.operands(op).len() > 1 { Some(e.arg(fr, op, 1)?.scalar().cloned().ok_or_else(|| invalid(op, "bad accumulator"))?) } else { None };
+    let acc = if e.m.operands(op).len() > 1 {
+        Some(e.arg(fr, op, 1)?.scalar().cloned().ok_or_else(|| invalid(op, "bad accumulator"))?)
+    } else {
+        None
+    };
     let bits = match mask {
         Some(m) => mask_bits(op, m)?,
         None => vec![Some(true); v.len()],
@@ -907,7 +924,9 @@ fn scan(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
 
 fn i64s_one(e: &Engine, op: OpId, name: &str) -> Result<i64> {
     match e.m.attr(op, name).map(|a| e.m.ctx.attr_kind(a)) {
-        Some(Attribute::Integer { value, .. }) => value.to_i64().ok_or_else(|| invalid(op, format!("'{name}' out of range"))),
+        Some(Attribute::Integer { value, .. }) => {
+            value.to_i64().ok_or_else(|| invalid(op, format!("'{name}' out of range")))
+        }
         _ => Err(invalid(op, format!("missing '{name}'"))),
     }
 }
@@ -921,7 +940,8 @@ fn promote(op: OpId, s: &Scalar, to: &TypeKind, w: Option<u32>) -> Result<Scalar
             _ => s.clone(),
         },
         (Scalar::Float(f), TypeKind::Float(k)) if *k != f.kind => Scalar::Float(
-            float::convert(*f, *k, Round::NearestEven).map_err(|x| Error::at(op, ErrorKind::NoDefinedResult(x.to_string())))?,
+            float::convert(*f, *k, Round::NearestEven)
+                .map_err(|x| Error::at(op, ErrorKind::NoDefinedResult(x.to_string())))?,
         ),
         _ => s.clone(),
     })
@@ -961,7 +981,10 @@ fn contract(e: &Engine, fr: &mut Frame, op: OpId, mask: Option<&ArrayD<Scalar>>)
             }
         }
     }
-    let space: Vec<usize> = space.into_iter().map(|s| s.ok_or_else(|| invalid(op, "iteration dim not used by any map"))).collect::<Result<_>>()?;
+    let space: Vec<usize> = space
+        .into_iter()
+        .map(|s| s.ok_or_else(|| invalid(op, "iteration dim not used by any map")))
+        .collect::<Result<_>>()?;
     let acc_kind = e.m.ctx.type_kind(e.elem_type(e.result_type(op, 0))).clone();
     let acc_w = e.int_width(e.elem_type(e.result_type(op, 0)));
     let bits = match mask {
@@ -978,7 +1001,9 @@ fn contract(e: &Engine, fr: &mut Frame, op: OpId, mask: Option<&ArrayD<Scalar>>)
     let total = count(op, &space)?;
     for flat in 0..total {
         let enabled = match &bits {
-            Some(b) => b.get(flat).copied().ok_or_else(|| invalid(op, "mask shape differs from the iteration space"))?,
+            Some(b) => {
+                b.get(flat).copied().ok_or_else(|| invalid(op, "mask shape differs from the iteration space"))?
+            }
             None => Some(true),
         };
         let ci = ev(mc, &p)?;
@@ -1131,4 +1156,81 @@ pub fn print(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let args = e.args(fr, op);
     runtime::vector_print(e, op, args)?;
     Ok(Flow::Next)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::exec::{Config, Engine};
+    use mlir_ir::diag::Source;
+
+    /// Runs `main` of `text` with `vscale`; returns the printed output.
+    fn run(text: &str, vscale: u32) -> String {
+        let src = Source::new("t.mlir", text);
+        let m = mlir_ir::parse_and_verify(&src).unwrap_or_else(|d| panic!("{}", d.render(&src)));
+        let mut buf = Vec::new();
+        {
+            let cfg = Config { vscale, ..Config::default() };
+            let mut e = Engine::load(&m, cfg, Box::new(&mut buf)).unwrap();
+            e.run_entry("main").unwrap_or_else(|x| panic!("{}", x.render(&m, &src)));
+        }
+        String::from_utf8(buf).unwrap()
+    }
+
+    /// Scalable dims hold `n * vscale` lanes (mlir-runner cannot run these
+    /// on x86, so the expectations are derived by hand: the sum of
+    /// 0..4*vscale-1 and 4*vscale ones).
+    #[test]
+    fn scalable_vectors_scale_with_vscale() {
+        let t = r#"func.func @main() {
+  %vs = vector.vscale
+  vector.print %vs : index
+  %f = arith.constant 1.0 : f32
+  %v = vector.broadcast %f : f32 to vector<[4]xf32>
+  %r = vector.reduction <add>, %v : vector<[4]xf32> into f32
+  vector.print %r : f32
+  %st = vector.step : vector<[4]xindex>
+  %x = vector.reduction <add>, %st : vector<[4]xindex> into index
+  vector.print %x : index
+  %c1 = arith.constant 1 : index
+  %m = vector.create_mask %c1, %vs : vector<2x[2]xi1>
+  vector.print %m : vector<2x[2]xi1>
+  return
+}"#;
+        assert_eq!(run(t, 1), "1\n4\n6\n( ( 1, 0 ), ( 0, 0 ) )\n");
+        assert_eq!(run(t, 2), "2\n8\n28\n( ( 1, 1, 0, 0 ), ( 0, 0, 0, 0 ) )\n");
+    }
+
+    /// `vector.scan` has no LLVM lowering; these are the examples of its
+    /// documentation (exclusive: the second result is the last prefix).
+    #[test]
+    fn scan_matches_the_documented_example() {
+        let t = r#"func.func @main() {
+  %v = arith.constant dense<[[1, 2, 3], [4, 5, 6]]> : vector<2x3xi32>
+  %i = arith.constant dense<[0, 0]> : vector<2xi32>
+  %r, %l = vector.scan <add>, %v, %i {inclusive = false, reduction_dim = 1 : i64} : vector<2x3xi32>, vector<2xi32>
+  vector.print %r : vector<2x3xi32>
+  vector.print %l : vector<2xi32>
+  %r2, %l2 = vector.scan <add>, %v, %i {inclusive = true, reduction_dim = 1 : i64} : vector<2x3xi32>, vector<2xi32>
+  vector.print %r2 : vector<2x3xi32>
+  vector.print %l2 : vector<2xi32>
+  return
+}"#;
+        assert_eq!(run(t, 1), "( ( 0, 1, 3 ), ( 0, 4, 9 ) )\n( 3, 9 )\n( ( 1, 3, 6 ), ( 4, 9, 15 ) )\n( 6, 15 )\n");
+    }
+
+    /// `vector.scalable.insert`/`extract` move a fixed-size slice at `pos`.
+    #[test]
+    fn scalable_insert_and_extract() {
+        let t = r#"func.func @main() {
+  %z = arith.constant 0 : i32
+  %v = vector.broadcast %z : i32 to vector<[4]xi32>
+  %s = arith.constant dense<[7, 8]> : vector<2xi32>
+  %w = vector.scalable.insert %s, %v[2] : vector<2xi32> into vector<[4]xi32>
+  vector.print %w : vector<[4]xi32>
+  %x = vector.scalable.extract %w[0] : vector<4xi32> from vector<[4]xi32>
+  vector.print %x : vector<4xi32>
+  return
+}"#;
+        assert_eq!(run(t, 2), "( 0, 0, 7, 8, 0, 0, 0, 0 )\n( 0, 0, 7, 8 )\n");
+    }
 }
