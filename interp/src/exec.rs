@@ -16,7 +16,7 @@ use crate::runtime::{self, RtFn};
 use crate::value::{FuncRef, Int, Scalar, Value};
 use mlir_ir::attrs::{Attribute, DenseValues, FloatLit, IntVal};
 use mlir_ir::ir::{BlockId, Module, OpId, RegionId, ValueId};
-use mlir_ir::ops::{DialectOp, OpKind, VectorOp};
+use mlir_ir::ops::{DialectOp, OpKind};
 use mlir_ir::types::{TypeId, TypeKind};
 use ndarray::{ArrayD, IxDyn};
 use rustc_hash::FxHashMap;
@@ -567,32 +567,23 @@ impl<'m> Engine<'m> {
             DialectOp::Index(o) => dialects::index::exec(self, fr, op, o),
             DialectOp::Ub(o) => dialects::ub::exec(self, fr, op, o),
             DialectOp::Scf(o) => dialects::scf::exec(self, fr, op, o),
-            DialectOp::Vector(VectorOp::Print) => self.vector_print(fr, op),
+            DialectOp::Vector(o) => dialects::vector::exec(self, fr, op, o),
             DialectOp::Math(_)
             | DialectOp::Complex(_)
             | DialectOp::Memref(_)
             | DialectOp::Affine(_)
             | DialectOp::Tensor(_)
-            | DialectOp::Bufferization(_)
-            | DialectOp::Vector(_) => unsupported(),
+            | DialectOp::Bufferization(_) => unsupported(),
             DialectOp::Comb(o) => dialects::comb::exec(self, fr, op, o),
             DialectOp::Unknown => self.unknown(fr, op),
         }
-    }
-
-    /// `vector.print`, the one vector op this engine runs so far (it is the
-    /// printing interface of mlir-runner programs).
-    fn vector_print(&mut self, fr: &mut Frame, op: OpId) -> Result<Flow> {
-        let args = self.args(fr, op);
-        runtime::vector_print(self, op, args)?;
-        Ok(Flow::Next)
     }
 
     /// Ops the IR does not know: `vector.print` by name (older IR builds),
     /// anything else is unsupported.
     fn unknown(&mut self, fr: &mut Frame, op: OpId) -> Result<Flow> {
         match self.m.op_name(op) {
-            "vector.print" => self.vector_print(fr, op),
+            "vector.print" => dialects::vector::print(self, fr, op),
             name => Err(Error::at(op, ErrorKind::Unsupported(format!("operation '{name}'")))),
         }
     }

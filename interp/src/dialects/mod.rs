@@ -9,3 +9,4 @@ pub mod func;
 pub mod index;
 pub mod scf;
 pub mod ub;
+pub mod vector;

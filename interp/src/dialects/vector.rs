@@ -1,0 +1,1236 @@
+//! The `vector` dialect, value-semantics part: vectors are
+//! `Value::Array`s that ops read and rebuild, never mutate. The ops that
+//! touch memrefs (load/store, masked and gather forms, transfers,
+//! `type_cast`) are reported unsupported until memrefs land.
+//!
+//! Choices, with the LLVM 22 lowering (`convert-vector-to-llvm`) as the
+//! reference:
+//! - A dynamic `extract`/`insert` position that is out of bounds gives
+//!   poison, as the `extractelement`/`insertelement` it lowers to do
+//!   (LangRef, D47859): the extracted value, or the whole inserted vector.
+//!   The static position -1 is the documented poison index.
+//! - `reduction` of floats is sequential in lane order, starting from the
+//!   accumulator, or from +0.0 (`add`) / 1.0 (`mul`) without one: the
+//!   lowering emits `llvm.vector.reduce.fadd/fmul` without `reassoc`, which
+//!   is an ordered reduction with that start value. `minnumf`/`maxnumf`
+//!   fold with maxnum semantics, `minimumf`/`maximumf` with NaN-propagating
+//!   ones; the accumulator is combined last.
+//! - `multi_reduction` and `contract` reduce sequentially in lexicographic
+//!   order of the reduced indices, starting from the accumulator, with a
+//!   separately rounded multiply and add (the default `dot` lowering:
+//!   `mulf` then an ordered `vector.reduction` with the accumulator).
+//!   `contract` promotes lhs/rhs elements to the accumulator's type
+//!   (sign-extension for integers).
+//! - `outerproduct` with a float accumulator and kind `add` is a fused
+//!   multiply-add (it lowers to `vector.fma`); otherwise the product is
+//!   combined with the accumulator by the kind.
+//! - `vector.mask` runs its one maskable op (reduction, multi_reduction,
+//!   contract, outerproduct) with the mask: disabled lanes do not take part
+//!   in a reduction (start values as above, or ±inf for a masked float
+//!   min/max without accumulator), disabled lanes of a vector result take
+//!   the passthru, else the accumulator.
+//! - Poison lanes move with the data; an arithmetic op on a poison lane
+//!   makes its result lane poison.
+
+use crate::error::{Error, ErrorKind, Result};
+use crate::exec::{Engine, Flow, Frame};
+use crate::float::{self, Round};
+use crate::int_op;
+use crate::runtime;
+use crate::value::{Int, Poison, Scalar, Value};
+use mlir_ir::attrs::{Attribute, DenseValues};
+use mlir_ir::ir::OpId;
+use mlir_ir::ops::{OpKind, VectorOp};
+use mlir_ir::types::{TypeId, TypeKind};
+use ndarray::{ArrayD, IxDyn};
+use num_bigint::BigUint;
+use std::rc::Rc;
+
+use super::arith::{self, addi, maxsi, maxui, minsi, minui, muli, Out};
+
+/// Executes one vector op.
+pub fn exec(e: &mut Engine, fr: &mut Frame, op: OpId, kind: VectorOp) -> Result<Flow> {
+    use VectorOp::*;
+    match kind {
+        Broadcast => broadcast(e, fr, op),
+        FromElements => from_elements(e, fr, op),
+        ToElements => to_elements(e, fr, op),
+        Extract => extract(e, fr, op),
+        Insert => insert(e, fr, op),
+        ScalableExtract => scalable_extract(e, fr, op),
+        ScalableInsert => scalable_insert(e, fr, op),
+        ExtractStridedSlice => extract_strided_slice(e, fr, op),
+        InsertStridedSlice => insert_strided_slice(e, fr, op),
+        Shuffle => shuffle(e, fr, op),
+        Interleave => interleave(e, fr, op),
+        Deinterleave => deinterleave(e, fr, op),
+        Transpose => transpose(e, fr, op),
+        ShapeCast => shape_cast(e, fr, op),
+        Bitcast => bitcast(e, fr, op),
+        Step => step(e, fr, op),
+        Vscale => e.assign(fr, op, Value::int(Int::from_u128(e.cfg.index_bits, u128::from(e.cfg.vscale)))),
+        CreateMask => create_mask(e, fr, op),
+        ConstantMask => constant_mask(e, fr, op),
+        Mask => mask(e, fr, op),
+        Yield => Ok(Flow::Exit(e.args(fr, op))),
+        Reduction => reduction(e, fr, op, None),
+        MultiReduction => multi_reduction(e, fr, op, None),
+        Scan => scan(e, fr, op),
+        Contract => contract(e, fr, op, None),
+        Outerproduct => outerproduct(e, fr, op, None),
+        Fma => fma(e, fr, op),
+        Print => print(e, fr, op),
+        Load | Store | Maskedload | Maskedstore | Gather | Scatter | Expandload | Compressstore | TransferRead
+        | TransferWrite | TypeCast => needs_memory(e, op),
+    }
+}
+
+// ---- shared helpers (also used by tensor.rs) ------------------------------
+
+/// An invalid-IR error at `op`.
+pub fn invalid(op: OpId, msg: impl Into<String>) -> Error {
+    Error::at(op, ErrorKind::Invalid(msg.into()))
+}
+
+fn needs_memory(e: &Engine, op: OpId) -> Result<Flow> {
+    Err(Error::at(
+        op,
+        ErrorKind::Unsupported(format!("operation '{}' (memrefs are not executed yet)", e.m.op_name(op))),
+    ))
+}
+
+/// The static shape of a vector type, scalable dims scaled by `vscale`.
+pub fn vector_dims(e: &Engine, op: OpId, ty: TypeId) -> Result<Vec<usize>> {
+    match e.m.ctx.type_kind(ty) {
+        TypeKind::Vector { shape, scalable, .. } => shape
+            .iter()
+            .enumerate()
+            .map(|(i, d)| {
+                let n = usize::try_from(*d).map_err(|_| invalid(op, "negative vector dimension"))?;
+                if scalable.get(i).copied().unwrap_or(false) {
+                    n.checked_mul(e.cfg.vscale as usize).ok_or_else(|| invalid(op, "scalable dimension overflows"))
+                } else {
+                    Ok(n)
+                }
+            })
+            .collect(),
+        _ => Ok(Vec::new()),
+    }
+}
+
+/// Operand `i` as an array (a scalar reads as a 0-D array).
+pub fn arr(e: &Engine, fr: &Frame, op: OpId, i: usize) -> Result<Rc<ArrayD<Scalar>>> {
+    match e.arg(fr, op, i)? {
+        Value::Array(a) => Ok(a.clone()),
+        Value::Scalar(s) => Ok(Rc::new(ArrayD::from_elem(IxDyn(&[]), s.clone()))),
+        _ => Err(invalid(op, format!("operand #{i} is not a vector or tensor"))),
+    }
+}
+
+/// An array value of `shape` from row-major `elems`.
+pub fn array(op: OpId, shape: &[usize], elems: Vec<Scalar>) -> Result<Value> {
+    let n = elems.len();
+    ArrayD::from_shape_vec(IxDyn(shape), elems)
+        .map(|a| Value::Array(Rc::new(a)))
+        .map_err(|_| invalid(op, format!("{n} elements do not fill shape {shape:?}")))
+}
+
+/// Builds an array of `shape` by evaluating `f` at every index, row-major.
+pub fn tabulate(op: OpId, shape: &[usize], mut f: impl FnMut(&[usize]) -> Result<Scalar>) -> Result<Value> {
+    let n = count(op, shape)?;
+    let mut elems = Vec::with_capacity(n);
+    let mut idx = vec![0usize; shape.len()];
+    for _ in 0..n {
+        elems.push(f(&idx)?);
+        next_index(&mut idx, shape);
+    }
+    array(op, shape, elems)
+}
+
+/// The element count of `shape`, checked.
+pub fn count(op: OpId, shape: &[usize]) -> Result<usize> {
+    shape.iter().try_fold(1usize, |a, d| a.checked_mul(*d)).ok_or_else(|| invalid(op, "element count overflows"))
+}
+
+/// Advances a row-major odometer; wraps to all zeros after the last index.
+pub fn next_index(idx: &mut [usize], shape: &[usize]) {
+    for d in (0..idx.len()).rev() {
+        idx[d] += 1;
+        if idx[d] < shape[d] {
+            return;
+        }
+        idx[d] = 0;
+    }
+}
+
+/// The element at `idx` (checked by the caller to be in bounds).
+pub fn at<'a>(op: OpId, a: &'a ArrayD<Scalar>, idx: &[usize]) -> Result<&'a Scalar> {
+    a.get(IxDyn(idx)).ok_or_else(|| invalid(op, format!("index {idx:?} outside shape {:?}", a.shape())))
+}
+
+/// The integer value of an index or integer attribute list: `array<i64: ..>`
+/// or `[1 : i64, ..]`.
+pub fn i64s(e: &Engine, op: OpId, name: &str) -> Result<Vec<i64>> {
+    match e.m.attr(op, name).map(|a| e.m.ctx.attr_kind(a)) {
+        Some(Attribute::DenseArray { values: DenseValues::Ints(v), .. }) => {
+            v.iter().map(|x| x.to_i64().ok_or_else(|| invalid(op, format!("'{name}' out of range")))).collect()
+        }
+        Some(Attribute::Array(items)) => items
+            .iter()
+            .map(|a| match e.m.ctx.attr_kind(*a) {
+                Attribute::Integer { value, .. } => {
+                    value.to_i64().ok_or_else(|| invalid(op, format!("'{name}' out of range")))
+                }
+                _ => Err(invalid(op, format!("'{name}' must hold integers"))),
+            })
+            .collect(),
+        Some(Attribute::Integer { value, .. }) => {
+            Ok(vec![value.to_i64().ok_or_else(|| invalid(op, format!("'{name}' out of range")))?])
+        }
+        None => Ok(Vec::new()),
+        _ => Err(invalid(op, format!("malformed '{name}'"))),
+    }
+}
+
+/// An index or integer scalar as a signed number; `None` for poison.
+pub fn index_of(op: OpId, v: &Value) -> Result<Option<i64>> {
+    match v.scalar() {
+        Some(Scalar::Int(i)) => Ok(Some(i.to_i64().unwrap_or(i64::MAX))),
+        Some(Scalar::Poison(_)) => Ok(None),
+        _ => Err(invalid(op, "expected an index operand")),
+    }
+}
+
+/// The poison of `op`.
+fn poison(op: OpId) -> Scalar {
+    Scalar::Poison(Poison(op))
+}
+
+/// A value of type `ty` that is poison everywhere.
+fn poison_value(e: &Engine, op: OpId, ty: TypeId) -> Result<Value> {
+    if matches!(e.m.ctx.type_kind(ty), TypeKind::Vector { .. }) {
+        let dims = vector_dims(e, op, ty)?;
+        tabulate(op, &dims, |_| Ok(poison(op)))
+    } else {
+        Ok(Value::Scalar(poison(op)))
+    }
+}
+
+/// Converts `a` to `usize` if `0 <= a < n`.
+fn in_range(a: i64, n: usize) -> Option<usize> {
+    usize::try_from(a).ok().filter(|x| *x < n)
+}
+
+// ---- construction ---------------------------------------------------------
+
+/// `vector.broadcast`: a scalar or vector stretched to the result shape
+/// (leading dims added, size-1 dims repeated).
+fn broadcast(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
+    let dims = vector_dims(e, op, e.result_type(op, 0))?;
+    let src = arr(e, fr, op, 0)?;
+    let b = src
+        .broadcast(IxDyn(&dims))
+        .ok_or_else(|| invalid(op, format!("cannot broadcast {:?} to {dims:?}", src.shape())))?;
+    let v = array(op, &dims, b.iter().cloned().collect())?;
+    e.assign(fr, op, v)
+}
+
+/// `vector.from_elements`: operands in row-major order.
+fn from_elements(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
+    let dims = vector_dims(e, op, e.result_type(op, 0))?;
+    let elems = scalars(op, e.args(fr, op))?;
+    let v = array(op, &dims, elems)?;
+    e.assign(fr, op, v)
+}
+
+/// The scalars of a list of scalar values.
+pub fn scalars(op: OpId, vals: Vec<Value>) -> Result<Vec<Scalar>> {
+    vals.into_iter()
+        .map(|v| match v {
+            Value::Scalar(s) => Ok(s),
+            _ => Err(invalid(op, "expected scalar operands")),
+        })
+        .collect()
+}
+
+/// `vector.to_elements`: one result per element, row-major.
+fn to_elements(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
+    let a = arr(e, fr, op, 0)?;
+    let vals = a.iter().cloned().map(Value::Scalar).collect();
+    e.assign_all(fr, op, vals)
+}
+
+/// `vector.step`: 0, 1, 2, ... as index.
+fn step(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
+    let dims = vector_dims(e, op, e.result_type(op, 0))?;
+    let w = e.cfg.index_bits;
+    let v = tabulate(op, &dims, |i| Ok(Scalar::Int(Int::from_u128(w, i.first().copied().unwrap_or(0) as u128))))?;
+    e.assign(fr, op, v)
+}
+
+/// `vector.create_mask %a, %b`: lane `i` is set when every `i_d < a_d`
+/// (negative bounds clamp to 0). A poison bound gives a poison mask.
+fn create_mask(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
+    let dims = vector_dims(e, op, e.result_type(op, 0))?;
+    let mut bounds = Vec::with_capacity(dims.len());
+    for v in e.args(fr, op) {
+        match index_of(op, &v)? {
+            Some(b) => bounds.push(b),
+            None => return e.assign(fr, op, tabulate(op, &dims, |_| Ok(poison(op)))?),
+        }
+    }
+    let v = mask_value(op, &dims, &bounds)?;
+    e.assign(fr, op, v)
+}
+
+/// `vector.constant_mask [a, b]`.
+fn constant_mask(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
+    let dims = vector_dims(e, op, e.result_type(op, 0))?;
+    let bounds = i64s(e, op, "mask_dim_sizes")?;
+    let v = mask_value(op, &dims, &bounds)?;
+    e.assign(fr, op, v)
+}
+
+/// The i1 mask of `dims` whose set region is `[0, bounds_d)` in every dim;
+/// 0-D masks take one bound.
+fn mask_value(op: OpId, dims: &[usize], bounds: &[i64]) -> Result<Value> {
+    if dims.is_empty() {
+        let on = bounds.first().is_some_and(|b| *b > 0);
+        return array(op, &[], vec![Scalar::Int(Int::bool(on))]);
+    }
+    if bounds.len() != dims.len() {
+        return Err(invalid(op, format!("{} mask bounds for a rank-{} mask", bounds.len(), dims.len())));
+    }
+    tabulate(op, dims, |i| Ok(Scalar::Int(Int::bool(i.iter().zip(bounds).all(|(x, b)| (*x as i64) < *b)))))
+}
+
+// ---- extract / insert -----------------------------------------------------
+
+/// The position of `vector.extract`/`vector.insert`: static entries, with
+/// `dynamic` (i64::MIN) ones taken from `dyn_args` in order. `None` entries
+/// are poison (the -1 index, or a poison operand).
+fn positions(e: &Engine, op: OpId, dyn_args: &[Value]) -> Result<Vec<Option<i64>>> {
+    let mut next = dyn_args.iter();
+    let mut out = Vec::new();
+    for p in i64s(e, op, "static_position")? {
+        if p == mlir_ir::types::DYNAMIC {
+            let v = next.next().ok_or_else(|| invalid(op, "missing dynamic position operand"))?;
+            out.push(index_of(op, v)?);
+        } else {
+            out.push(Some(p));
+        }
+    }
+    Ok(out)
+}
+
+/// Checks a position against the leading dims; `None` when it is poison
+/// or out of bounds (both give poison).
+fn checked_position(pos: &[Option<i64>], dims: &[usize]) -> Option<Vec<usize>> {
+    pos.iter().zip(dims).map(|(p, d)| p.and_then(|p| in_range(p, *d))).collect()
+}
+
+/// `vector.extract %v[pos]`: an element or a sub-vector.
+fn extract(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
+    let src = arr(e, fr, op, 0)?;
+    let dyn_args = e.args_in(fr, op, 1..e.m.operands(op).len())?;
+    let pos = positions(e, op, &dyn_args)?;
+    let rty = e.result_type(op, 0);
+    let Some(p) = checked_position(&pos, src.shape()) else {
+        return e.assign(fr, op, poison_value(e, op, rty)?);
+    };
+    let v = sub_array(op, &src, &p)?;
+    let v = match (v, e.m.ctx.type_kind(rty)) {
+        (Value::Array(a), TypeKind::Vector { .. }) => Value::Array(a),
+        (Value::Array(a), _) => Value::Scalar(a.iter().next().cloned().ok_or_else(|| invalid(op, "empty extract"))?),
+        (s, _) => s,
+    };
+    e.assign(fr, op, v)
+}
+
+/// The sub-array of `src` at leading position `p` (an element when `p`
+/// covers every dim).
+fn sub_array(op: OpId, src: &ArrayD<Scalar>, p: &[usize]) -> Result<Value> {
+    if p.len() > src.ndim() {
+        return Err(invalid(op, "position longer than the vector's rank"));
+    }
+    let mut view = src.view();
+    for &i in p {
+        view = view.index_axis_move(ndarray::Axis(0), i);
+    }
+    if view.ndim() == 0 && p.len() == src.ndim() {
+        return Ok(Value::Scalar(view.iter().next().cloned().ok_or_else(|| invalid(op, "empty vector"))?));
+    }
+    array(op, view.shape(), view.iter().cloned().collect())
+}
+
+/// `vector.insert %x, %v[pos]`.
+fn insert(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
+    let item = arr(e, fr, op, 0)?;
+    let dest = arr(e, fr, op, 1)?;
+    let dyn_args = e.args_in(fr, op, 2..e.m.operands(op).len())?;
+    let pos = positions(e, op, &dyn_args)?;
+    let Some(p) = checked_position(&pos, dest.shape()) else {
+        return e.assign(fr, op, poison_value(e, op, e.result_type(op, 0))?);
+    };
+    let mut out = (*dest).clone();
+    {
+        let mut view = out.view_mut();
+        for &i in &p {
+            view = view.index_axis_move(ndarray::Axis(0), i);
+        }
+        if view.len() != item.len() {
+            return Err(invalid(op, "inserted value does not match the position's shape"));
+        }
+        for (d, s) in view.iter_mut().zip(item.iter()) {
+            *d = s.clone();
+        }
+    }
+    e.assign(fr, op, Value::Array(Rc::new(out)))
+}
+
+/// `vector.scalable.extract %v[pos]`: a 1-D slice along the last dim.
+fn scalable_extract(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
+    let src = arr(e, fr, op, 0)?;
+    let dims = vector_dims(e, op, e.result_type(op, 0))?;
+    let pos = usize::try_from(i64s(e, op, "pos")?.first().copied().unwrap_or(0)).map_err(|_| invalid(op, "bad pos"))?;
+    let last = dims.len().checked_sub(1).ok_or_else(|| invalid(op, "0-D scalable extract"))?;
+    let v = tabulate(op, &dims, |i| {
+        let mut j = i.to_vec();
+        j[last] = j[last].checked_add(pos).ok_or_else(|| invalid(op, "pos overflows"))?;
+        src.get(IxDyn(&j)).cloned().ok_or_else(|| ub_bounds(op, &j, src.shape()))
+    })?;
+    e.assign(fr, op, v)
+}
+
+/// `vector.scalable.insert %x, %v[pos]`.
+fn scalable_insert(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
+    let item = arr(e, fr, op, 0)?;
+    let dest = arr(e, fr, op, 1)?;
+    let pos = usize::try_from(i64s(e, op, "pos")?.first().copied().unwrap_or(0)).map_err(|_| invalid(op, "bad pos"))?;
+    let mut out = (*dest).clone();
+    let last = item.ndim().checked_sub(1).ok_or_else(|| invalid(op, "0-D scalable insert"))?;
+    let mut idx = vec![0usize; item.ndim()];
+    for s in item.iter() {
+        let mut j = idx.clone();
+        j[last] = j[last].checked_add(pos).ok_or_else(|| invalid(op, "pos overflows"))?;
+        let shape = out.shape().to_vec();
+        *out.get_mut(IxDyn(&j)).ok_or_else(|| ub_bounds(op, &j, &shape))? = s.clone();
+        next_index(&mut idx, item.shape());
+    }
+    e.assign(fr, op, Value::Array(Rc::new(out)))
+}
+
+fn ub_bounds(op: OpId, idx: &[usize], shape: &[usize]) -> Error {
+    Error::at(op, ErrorKind::Ub(format!("position {idx:?} outside vector of shape {shape:?}")))
+}
+
+/// `vector.extract_strided_slice`: offsets/sizes/strides on leading dims.
+fn extract_strided_slice(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
+    let src = arr(e, fr, op, 0)?;
+    let offsets = i64s(e, op, "offsets")?;
+    let strides = i64s(e, op, "strides")?;
+    let dims = vector_dims(e, op, e.result_type(op, 0))?;
+    let v = tabulate(op, &dims, |r| {
+        let mut j = r.to_vec();
+        for (d, (o, s)) in offsets.iter().zip(&strides).enumerate() {
+            j[d] = slice_index(op, *o, *s, r[d])?;
+        }
+        src.get(IxDyn(&j)).cloned().ok_or_else(|| ub_bounds(op, &j, src.shape()))
+    })?;
+    e.assign(fr, op, v)
+}
+
+/// `offset + i * stride`, checked.
+fn slice_index(op: OpId, offset: i64, stride: i64, i: usize) -> Result<usize> {
+    i64::try_from(i)
+        .ok()
+        .and_then(|i| i.checked_mul(stride))
+        .and_then(|x| x.checked_add(offset))
+        .and_then(|x| usize::try_from(x).ok())
+        .ok_or_else(|| invalid(op, format!("slice index {offset} + {i} * {stride} out of range")))
+}
+
+/// `vector.insert_strided_slice %src, %dst`: the source's dims are the
+/// trailing dims of the destination.
+fn insert_strided_slice(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
+    let src = arr(e, fr, op, 0)?;
+    let dest = arr(e, fr, op, 1)?;
+    let offsets = i64s(e, op, "offsets")?;
+    let strides = i64s(e, op, "strides")?;
+    let lead = dest.ndim().checked_sub(src.ndim()).ok_or_else(|| invalid(op, "source rank exceeds destination"))?;
+    if offsets.len() != dest.ndim() || strides.len() != src.ndim() {
+        return Err(invalid(op, "offsets/strides do not match the ranks"));
+    }
+    let mut out = (*dest).clone();
+    let mut idx = vec![0usize; src.ndim()];
+    let dshape = dest.shape().to_vec();
+    for s in src.iter() {
+        let mut j = Vec::with_capacity(dest.ndim());
+        for o in &offsets[..lead] {
+            j.push(usize::try_from(*o).map_err(|_| invalid(op, "negative offset"))?);
+        }
+        for (d, i) in idx.iter().enumerate() {
+            j.push(slice_index(op, offsets[lead + d], strides[d], *i)?);
+        }
+        *out.get_mut(IxDyn(&j)).ok_or_else(|| ub_bounds(op, &j, &dshape))? = s.clone();
+        next_index(&mut idx, src.shape());
+    }
+    e.assign(fr, op, Value::Array(Rc::new(out)))
+}
+
+// ---- permutations ---------------------------------------------------------
+
+/// The leading-dim slices of an array (a 0-D array is one slice).
+fn rows(op: OpId, a: &ArrayD<Scalar>) -> Result<Vec<Value>> {
+    if a.ndim() == 0 {
+        return Ok(vec![Value::Scalar(a.iter().next().cloned().ok_or_else(|| invalid(op, "empty vector"))?)]);
+    }
+    (0..a.shape()[0]).map(|i| sub_array(op, a, &[i])).collect()
+}
+
+/// `vector.shuffle %a, %b [mask]`: picks leading-dim slices of the
+/// concatenation; -1 picks a poison slice.
+fn shuffle(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
+    let (a, b) = (arr(e, fr, op, 0)?, arr(e, fr, op, 1)?);
+    let mut all = rows(op, &a)?;
+    all.extend(rows(op, &b)?);
+    let dims = vector_dims(e, op, e.result_type(op, 0))?;
+    let inner = count(op, dims.get(1..).unwrap_or(&[]))?;
+    let mut elems = Vec::new();
+    for m in i64s(e, op, "mask")? {
+        match usize::try_from(m).ok().and_then(|i| all.get(i)) {
+            Some(Value::Scalar(s)) => elems.push(s.clone()),
+            Some(Value::Array(r)) => elems.extend(r.iter().cloned()),
+            Some(_) => return Err(invalid(op, "bad shuffle operand")),
+            None if m == -1 => elems.extend(std::iter::repeat_n(poison(op), inner)),
+            None => return Err(invalid(op, format!("shuffle index {m} out of range 0..{}", all.len()))),
+        }
+    }
+    let v = array(op, &dims, elems)?;
+    e.assign(fr, op, v)
+}
+
+/// `vector.interleave %a, %b`: alternates lanes of the last dim.
+fn interleave(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
+    let (a, b) = (arr(e, fr, op, 0)?, arr(e, fr, op, 1)?);
+    let dims = vector_dims(e, op, e.result_type(op, 0))?;
+    let last = dims.len().checked_sub(1).ok_or_else(|| invalid(op, "0-D interleave result"))?;
+    let v = tabulate(op, &dims, |i| {
+        let mut j = i.to_vec();
+        j[last] /= 2;
+        let j = if a.ndim() == 0 { Vec::new() } else { j };
+        let src = if i[last] % 2 == 0 { &a } else { &b };
+        at(op, src, &j).cloned()
+    })?;
+    e.assign(fr, op, v)
+}
+
+/// `vector.deinterleave %v`: even lanes of the last dim, then odd lanes.
+fn deinterleave(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
+    let a = arr(e, fr, op, 0)?;
+    let dims = vector_dims(e, op, e.result_type(op, 0))?;
+    let last = dims.len().checked_sub(1).ok_or_else(|| invalid(op, "0-D deinterleave result"))?;
+    let half = |odd: usize| {
+        tabulate(op, &dims, |i| {
+            let mut j = i.to_vec();
+            j[last] = 2 * j[last] + odd;
+            at(op, &a, &j).cloned()
+        })
+    };
+    let (even, odd) = (half(0)?, half(1)?);
+    e.assign_all(fr, op, vec![even, odd])
+}
+
+/// `vector.transpose %v, [perm]`: result dim `d` is source dim `perm[d]`.
+fn transpose(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
+    let a = arr(e, fr, op, 0)?;
+    let perm: Vec<usize> = i64s(e, op, "permutation")?
+        .into_iter()
+        .map(|p| in_range(p, a.ndim()).ok_or_else(|| invalid(op, format!("permutation entry {p} out of range"))))
+        .collect::<Result<_>>()?;
+    let v = permute(op, &a, &perm)?;
+    e.assign(fr, op, v)
+}
+
+/// The transpose of `a` by `perm`, rebuilt in row-major order.
+pub fn permute(op: OpId, a: &ArrayD<Scalar>, perm: &[usize]) -> Result<Value> {
+    if perm.len() != a.ndim() {
+        return Err(invalid(op, "permutation length differs from the rank"));
+    }
+    let view = a.view().permuted_axes(IxDyn(perm));
+    array(op, view.shape(), view.iter().cloned().collect())
+}
+
+/// `vector.shape_cast`: same elements, row-major, new shape.
+fn shape_cast(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
+    let a = arr(e, fr, op, 0)?;
+    let dims = vector_dims(e, op, e.result_type(op, 0))?;
+    let v = array(op, &dims, a.iter().cloned().collect())?;
+    e.assign(fr, op, v)
+}
+
+// ---- bitcast --------------------------------------------------------------
+
+/// The bit width and a decoder of element type `ty`.
+fn elem_bits(e: &Engine, op: OpId, ty: TypeId) -> Result<u32> {
+    match e.m.ctx.type_kind(ty) {
+        TypeKind::Float(k) => Ok(k.bit_width()),
+        _ => e.int_width(ty).ok_or_else(|| invalid(op, "bitcast of a non-numeric element type")),
+    }
+}
+
+/// `vector.bitcast`: reinterprets the last dim's bits (lane 0 in the low
+/// bits, as on a little-endian target). A result lane that overlaps a
+/// poison source lane is poison.
+fn bitcast(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
+    let a = arr(e, fr, op, 0)?;
+    let sty = e.elem_type(e.operand_type(op, 0).ok_or_else(|| invalid(op, "missing operand"))?);
+    let rty = e.elem_type(e.result_type(op, 0));
+    let (win, wout) = (elem_bits(e, op, sty)?, elem_bits(e, op, rty)?);
+    let dims = vector_dims(e, op, e.result_type(op, 0))?;
+    let kind = match e.m.ctx.type_kind(rty) {
+        TypeKind::Float(k) => Some(*k),
+        _ => None,
+    };
+    let in_row = a.shape().last().copied().unwrap_or(1).max(1);
+    let out_row = dims.last().copied().unwrap_or(1).max(1);
+    let flat: Vec<&Scalar> = a.iter().collect();
+    let mut elems = Vec::with_capacity(flat.len() / in_row * out_row);
+    for row in flat.chunks(in_row) {
+        let mut bits = BigUint::default();
+        let mut poisoned = Vec::new();
+        for (i, s) in row.iter().enumerate() {
+            let lane = match s {
+                Scalar::Int(x) => x.to_ubig().to_biguint().unwrap_or_default(),
+                Scalar::Float(f) => BigUint::from(f.bits),
+                Scalar::Poison(p) => {
+                    poisoned.push((i, *p));
+                    BigUint::default()
+                }
+                Scalar::Complex(..) => return Err(invalid(op, "bitcast of complex lanes")),
+            };
+            bits |= lane << (i as u64 * u64::from(win));
+        }
+        let mask = (BigUint::from(1u8) << wout) - 1u8;
+        for j in 0..out_row {
+            let (lo, hi) = (j as u64 * u64::from(wout), (j as u64 + 1) * u64::from(wout));
+            let hit = poisoned.iter().find(|(i, _)| {
+                let (plo, phi) = (*i as u64 * u64::from(win), (*i as u64 + 1) * u64::from(win));
+                plo < hi && lo < phi
+            });
+            let lane = (&bits >> lo) & &mask;
+            elems.push(match (hit, kind) {
+                (Some((_, p)), _) => Scalar::Poison(*p),
+                (None, Some(k)) => Scalar::Float(float::from_bits(k, lane.try_into().unwrap_or(0u128))),
+                (None, None) => Scalar::Int(Int::from_big(wout, &lane.into())),
+            });
+        }
+    }
+    let v = array(op, &dims, elems)?;
+    e.assign(fr, op, v)
+}
+
+// ---- arithmetic -----------------------------------------------------------
+
+/// A combining kind (`#vector.kind<...>`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// `add`.
+    Add,
+    /// `mul`.
+    Mul,
+    /// `minui`.
+    MinUI,
+    /// `minsi`.
+    MinSI,
+    /// `minnumf`.
+    MinNumF,
+    /// `maxui`.
+    MaxUI,
+    /// `maxsi`.
+    MaxSI,
+    /// `maxnumf`.
+    MaxNumF,
+    /// `and`.
+    And,
+    /// `or`.
+    Or,
+    /// `xor`.
+    Xor,
+    /// `minimumf`.
+    MinimumF,
+    /// `maximumf`.
+    MaximumF,
+}
+
+/// The `kind` attribute of `op` (`add` when absent, as for `contract`).
+pub fn kind_of(e: &Engine, op: OpId) -> Result<Kind> {
+    let word = match e.m.attr(op, "kind").map(|a| e.m.ctx.attr_kind(a)) {
+        Some(Attribute::Dialect { body, .. }) => {
+            body.trim_start_matches(".kind").trim_start_matches('<').trim_end_matches('>').trim().to_string()
+        }
+        None => "add".to_string(),
+        _ => return Err(invalid(op, "malformed combining kind")),
+    };
+    Ok(match word.as_str() {
+        "add" => Kind::Add,
+        "mul" => Kind::Mul,
+        "minui" => Kind::MinUI,
+        "minsi" => Kind::MinSI,
+        "minnumf" => Kind::MinNumF,
+        "maxui" => Kind::MaxUI,
+        "maxsi" => Kind::MaxSI,
+        "maxnumf" => Kind::MaxNumF,
+        "and" => Kind::And,
+        "or" => Kind::Or,
+        "xor" => Kind::Xor,
+        "minimumf" => Kind::MinimumF,
+        "maximumf" => Kind::MaximumF,
+        w => return Err(invalid(op, format!("unknown combining kind '{w}'"))),
+    })
+}
+
+fn int_out(op: OpId, o: Option<Out>) -> Result<Scalar> {
+    match o {
+        Some(Out::Val(i)) => Ok(Scalar::Int(i)),
+        Some(Out::Poison) => Ok(poison(op)),
+        Some(Out::Ub(m)) => Err(Error::at(op, ErrorKind::Ub(m))),
+        None => Err(invalid(op, "integer width out of range")),
+    }
+}
+
+/// `a <kind> b` on one lane; poison in gives poison out.
+pub fn combine(op: OpId, k: Kind, a: &Scalar, b: &Scalar) -> Result<Scalar> {
+    let ne = Round::NearestEven;
+    match (a, b) {
+        (Scalar::Poison(p), _) | (_, Scalar::Poison(p)) => Ok(Scalar::Poison(*p)),
+        (Scalar::Int(x), Scalar::Int(y)) => {
+            let w = x.width();
+            let bits = |f: fn(u128, u128) -> u128,
+                        g: fn(&num_bigint::BigInt, &num_bigint::BigInt) -> num_bigint::BigInt| {
+                Ok(Scalar::Int(arith::bitwise(x, y, f, g)))
+            };
+            match k {
+                Kind::Add => int_out(op, int_op!(w, addi(x, y, 0))),
+                Kind::Mul => int_out(op, int_op!(w, muli(x, y, 0))),
+                Kind::MinUI => int_out(op, int_op!(w, minui(x, y))),
+                Kind::MinSI => int_out(op, int_op!(w, minsi(x, y))),
+                Kind::MaxUI => int_out(op, int_op!(w, maxui(x, y))),
+                Kind::MaxSI => int_out(op, int_op!(w, maxsi(x, y))),
+                Kind::And => bits(|p, q| p & q, |p, q| p & q),
+                Kind::Or => bits(|p, q| p | q, |p, q| p | q),
+                Kind::Xor => bits(|p, q| p ^ q, |p, q| p ^ q),
+                _ => Err(invalid(op, format!("combining kind {k:?} on integers"))),
+            }
+        }
+        (Scalar::Float(x), Scalar::Float(y)) => Ok(Scalar::Float(match k {
+            Kind::Add => float::add(*x, *y, ne),
+            Kind::Mul => float::mul(*x, *y, ne),
+            Kind::MinNumF => arith::maxnumf(*x, *y, false),
+            Kind::MaxNumF => arith::maxnumf(*x, *y, true),
+            Kind::MinimumF => arith::maximumf(*x, *y, false),
+            Kind::MaximumF => arith::maximumf(*x, *y, true),
+            _ => return Err(invalid(op, format!("combining kind {k:?} on floats"))),
+        })),
+        _ => Err(invalid(op, "combining lanes of different types")),
+    }
+}
+
+/// The start value of a reduction without accumulator: the neutral
+/// element the lowering uses, or `None` to start from the first lane.
+fn neutral(k: Kind, sample: &Scalar, masked: bool) -> Option<Scalar> {
+    match sample {
+        Scalar::Int(x) => {
+            let w = x.width();
+            let ones = Int::from_i128(w, -1);
+            let smax = Int::from_big(w, &((num_bigint::BigInt::from(1) << (w.max(1) - 1)) - 1));
+            let smin = Int::from_big(w, &(num_bigint::BigInt::from(1) << (w.max(1) - 1)));
+            Some(Scalar::Int(match k {
+                Kind::Add | Kind::Or | Kind::Xor | Kind::MaxUI => Int::from_u128(w, 0),
+                Kind::Mul => Int::from_u128(w, 1),
+                Kind::And | Kind::MinUI => ones,
+                Kind::MinSI => smax,
+                Kind::MaxSI => smin,
+                _ => return None,
+            }))
+        }
+        Scalar::Float(f) => {
+            let one = float::from_int(&num_bigint::BigInt::from(1), f.kind, Round::NearestEven).ok()?;
+            let inf = float::div(one, float::from_bits(f.kind, 0), Round::NearestEven);
+            match k {
+                Kind::Add => Some(Scalar::Float(float::from_bits(f.kind, 0))),
+                Kind::Mul => Some(Scalar::Float(one)),
+                Kind::MinNumF | Kind::MinimumF if masked => Some(Scalar::Float(inf)),
+                Kind::MaxNumF | Kind::MaximumF if masked => Some(Scalar::Float(float::neg(inf))),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// Folds `lanes` with `k`, sequentially; `None` when there are none.
+fn fold<'a>(
+    op: OpId,
+    k: Kind,
+    start: Option<Scalar>,
+    lanes: impl Iterator<Item = &'a Scalar>,
+) -> Result<Option<Scalar>> {
+    let mut acc = start;
+    for s in lanes {
+        acc = Some(match acc {
+            None => s.clone(),
+            Some(a) => combine(op, k, &a, s)?,
+        });
+    }
+    Ok(acc)
+}
+
+/// The lanes of `mask` as booleans (poison lanes count as set: the
+/// result then depends on a poison lane, so it is poison below).
+fn mask_bits(op: OpId, m: &ArrayD<Scalar>) -> Result<Vec<Option<bool>>> {
+    m.iter()
+        .map(|s| match s {
+            Scalar::Int(i) => Ok(Some(i.is_nonzero())),
+            Scalar::Poison(_) => Ok(None),
+            _ => Err(invalid(op, "mask lanes must be i1")),
+        })
+        .collect()
+}
+
+/// `vector.reduction <kind>, %v [, %acc]`, optionally under a mask.
+fn reduction(e: &Engine, fr: &mut Frame, op: OpId, mask: Option<&ArrayD<Scalar>>) -> Result<Flow> {
+    let k = kind_of(e, op)?;
+    let v = arr(e, fr, op, 0)?;
+    let acc = if e.m.operands(op).len() > 1 {
+        Some(e.arg(fr, op, 1)?.scalar().cloned().ok_or_else(|| invalid(op, "bad accumulator"))?)
+    } else {
+        None
+    };
+    let bits = match mask {
+        Some(m) => mask_bits(op, m)?,
+        None => vec![Some(true); v.len()],
+    };
+    if bits.iter().any(Option::is_none) {
+        return e.assign(fr, op, Value::Scalar(poison(op)));
+    }
+    let lanes: Vec<&Scalar> = v.iter().zip(&bits).filter(|(_, b)| **b == Some(true)).map(|(s, _)| s).collect();
+    let sample = acc.clone().or_else(|| v.iter().next().cloned()).ok_or_else(|| invalid(op, "empty reduction"))?;
+    let is_float = matches!(sample, Scalar::Float(_));
+    let r = match (acc, is_float, k) {
+        // Ordered fadd/fmul start from the accumulator itself.
+        (Some(a), true, Kind::Add | Kind::Mul) => fold(op, k, Some(a), lanes.into_iter())?,
+        (Some(a), _, _) => match fold(op, k, neutral(k, &sample, mask.is_some()), lanes.into_iter())? {
+            Some(r) => Some(combine(op, k, &r, &a)?),
+            None => Some(a),
+        },
+        (None, _, _) => fold(op, k, neutral(k, &sample, mask.is_some()), lanes.into_iter())?,
+    };
+    let r = r.ok_or_else(|| invalid(op, "reduction of no lanes without a start value"))?;
+    e.assign(fr, op, Value::Scalar(r))
+}
+
+/// `vector.multi_reduction <kind>, %src, %acc [dims]`.
+fn multi_reduction(e: &Engine, fr: &mut Frame, op: OpId, mask: Option<&ArrayD<Scalar>>) -> Result<Flow> {
+    let k = kind_of(e, op)?;
+    let src = arr(e, fr, op, 0)?;
+    let acc = arr(e, fr, op, 1)?;
+    let red: Vec<usize> = i64s(e, op, "reduction_dims")?
+        .into_iter()
+        .map(|d| in_range(d, src.ndim()).ok_or_else(|| invalid(op, format!("reduction dim {d} out of range"))))
+        .collect::<Result<_>>()?;
+    let bits = match mask {
+        Some(m) => mask_bits(op, m)?,
+        None => vec![Some(true); src.len()],
+    };
+    let par: Vec<usize> = (0..src.ndim()).filter(|d| !red.contains(d)).collect();
+    let mut out: Vec<Scalar> = acc.iter().cloned().collect();
+    if out.len() != count(op, &par.iter().map(|d| src.shape()[*d]).collect::<Vec<_>>())? {
+        return Err(invalid(op, "accumulator shape does not match the parallel dims"));
+    }
+    // Row-major order over the source visits each output lane's reduced
+    // lanes in lexicographic order, which is the order the lowering folds in.
+    let pshape: Vec<usize> = par.iter().map(|d| src.shape()[*d]).collect();
+    let pstrides = row_major_strides(&pshape);
+    let mut idx = vec![0usize; src.ndim()];
+    for (flat, lane) in src.iter().enumerate() {
+        let o: usize = par.iter().zip(&pstrides).map(|(d, s)| idx[*d] * s).sum();
+        match bits.get(flat).copied().flatten() {
+            Some(true) => out[o] = combine(op, k, &out[o], lane)?,
+            Some(false) => {}
+            None => out[o] = poison(op),
+        }
+        next_index(&mut idx, src.shape());
+    }
+    let v = if e.m.ctx.type_kind(e.result_type(op, 0)).shape().is_some() {
+        array(op, acc.shape(), out)?
+    } else {
+        Value::Scalar(out.pop().ok_or_else(|| invalid(op, "empty accumulator"))?)
+    };
+    e.assign(fr, op, v)
+}
+
+/// Row-major strides of `shape` (in elements).
+pub fn row_major_strides(shape: &[usize]) -> Vec<usize> {
+    let mut s = vec![1usize; shape.len()];
+    for d in (0..shape.len().saturating_sub(1)).rev() {
+        s[d] = s[d + 1].saturating_mul(shape[d + 1]);
+    }
+    s
+}
+
+/// `vector.scan <kind>, %src, %init {reduction_dim, inclusive}`: prefix
+/// reductions along one dim, plus the last prefix as the second result.
+fn scan(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
+    let k = kind_of(e, op)?;
+    let src = arr(e, fr, op, 0)?;
+    let init = arr(e, fr, op, 1)?;
+    let dim = i64s_one(e, op, "reduction_dim")?;
+    let dim = in_range(dim, src.ndim()).ok_or_else(|| invalid(op, "reduction_dim out of range"))?;
+    let inclusive = matches!(e.m.attr(op, "inclusive").map(|a| e.m.ctx.attr_kind(a)), Some(Attribute::Bool(true)));
+    let shape = src.shape().to_vec();
+    let mut out = (*src).clone();
+    let mut last = (*init).clone();
+    let mut idx = vec![0usize; shape.len()];
+    // Walk every line along `dim`: iterate indices with idx[dim] == 0.
+    let lines = count(op, &shape)? / shape[dim].max(1);
+    let mut outer: Vec<usize> = shape.clone();
+    outer[dim] = 1;
+    for _ in 0..lines {
+        let init_idx: Vec<usize> = idx.iter().enumerate().filter(|(d, _)| *d != dim).map(|(_, i)| *i).collect();
+        let mut acc = at(op, &init, &init_idx)?.clone();
+        for i in 0..shape[dim] {
+            let mut j = idx.clone();
+            j[dim] = i;
+            let x = at(op, &src, &j)?.clone();
+            let next = combine(op, k, &acc, &x)?;
+            let slot = out.get_mut(IxDyn(&j)).ok_or_else(|| invalid(op, "bad index"))?;
+            *slot = if inclusive { next.clone() } else { acc.clone() };
+            acc = next;
+        }
+        // The exclusive scan's second result is the last exclusive prefix.
+        let fin = if inclusive || shape[dim] == 0 {
+            acc
+        } else {
+            let mut j = idx.clone();
+            j[dim] = shape[dim] - 1;
+            at(op, &out, &j)?.clone()
+        };
+        *last.get_mut(IxDyn(&init_idx)).ok_or_else(|| invalid(op, "bad index"))? = fin;
+        next_index(&mut idx, &outer);
+    }
+    e.assign_all(fr, op, vec![Value::Array(Rc::new(out)), Value::Array(Rc::new(last))])
+}
+
+fn i64s_one(e: &Engine, op: OpId, name: &str) -> Result<i64> {
+    match e.m.attr(op, name).map(|a| e.m.ctx.attr_kind(a)) {
+        Some(Attribute::Integer { value, .. }) => {
+            value.to_i64().ok_or_else(|| invalid(op, format!("'{name}' out of range")))
+        }
+        _ => Err(invalid(op, format!("missing '{name}'"))),
+    }
+}
+
+/// Promotes a lhs/rhs lane to the accumulator's element type: integers
+/// sign-extend, floats extend exactly.
+fn promote(op: OpId, s: &Scalar, to: &TypeKind, w: Option<u32>) -> Result<Scalar> {
+    Ok(match (s, to) {
+        (Scalar::Int(i), _) => match w {
+            Some(w) if w != i.width() => Scalar::Int(Int::from_big(w, &i.to_sbig())),
+            _ => s.clone(),
+        },
+        (Scalar::Float(f), TypeKind::Float(k)) if *k != f.kind => Scalar::Float(
+            float::convert(*f, *k, Round::NearestEven)
+                .map_err(|x| Error::at(op, ErrorKind::NoDefinedResult(x.to_string())))?,
+        ),
+        _ => s.clone(),
+    })
+}
+
+/// The product of two lanes.
+fn product(op: OpId, a: &Scalar, b: &Scalar) -> Result<Scalar> {
+    combine(op, Kind::Mul, a, b)
+}
+
+/// `vector.contract`: for every point of the iteration space, in
+/// lexicographic order, `acc[map_c(p)] = acc[map_c(p)] <kind> lhs[map_a(p)] * rhs[map_b(p)]`.
+fn contract(e: &Engine, fr: &mut Frame, op: OpId, mask: Option<&ArrayD<Scalar>>) -> Result<Flow> {
+    let k = kind_of(e, op)?;
+    let (lhs, rhs) = (arr(e, fr, op, 0)?, arr(e, fr, op, 1)?);
+    let acc = arr(e, fr, op, 2)?;
+    let maps: Vec<mlir_ir::affine::AffineMap> = match e.m.attr(op, "indexing_maps").map(|a| e.m.ctx.attr_kind(a)) {
+        Some(Attribute::Array(items)) => items
+            .iter()
+            .map(|a| match e.m.ctx.attr_kind(*a) {
+                Attribute::AffineMap(m) => Ok(m.clone()),
+                _ => Err(invalid(op, "indexing_maps must hold affine maps")),
+            })
+            .collect::<Result<_>>()?,
+        _ => return Err(invalid(op, "missing indexing_maps")),
+    };
+    let [ma, mb, mc] = maps.as_slice() else { return Err(invalid(op, "contract needs three indexing maps")) };
+    let n = ma.num_dims as usize;
+    // Iteration-space sizes from the operands' shapes.
+    let mut space = vec![None::<usize>; n];
+    for (m, a) in [(ma, &lhs), (mb, &rhs), (mc, &acc)] {
+        for (r, ex) in m.results.iter().enumerate() {
+            if let mlir_ir::affine::AffineExpr::Dim(d) = ex {
+                if let (Some(slot), Some(sz)) = (space.get_mut(*d as usize), a.shape().get(r)) {
+                    *slot = Some(*sz);
+                }
+            }
+        }
+    }
+    let space: Vec<usize> = space
+        .into_iter()
+        .map(|s| s.ok_or_else(|| invalid(op, "iteration dim not used by any map")))
+        .collect::<Result<_>>()?;
+    let acc_kind = e.m.ctx.type_kind(e.elem_type(e.result_type(op, 0))).clone();
+    let acc_w = e.int_width(e.elem_type(e.result_type(op, 0)));
+    let bits = match mask {
+        Some(m) => Some(mask_bits(op, m)?),
+        None => None,
+    };
+    let mut out = (*acc).clone();
+    let mut p = vec![0usize; n];
+    let ev = |m: &mlir_ir::affine::AffineMap, p: &[usize]| -> Result<Vec<usize>> {
+        let dims: Vec<i64> = p.iter().map(|x| *x as i64).collect();
+        let r = m.eval(&dims, &[]).map_err(|x| invalid(op, format!("indexing map: {x:?}")))?;
+        r.into_iter().map(|x| usize::try_from(x).map_err(|_| invalid(op, "negative index"))).collect()
+    };
+    let total = count(op, &space)?;
+    for flat in 0..total {
+        let enabled = match &bits {
+            Some(b) => {
+                b.get(flat).copied().ok_or_else(|| invalid(op, "mask shape differs from the iteration space"))?
+            }
+            None => Some(true),
+        };
+        let ci = ev(mc, &p)?;
+        let slot_val = at(op, &out, &ci)?.clone();
+        let next = match enabled {
+            Some(true) => {
+                let a = promote(op, at(op, &lhs, &ev(ma, &p)?)?, &acc_kind, acc_w)?;
+                let b = promote(op, at(op, &rhs, &ev(mb, &p)?)?, &acc_kind, acc_w)?;
+                combine(op, k, &slot_val, &product(op, &a, &b)?)?
+            }
+            Some(false) => slot_val,
+            None => poison(op),
+        };
+        *out.get_mut(IxDyn(&ci)).ok_or_else(|| invalid(op, "bad accumulator index"))? = next;
+        next_index(&mut p, &space);
+    }
+    let v = if out.ndim() == 0 && e.m.ctx.type_kind(e.result_type(op, 0)).shape().is_none() {
+        Value::Scalar(out.iter().next().cloned().ok_or_else(|| invalid(op, "empty accumulator"))?)
+    } else {
+        Value::Array(Rc::new(out))
+    };
+    e.assign(fr, op, v)
+}
+
+/// `vector.outerproduct %a, %b [, %acc]`: `a[i] * b[j]` (or `a[i] * b` when
+/// `b` is a scalar), combined with the accumulator by the kind; a float
+/// `add` with accumulator is fused.
+fn outerproduct(e: &Engine, fr: &mut Frame, op: OpId, mask: Option<&ArrayD<Scalar>>) -> Result<Flow> {
+    let k = kind_of(e, op)?;
+    let a = arr(e, fr, op, 0)?;
+    let b = e.arg(fr, op, 1)?.clone();
+    let acc = if e.m.operands(op).len() > 2 { Some(arr(e, fr, op, 2)?) } else { None };
+    let dims = vector_dims(e, op, e.result_type(op, 0))?;
+    let bits = match mask {
+        Some(m) => Some(mask_bits(op, m)?),
+        None => None,
+    };
+    let mut flat = 0usize;
+    let v = tabulate(op, &dims, |i| {
+        let x = at(op, &a, &i[..1])?;
+        let y = match &b {
+            Value::Scalar(s) => s.clone(),
+            Value::Array(r) => at(op, r, &i[1..])?.clone(),
+            _ => return Err(invalid(op, "bad outerproduct operand")),
+        };
+        let c = match &acc {
+            Some(c) => Some(at(op, c, i)?.clone()),
+            None => None,
+        };
+        let enabled = match &bits {
+            Some(bs) => bs.get(flat).copied().ok_or_else(|| invalid(op, "mask shape differs from the result"))?,
+            None => Some(true),
+        };
+        flat += 1;
+        match (enabled, c) {
+            (None, _) => Ok(poison(op)),
+            (Some(false), Some(c)) => Ok(c),
+            (Some(false), None) => Ok(poison(op)),
+            (Some(true), None) => product(op, x, &y),
+            (Some(true), Some(c)) => match (x, &y, &c, k) {
+                (Scalar::Float(p), Scalar::Float(q), Scalar::Float(r), Kind::Add) => {
+                    Ok(Scalar::Float(float::fma(*p, *q, *r, Round::NearestEven)))
+                }
+                _ => combine(op, k, &product(op, x, &y)?, &c),
+            },
+        }
+    })?;
+    e.assign(fr, op, v)
+}
+
+/// `vector.fma %a, %b, %c`: fused, one rounding per lane.
+fn fma(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
+    let (a, b, c) = (arr(e, fr, op, 0)?, arr(e, fr, op, 1)?, arr(e, fr, op, 2)?);
+    if a.shape() != b.shape() || a.shape() != c.shape() {
+        return Err(invalid(op, "fma operand shapes differ"));
+    }
+    let elems = a
+        .iter()
+        .zip(b.iter())
+        .zip(c.iter())
+        .map(|((x, y), z)| match (x, y, z) {
+            (Scalar::Poison(p), _, _) | (_, Scalar::Poison(p), _) | (_, _, Scalar::Poison(p)) => Ok(Scalar::Poison(*p)),
+            (Scalar::Float(x), Scalar::Float(y), Scalar::Float(z)) => {
+                Ok(Scalar::Float(float::fma(*x, *y, *z, Round::NearestEven)))
+            }
+            _ => Err(invalid(op, "fma of non-float lanes")),
+        })
+        .collect::<Result<Vec<_>>>()?;
+    let v = array(op, a.shape(), elems)?;
+    e.assign(fr, op, v)
+}
+
+// ---- mask -----------------------------------------------------------------
+
+/// `vector.mask %m[, %passthru] { op; vector.yield }`: runs the region's
+/// maskable op under the mask; an empty region yields its values.
+fn mask(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
+    let m = arr(e, fr, op, 0)?;
+    let passthru = if e.m.operands(op).len() > 1 { Some(e.arg(fr, op, 1)?.clone()) } else { None };
+    let region = e.m.regions(op).first().copied().ok_or_else(|| invalid(op, "vector.mask without a region"))?;
+    let block = *e.m.region(region).blocks.first().ok_or_else(|| invalid(op, "vector.mask with an empty region"))?;
+    let mut vals = Vec::new();
+    for &inner in &e.m.block(block).ops.clone() {
+        match e.m.op(inner).name.kind {
+            OpKind::VectorReduction => reduction(e, fr, inner, Some(&m))?,
+            OpKind::VectorMultiReduction => multi_reduction(e, fr, inner, Some(&m))?,
+            OpKind::VectorContract => contract(e, fr, inner, Some(&m))?,
+            OpKind::VectorOuterproduct => outerproduct(e, fr, inner, Some(&m))?,
+            OpKind::VectorYield => {
+                vals = e.args(fr, inner);
+                break;
+            }
+            _ => {
+                return Err(Error::at(
+                    inner,
+                    ErrorKind::Unsupported(format!("'{}' under vector.mask", e.m.op_name(inner))),
+                ))
+            }
+        };
+    }
+    if let Some(Value::Array(pt)) = passthru {
+        // Disabled lanes of a vector result take the passthru.
+        let bits = mask_bits(op, &m)?;
+        for v in vals.iter_mut() {
+            if let Value::Array(r) = v {
+                if r.shape() == pt.shape() && r.len() == bits.len() {
+                    let elems = r
+                        .iter()
+                        .zip(pt.iter())
+                        .zip(&bits)
+                        .map(|((x, p), b)| match b {
+                            Some(true) => x.clone(),
+                            Some(false) => p.clone(),
+                            None => poison(op),
+                        })
+                        .collect();
+                    *v = array(op, r.shape(), elems)?;
+                }
+            }
+        }
+    }
+    e.assign_all(fr, op, vals)
+}
+
+// ---- print ----------------------------------------------------------------
+
+/// `vector.print`: formatting lives in `runtime.rs` with the other
+/// mlir-runner printers.
+pub fn print(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
+    let args = e.args(fr, op);
+    runtime::vector_print(e, op, args)?;
+    Ok(Flow::Next)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::exec::{Config, Engine};
+    use mlir_ir::diag::Source;
+
+    /// Runs `main` of `text` with `vscale`; returns the printed output.
+    fn run(text: &str, vscale: u32) -> String {
+        let src = Source::new("t.mlir", text);
+        let m = mlir_ir::parse_and_verify(&src).unwrap_or_else(|d| panic!("{}", d.render(&src)));
+        let mut buf = Vec::new();
+        {
+            let cfg = Config { vscale, ..Config::default() };
+            let mut e = Engine::load(&m, cfg, Box::new(&mut buf)).unwrap();
+            e.run_entry("main").unwrap_or_else(|x| panic!("{}", x.render(&m, &src)));
+        }
+        String::from_utf8(buf).unwrap()
+    }
+
+    /// Scalable dims hold `n * vscale` lanes (mlir-runner cannot run these
+    /// on x86, so the expectations are derived by hand: the sum of
+    /// 0..4*vscale-1 and 4*vscale ones).
+    #[test]
+    fn scalable_vectors_scale_with_vscale() {
+        let t = r#"func.func @main() {
+  %vs = vector.vscale
+  vector.print %vs : index
+  %f = arith.constant 1.0 : f32
+  %v = vector.broadcast %f : f32 to vector<[4]xf32>
+  %r = vector.reduction <add>, %v : vector<[4]xf32> into f32
+  vector.print %r : f32
+  %st = vector.step : vector<[4]xindex>
+  %x = vector.reduction <add>, %st : vector<[4]xindex> into index
+  vector.print %x : index
+  %c1 = arith.constant 1 : index
+  %m = vector.create_mask %c1, %vs : vector<2x[2]xi1>
+  vector.print %m : vector<2x[2]xi1>
+  return
+}"#;
+        assert_eq!(run(t, 1), "1\n4\n6\n( ( 1, 0 ), ( 0, 0 ) )\n");
+        assert_eq!(run(t, 2), "2\n8\n28\n( ( 1, 1, 0, 0 ), ( 0, 0, 0, 0 ) )\n");
+    }
+
+    /// `vector.scan` has no LLVM lowering; these are the examples of its
+    /// documentation (exclusive: the second result is the last prefix).
+    #[test]
+    fn scan_matches_the_documented_example() {
+        let t = r#"func.func @main() {
+  %v = arith.constant dense<[[1, 2, 3], [4, 5, 6]]> : vector<2x3xi32>
+  %i = arith.constant dense<[0, 0]> : vector<2xi32>
+  %r, %l = vector.scan <add>, %v, %i {inclusive = false, reduction_dim = 1 : i64} : vector<2x3xi32>, vector<2xi32>
+  vector.print %r : vector<2x3xi32>
+  vector.print %l : vector<2xi32>
+  %r2, %l2 = vector.scan <add>, %v, %i {inclusive = true, reduction_dim = 1 : i64} : vector<2x3xi32>, vector<2xi32>
+  vector.print %r2 : vector<2x3xi32>
+  vector.print %l2 : vector<2xi32>
+  return
+}"#;
+        assert_eq!(run(t, 1), "( ( 0, 1, 3 ), ( 0, 4, 9 ) )\n( 3, 9 )\n( ( 1, 3, 6 ), ( 4, 9, 15 ) )\n( 6, 15 )\n");
+    }
+
+    /// `vector.scalable.insert`/`extract` move a fixed-size slice at `pos`.
+    #[test]
+    fn scalable_insert_and_extract() {
+        let t = r#"func.func @main() {
+  %z = arith.constant 0 : i32
+  %v = vector.broadcast %z : i32 to vector<[4]xi32>
+  %s = arith.constant dense<[7, 8]> : vector<2xi32>
+  %w = vector.scalable.insert %s, %v[2] : vector<2xi32> into vector<[4]xi32>
+  vector.print %w : vector<[4]xi32>
+  %x = vector.scalable.extract %w[0] : vector<4xi32> from vector<[4]xi32>
+  vector.print %x : vector<4xi32>
+  return
+}"#;
+        assert_eq!(run(t, 2), "( 0, 0, 7, 8, 0, 0, 0, 0 )\n( 0, 0, 7, 8 )\n");
+    }
+}
