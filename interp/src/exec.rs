@@ -546,9 +546,9 @@ impl<'m> Engine<'m> {
             DialectOp::Index(o) => dialects::index::exec(self, fr, op, o),
             DialectOp::Ub(o) => dialects::ub::exec(self, fr, op, o),
             DialectOp::Scf(o) => dialects::scf::exec(self, fr, op, o),
+            DialectOp::Math(o) => dialects::math::exec(self, fr, op, o),
             DialectOp::Vector(VectorOp::Print) => self.vector_print(fr, op),
-            DialectOp::Math(_)
-            | DialectOp::Complex(_)
+            DialectOp::Complex(_)
             | DialectOp::Memref(_)
             | DialectOp::Affine(_)
             | DialectOp::Tensor(_)

@@ -6,5 +6,6 @@ pub mod builtin;
 pub mod cf;
 pub mod func;
 pub mod index;
+pub mod math;
 pub mod scf;
 pub mod ub;
