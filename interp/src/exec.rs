@@ -568,8 +568,8 @@ impl<'m> Engine<'m> {
             DialectOp::Ub(o) => dialects::ub::exec(self, fr, op, o),
             DialectOp::Scf(o) => dialects::scf::exec(self, fr, op, o),
             DialectOp::Vector(o) => dialects::vector::exec(self, fr, op, o),
-            DialectOp::Math(_)
-            | DialectOp::Complex(_)
+            DialectOp::Math(o) => dialects::math::exec(self, fr, op, o),
+            DialectOp::Complex(_)
             | DialectOp::Memref(_)
             | DialectOp::Affine(_)
             | DialectOp::Tensor(_)

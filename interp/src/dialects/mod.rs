@@ -7,6 +7,7 @@ pub mod cf;
 pub mod comb;
 pub mod func;
 pub mod index;
+pub mod math;
 pub mod scf;
 pub mod ub;
 pub mod vector;

@@ -40,6 +40,8 @@ mod convert;
 mod decimal;
 pub mod format;
 mod host;
+pub mod libm;
+mod power;
 mod round;
 #[cfg(test)]
 mod tests;
@@ -56,6 +58,7 @@ pub mod exact {
 pub use convert::{convert, from_int, round_to_integral, to_f64, to_int};
 pub use decimal::parse_decimal;
 use format::{semantics, Val};
+pub use power::{powi, rsqrt};
 
 /// A float value of any builtin format: format plus raw encoding.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
