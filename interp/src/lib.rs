@@ -6,5 +6,6 @@ pub mod dialects;
 pub mod error;
 pub mod exec;
 pub mod float;
+pub mod memory;
 pub mod runtime;
 pub mod value;

@@ -1,10 +1,12 @@
 //! One module per dialect, each with one entry point `exec` that matches on
 //! the op kind; semantics are pure functions next to it.
 
+pub mod affine;
 pub mod arith;
 pub mod builtin;
 pub mod cf;
 pub mod func;
 pub mod index;
+pub mod memref;
 pub mod scf;
 pub mod ub;
