@@ -2615,10 +2615,9 @@ impl<'m> Verifier<'m> {
         if ka.elem() != kb.elem() {
             return self.op_err(op, "requires the same element type for all operands");
         }
-        if let (Some(x), Some(y)) = (ka.shape(), kb.shape()) {
-            if x != y {
-                return self.op_err(op, "requires the same shape for all operands");
-            }
+        // SameOperandsShape compares shapes as compatible: `?` matches any size.
+        if !self.shapes_compatible(a, b) {
+            return self.op_err(op, "requires the same shape for all operands");
         }
         Ok(())
     }
