@@ -10,8 +10,10 @@
 //! - `fixtures/ub/X.mlir`: the run must exit 1 and stderr must contain every
 //!   `// EXPECT-ERROR: <substring>` line.
 //!
-//! Directives: `// ARGS: <extra run options>`, `// ENTRY: <name>`, and
-//! `// XFAIL: <reason>` (skipped, reported).
+//! Directives: `// ARGS: <extra run options>`, `// ENTRY: <name>`,
+//! `// XFAIL: <reason>` (skipped, reported), and `// NO-ORACLE: <reason>`
+//! for a fixture the toolchain cannot lower (its `.out` is hand-derived and
+//! explained in the file; the live re-check skips it).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -142,7 +144,7 @@ fn exec_fixtures_match_mlir_runner() {
         } else if mask(&got) != mask(&golden) {
             failures.push(format!("{}: stdout differs\n--- expected\n{golden}--- got\n{got}", f.display()));
         }
-        if live {
+        if live && directive(&text, "NO-ORACLE").is_empty() {
             match oracle(f, &text) {
                 Ok(now) if mask(&now) == mask(&golden) => {}
                 Ok(now) => failures.push(format!("{}: recording is stale; mlir-runner now prints\n{now}", f.display())),
