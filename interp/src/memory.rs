@@ -581,6 +581,133 @@ impl MemRef {
         Ok(())
     }
 
+    /// A view of the same memory with a new descriptor.
+    pub fn derived(&self, offset: i64, sizes: Vec<i64>, strides: Vec<i64>) -> MemRef {
+        MemRef { offset, sizes, strides, map: None, view: true, ..self.clone() }
+    }
+
+    /// `subview`: offsets, sizes and strides per source dim, keeping dims
+    /// `keep` (rank reduction drops the others, which have size 1). Errs
+    /// with a description when the window leaves the source or overflows.
+    pub fn subview(
+        &self,
+        offs: &[i64],
+        sizes: &[i64],
+        strides: &[i64],
+        keep: &[usize],
+    ) -> std::result::Result<MemRef, String> {
+        let r = self.rank();
+        if offs.len() != r || sizes.len() != r || strides.len() != r || keep.iter().any(|d| *d >= r) {
+            return Err(format!("subview of rank {} does not match its source of rank {r}", offs.len()));
+        }
+        for d in 0..r {
+            let (o, n, s) = (offs[d], sizes[d], strides[d]);
+            let last = if n > 0 { (n - 1).checked_mul(s).and_then(|x| x.checked_add(o)) } else { Some(o) };
+            let ok =
+                o >= 0 && n >= 0 && o <= self.sizes[d] && last.is_some_and(|l| l >= 0 && (n == 0 || l < self.sizes[d]));
+            if !ok {
+                return Err(format!(
+                    "out-of-bounds subview: offsets {}, sizes {}, strides {} outside {}",
+                    list(offs),
+                    list(sizes),
+                    list(strides),
+                    self.describe()
+                ));
+            }
+        }
+        let overflow = || "subview offset overflows".to_string();
+        let mut offset = self.offset;
+        for d in 0..r {
+            offset = offs[d].checked_mul(self.strides[d]).and_then(|x| x.checked_add(offset)).ok_or_else(overflow)?;
+        }
+        let new_strides: Vec<i64> = strides
+            .iter()
+            .zip(&self.strides)
+            .map(|(a, b)| a.checked_mul(*b).ok_or_else(overflow))
+            .collect::<std::result::Result<_, _>>()?;
+        let out_sizes = keep.iter().map(|d| sizes[*d]).collect();
+        let out_strides = keep.iter().map(|d| new_strides[*d]).collect();
+        Ok(self.derived(offset, out_sizes, out_strides))
+    }
+
+    /// `transpose`: result dim `i` is source dim `perm[i]`.
+    pub fn transposed(&self, perm: &[usize]) -> MemRef {
+        let sizes = perm.iter().map(|d| self.sizes[*d]).collect();
+        let strides = perm.iter().map(|d| self.strides[*d]).collect();
+        self.derived(self.offset, sizes, strides)
+    }
+
+    /// `expand_shape`: source dim `g` becomes the dims `groups[g]` of `out`.
+    pub fn expanded(&self, groups: &[Vec<usize>], out: &[i64]) -> std::result::Result<MemRef, String> {
+        if groups.len() != self.rank() {
+            return Err("reassociation does not match the source rank".into());
+        }
+        let mut strides = vec![0i64; out.len()];
+        for (g, dims) in groups.iter().enumerate() {
+            let prod = dims.iter().try_fold(1i64, |a, d| out.get(*d).and_then(|n| a.checked_mul(*n)));
+            if prod != Some(self.sizes[g]) {
+                let parts: Vec<i64> = dims.iter().filter_map(|d| out.get(*d).copied()).collect();
+                return Err(format!(
+                    "memref.expand_shape: dim {g} of size {} cannot expand to {}",
+                    self.sizes[g],
+                    list(&parts)
+                ));
+            }
+            let mut s = self.strides[g];
+            for d in dims.iter().rev() {
+                strides[*d] = s;
+                s = s.checked_mul(out[*d]).ok_or("expand_shape stride overflows")?;
+            }
+        }
+        Ok(self.derived(self.offset, out.to_vec(), strides))
+    }
+
+    /// `collapse_shape`: the dims of each group merge; each group must be
+    /// contiguous at run time. The merged stride is, as
+    /// expand-strided-metadata computes it, the smallest stride of the dims
+    /// not statically of size 1 (`unit`), else `fallback[g]`.
+    pub fn collapsed(
+        &self,
+        groups: &[Vec<usize>],
+        unit: &[bool],
+        fallback: &[Option<i64>],
+    ) -> std::result::Result<MemRef, String> {
+        let mut sizes = Vec::with_capacity(groups.len());
+        let mut strides = Vec::with_capacity(groups.len());
+        for (g, dims) in groups.iter().enumerate() {
+            if dims.iter().any(|d| *d >= self.rank()) {
+                return Err("reassociation names a dim past the rank".into());
+            }
+            let size = dims
+                .iter()
+                .try_fold(1i64, |a, d| a.checked_mul(self.sizes[*d]))
+                .ok_or("collapse_shape size overflows")?;
+            let empty = dims.iter().any(|d| self.sizes[*d] == 0);
+            // Size-1 dims take no part: their stride is never used.
+            let live: Vec<usize> = dims.iter().copied().filter(|d| self.sizes[*d] != 1).collect();
+            for w in live.windows(2) {
+                let (a, b) = (w[0], w[1]);
+                if !empty && Some(self.strides[a]) != self.strides[b].checked_mul(self.sizes[b]) {
+                    return Err(format!(
+                        "memref.collapse_shape of a non-contiguous group {}: sizes {}, strides {}",
+                        list(&dims.iter().map(|d| *d as i64).collect::<Vec<_>>()),
+                        list(&dims.iter().map(|d| self.sizes[*d]).collect::<Vec<_>>()),
+                        list(&dims.iter().map(|d| self.strides[*d]).collect::<Vec<_>>())
+                    ));
+                }
+            }
+            let non_unit =
+                dims.iter().filter(|d| !unit.get(**d).copied().unwrap_or(false)).map(|d| self.strides[*d]).min();
+            let stride = match (non_unit, fallback.get(g).copied().flatten()) {
+                (Some(s), _) | (None, Some(s)) => s,
+                (None, None) => dims.last().map(|d| self.strides[*d]).unwrap_or(1),
+            };
+            sizes.push(size);
+            strides.push(stride);
+        }
+        Ok(self.derived(self.offset, sizes, strides))
+    }
+
     /// The aligned pointer as an integer (simulated address).
     pub fn aligned_addr(&self) -> u64 {
         self.buf.borrow().addr + self.base as u64

@@ -583,11 +583,6 @@ fn unposition(m: &MemRef, mut p: i64) -> Vec<i64> {
 
 // ---- views -----------------------------------------------------------------
 
-/// A view of `src` with a new descriptor.
-fn derived(src: &MemRef, offset: i64, sizes: Vec<i64>, strides: Vec<i64>) -> MemRef {
-    MemRef { offset, sizes, strides, map: None, view: true, ..src.clone() }
-}
-
 fn strided_only(op: OpId, m: &MemRef, what: &str) -> Result<()> {
     if m.map.is_some() {
         return Err(Error::at(op, ErrorKind::Unsupported(format!("{what} of a memref with a non-strided layout"))));
@@ -680,31 +675,7 @@ fn subview(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     if offs.len() != m.rank() || sizes.len() != m.rank() || strides.len() != m.rank() {
         return Err(invalid(op, "subview operands do not match the source rank"));
     }
-    for d in 0..m.rank() {
-        let (o, n, s) = (offs[d], sizes[d], strides[d]);
-        let last = if n > 0 { (n - 1).checked_mul(s).and_then(|x| x.checked_add(o)) } else { Some(o) };
-        let ok = o >= 0 && n >= 0 && last.is_some_and(|l| l >= 0 && (n == 0 || l < m.sizes[d]) && o <= m.sizes[d]);
-        if !ok {
-            return Err(mem_ub(
-                op,
-                m.origin(),
-                format!(
-                    "out-of-bounds subview: offsets {}, sizes {}, strides {} outside {}",
-                    list(&offs),
-                    list(&sizes),
-                    list(&strides),
-                    m.describe()
-                ),
-            ));
-        }
-    }
-    let overflow = || ub(op, "subview offset overflows");
-    let mut offset = m.offset;
-    for d in 0..m.rank() {
-        offset = offs[d].checked_mul(m.strides[d]).and_then(|x| x.checked_add(offset)).ok_or_else(overflow)?;
-    }
-    let new_strides: Vec<i64> =
-        strides.iter().zip(&m.strides).map(|(a, b)| a.checked_mul(*b).ok_or_else(overflow)).collect::<Result<_>>()?;
+    let new_strides: Vec<i64> = strides.iter().zip(&m.strides).map(|(a, b)| a.saturating_mul(*b)).collect();
     let ty = e.result_type(op, 0);
     let (res_shape, _, _) = memref_type(e, op, ty)?;
     let keep = if res_shape.len() == m.rank() {
@@ -713,9 +684,8 @@ fn subview(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
         let static_sizes = i64s_attr(e, op, "static_sizes")?;
         dropped_dims(e, op, ty, &static_sizes, &res_shape, &new_strides)?
     };
-    let out_sizes = keep.iter().map(|d| sizes[*d]).collect();
-    let out_strides = keep.iter().map(|d| new_strides[*d]).collect();
-    result_memref(e, fr, op, derived(&m, offset, out_sizes, out_strides))
+    let v = m.subview(&offs, &sizes, &strides, &keep).map_err(|msg| mem_ub(op, m.origin(), msg))?;
+    result_memref(e, fr, op, v)
 }
 
 /// Which dims a rank-reducing subview keeps: greedy left matching of the
@@ -793,7 +763,7 @@ fn reinterpret_cast(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let sizes = mixed(e, fr, op, "static_sizes", &mut next)?;
     let strides = mixed(e, fr, op, "static_strides", &mut next)?;
     let offset = *offs.first().ok_or_else(|| invalid(op, "reinterpret_cast without an offset"))?;
-    result_memref(e, fr, op, derived(&m, offset, sizes, strides))
+    result_memref(e, fr, op, m.derived(offset, sizes, strides))
 }
 
 /// `memref.reshape %m(%shape)`: sizes read from a 1-D memref; the source
@@ -815,7 +785,7 @@ fn reshape(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
         return Err(mem_ub(op, m.origin(), format!("memref.reshape of {} to sizes {}", m.describe(), list(&sizes))));
     }
     let strides = mlir_ir::layout::canonical_strides(&sizes);
-    result_memref(e, fr, op, derived(&m, m.offset, sizes, strides))
+    result_memref(e, fr, op, m.derived(m.offset, sizes, strides))
 }
 
 /// `memref.expand_shape %m [[0, 1], [2]] output_shape [..]`.
@@ -825,30 +795,8 @@ fn expand_shape(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let groups = reassociation(e, op)?;
     let mut next = 1;
     let out = mixed(e, fr, op, "static_output_shape", &mut next)?;
-    if groups.len() != m.rank() {
-        return Err(invalid(op, "reassociation does not match the source rank"));
-    }
-    let mut strides = vec![0i64; out.len()];
-    for (g, dims) in groups.iter().enumerate() {
-        let prod = dims.iter().try_fold(1i64, |a, d| out.get(*d).and_then(|n| a.checked_mul(*n)));
-        if prod != Some(m.sizes[g]) {
-            return Err(mem_ub(
-                op,
-                m.origin(),
-                format!(
-                    "memref.expand_shape: dim {g} of size {} cannot expand to {:?}",
-                    m.sizes[g],
-                    dims.iter().map(|d| out.get(*d)).collect::<Vec<_>>()
-                ),
-            ));
-        }
-        let mut s = m.strides[g];
-        for d in dims.iter().rev() {
-            strides[*d] = s;
-            s = s.checked_mul(out[*d]).ok_or_else(|| ub(op, "expand_shape stride overflows"))?;
-        }
-    }
-    result_memref(e, fr, op, derived(&m, m.offset, out, strides))
+    let v = m.expanded(&groups, &out).map_err(|msg| mem_ub(op, m.origin(), msg))?;
+    result_memref(e, fr, op, v)
 }
 
 /// `memref.collapse_shape %m [[0, 1], [2]]`: each group must be contiguous
@@ -861,45 +809,12 @@ fn collapse_shape(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let (src_shape, _, _) = memref_type(e, op, src_ty)?;
     let res_ty = e.result_type(op, 0);
     let res_strides = type_strides(e, res_ty).map(|(s, _)| s);
-    let mut sizes = Vec::with_capacity(groups.len());
-    let mut strides = Vec::with_capacity(groups.len());
-    for (g, dims) in groups.iter().enumerate() {
-        if dims.iter().any(|d| *d >= m.rank()) {
-            return Err(invalid(op, "reassociation names a dim past the rank"));
-        }
-        let size = dims.iter().try_fold(1i64, |a, d| a.checked_mul(m.sizes[*d]));
-        let size = size.ok_or_else(|| ub(op, "collapse_shape size overflows"))?;
-        let empty = dims.iter().any(|d| m.sizes[*d] == 0);
-        for w in dims.windows(2) {
-            let (a, b) = (w[0], w[1]);
-            let want = m.strides[b].checked_mul(m.sizes[b]);
-            if !empty && m.sizes[a] != 1 && Some(m.strides[a]) != want {
-                return Err(mem_ub(
-                    op,
-                    m.origin(),
-                    format!(
-                        "memref.collapse_shape of a non-contiguous group {:?}: sizes {}, strides {}",
-                        dims,
-                        list(&dims.iter().map(|d| m.sizes[*d]).collect::<Vec<_>>()),
-                        list(&dims.iter().map(|d| m.strides[*d]).collect::<Vec<_>>())
-                    ),
-                ));
-            }
-        }
-        // As expand-strided-metadata does: the smallest stride of the dims
-        // not statically of size 1; an all-unit group takes the result type's.
-        let non_unit: Vec<i64> = dims.iter().filter(|d| src_shape[**d] != 1).map(|d| m.strides[*d]).collect();
-        let stride = match non_unit.iter().min() {
-            Some(s) => *s,
-            None => match res_strides.as_ref().and_then(|r| r.get(g)) {
-                Some(s) if *s != DYNAMIC => *s,
-                _ => dims.last().map(|d| m.strides[*d]).unwrap_or(1),
-            },
-        };
-        sizes.push(size);
-        strides.push(stride);
-    }
-    result_memref(e, fr, op, derived(&m, m.offset, sizes, strides))
+    let unit: Vec<bool> = src_shape.iter().map(|d| *d == 1).collect();
+    let fallback: Vec<Option<i64>> = (0..groups.len())
+        .map(|g| res_strides.as_ref().and_then(|r| r.get(g)).copied().filter(|s| *s != DYNAMIC))
+        .collect();
+    let v = m.collapsed(&groups, &unit, &fallback).map_err(|msg| mem_ub(op, m.origin(), msg))?;
+    result_memref(e, fr, op, v)
 }
 
 /// `memref.transpose %m (d0, d1) -> (d1, d0)`.
@@ -917,9 +832,7 @@ fn transpose(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
             .collect::<Result<Vec<usize>>>()?,
         _ => return Err(invalid(op, "transpose without a permutation")),
     };
-    let sizes = perm.iter().map(|d| m.sizes[*d]).collect();
-    let strides = perm.iter().map(|d| m.strides[*d]).collect();
-    result_memref(e, fr, op, derived(&m, m.offset, sizes, strides))
+    result_memref(e, fr, op, m.transposed(&perm))
 }
 
 /// `memref.extract_strided_metadata`: base (rank 0), offset, sizes, strides.
