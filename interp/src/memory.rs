@@ -665,7 +665,8 @@ impl MemRef {
     /// `collapse_shape`: the dims of each group merge; each group must be
     /// contiguous at run time. The merged stride is, as
     /// expand-strided-metadata computes it, the smallest stride of the dims
-    /// not statically of size 1 (`unit`), else `fallback[g]`.
+    /// not of size 1 (statically, per `unit`, or at run time), else
+    /// `fallback[g]` (the result type's static stride), else the innermost.
     pub fn collapsed(
         &self,
         groups: &[Vec<usize>],
@@ -696,8 +697,11 @@ impl MemRef {
                     ));
                 }
             }
-            let non_unit =
-                dims.iter().filter(|d| !unit.get(**d).copied().unwrap_or(false)).map(|d| self.strides[*d]).min();
+            let non_unit = dims
+                .iter()
+                .filter(|d| !unit.get(**d).copied().unwrap_or(false) && self.sizes[**d] != 1)
+                .map(|d| self.strides[*d])
+                .min();
             let stride = match (non_unit, fallback.get(g).copied().flatten()) {
                 (Some(s), _) | (None, Some(s)) => s,
                 (None, None) => dims.last().map(|d| self.strides[*d]).unwrap_or(1),
