@@ -1034,7 +1034,10 @@ impl<'m> Verifier<'m> {
             | MemrefGlobal
             | MemrefMemorySpaceCast
             | MemrefPrefetch
-            | MemrefRealloc => Ok(()),
+            | MemrefRealloc
+            | MemrefBufferCast
+            | MemrefTensorLoad
+            | MemrefTensorStore => Ok(()),
             MemrefView => self.memref_view(op),
             CombAdd | CombAnd | CombMul | CombNand | CombNor | CombOr | CombXnor | CombXor => {
                 if m.operands(op).is_empty() {

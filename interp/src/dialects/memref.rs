@@ -38,6 +38,9 @@ pub fn exec(e: &mut Engine, fr: &mut Frame, op: OpId, kind: MemrefOp) -> Result<
         AllocaScopeReturn | AtomicYield => Ok(Flow::Exit(e.args(fr, op))),
         AssumeAlignment => assume_alignment(e, fr, op),
         AtomicRmw => atomic_rmw(e, fr, op),
+        BufferCast => buffer_cast(e, fr, op),
+        TensorLoad => tensor_load(e, fr, op),
+        TensorStore => tensor_store(e, fr, op),
         Cast => cast(e, fr, op),
         CollapseShape => collapse_shape(e, fr, op),
         Copy => copy(e, fr, op),
@@ -378,6 +381,42 @@ fn materialize_global(
 
 fn shape_usize(shape: &[i64]) -> Vec<usize> {
     shape.iter().map(|d| usize::try_from(*d).unwrap_or(0)).collect()
+}
+
+/// `memref.buffer_cast %t`: fresh storage holding the tensor's elements
+/// (owned by the tensor side: freeing it is undefined behaviour).
+fn buffer_cast(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
+    let Value::Array(t) = e.arg(fr, op, 0)?.clone() else {
+        return Err(invalid(op, "buffer_cast of a non-tensor value"));
+    };
+    let ty = e.result_type(op, 0);
+    let sizes: Vec<i64> = t.shape().iter().map(|d| *d as i64).collect();
+    let (elem_ty, layout) = match e.m.ctx.type_kind(ty) {
+        TypeKind::MemRef { elem, .. } => (*elem, alloc_layout(e, op, ty, Vec::new())?),
+        TypeKind::UnrankedMemRef { elem, .. } => (*elem, AllocLayout::Identity),
+        _ => return Err(invalid(op, "buffer_cast to a non-memref type")),
+    };
+    let elem = elem_of(e, op, elem_ty)?;
+    let m = e.mem.alloc(op, elem, sizes, layout, AllocKind::Tensor, 0)?;
+    m.write_all(op, &t, "buffer_cast")?;
+    result_memref(e, fr, op, m)
+}
+
+/// `memref.tensor_load %m`: the memref's current contents as a tensor.
+fn tensor_load(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
+    let m = memref_arg(e, fr, op, 0)?;
+    let arr = m.read_all(op, "tensor_load")?;
+    e.assign(fr, op, Value::Array(Rc::new(arr)))
+}
+
+/// `memref.tensor_store %t, %m`: copies the tensor into the memref.
+fn tensor_store(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
+    let Value::Array(t) = e.arg(fr, op, 0)?.clone() else {
+        return Err(invalid(op, "tensor_store of a non-tensor value"));
+    };
+    let m = memref_arg(e, fr, op, 1)?;
+    m.write_all(op, &t, "tensor_store")?;
+    Ok(Flow::Next)
 }
 
 // ---- access ----------------------------------------------------------------
