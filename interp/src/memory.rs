@@ -617,8 +617,8 @@ impl MemRef {
         }
         let overflow = || "subview offset overflows".to_string();
         let mut offset = self.offset;
-        for d in 0..r {
-            offset = offs[d].checked_mul(self.strides[d]).and_then(|x| x.checked_add(offset)).ok_or_else(overflow)?;
+        for (o, s) in offs.iter().zip(&self.strides) {
+            offset = o.checked_mul(*s).and_then(|x| x.checked_add(offset)).ok_or_else(overflow)?;
         }
         let new_strides: Vec<i64> = strides
             .iter()

@@ -315,8 +315,10 @@ fn parallel(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let mut acc: Vec<Option<Value>> = vec![None; kinds.len()];
     let nd = lbs.len();
     let mut ivs = lbs.clone();
-    let empty = (0..nd).any(|d| lbs[d] >= ubs[d]);
-    while !empty {
+    if (0..nd).any(|d| lbs[d] >= ubs[d]) {
+        return finish_parallel(e, fr, op, acc, &kinds);
+    }
+    loop {
         let args = ivs.iter().map(|v| index_value(e, *v)).collect();
         let (term, vals) = e.run_region(fr, body, args)?;
         if vals.len() != kinds.len() {
@@ -342,7 +344,6 @@ fn parallel(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
             ivs[d] = lbs[d];
         }
     }
-    finish_parallel(e, fr, op, acc, &kinds)
 }
 
 fn finish_parallel(e: &Engine, fr: &mut Frame, op: OpId, acc: Vec<Option<Value>>, kinds: &[i64]) -> Result<Flow> {
@@ -419,10 +420,8 @@ fn basis(e: &Engine, fr: &Frame, op: OpId, from: usize) -> Result<Vec<i64>> {
         }
         _ => return Err(invalid(op, "missing static_basis")),
     };
-    let mut next = from;
-    for v in b.iter_mut().filter(|v| **v == DYNAMIC) {
+    for (next, v) in (from..).zip(b.iter_mut().filter(|v| **v == DYNAMIC)) {
         *v = index_of(e, op, e.arg(fr, op, next)?, "used as a basis element")?;
-        next += 1;
     }
     if let Some(x) = b.iter().find(|x| **x <= 0) {
         return Err(ub(op, format!("basis element {x} is not positive")));
