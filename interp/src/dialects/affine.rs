@@ -6,6 +6,8 @@
 //!   non-positive divisor is undefined behaviour (SEMANTICS 34).
 //! - `affine.for`: the lower bound is the max of its map's results, the
 //!   upper bound the min; the step is positive (verifier).
+//! - `affine.for` and `affine.parallel` are automatic allocation scopes:
+//!   an alloca in the body is freed when its iteration ends.
 //! - `affine.parallel` runs its iterations in lexicographic order; each
 //!   reduction folds the yielded values in that order (zero iterations give
 //!   the reduction's identity).
@@ -126,6 +128,15 @@ fn segments(e: &Engine, op: OpId) -> Result<Vec<usize>> {
     }
 }
 
+/// Runs one iteration of a loop body: `affine.for` and `affine.parallel`
+/// are allocation scopes, so allocas of the body die with the iteration.
+fn run_scoped(e: &mut Engine, fr: &mut Frame, body: RegionId, args: Vec<Value>) -> Result<(OpId, Vec<Value>)> {
+    e.mem.push_scope();
+    let r = e.run_region(fr, body, args);
+    e.mem.pop_scope();
+    r
+}
+
 /// `affine.for %i = max #lb(..) to min #ub(..) step s iter_args(..)`.
 fn for_loop(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let seg = segments(e, op)?;
@@ -151,7 +162,7 @@ fn for_loop(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
         let mut args = Vec::with_capacity(iters.len() + 1);
         args.push(index_value(e, iv));
         args.extend(iters);
-        iters = e.run_region(fr, body, args)?.1;
+        iters = run_scoped(e, fr, body, args)?.1;
         iv = match iv.checked_add(step) {
             Some(v) => v,
             None => break,
@@ -320,7 +331,7 @@ fn parallel(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     }
     loop {
         let args = ivs.iter().map(|v| index_value(e, *v)).collect();
-        let (term, vals) = e.run_region(fr, body, args)?;
+        let (term, vals) = run_scoped(e, fr, body, args)?;
         if vals.len() != kinds.len() {
             return Err(invalid(term, "affine.yield does not match the reductions"));
         }
