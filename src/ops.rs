@@ -137,6 +137,10 @@ pub enum Fmt {
     MemTranspose,
     /// `"private" constant @g : T = dense<..>`.
     MemGlobal,
+    /// `%m : M` (`tensor_load`), `%t : M` (`buffer_cast`), `%t, %m : M`
+    /// (`tensor_store`): the seed's older ops; the tensor type follows
+    /// from the memref type M.
+    TensorMemref,
     /// `@g : T`.
     MemGetGlobal,
     /// `addf %v, %m[%i] : (T, M) -> T`.
@@ -579,6 +583,7 @@ ops! {
         MemrefAssumeAlignment / AssumeAlignment = "memref.assume_alignment", 0, AssumeAlignment;
         MemrefAtomicRmw / AtomicRmw = "memref.atomic_rmw", 0, MemAtomicRmw;
         MemrefAtomicYield / AtomicYield = "memref.atomic_yield", TERMINATOR, Return;
+        MemrefBufferCast / BufferCast = "memref.buffer_cast", 0, TensorMemref;
         MemrefCast / Cast = "memref.cast", 0, Cast;
         MemrefCollapseShape / CollapseShape = "memref.collapse_shape", 0, CollapseShape;
         MemrefCopy / Copy = "memref.copy", 0, MemCopy;
@@ -601,6 +606,8 @@ ops! {
         MemrefReshape / Reshape = "memref.reshape", 0, Reshape;
         MemrefStore / Store = "memref.store", 0, MemStore;
         MemrefSubview / Subview = "memref.subview", 0, MemSubview;
+        MemrefTensorLoad / TensorLoad = "memref.tensor_load", 0, TensorMemref;
+        MemrefTensorStore / TensorStore = "memref.tensor_store", 0, TensorMemref;
         MemrefTranspose / Transpose = "memref.transpose", 0, MemTranspose;
         MemrefView / View = "memref.view", 0, MemView;
     }

@@ -1052,7 +1052,10 @@ impl<'m> Verifier<'m> {
             | MemrefGlobal
             | MemrefMemorySpaceCast
             | MemrefPrefetch
-            | MemrefRealloc => Ok(()),
+            | MemrefRealloc
+            | MemrefBufferCast
+            | MemrefTensorLoad
+            | MemrefTensorStore => Ok(()),
             MemrefView => self.memref_view(op),
             CombAdd | CombAnd | CombMul | CombNand | CombNor | CombOr | CombXnor | CombXor => {
                 if m.operands(op).is_empty() {
@@ -2668,10 +2671,9 @@ impl<'m> Verifier<'m> {
         if ka.elem() != kb.elem() {
             return self.op_err(op, "requires the same element type for all operands");
         }
-        if let (Some(x), Some(y)) = (ka.shape(), kb.shape()) {
-            if x != y {
-                return self.op_err(op, "requires the same shape for all operands");
-            }
+        // SameOperandsShape compares shapes as compatible: `?` matches any size.
+        if !self.shapes_compatible(a, b) {
+            return self.op_err(op, "requires the same shape for all operands");
         }
         Ok(())
     }

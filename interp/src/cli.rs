@@ -210,6 +210,9 @@ fn run(m: &mlir_ir::Module, src: &Source, cfg: Config, entry: &str, res: EntryRe
     };
     let r = e.run_entry(entry).and_then(|vals| print_result(&mut e, entry, &vals, res));
     let _ = e.out.flush();
+    if r.is_ok() {
+        warn_leaks(&e, m, src);
+    }
     if stats {
         let secs = start.elapsed().as_secs_f64();
         let n = e.steps();
@@ -260,6 +263,21 @@ pub fn print_result(e: &mut Engine, entry: &str, vals: &[Value], res: EntryResul
         }
     };
     writeln!(e.out, "{text}").map_err(|err| bad(&format!("cannot write output: {err}")))
+}
+
+/// Heap memory never freed is a warning (without `--check-leaks`, which
+/// makes `run_entry` fail instead).
+fn warn_leaks(e: &Engine, m: &mlir_ir::Module, src: &Source) {
+    use mlir_ir::diag::{Diagnostic, Severity};
+    for (alloc, bytes) in e.mem.leaks() {
+        let d = Diagnostic {
+            severity: Severity::Warning,
+            span: m.op(alloc).span,
+            message: format!("memory leak: {bytes} bytes allocated here are never freed"),
+            notes: Vec::new(),
+        };
+        eprint!("{}", d.render(src));
+    }
 }
 
 fn parse_index_bits(s: &str) -> Result<u32, String> {

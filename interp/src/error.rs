@@ -12,6 +12,15 @@ pub enum ErrorKind {
     /// Immediate undefined behaviour (division by zero, INT_MIN / -1, ...).
     #[error("undefined behavior: {0}")]
     Ub(String),
+    /// Immediate undefined behaviour on memory (out of bounds, use after
+    /// free, bad dealloc, ...); `alloc` is the op that allocated it.
+    #[error("undefined behavior: {msg}")]
+    MemUb {
+        /// What happened.
+        msg: String,
+        /// The allocation (or `memref.global`) concerned.
+        alloc: OpId,
+    },
     /// A poison value reached a place that observes it.
     #[error("poison value {what}")]
     Poison {
@@ -74,11 +83,28 @@ impl Error {
         let span = self.op.map(|o| m.op(o).span).unwrap_or_default();
         let d = Diagnostic::error(span, self.kind.to_string());
         match &self.kind {
+            ErrorKind::Poison { origin, .. } if is_allocation(m, *origin) => d.with_note(
+                m.op(*origin).span,
+                format!("poison: memory never written, allocated here by '{}'", m.op_name(*origin)),
+            ),
             ErrorKind::Poison { origin, .. } => {
                 let o = m.op(*origin);
                 d.with_note(o.span, format!("poison created here by '{}'", m.op_name(*origin)))
             }
+            ErrorKind::MemUb { alloc, .. } => {
+                d.with_note(m.op(*alloc).span, format!("memory allocated here by '{}'", m.op_name(*alloc)))
+            }
             _ => d,
+        }
+    }
+
+    /// The allocation this error is about, if any (memory UB, or poison
+    /// read from memory never written).
+    pub fn allocation(&self, m: &Module) -> Option<OpId> {
+        match &self.kind {
+            ErrorKind::MemUb { alloc, .. } => Some(*alloc),
+            ErrorKind::Poison { origin, .. } if is_allocation(m, *origin) => Some(*origin),
+            _ => None,
         }
     }
 
@@ -86,10 +112,23 @@ impl Error {
     /// errors without an op render as `file: error: message`.
     pub fn render(&self, m: &Module, src: &Source) -> String {
         match self.op {
-            Some(_) => self.to_diagnostic(m).render(src),
+            Some(_) => {
+                let mut d = self.to_diagnostic(m);
+                if let Some(a) = self.allocation(m) {
+                    d.message.push_str(&format!(" (allocated at {})", src.position(m.op(a).span.start)));
+                }
+                d.render(src)
+            }
             None => format!("{}: error: {}\n", src.name, self.kind),
         }
     }
+}
+
+/// True for ops that allocate memory: poison they "create" is memory
+/// never written.
+fn is_allocation(m: &Module, op: OpId) -> bool {
+    use mlir_ir::ops::OpKind::*;
+    matches!(m.op(op).name.kind, MemrefAlloc | MemrefAlloca | MemrefRealloc | MemrefGlobal)
 }
 
 /// The span of `op` (for callers that build their own diagnostics).

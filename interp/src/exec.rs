@@ -118,6 +118,8 @@ pub struct Engine<'m> {
     depth: u32,
     /// Where print functions write.
     pub out: Box<dyn Write + 'm>,
+    /// Buffers, allocation scopes, globals.
+    pub mem: crate::memory::Memory,
 }
 
 fn invalid(op: OpId, msg: impl Into<String>) -> Error {
@@ -137,6 +139,7 @@ impl<'m> Engine<'m> {
             steps: 0,
             depth: 0,
             out,
+            mem: crate::memory::Memory::default(),
         };
         let top = m.top.ok_or_else(|| Error::global(ErrorKind::Invalid("no top-level module".into())))?;
         e.collect_funcs(top);
@@ -508,7 +511,10 @@ impl<'m> Engine<'m> {
         }
         self.depth += 1;
         let mut fr = vec![Value::Opaque; func.nslots as usize];
+        // A function body is an allocation scope: its allocas die on return.
+        self.mem.push_scope();
         let r = self.run_region(&mut fr, body, args);
+        self.mem.pop_scope();
         self.depth -= 1;
         Ok(r?.1)
     }
@@ -551,6 +557,18 @@ impl<'m> Engine<'m> {
         for v in &vals {
             self.observe(op, v, "returned by the entry function")?;
         }
+        if self.cfg.check_leaks {
+            if let Some((alloc, bytes)) = self.mem.leaks().first() {
+                let n = self.mem.leaks().len();
+                return Err(Error::at(
+                    *alloc,
+                    ErrorKind::MemUb {
+                        msg: format!("memory leak: {bytes} bytes allocated here are never freed ({n} leaked allocation(s) in all)"),
+                        alloc: *alloc,
+                    },
+                ));
+            }
+        }
         Ok(vals)
     }
 
@@ -569,11 +587,9 @@ impl<'m> Engine<'m> {
             DialectOp::Scf(o) => dialects::scf::exec(self, fr, op, o),
             DialectOp::Vector(o) => dialects::vector::exec(self, fr, op, o),
             DialectOp::Math(o) => dialects::math::exec(self, fr, op, o),
-            DialectOp::Complex(_)
-            | DialectOp::Memref(_)
-            | DialectOp::Affine(_)
-            | DialectOp::Tensor(_)
-            | DialectOp::Bufferization(_) => unsupported(),
+            DialectOp::Memref(o) => dialects::memref::exec(self, fr, op, o),
+            DialectOp::Affine(o) => dialects::affine::exec(self, fr, op, o),
+            DialectOp::Complex(_) | DialectOp::Tensor(_) | DialectOp::Bufferization(_) => unsupported(),
             DialectOp::Comb(o) => dialects::comb::exec(self, fr, op, o),
             DialectOp::Unknown => self.unknown(fr, op),
         }

@@ -7,5 +7,6 @@ pub mod differential;
 pub mod error;
 pub mod exec;
 pub mod float;
+pub mod memory;
 pub mod runtime;
 pub mod value;

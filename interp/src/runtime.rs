@@ -7,6 +7,7 @@
 use crate::error::{Error, ErrorKind, Result};
 use crate::exec::Engine;
 use crate::float::{self, Float, FloatKind, Round};
+use crate::memory::MemRef;
 use crate::value::{Int, Scalar, Value};
 use mlir_ir::attrs::Attribute;
 use mlir_ir::ir::OpId;
@@ -42,6 +43,8 @@ pub enum RtFn {
     PrintFlops,
     /// `rtclock() -> f64`: seconds since the epoch.
     Rtclock,
+    /// `printMemref*`, `printMemrefShape*`, `verifyMemRef*` (RunnerUtils).
+    Memref(MemrefFn),
     /// Any other external function.
     Unknown,
 }
@@ -63,7 +66,7 @@ impl RtFn {
             "printNewline" => RtFn::PrintNewline,
             "printFlops" => RtFn::PrintFlops,
             "rtclock" => RtFn::Rtclock,
-            _ => RtFn::Unknown,
+            _ => MemrefFn::from_name(name).map_or(RtFn::Unknown, RtFn::Memref),
         }
     }
 }
@@ -110,6 +113,7 @@ pub fn call(e: &mut Engine, op: OpId, rt: RtFn, name: &str, ins: &[TypeId], args
             let bits = t.unwrap_or(0.0).to_bits();
             return Ok(vec![Value::float(float::from_bits(FloatKind::F64, u128::from(bits)))]);
         }
+        RtFn::Memref(f) => return memref_call(e, op, f, name, args),
         RtFn::PrintString => {
             return Err(Error::at(op, ErrorKind::Unsupported("@printString (pointers are not modelled yet)".into())))
         }
@@ -280,6 +284,282 @@ fn scalar_text(e: &Engine, op: OpId, s: &Scalar, et: TypeId) -> Result<String> {
             Ok(format_g(*f))
         }
         _ => Err(unsupported(&mlir_ir::printer::type_to_string(&e.m.ctx, et))),
+    }
+}
+
+/// What a RunnerUtils memref function does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MemrefAction {
+    /// Header and data.
+    Print,
+    /// Header only (`printMemrefShape*`).
+    Shape,
+    /// Compare two memrefs, return the number of differing elements (`verifyMemRef*`).
+    Verify,
+}
+
+/// The C++ element type a RunnerUtils function is instantiated for: it,
+/// not the memref's element type, decides how elements print.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CElem {
+    /// `int8_t`: printed as a character.
+    I8,
+    /// `int16_t`.
+    I16,
+    /// `int32_t`.
+    I32,
+    /// `int64_t`.
+    I64,
+    /// `f16` (printed through `float`).
+    F16,
+    /// `bf16` (printed through `float`).
+    BF16,
+    /// `float`.
+    F32,
+    /// `double`.
+    F64,
+    /// `uint64_t` (`index`).
+    Ind,
+    /// `std::complex<float>`.
+    C32,
+    /// `std::complex<double>`.
+    C64,
+}
+
+/// A RunnerUtils memref function (also under its `_mlir_ciface_` name).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MemrefFn {
+    /// Print, shape or verify.
+    pub action: MemrefAction,
+    /// The element instantiation.
+    pub elem: CElem,
+    /// `Some(rank)` for the ranked `printMemref1dF32`-style functions
+    /// (their header says `Memref`, not `Unranked Memref`).
+    pub rank: Option<usize>,
+}
+
+impl MemrefFn {
+    /// The function called `name`, if it is one of RunnerUtils' memref functions.
+    pub fn from_name(name: &str) -> Option<MemrefFn> {
+        let name = name.strip_prefix("_mlir_ciface_").unwrap_or(name);
+        let (action, rest) = if let Some(r) = name.strip_prefix("printMemrefShape") {
+            (MemrefAction::Shape, r)
+        } else if let Some(r) = name.strip_prefix("printMemref") {
+            (MemrefAction::Print, r)
+        } else if let Some(r) = name.strip_prefix("verifyMemRef") {
+            (MemrefAction::Verify, r)
+        } else {
+            return None;
+        };
+        let (rank, rest) = match rest.as_bytes() {
+            [d @ b'0'..=b'4', b'd', ..] if action == MemrefAction::Print => (Some((d - b'0') as usize), &rest[2..]),
+            _ => (None, rest),
+        };
+        let elem = match rest {
+            "I8" => CElem::I8,
+            "I16" => CElem::I16,
+            "I32" => CElem::I32,
+            "I64" => CElem::I64,
+            "F16" => CElem::F16,
+            "BF16" => CElem::BF16,
+            "F32" => CElem::F32,
+            "F64" => CElem::F64,
+            "Ind" => CElem::Ind,
+            "C32" => CElem::C32,
+            "C64" => CElem::C64,
+            _ => return None,
+        };
+        Some(MemrefFn { action, elem, rank })
+    }
+}
+
+/// Calls a RunnerUtils memref function.
+fn memref_call(e: &mut Engine, op: OpId, f: MemrefFn, name: &str, args: Vec<Value>) -> Result<Vec<Value>> {
+    let mref = |i: usize| match args.get(i) {
+        Some(Value::Memref(m)) => Ok(storage_view(m)),
+        _ => Err(bad_arg(op, name)),
+    };
+    let m = mref(0)?;
+    if let Some(r) = f.rank {
+        if m.rank() != r {
+            return Err(bad_arg(op, name));
+        }
+    }
+    let prefix = if f.rank.is_some() { "Memref " } else { "Unranked Memref " };
+    match f.action {
+        MemrefAction::Shape => {
+            let text = format!("{prefix}{}\n", memref_header(&m));
+            e.out.write_all(text.as_bytes()).map_err(io(op))?;
+            Ok(Vec::new())
+        }
+        MemrefAction::Print => {
+            let mut out = Vec::new();
+            out.extend_from_slice(prefix.as_bytes());
+            out.extend_from_slice(memref_header(&m).as_bytes());
+            out.extend_from_slice(b" data = \n");
+            if m.rank() == 0 {
+                out.push(b'[');
+            }
+            print_data(e, op, name, f.elem, &m, 0, m.offset, &mut out)?;
+            if m.rank() == 0 {
+                out.push(b']');
+            }
+            out.push(b'\n');
+            e.out.write_all(&out).map_err(io(op))?;
+            Ok(Vec::new())
+        }
+        MemrefAction::Verify => {
+            let expected = mref(1)?;
+            let n = verify_memref(e, op, name, f.elem, &m, &expected)?;
+            Ok(vec![Value::int(Int::from_i128(64, i128::from(n)))])
+        }
+    }
+}
+
+/// The view the runtime sees: for an affine-map layout, the storage as
+/// `normalize-memrefs` lays it out (sizes = the map's extents, row-major).
+fn storage_view(m: &std::rc::Rc<MemRef>) -> MemRef {
+    match &m.map {
+        None => (**m).clone(),
+        Some(l) => MemRef {
+            sizes: l.extents.clone(),
+            strides: mlir_ir::layout::canonical_strides(&l.extents),
+            offset: 0,
+            map: None,
+            ..(**m).clone()
+        },
+    }
+}
+
+/// `base@ = 0x.. rank = R offset = O sizes = [..] strides = [..]`.
+fn memref_header(m: &MemRef) -> String {
+    let join = |v: &[i64]| v.iter().map(i64::to_string).collect::<Vec<_>>().join(", ");
+    format!(
+        "base@ = {:#x} rank = {} offset = {} sizes = [{}] strides = [{}]",
+        m.aligned_addr(),
+        m.rank(),
+        m.offset,
+        join(&m.sizes),
+        join(&m.strides)
+    )
+}
+
+/// One element as `std::ostream << T` prints it.
+fn c_elem_text(op: OpId, name: &str, ce: CElem, v: &Value, out: &mut Vec<u8>) -> Result<()> {
+    let bad = || bad_arg(op, name);
+    let s = v.scalar().ok_or_else(bad)?;
+    match (ce, s) {
+        (CElem::I8, Scalar::Int(i)) => out.push(u64_of(i) as u8),
+        (CElem::I16 | CElem::I32 | CElem::I64, Scalar::Int(i)) => {
+            out.extend(i.to_i64().ok_or_else(bad)?.to_string().bytes())
+        }
+        (CElem::Ind, Scalar::Int(i)) => out.extend(u64_of(i).to_string().bytes()),
+        (CElem::F16 | CElem::BF16 | CElem::F32 | CElem::F64, Scalar::Float(f)) => out.extend(format_g(*f).bytes()),
+        (CElem::C32 | CElem::C64, Scalar::Complex(re, im)) => {
+            out.extend(format!("({},{})", format_g(*re), format_g(*im)).bytes())
+        }
+        _ => return Err(bad()),
+    }
+    Ok(())
+}
+
+/// `MemRefDataPrinter::print` of RunnerUtils.h: nested brackets, `, `
+/// plus indentation, a newline between rows of rank >= 2. Like the C++ code
+/// it reads the first element of every dimension even when its size is 0.
+#[allow(clippy::too_many_arguments)]
+fn print_data(
+    e: &Engine,
+    op: OpId,
+    name: &str,
+    ce: CElem,
+    m: &MemRef,
+    d: usize,
+    offset: i64,
+    out: &mut Vec<u8>,
+) -> Result<()> {
+    let rank = m.rank();
+    if d == rank {
+        let v = m.element_at(op, offset, name)?;
+        e.observe(op, &v, &format!("printed by @{name}"))?;
+        return c_elem_text(op, name, ce, &v, out);
+    }
+    let dim = rank - d;
+    let (n, stride) = (m.sizes[d], m.strides[d]);
+    let at = |i: i64| i.checked_mul(stride).and_then(|x| x.checked_add(offset)).ok_or_else(|| bad_arg(op, name));
+    let space = |out: &mut Vec<u8>| out.extend(std::iter::repeat_n(b' ', rank - dim + 1));
+    out.push(b'[');
+    print_data(e, op, name, ce, m, d + 1, offset, out)?;
+    if n <= 1 {
+        out.push(b']');
+        return Ok(());
+    }
+    out.extend_from_slice(b", ");
+    if dim > 1 {
+        out.push(b'\n');
+    }
+    for i in 1..n - 1 {
+        space(out);
+        print_data(e, op, name, ce, m, d + 1, at(i)?, out)?;
+        out.extend_from_slice(b", ");
+        if dim > 1 {
+            out.push(b'\n');
+        }
+    }
+    space(out);
+    print_data(e, op, name, ce, m, d + 1, at(n - 1)?, out)?;
+    out.push(b']');
+    Ok(())
+}
+
+/// `verifyMemRef`: -1 (and both headers on stderr) if offset, sizes or
+/// strides differ; else the number of differing elements, the first ten
+/// reported on stderr. Floats compare with a relative tolerance (1e-6 for
+/// f32, 1e-12 for f64; a non-finite value never matches), others exactly.
+fn verify_memref(e: &mut Engine, op: OpId, name: &str, ce: CElem, a: &MemRef, x: &MemRef) -> Result<i64> {
+    let same = (0..a.rank()).all(|i| {
+        x.rank() == a.rank() && a.offset == x.offset && a.sizes[i] == x.sizes[i] && a.strides[i] == x.strides[i]
+    });
+    if !same {
+        e.out.flush().map_err(io(op))?;
+        eprint!("{}{}", memref_header(a), memref_header(x));
+        return Ok(-1);
+    }
+    let mut errors = 0i64;
+    let mut printed = 0;
+    for idx in a.indices() {
+        let lin = idx.iter().zip(&a.strides).fold(a.offset, |acc, (i, s)| acc + i * s);
+        let (va, vx) = (a.element_at(op, lin, name)?, x.element_at(op, lin, name)?);
+        e.observe(op, &va, &format!("compared by @{name}"))?;
+        e.observe(op, &vx, &format!("compared by @{name}"))?;
+        if !elems_match(ce, &va, &vx) {
+            if printed < 10 {
+                let (mut ta, mut tx) = (Vec::new(), Vec::new());
+                c_elem_text(op, name, ce, &va, &mut ta)?;
+                c_elem_text(op, name, ce, &vx, &mut tx)?;
+                e.out.flush().map_err(io(op))?;
+                eprintln!("{} != {} offset = {lin}", String::from_utf8_lossy(&ta), String::from_utf8_lossy(&tx));
+                printed += 1;
+            }
+            errors += 1;
+        }
+    }
+    Ok(errors)
+}
+
+fn elems_match(ce: CElem, a: &Value, x: &Value) -> bool {
+    match (ce, a.scalar(), x.scalar()) {
+        (CElem::F32, Some(Scalar::Float(p)), Some(Scalar::Float(q))) => {
+            let (p, q) = (float::to_f64(*p) as f32, float::to_f64(*q) as f32);
+            p.is_finite() && q.is_finite() && (p - q).abs() <= 1e-6f32 * q.abs()
+        }
+        (CElem::F64, Some(Scalar::Float(p)), Some(Scalar::Float(q))) => {
+            let (p, q) = (float::to_f64(*p), float::to_f64(*q));
+            p.is_finite() && q.is_finite() && (p - q).abs() <= 1e-12 * q.abs()
+        }
+        (CElem::F16 | CElem::BF16, Some(Scalar::Float(p)), Some(Scalar::Float(q))) => {
+            float::to_f64(*p) == float::to_f64(*q)
+        }
+        _ => a == x,
     }
 }
 

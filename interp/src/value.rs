@@ -332,6 +332,8 @@ pub enum Value {
     Array(Rc<ArrayD<Scalar>>),
     /// A function reference (index into the engine's function table).
     Func(FuncRef),
+    /// A memref: a buffer and a view descriptor on it.
+    Memref(Rc<crate::memory::MemRef>),
     /// A value of a type this engine does not model yet (never read).
     Opaque,
 }
@@ -365,7 +367,7 @@ impl Value {
         match self {
             Value::Scalar(s) => s.poison(),
             Value::Array(a) => a.iter().find_map(|s| s.poison()),
-            Value::Func(_) | Value::Opaque => None,
+            Value::Func(_) | Value::Memref(_) | Value::Opaque => None,
         }
     }
 }
@@ -382,7 +384,7 @@ pub fn map1<E>(a: &Value, mut f: impl FnMut(&Scalar) -> Result<Scalar, E>, bad: 
             let shaped = ArrayD::from_shape_vec(arr.raw_dim(), out).map_err(|_| bad())?;
             Ok(Value::Array(Rc::new(shaped)))
         }
-        Value::Func(_) | Value::Opaque => Err(bad()),
+        Value::Func(_) | Value::Memref(_) | Value::Opaque => Err(bad()),
     }
 }
 

@@ -404,6 +404,7 @@ impl<'a> Parser<'a> {
             | Fmt::CollapseShape
             | Fmt::MemTranspose
             | Fmt::MemGlobal
+            | Fmt::TensorMemref
             | Fmt::MemGetGlobal
             | Fmt::MemAtomicRmw
             | Fmt::MemGenericAtomicRmw

@@ -96,6 +96,41 @@ impl<'a> Parser<'a> {
                 st.operands.extend([v, iv]);
                 st.result_types = vec![idx];
             }
+            Fmt::TensorMemref => {
+                let first = self.parse_use_name()?;
+                let second = if kind == OpKind::MemrefTensorStore {
+                    self.expect(Tok::Comma, "','")?;
+                    Some(self.parse_use_name()?)
+                } else {
+                    None
+                };
+                self.parse_optional_attrs(st)?;
+                let mt = self.colon_type()?;
+                let tt = match self.m.ctx.type_kind(mt).clone() {
+                    TypeKind::MemRef { shape, elem, .. } => {
+                        self.m.ctx.ty(TypeKind::RankedTensor { shape, elem, encoding: None })
+                    }
+                    TypeKind::UnrankedMemRef { elem, .. } => self.m.ctx.ty(TypeKind::UnrankedTensor { elem }),
+                    _ => return self.err_at(name_span, "expected a memref type"),
+                };
+                match (kind, second) {
+                    (OpKind::MemrefTensorStore, Some(m)) => {
+                        let t = self.resolve(first, tt)?;
+                        let v = self.resolve(m, mt)?;
+                        st.operands.extend([t, v]);
+                    }
+                    (OpKind::MemrefTensorLoad, _) => {
+                        let v = self.resolve(first, mt)?;
+                        st.operands.push(v);
+                        st.result_types = vec![tt];
+                    }
+                    _ => {
+                        let t = self.resolve(first, tt)?;
+                        st.operands.push(t);
+                        st.result_types = vec![mt];
+                    }
+                }
+            }
             Fmt::MemRank => {
                 let m = self.parse_use_name()?;
                 self.parse_optional_attrs(st)?;

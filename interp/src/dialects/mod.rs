@@ -1,6 +1,7 @@
 //! One module per dialect, each with one entry point `exec` that matches on
 //! the op kind; semantics are pure functions next to it.
 
+pub mod affine;
 pub mod arith;
 pub mod builtin;
 pub mod cf;
@@ -8,6 +9,7 @@ pub mod comb;
 pub mod func;
 pub mod index;
 pub mod math;
+pub mod memref;
 pub mod scf;
 pub mod ub;
 pub mod vector;

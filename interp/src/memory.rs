@@ -1,0 +1,997 @@
+//! Memory: buffers, memref view descriptors, and the undefined-behaviour
+//! checks of every access.
+//!
+//! A [`Buffer`] is raw bytes (each element at its natural size: an `i8` or
+//! fp8 element costs one byte, `i1` and fp4 one byte too, `index` eight, a
+//! `vector<4xf32>` element sixteen), an "initialized" bit per byte, and the
+//! place it came from (allocation op, [`AllocKind`], freed state). A memref
+//! value is a [`MemRef`]: a shared buffer plus a view descriptor (aligned
+//! base byte, offset, sizes, strides, element kind), exactly the fields of
+//! LLVM's memref descriptor, so every view op only rewrites the descriptor
+//! and writes through any view land in the same storage. Layouts given by a
+//! non-strided affine map keep the map ([`MapLayout`]) and address through it.
+//!
+//! # API for other dialects
+//! - [`elem_of`]: the storage kind of an element type.
+//! - [`Memory::alloc`]: a new buffer and its identity view ([`MemRef`]).
+//! - [`MemRef::load`] / [`MemRef::store`]: one element (a scalar, or a
+//!   `Value::Array` for vector elements) at logical indices, bounds-checked
+//!   against the view and its buffer.
+//! - [`MemRef::read_all`] / [`MemRef::write_all`]: the whole view as an
+//!   `ArrayD<Scalar>` in logical row-major order (vector elements add their
+//!   shape at the end), for tensor <-> memref and transfers.
+//! - [`MemRef::element_at`] / [`MemRef::set_element_at`]: by linear element
+//!   number relative to the aligned base, unchecked against the view (for
+//!   runtime printers that walk strides themselves).
+//!
+//! Every failure is an [`Error`] at the op doing the access; undefined
+//! behaviour on memory is [`ErrorKind::MemUb`], which names the allocation
+//! site. Reading bytes never written gives poison whose origin is the
+//! allocation op, reported only when the value is observed.
+
+use crate::error::{Error, ErrorKind, Result};
+use crate::exec::Engine;
+use crate::float::{self, FloatKind};
+use crate::value::{Int, Poison, Scalar, Value};
+use mlir_ir::affine::AffineMap;
+use mlir_ir::ir::OpId;
+use mlir_ir::types::{TypeId, TypeKind};
+use ndarray::{ArrayD, IxDyn};
+use num_bigint::{BigInt, BigUint, Sign};
+use rustc_hash::FxHashMap;
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+use std::rc::Rc;
+
+/// Where a buffer's memory comes from; decides who may free it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AllocKind {
+    /// `memref.alloc` / `memref.realloc`: freed by `memref.dealloc`; a leak if never freed.
+    Heap,
+    /// `memref.alloca`: freed when its allocation scope returns.
+    Alloca,
+    /// `memref.global`: lives for the whole run.
+    Global,
+    /// Storage made for a tensor (`buffer_cast`, `to_buffer`): never freed by the program.
+    Tensor,
+}
+
+impl AllocKind {
+    fn noun(self) -> &'static str {
+        match self {
+            AllocKind::Heap => "heap memory",
+            AllocKind::Alloca => "stack memory (memref.alloca)",
+            AllocKind::Global => "a global (memref.global)",
+            AllocKind::Tensor => "memory owned by a tensor",
+        }
+    }
+}
+
+/// Why a buffer is no longer usable.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Freed {
+    /// By `memref.dealloc` (or `bufferization.dealloc`).
+    Dealloc,
+    /// Its `memref.alloca` scope (function or `alloca_scope`) returned.
+    ScopeExit,
+    /// Moved by `memref.realloc`.
+    Realloc,
+}
+
+/// The storage kind of one scalar lane of an element.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Lane {
+    /// An integer (or `index`) of this many bits.
+    Int(u32),
+    /// A float.
+    Float(FloatKind),
+    /// A complex number of two floats.
+    Complex(FloatKind),
+}
+
+impl Lane {
+    /// Bytes one lane occupies: its bit width rounded up to whole bytes.
+    pub fn bytes(self) -> usize {
+        let bits = match self {
+            Lane::Int(w) => w,
+            Lane::Float(k) => k.bit_width(),
+            Lane::Complex(k) => return 2 * Lane::Float(k).bytes(),
+        };
+        bits.div_ceil(8) as usize
+    }
+}
+
+/// The element of a memref: a scalar lane, or a vector of lanes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Elem {
+    /// The scalar kind.
+    pub lane: Lane,
+    /// The vector shape for vector elements; empty for scalars.
+    pub vshape: Vec<usize>,
+    /// The element type as written (`f32`, `vector<4xi8>`), for messages.
+    pub name: Rc<str>,
+    /// The element type.
+    pub ty: TypeId,
+}
+
+impl Elem {
+    /// Lanes per element (1 for scalars).
+    pub fn lanes(&self) -> usize {
+        self.vshape.iter().product()
+    }
+
+    /// Bytes per element.
+    pub fn bytes(&self) -> usize {
+        self.lanes() * self.lane.bytes()
+    }
+}
+
+/// The storage kind of element type `ty`, or an unsupported error at `at`.
+pub fn elem_of(e: &Engine, at: OpId, ty: TypeId) -> Result<Elem> {
+    let ctx = &e.m.ctx;
+    let name: Rc<str> = mlir_ir::printer::type_to_string(ctx, ty).into();
+    let lane_of = |t: TypeId| match ctx.type_kind(t) {
+        TypeKind::Integer { width, .. } => Some(Lane::Int(*width)),
+        TypeKind::Index => Some(Lane::Int(e.cfg.index_bits)),
+        TypeKind::Float(k) => Some(Lane::Float(*k)),
+        TypeKind::Complex(c) => match ctx.type_kind(*c) {
+            TypeKind::Float(k) => Some(Lane::Complex(*k)),
+            _ => None,
+        },
+        _ => None,
+    };
+    let unsupported = || Error::at(at, ErrorKind::Unsupported(format!("memref elements of type {name}")));
+    if let TypeKind::Vector { shape, elem, .. } = ctx.type_kind(ty) {
+        let lane = lane_of(*elem).ok_or_else(unsupported)?;
+        let scalable = match ctx.type_kind(ty) {
+            TypeKind::Vector { scalable, .. } => scalable.iter().any(|s| *s),
+            _ => false,
+        };
+        let vshape = shape
+            .iter()
+            .map(|d| {
+                let n = usize::try_from(*d).ok()?;
+                if scalable {
+                    n.checked_mul(e.cfg.vscale as usize)
+                } else {
+                    Some(n)
+                }
+            })
+            .collect::<Option<Vec<usize>>>()
+            .ok_or_else(unsupported)?;
+        return Ok(Elem { lane, vshape, name, ty });
+    }
+    let lane = lane_of(ty).ok_or_else(unsupported)?;
+    Ok(Elem { lane, vshape: Vec::new(), name, ty })
+}
+
+/// A block of memory.
+pub struct Buffer {
+    data: Vec<u8>,
+    /// One bit per byte: written at least once.
+    init: Vec<u64>,
+    /// Bytes holding (part of) a stored poison value, with its origin.
+    poison: FxHashMap<usize, Poison>,
+    /// The op that allocated it (or the `memref.global`).
+    pub origin: OpId,
+    /// Who owns it.
+    pub kind: AllocKind,
+    /// Set once freed.
+    pub freed: Option<Freed>,
+    /// Its (simulated) address, for `base@`, alignment and pointer extraction.
+    pub addr: u64,
+    /// A `constant` global: stores are undefined behaviour.
+    pub read_only: bool,
+}
+
+impl std::fmt::Debug for Buffer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Buffer({} bytes at {:#x}, {:?}, freed {:?})", self.data.len(), self.addr, self.kind, self.freed)
+    }
+}
+
+impl Buffer {
+    /// Size in bytes.
+    pub fn len(&self) -> usize {
+        self.data.len()
+    }
+
+    /// True for a zero-byte buffer.
+    pub fn is_empty(&self) -> bool {
+        self.data.is_empty()
+    }
+
+    fn is_init(&self, i: usize) -> bool {
+        self.init[i / 64] >> (i % 64) & 1 == 1
+    }
+
+    fn set_init(&mut self, i: usize) {
+        self.init[i / 64] |= 1 << (i % 64);
+    }
+
+    /// Decodes the lane at byte `at` (in range).
+    fn read_lane(&self, at: usize, lane: Lane) -> Scalar {
+        let n = lane.bytes();
+        if let Some(p) = (at..at + n).find_map(|i| self.poison.get(&i)) {
+            return Scalar::Poison(*p);
+        }
+        if !(at..at + n).all(|i| self.is_init(i)) {
+            return Scalar::Poison(Poison(self.origin));
+        }
+        let bytes = &self.data[at..at + n];
+        match lane {
+            Lane::Int(w) => decode_int(w, bytes),
+            Lane::Float(k) => Scalar::Float(float::from_bits(k, le_u128(bytes))),
+            Lane::Complex(k) => {
+                let h = n / 2;
+                Scalar::Complex(float::from_bits(k, le_u128(&bytes[..h])), float::from_bits(k, le_u128(&bytes[h..])))
+            }
+        }
+    }
+
+    /// Encodes `s` into the lane at byte `at` (in range); `None` when the
+    /// scalar does not fit the lane kind.
+    fn write_lane(&mut self, at: usize, lane: Lane, s: &Scalar) -> Option<()> {
+        let n = lane.bytes();
+        for i in at..at + n {
+            self.set_init(i);
+        }
+        if let Scalar::Poison(p) = s {
+            for i in at..at + n {
+                self.poison.insert(i, *p);
+            }
+            return Some(());
+        }
+        if !self.poison.is_empty() {
+            for i in at..at + n {
+                self.poison.remove(&i);
+            }
+        }
+        let out = &mut self.data[at..at + n];
+        match (lane, s) {
+            (Lane::Int(_), Scalar::Int(i)) => encode_int(i, out),
+            (Lane::Float(k), Scalar::Float(f)) if f.kind == k => put_le(f.bits, out),
+            (Lane::Complex(k), Scalar::Complex(re, im)) if re.kind == k && im.kind == k => {
+                let h = n / 2;
+                put_le(re.bits, &mut out[..h]);
+                put_le(im.bits, &mut out[h..]);
+            }
+            _ => return None,
+        }
+        Some(())
+    }
+}
+
+fn le_u128(bytes: &[u8]) -> u128 {
+    bytes.iter().rev().take(16).fold(0u128, |acc, b| acc << 8 | u128::from(*b))
+}
+
+fn put_le(mut v: u128, out: &mut [u8]) {
+    for b in out.iter_mut() {
+        *b = v as u8;
+        v >>= 8;
+    }
+}
+
+fn decode_int(w: u32, bytes: &[u8]) -> Scalar {
+    if w <= 128 {
+        Scalar::Int(Int::from_u128(w, le_u128(bytes)))
+    } else {
+        Scalar::Int(Int::from_big(w, &BigInt::from_biguint(Sign::Plus, BigUint::from_bytes_le(bytes))))
+    }
+}
+
+fn encode_int(i: &Int, out: &mut [u8]) {
+    match i.bits128() {
+        Some(v) => put_le(v, out),
+        None => {
+            let (_, mag) = i.to_ubig().into_parts();
+            let bytes = mag.to_bytes_le();
+            for (k, b) in out.iter_mut().enumerate() {
+                *b = bytes.get(k).copied().unwrap_or(0);
+            }
+        }
+    }
+}
+
+/// A layout given by an affine map that is not a strided form: storage is
+/// the map's range, linearized row-major over `extents`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MapLayout {
+    /// The layout map.
+    pub map: AffineMap,
+    /// Values of the map's symbols (bound by `alloc(..)[%s]`).
+    pub syms: Vec<i64>,
+    /// Extent of each map result: storage is their product.
+    pub extents: Vec<i64>,
+}
+
+/// A memref value: a buffer and a view descriptor on it.
+#[derive(Clone, Debug)]
+pub struct MemRef {
+    /// The storage.
+    pub buf: Rc<RefCell<Buffer>>,
+    /// The element kind.
+    pub elem: Rc<Elem>,
+    /// Byte of the buffer where the aligned pointer points (`memref.view`'s shift).
+    pub base: usize,
+    /// Offset in elements from the aligned pointer.
+    pub offset: i64,
+    /// Logical sizes.
+    pub sizes: Vec<i64>,
+    /// Strides in elements (meaningless when `map` is set).
+    pub strides: Vec<i64>,
+    /// A non-strided affine-map layout, if any.
+    pub map: Option<Rc<MapLayout>>,
+    /// Made by a view op: not a pointer `memref.dealloc` may free.
+    pub view: bool,
+}
+
+impl PartialEq for MemRef {
+    fn eq(&self, o: &MemRef) -> bool {
+        Rc::ptr_eq(&self.buf, &o.buf)
+            && self.base == o.base
+            && self.offset == o.offset
+            && self.sizes == o.sizes
+            && self.strides == o.strides
+            && self.map == o.map
+    }
+}
+
+/// Undefined behaviour on memory allocated by `alloc`.
+pub fn mem_ub(at: OpId, alloc: OpId, msg: impl Into<String>) -> Error {
+    Error::at(at, ErrorKind::MemUb { msg: msg.into(), alloc })
+}
+
+fn invalid(at: OpId, msg: impl Into<String>) -> Error {
+    Error::at(at, ErrorKind::Invalid(msg.into()))
+}
+
+/// `[a, b, c]`.
+pub fn list(v: &[i64]) -> String {
+    let parts: Vec<String> = v.iter().map(i64::to_string).collect();
+    format!("[{}]", parts.join(", "))
+}
+
+impl MemRef {
+    /// The rank.
+    pub fn rank(&self) -> usize {
+        self.sizes.len()
+    }
+
+    /// `memref<4x6xf32>` with the run-time sizes.
+    pub fn describe(&self) -> String {
+        let mut s = String::from("memref<");
+        for d in &self.sizes {
+            s.push_str(&format!("{d}x"));
+        }
+        s.push_str(&self.elem.name);
+        s.push('>');
+        s
+    }
+
+    /// The allocation op of the buffer.
+    pub fn origin(&self) -> OpId {
+        self.buf.borrow().origin
+    }
+
+    /// Number of elements of the view; `None` on overflow or negative sizes.
+    pub fn num_elements(&self) -> Option<usize> {
+        self.sizes.iter().try_fold(1usize, |acc, d| acc.checked_mul(usize::try_from(*d).ok()?))
+    }
+
+    /// The element number (from the aligned base) of logical `idx`,
+    /// without bounds checks; `None` on overflow or a bad map.
+    pub fn linear(&self, idx: &[i64]) -> Option<i64> {
+        match &self.map {
+            None => {
+                idx.iter().zip(&self.strides).try_fold(self.offset, |acc, (i, s)| acc.checked_add(i.checked_mul(*s)?))
+            }
+            Some(l) => {
+                let r = l.map.eval(idx, &l.syms).ok()?;
+                r.iter().zip(&l.extents).try_fold(0i64, |acc, (x, n)| acc.checked_mul(*n)?.checked_add(*x))
+            }
+        }
+    }
+
+    /// Fails if the buffer was freed.
+    pub fn check_live(&self, at: OpId, what: &str) -> Result<()> {
+        let b = self.buf.borrow();
+        match b.freed {
+            None => Ok(()),
+            Some(how) => {
+                let when = match how {
+                    Freed::Dealloc => "freed by a dealloc",
+                    Freed::ScopeExit => "freed when its allocation scope returned",
+                    Freed::Realloc => "moved by memref.realloc",
+                };
+                Err(mem_ub(
+                    at,
+                    b.origin,
+                    format!("use after free: {what} through {} whose memory was {when}", self.describe()),
+                ))
+            }
+        }
+    }
+
+    /// The byte address of element number `lin`, checked against the buffer.
+    fn byte_of(&self, at: OpId, lin: i64, what: &str, idx: &[i64]) -> Result<usize> {
+        let b = self.buf.borrow();
+        let eb = self.elem.bytes();
+        let byte = usize::try_from(lin)
+            .ok()
+            .and_then(|l| l.checked_mul(eb))
+            .and_then(|x| x.checked_add(self.base))
+            .filter(|x| x.checked_add(eb).is_some_and(|end| end <= b.len()));
+        byte.ok_or_else(|| {
+            mem_ub(
+                at,
+                b.origin,
+                format!(
+                    "out-of-bounds {what}: index {} of {} is element {lin} from the base, outside its buffer of {} bytes",
+                    list(idx),
+                    self.describe(),
+                    b.len()
+                ),
+            )
+        })
+    }
+
+    /// The byte address of logical `idx`, checked against the view's extent,
+    /// the buffer, and its liveness.
+    pub fn locate(&self, at: OpId, idx: &[i64], what: &str) -> Result<usize> {
+        self.check_live(at, what)?;
+        if idx.len() != self.rank() {
+            return Err(invalid(at, format!("{} indices for a memref of rank {}", idx.len(), self.rank())));
+        }
+        if idx.iter().zip(&self.sizes).any(|(i, n)| *i < 0 || i >= n) {
+            return Err(mem_ub(
+                at,
+                self.origin(),
+                format!("out-of-bounds {what}: index {} outside {}", list(idx), self.describe()),
+            ));
+        }
+        let lin = self
+            .linear(idx)
+            .ok_or_else(|| mem_ub(at, self.origin(), format!("{what}: address of index {} overflows", list(idx))))?;
+        self.byte_of(at, lin, what, idx)
+    }
+
+    fn read_at(&self, byte: usize) -> Value {
+        let b = self.buf.borrow();
+        let lane = self.elem.lane;
+        if self.elem.vshape.is_empty() {
+            return Value::Scalar(b.read_lane(byte, lane));
+        }
+        let lanes: Vec<Scalar> = (0..self.elem.lanes()).map(|k| b.read_lane(byte + k * lane.bytes(), lane)).collect();
+        match ArrayD::from_shape_vec(IxDyn(&self.elem.vshape), lanes) {
+            Ok(a) => Value::Array(Rc::new(a)),
+            Err(_) => Value::Opaque,
+        }
+    }
+
+    fn write_at(&self, at: OpId, byte: usize, v: &Value, what: &str) -> Result<()> {
+        let mut b = self.buf.borrow_mut();
+        if b.read_only {
+            return Err(mem_ub(at, b.origin, format!("{what} into a constant global")));
+        }
+        let lane = self.elem.lane;
+        let bad = || invalid(at, format!("value does not fit an element of type {}", self.elem.name));
+        match v {
+            Value::Scalar(s) if self.elem.vshape.is_empty() => b.write_lane(byte, lane, s).ok_or_else(bad),
+            Value::Array(a) if a.shape() == self.elem.vshape.as_slice() => {
+                for (k, s) in a.iter().enumerate() {
+                    b.write_lane(byte + k * lane.bytes(), lane, s).ok_or_else(bad)?;
+                }
+                Ok(())
+            }
+            _ => Err(bad()),
+        }
+    }
+
+    /// The element at logical `idx` (`what` names the access in messages).
+    pub fn load(&self, at: OpId, idx: &[i64], what: &str) -> Result<Value> {
+        let byte = self.locate(at, idx, what)?;
+        Ok(self.read_at(byte))
+    }
+
+    /// Writes the element at logical `idx`.
+    pub fn store(&self, at: OpId, idx: &[i64], v: &Value, what: &str) -> Result<()> {
+        let byte = self.locate(at, idx, what)?;
+        self.write_at(at, byte, v, what)
+    }
+
+    /// The element number `lin` from the aligned base, checked only against
+    /// the buffer (runtime printers walk offset and strides themselves).
+    pub fn element_at(&self, at: OpId, lin: i64, what: &str) -> Result<Value> {
+        self.check_live(at, what)?;
+        let byte = self.byte_of(at, lin, what, &[])?;
+        Ok(self.read_at(byte))
+    }
+
+    /// Writes element number `lin` from the aligned base (see [`MemRef::element_at`]).
+    pub fn set_element_at(&self, at: OpId, lin: i64, v: &Value, what: &str) -> Result<()> {
+        self.check_live(at, what)?;
+        let byte = self.byte_of(at, lin, what, &[])?;
+        self.write_at(at, byte, v, what)
+    }
+
+    /// Every logical index of the view in row-major order.
+    pub fn indices(&self) -> impl Iterator<Item = Vec<i64>> {
+        let sizes = self.sizes.clone();
+        let total = self.num_elements().unwrap_or(0);
+        let mut cur = vec![0i64; sizes.len()];
+        (0..total).map(move |k| {
+            let out = cur.clone();
+            if k + 1 < total {
+                for d in (0..sizes.len()).rev() {
+                    cur[d] += 1;
+                    if cur[d] < sizes[d] {
+                        break;
+                    }
+                    cur[d] = 0;
+                }
+            }
+            out
+        })
+    }
+
+    /// The whole view as an array of scalars in logical row-major order;
+    /// vector elements append their shape.
+    pub fn read_all(&self, at: OpId, what: &str) -> Result<ArrayD<Scalar>> {
+        self.check_live(at, what)?;
+        let mut out = Vec::with_capacity(self.num_elements().unwrap_or(0) * self.elem.lanes());
+        for idx in self.indices() {
+            match self.load(at, &idx, what)? {
+                Value::Scalar(s) => out.push(s),
+                Value::Array(a) => out.extend(a.iter().cloned()),
+                _ => return Err(invalid(at, "bad memory element")),
+            }
+        }
+        let mut shape: Vec<usize> = self.sizes.iter().map(|d| usize::try_from(*d).unwrap_or(0)).collect();
+        shape.extend_from_slice(&self.elem.vshape);
+        ArrayD::from_shape_vec(IxDyn(&shape), out).map_err(|_| invalid(at, "bad memory shape"))
+    }
+
+    /// Writes `arr` (shaped like [`MemRef::read_all`]'s result) into the view.
+    pub fn write_all(&self, at: OpId, arr: &ArrayD<Scalar>, what: &str) -> Result<()> {
+        self.check_live(at, what)?;
+        let mut shape: Vec<usize> = self.sizes.iter().map(|d| usize::try_from(*d).unwrap_or(0)).collect();
+        shape.extend_from_slice(&self.elem.vshape);
+        if arr.shape() != shape.as_slice() {
+            return Err(mem_ub(
+                at,
+                self.origin(),
+                format!("{what}: a value of shape {:?} does not match {}", arr.shape(), self.describe()),
+            ));
+        }
+        let lanes = self.elem.lanes();
+        let flat: Vec<&Scalar> = arr.iter().collect();
+        for (k, idx) in self.indices().enumerate() {
+            let part = flat.get(k * lanes..(k + 1) * lanes).ok_or_else(|| invalid(at, "bad memory shape"))?;
+            let v = if self.elem.vshape.is_empty() {
+                Value::Scalar(part[0].clone())
+            } else {
+                let a = ArrayD::from_shape_vec(IxDyn(&self.elem.vshape), part.iter().map(|s| (*s).clone()).collect())
+                    .map_err(|_| invalid(at, "bad memory shape"))?;
+                Value::Array(Rc::new(a))
+            };
+            self.store(at, &idx, &v, what)?;
+        }
+        Ok(())
+    }
+
+    /// A view of the same memory with a new descriptor.
+    pub fn derived(&self, offset: i64, sizes: Vec<i64>, strides: Vec<i64>) -> MemRef {
+        MemRef { offset, sizes, strides, map: None, view: true, ..self.clone() }
+    }
+
+    /// `subview`: offsets, sizes and strides per source dim, keeping dims
+    /// `keep` (rank reduction drops the others, which have size 1). Errs
+    /// with a description when the window leaves the source or overflows.
+    pub fn subview(
+        &self,
+        offs: &[i64],
+        sizes: &[i64],
+        strides: &[i64],
+        keep: &[usize],
+    ) -> std::result::Result<MemRef, String> {
+        let r = self.rank();
+        if offs.len() != r || sizes.len() != r || strides.len() != r || keep.iter().any(|d| *d >= r) {
+            return Err(format!("subview of rank {} does not match its source of rank {r}", offs.len()));
+        }
+        for d in 0..r {
+            let (o, n, s) = (offs[d], sizes[d], strides[d]);
+            let last = if n > 0 { (n - 1).checked_mul(s).and_then(|x| x.checked_add(o)) } else { Some(o) };
+            let ok =
+                o >= 0 && n >= 0 && o <= self.sizes[d] && last.is_some_and(|l| l >= 0 && (n == 0 || l < self.sizes[d]));
+            if !ok {
+                return Err(format!(
+                    "out-of-bounds subview: offsets {}, sizes {}, strides {} outside {}",
+                    list(offs),
+                    list(sizes),
+                    list(strides),
+                    self.describe()
+                ));
+            }
+        }
+        let overflow = || "subview offset overflows".to_string();
+        let mut offset = self.offset;
+        for (o, s) in offs.iter().zip(&self.strides) {
+            offset = o.checked_mul(*s).and_then(|x| x.checked_add(offset)).ok_or_else(overflow)?;
+        }
+        let new_strides: Vec<i64> = strides
+            .iter()
+            .zip(&self.strides)
+            .map(|(a, b)| a.checked_mul(*b).ok_or_else(overflow))
+            .collect::<std::result::Result<_, _>>()?;
+        let out_sizes = keep.iter().map(|d| sizes[*d]).collect();
+        let out_strides = keep.iter().map(|d| new_strides[*d]).collect();
+        Ok(self.derived(offset, out_sizes, out_strides))
+    }
+
+    /// `transpose`: result dim `i` is source dim `perm[i]`.
+    pub fn transposed(&self, perm: &[usize]) -> MemRef {
+        let sizes = perm.iter().map(|d| self.sizes[*d]).collect();
+        let strides = perm.iter().map(|d| self.strides[*d]).collect();
+        self.derived(self.offset, sizes, strides)
+    }
+
+    /// `expand_shape`: source dim `g` becomes the dims `groups[g]` of `out`.
+    pub fn expanded(&self, groups: &[Vec<usize>], out: &[i64]) -> std::result::Result<MemRef, String> {
+        if groups.len() != self.rank() {
+            return Err("reassociation does not match the source rank".into());
+        }
+        let mut strides = vec![0i64; out.len()];
+        for (g, dims) in groups.iter().enumerate() {
+            let prod = dims.iter().try_fold(1i64, |a, d| out.get(*d).and_then(|n| a.checked_mul(*n)));
+            if prod != Some(self.sizes[g]) {
+                let parts: Vec<i64> = dims.iter().filter_map(|d| out.get(*d).copied()).collect();
+                return Err(format!(
+                    "memref.expand_shape: dim {g} of size {} cannot expand to {}",
+                    self.sizes[g],
+                    list(&parts)
+                ));
+            }
+            let mut s = self.strides[g];
+            for d in dims.iter().rev() {
+                strides[*d] = s;
+                s = s.checked_mul(out[*d]).ok_or("expand_shape stride overflows")?;
+            }
+        }
+        Ok(self.derived(self.offset, out.to_vec(), strides))
+    }
+
+    /// `collapse_shape`: the dims of each group merge; each group must be
+    /// contiguous at run time. The merged stride is, as
+    /// expand-strided-metadata computes it, the smallest stride of the dims
+    /// not of size 1 (statically, per `unit`, or at run time), else
+    /// `fallback[g]` (the result type's static stride), else the innermost.
+    pub fn collapsed(
+        &self,
+        groups: &[Vec<usize>],
+        unit: &[bool],
+        fallback: &[Option<i64>],
+    ) -> std::result::Result<MemRef, String> {
+        let mut sizes = Vec::with_capacity(groups.len());
+        let mut strides = Vec::with_capacity(groups.len());
+        for (g, dims) in groups.iter().enumerate() {
+            if dims.iter().any(|d| *d >= self.rank()) {
+                return Err("reassociation names a dim past the rank".into());
+            }
+            let size = dims
+                .iter()
+                .try_fold(1i64, |a, d| a.checked_mul(self.sizes[*d]))
+                .ok_or("collapse_shape size overflows")?;
+            let empty = dims.iter().any(|d| self.sizes[*d] == 0);
+            // Size-1 dims take no part: their stride is never used.
+            let live: Vec<usize> = dims.iter().copied().filter(|d| self.sizes[*d] != 1).collect();
+            for w in live.windows(2) {
+                let (a, b) = (w[0], w[1]);
+                if !empty && Some(self.strides[a]) != self.strides[b].checked_mul(self.sizes[b]) {
+                    return Err(format!(
+                        "memref.collapse_shape of a non-contiguous group {}: sizes {}, strides {}",
+                        list(&dims.iter().map(|d| *d as i64).collect::<Vec<_>>()),
+                        list(&dims.iter().map(|d| self.sizes[*d]).collect::<Vec<_>>()),
+                        list(&dims.iter().map(|d| self.strides[*d]).collect::<Vec<_>>())
+                    ));
+                }
+            }
+            let non_unit = dims
+                .iter()
+                .filter(|d| !unit.get(**d).copied().unwrap_or(false) && self.sizes[**d] != 1)
+                .map(|d| self.strides[*d])
+                .min();
+            let stride = match (non_unit, fallback.get(g).copied().flatten()) {
+                (Some(s), _) | (None, Some(s)) => s,
+                (None, None) => dims.last().map(|d| self.strides[*d]).unwrap_or(1),
+            };
+            sizes.push(size);
+            strides.push(stride);
+        }
+        Ok(self.derived(self.offset, sizes, strides))
+    }
+
+    /// The aligned pointer as an integer (simulated address).
+    pub fn aligned_addr(&self) -> u64 {
+        self.buf.borrow().addr + self.base as u64
+    }
+
+    /// True when the view covers its elements densely in row-major order
+    /// (identity-like strides; size-1 dims may have any stride).
+    pub fn is_contiguous(&self) -> bool {
+        if self.map.is_some() {
+            return false;
+        }
+        let mut expect = 1i64;
+        for (n, s) in self.sizes.iter().zip(&self.strides).rev() {
+            if *n != 1 && *s != expect {
+                return false;
+            }
+            expect = match expect.checked_mul(*n) {
+                Some(v) => v,
+                None => return false,
+            };
+        }
+        true
+    }
+}
+
+/// The largest allocation the engine accepts, in bytes (bad input must not
+/// take the host down).
+pub const MAX_ALLOC_BYTES: usize = 1 << 33;
+
+/// The memory state of a run: addresses, live heap allocations (for the
+/// leak check), alloca scopes and materialized globals.
+#[derive(Debug, Default)]
+pub struct Memory {
+    next_addr: u64,
+    /// Live heap allocations by address: origin op and size.
+    live: BTreeMap<u64, (OpId, usize)>,
+    /// Open allocation scopes, innermost last: their allocas.
+    scopes: Vec<Vec<Rc<RefCell<Buffer>>>>,
+    /// Globals by their `memref.global` op.
+    pub globals: FxHashMap<OpId, Rc<RefCell<Buffer>>>,
+}
+
+/// Simulated addresses start here and are aligned to at least this.
+const BASE_ADDR: u64 = 0x1000_0000;
+const MIN_ALIGN: u64 = 64;
+
+impl Memory {
+    /// A new buffer of `bytes` bytes, none initialized.
+    pub fn new_buffer(&mut self, at: OpId, bytes: usize, kind: AllocKind, align: u64) -> Result<Rc<RefCell<Buffer>>> {
+        if bytes > MAX_ALLOC_BYTES {
+            return Err(Error::at(
+                at,
+                ErrorKind::Unsupported(format!(
+                    "allocation of {bytes} bytes (the interpreter's limit is {MAX_ALLOC_BYTES})"
+                )),
+            ));
+        }
+        let align = align.max(MIN_ALIGN).next_power_of_two();
+        if self.next_addr == 0 {
+            self.next_addr = BASE_ADDR;
+        }
+        let addr = self.next_addr.div_ceil(align).saturating_mul(align);
+        self.next_addr = addr.saturating_add(bytes as u64).saturating_add(MIN_ALIGN);
+        let buf = Buffer {
+            data: vec![0; bytes],
+            init: vec![0; bytes.div_ceil(64)],
+            poison: FxHashMap::default(),
+            origin: at,
+            kind,
+            freed: None,
+            addr,
+            read_only: false,
+        };
+        let rc = Rc::new(RefCell::new(buf));
+        match kind {
+            AllocKind::Heap => {
+                self.live.insert(addr, (at, bytes));
+            }
+            AllocKind::Alloca => match self.scopes.last_mut() {
+                Some(s) => s.push(rc.clone()),
+                None => return Err(invalid(at, "memref.alloca outside any allocation scope")),
+            },
+            AllocKind::Global | AllocKind::Tensor => {}
+        }
+        Ok(rc)
+    }
+
+    /// Allocates storage for `sizes` elements of `elem` with the given layout
+    /// (`None`: identity) and returns its view.
+    pub fn alloc(
+        &mut self,
+        at: OpId,
+        elem: Elem,
+        sizes: Vec<i64>,
+        layout: AllocLayout,
+        kind: AllocKind,
+        align: u64,
+    ) -> Result<MemRef> {
+        if let Some(d) = sizes.iter().find(|d| **d < 0) {
+            return Err(Error::at(at, ErrorKind::Ub(format!("allocation with negative size {d}"))));
+        }
+        let too_big =
+            || Error::at(at, ErrorKind::Unsupported(format!("allocation of {} elements overflows", list(&sizes))));
+        let count = sizes.iter().try_fold(1usize, |acc, d| acc.checked_mul(*d as usize)).ok_or_else(too_big)?;
+        let (strides, offset, map, elems) = match layout {
+            AllocLayout::Identity => (mlir_ir::layout::canonical_strides(&sizes), 0, None, count),
+            AllocLayout::Strided { strides, offset } => {
+                // Storage reaches the furthest element the strides address.
+                let mut last = offset;
+                for (n, s) in sizes.iter().zip(&strides) {
+                    if *n > 0 {
+                        last = (n - 1).checked_mul(*s).and_then(|x| x.checked_add(last)).ok_or_else(too_big)?;
+                    }
+                }
+                let elems = if count == 0 { 0 } else { usize::try_from(last + 1).map_err(|_| too_big())? };
+                (strides, offset, None, elems)
+            }
+            AllocLayout::Map { map, syms } => {
+                let extents = map_extents(at, &map, &syms, &sizes)?;
+                let elems =
+                    extents.iter().try_fold(1usize, |acc, d| acc.checked_mul(*d as usize)).ok_or_else(too_big)?;
+                let elems = if count == 0 { 0 } else { elems };
+                let l = MapLayout { map, syms, extents };
+                (Vec::new(), 0, Some(Rc::new(l)), elems)
+            }
+        };
+        let bytes = elems.checked_mul(elem.bytes()).ok_or_else(too_big)?;
+        let buf = self.new_buffer(at, bytes, kind, align)?;
+        Ok(MemRef { buf, elem: Rc::new(elem), base: 0, offset, sizes, strides, map, view: false })
+    }
+
+    /// Frees `m` (`memref.dealloc`): it must be a live heap allocation
+    /// itself, not a view into one.
+    pub fn dealloc(&mut self, at: OpId, m: &MemRef) -> Result<()> {
+        let mut b = m.buf.borrow_mut();
+        let origin = b.origin;
+        if b.freed == Some(Freed::Dealloc) {
+            return Err(mem_ub(at, origin, format!("double free: {} was already deallocated", m.describe())));
+        }
+        if b.freed.is_some() {
+            drop(b);
+            return m.check_live(at, "dealloc");
+        }
+        if b.kind != AllocKind::Heap {
+            return Err(mem_ub(at, origin, format!("dealloc of {}, which is {}", m.describe(), b.kind.noun())));
+        }
+        if m.view || m.base != 0 {
+            return Err(mem_ub(
+                at,
+                origin,
+                format!("dealloc of a view ({}): only the allocated memref itself may be freed", m.describe()),
+            ));
+        }
+        b.freed = Some(Freed::Dealloc);
+        b.data = Vec::new();
+        b.init = Vec::new();
+        b.poison.clear();
+        self.live.remove(&b.addr);
+        Ok(())
+    }
+
+    /// Marks `b` freed for reason `how` (scope exit, realloc) and forgets it.
+    pub fn release(&mut self, b: &Rc<RefCell<Buffer>>, how: Freed) {
+        let mut b = b.borrow_mut();
+        if b.freed.is_none() {
+            b.freed = Some(how);
+            b.data = Vec::new();
+            b.init = Vec::new();
+            b.poison.clear();
+            self.live.remove(&b.addr);
+        }
+    }
+
+    /// Opens an allocation scope (a function body, `memref.alloca_scope`).
+    pub fn push_scope(&mut self) {
+        self.scopes.push(Vec::new());
+    }
+
+    /// Closes the innermost allocation scope, freeing its allocas.
+    pub fn pop_scope(&mut self) {
+        if let Some(bufs) = self.scopes.pop() {
+            for b in bufs {
+                self.release(&b, Freed::ScopeExit);
+            }
+        }
+    }
+
+    /// Heap allocations never freed: origin op and size in bytes, by address.
+    pub fn leaks(&self) -> Vec<(OpId, usize)> {
+        self.live.values().copied().collect()
+    }
+}
+
+/// How `Memory::alloc` lays out the elements.
+#[derive(Clone, Debug)]
+pub enum AllocLayout {
+    /// Row-major.
+    Identity,
+    /// Explicit static strides and offset.
+    Strided {
+        /// Strides in elements.
+        strides: Vec<i64>,
+        /// Offset in elements.
+        offset: i64,
+    },
+    /// An affine map with its symbol values.
+    Map {
+        /// The map.
+        map: AffineMap,
+        /// Symbol values.
+        syms: Vec<i64>,
+    },
+}
+
+/// The extent of each result of `map` over the index space `sizes`: one
+/// more than its largest value (the storage the builtin doc sizes from the
+/// map's range). A result that goes negative is undefined behaviour.
+fn map_extents(at: OpId, map: &AffineMap, syms: &[i64], sizes: &[i64]) -> Result<Vec<i64>> {
+    let bad = |msg: String| Error::at(at, ErrorKind::Ub(msg));
+    let mut ext = vec![1i64; map.results.len()];
+    let total = sizes.iter().try_fold(1usize, |acc, d| acc.checked_mul(*d as usize)).unwrap_or(usize::MAX);
+    if total == 0 {
+        return Ok(vec![0; map.results.len()]);
+    }
+    if total > MAX_ALLOC_BYTES {
+        return Err(Error::at(at, ErrorKind::Unsupported("affine layout over this many elements".into())));
+    }
+    let mut idx = vec![0i64; sizes.len()];
+    for _ in 0..total {
+        let r = map.eval(&idx, syms).map_err(|e| bad(format!("layout map {map}: {e}")))?;
+        for (k, v) in r.iter().enumerate() {
+            if *v < 0 {
+                return Err(bad(format!("layout map {map} gives negative position {v} at index {}", list(&idx))));
+            }
+            ext[k] = ext[k].max(v + 1);
+        }
+        for d in (0..sizes.len()).rev() {
+            idx[d] += 1;
+            if idx[d] < sizes[d] {
+                break;
+            }
+            idx[d] = 0;
+        }
+    }
+    Ok(ext)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lanes_have_natural_sizes() {
+        assert_eq!(Lane::Int(1).bytes(), 1);
+        assert_eq!(Lane::Int(8).bytes(), 1);
+        assert_eq!(Lane::Int(17).bytes(), 3);
+        assert_eq!(Lane::Float(FloatKind::F4E2M1FN).bytes(), 1);
+        assert_eq!(Lane::Float(FloatKind::F8E4M3FN).bytes(), 1);
+        assert_eq!(Lane::Float(FloatKind::F80).bytes(), 10);
+        assert_eq!(Lane::Complex(FloatKind::F32).bytes(), 8);
+    }
+
+    #[test]
+    fn ints_round_trip_through_bytes() {
+        let mut b = Buffer {
+            data: vec![0; 64],
+            init: vec![0; 1],
+            poison: FxHashMap::default(),
+            origin: OpId(0),
+            kind: AllocKind::Heap,
+            freed: None,
+            addr: 0,
+            read_only: false,
+        };
+        assert_eq!(b.read_lane(0, Lane::Int(32)), Scalar::Poison(Poison(OpId(0))));
+        let x = Scalar::Int(Int::from_i128(17, -5));
+        b.write_lane(3, Lane::Int(17), &x);
+        assert_eq!(b.read_lane(3, Lane::Int(17)), x);
+        let w = Scalar::Int(Int::from_big(300, &BigInt::from(-7)));
+        b.write_lane(8, Lane::Int(300), &w);
+        assert_eq!(b.read_lane(8, Lane::Int(300)), w);
+    }
+}
