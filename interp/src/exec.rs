@@ -547,11 +547,11 @@ impl<'m> Engine<'m> {
             DialectOp::Ub(o) => dialects::ub::exec(self, fr, op, o),
             DialectOp::Scf(o) => dialects::scf::exec(self, fr, op, o),
             DialectOp::Vector(o) => dialects::vector::exec(self, fr, op, o),
+            DialectOp::Tensor(o) => dialects::tensor::exec(self, fr, op, o),
             DialectOp::Math(_)
             | DialectOp::Complex(_)
             | DialectOp::Memref(_)
             | DialectOp::Affine(_)
-            | DialectOp::Tensor(_)
             | DialectOp::Bufferization(_)
             | DialectOp::Comb(_) => unsupported(),
             DialectOp::Unknown => self.unknown(fr, op),

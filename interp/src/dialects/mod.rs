@@ -7,5 +7,6 @@ pub mod cf;
 pub mod func;
 pub mod index;
 pub mod scf;
+pub mod tensor;
 pub mod ub;
 pub mod vector;
