@@ -548,8 +548,8 @@ impl<'m> Engine<'m> {
             DialectOp::Scf(o) => dialects::scf::exec(self, fr, op, o),
             DialectOp::Vector(o) => dialects::vector::exec(self, fr, op, o),
             DialectOp::Tensor(o) => dialects::tensor::exec(self, fr, op, o),
+            DialectOp::Complex(o) => dialects::complex::exec(self, fr, op, o),
             DialectOp::Math(_)
-            | DialectOp::Complex(_)
             | DialectOp::Memref(_)
             | DialectOp::Affine(_)
             | DialectOp::Bufferization(_)

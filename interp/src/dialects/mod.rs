@@ -4,6 +4,7 @@
 pub mod arith;
 pub mod builtin;
 pub mod cf;
+pub mod complex;
 pub mod func;
 pub mod index;
 pub mod scf;
