@@ -158,7 +158,7 @@ proptest! {
         let src = iota(&shape, 0);
         let n: usize = shape.iter().product();
         // Target: n split into (d, n / d) for a divisor d, or flat.
-        let divisors: Vec<usize> = (1..=n).filter(|d| n % d == 0).collect();
+        let divisors: Vec<usize> = (1..=n).filter(|d| n.is_multiple_of(*d)).collect();
         let d = divisors[split % divisors.len()];
         let target = if split == 0 { vec![n] } else { vec![d, n / d] };
         let model = src.clone().into_shape_with_order(IxDyn(&target)).unwrap();
