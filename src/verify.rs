@@ -1460,7 +1460,7 @@ impl<'m> Verifier<'m> {
         };
         self.confined_to_shape(op, &offs, dshape, "offsets", false, 0)?;
         self.unit_strides(op, &strides)?;
-        let mut src_as_dest = vec![0; lead];
+        let mut src_as_dest = vec![1; lead];
         src_as_dest.extend_from_slice(sshape);
         self.sum_confined(op, &offs, &src_as_dest, dshape, ("offsets", "source vector shape"))
     }

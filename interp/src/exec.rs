@@ -319,14 +319,26 @@ impl<'m> Engine<'m> {
                 };
                 let n: usize = shape.iter().product();
                 let et = self.elem_type(*dty);
-                let elems: Vec<Scalar> = match values {
-                    DenseValues::Ints(v) => {
-                        v.iter().map(|x| self.int_of(op, x, et).map(Scalar::Int)).collect::<Result<_>>()?
-                    }
-                    DenseValues::Floats(v) => {
-                        v.iter().map(|x| self.float_of(op, x, et).map(Scalar::Float)).collect::<Result<_>>()?
-                    }
-                    _ => return Err(Error::at(op, ErrorKind::Unsupported("this dense constant encoding".into()))),
+                let elems: Vec<Scalar> = match (values, m.ctx.type_kind(et)) {
+                    // Complex elements take two slots: real, imaginary.
+                    (DenseValues::Floats(v), TypeKind::Complex(part)) => v
+                        .chunks(2)
+                        .map(|c| match c {
+                            [re, im] => {
+                                Ok(Scalar::Complex(self.float_of(op, re, *part)?, self.float_of(op, im, *part)?))
+                            }
+                            _ => Err(invalid(op, "complex dense constant with an odd number of parts")),
+                        })
+                        .collect::<Result<_>>()?,
+                    (values, _) => match values {
+                        DenseValues::Ints(v) => {
+                            v.iter().map(|x| self.int_of(op, x, et).map(Scalar::Int)).collect::<Result<_>>()?
+                        }
+                        DenseValues::Floats(v) => {
+                            v.iter().map(|x| self.float_of(op, x, et).map(Scalar::Float)).collect::<Result<_>>()?
+                        }
+                        _ => return Err(Error::at(op, ErrorKind::Unsupported("this dense constant encoding".into()))),
+                    },
                 };
                 let elems = if *splat || (elems.len() == 1 && n != 1) {
                     let e = elems.first().cloned().ok_or_else(|| invalid(op, "empty splat"))?;
@@ -589,7 +601,9 @@ impl<'m> Engine<'m> {
             DialectOp::Math(o) => dialects::math::exec(self, fr, op, o),
             DialectOp::Memref(o) => dialects::memref::exec(self, fr, op, o),
             DialectOp::Affine(o) => dialects::affine::exec(self, fr, op, o),
-            DialectOp::Complex(_) | DialectOp::Tensor(_) | DialectOp::Bufferization(_) => unsupported(),
+            DialectOp::Tensor(o) => dialects::tensor::exec(self, fr, op, o),
+            DialectOp::Complex(o) => dialects::complex::exec(self, fr, op, o),
+            DialectOp::Bufferization(_) => unsupported(),
             DialectOp::Comb(o) => dialects::comb::exec(self, fr, op, o),
             DialectOp::Unknown => self.unknown(fr, op),
         }

@@ -283,6 +283,10 @@ fn scalar_text(e: &Engine, op: OpId, s: &Scalar, et: TypeId) -> Result<String> {
         (Scalar::Float(f), TypeKind::Float(FloatKind::F16 | FloatKind::BF16 | FloatKind::F32 | FloatKind::F64)) => {
             Ok(format_g(*f))
         }
+        // mlir-opt 22 rejects vector.print of complex; we print it as
+        // printMemrefC32/C64 print an element (`std::complex` through
+        // `std::ostream`: `(re,im)`, each part `%g`).
+        (Scalar::Complex(re, im), TypeKind::Complex(_)) => Ok(format!("({},{})", format_g(*re), format_g(*im))),
         _ => Err(unsupported(&mlir_ir::printer::type_to_string(&e.m.ctx, et))),
     }
 }

@@ -480,7 +480,11 @@ impl<'a> Parser<'a> {
     /// `vector.contract {trait} %a, %b, %c[, %ma, %mb] : A, B into C`.
     fn parse_contract(&mut self, st: &mut OpState, name_span: Span) -> PResult<()> {
         let loc = self.tok.span;
-        let dict = self.parse_dictionary_attr()?;
+        // The trait may be an alias (`#matmat_trait`), as in LLVM's tests.
+        let dict = self.parse_attribute(None)?;
+        if !matches!(self.m.ctx.attr_kind(dict), Attribute::Dict(_)) {
+            return self.err_at(loc, format!("{CUSTOM_MARK}expected a dictionary attribute"));
+        }
         let lhs = self.parse_use_name()?;
         self.expect(Tok::Comma, "','")?;
         let rhs = self.parse_use_name()?;

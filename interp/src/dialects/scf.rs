@@ -6,7 +6,9 @@
 //!   loops until fuel runs out (SEMANTICS item 32).
 //! - `scf.while` runs "before", then "after" while the condition holds.
 //! - `scf.parallel` and `scf.forall` run their iterations sequentially in
-//!   lexicographic order; reductions combine `(accumulator, new value)`.
+//!   lexicographic order; reductions combine `(accumulator, new value)`;
+//!   `scf.forall`'s shared outputs carry each iteration's parallel inserts
+//!   to the next (overlapping inserts are a race the engine does not flag).
 //! - Poison in a bound, step, condition or switch index is an error.
 
 use crate::error::{Error, ErrorKind, Result};
@@ -15,10 +17,12 @@ use crate::int_op;
 use crate::value::{Int, Scalar, Value};
 use mlir_ir::attrs::{Attribute, DenseValues};
 use mlir_ir::ir::{OpId, RegionId};
-use mlir_ir::ops::ScfOp;
+use mlir_ir::ops::{OpKind, ScfOp};
 use mlir_ir::types::DYNAMIC;
 
 use super::arith::{addi, cmpi, Out};
+use super::tensor;
+use super::vector::arr as tensor_arr;
 
 /// Executes one scf op.
 pub fn exec(e: &mut Engine, fr: &mut Frame, op: OpId, kind: ScfOp) -> Result<Flow> {
@@ -35,7 +39,7 @@ pub fn exec(e: &mut Engine, fr: &mut Frame, op: OpId, kind: ScfOp) -> Result<Flo
         IndexSwitch => index_switch(e, fr, op),
         Parallel => parallel(e, fr, op),
         Forall => forall(e, fr, op),
-        InParallel => in_parallel(e, op),
+        InParallel => in_parallel(e, fr, op),
     }
 }
 
@@ -206,8 +210,11 @@ fn dense_i64s(e: &Engine, op: OpId, name: &str) -> Result<Vec<i64>> {
     }
 }
 
-/// `scf.forall`: static or dynamic bounds; only shared outputs that the
-/// terminator leaves alone (an empty `in_parallel`) are supported so far.
+/// `scf.forall`: static or dynamic bounds; iterations run in order. Each
+/// iteration sees the shared outputs as the earlier iterations left them
+/// (what the bufferized loop's shared buffers hold) and its
+/// `scf.forall.in_parallel` terminator returns them with its
+/// `tensor.parallel_insert_slice`s applied.
 fn forall(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let body = region(e, op, 0)?;
     let mut next = 0;
@@ -226,22 +233,49 @@ fn forall(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let lbs = group(e, "staticLowerBound")?;
     let ubs = group(e, "staticUpperBound")?;
     let steps = group(e, "staticStep")?;
-    let outs = e.args_in(fr, op, next..e.m.operands(op).len())?;
-    let mut args_tail = outs.clone();
+    let mut outs = e.args_in(fr, op, next..e.m.operands(op).len())?;
     nest(e, op, &lbs, &ubs, &steps, &mut |e, mut ivs| {
-        ivs.extend(args_tail.iter().cloned());
-        e.run_region(fr, body, ivs)?;
+        ivs.extend(outs.iter().cloned());
+        let (term, vals) = e.run_region(fr, body, ivs)?;
+        if vals.len() != outs.len() {
+            return Err(invalid(term, "scf.forall.in_parallel does not match the shared outputs"));
+        }
+        outs = vals;
         Ok(())
     })?;
-    args_tail.clear();
     e.assign_all(fr, op, outs)
 }
 
-/// `scf.forall.in_parallel`: leaves the body; parallel inserts are not supported yet.
-fn in_parallel(e: &Engine, op: OpId) -> Result<Flow> {
-    let has_ops = e.m.regions(op).iter().any(|r| e.m.region(*r).blocks.iter().any(|b| !e.m.block(*b).ops.is_empty()));
-    if has_ops {
-        return Err(Error::at(op, ErrorKind::Unsupported("ops inside scf.forall.in_parallel".into())));
+/// `scf.forall.in_parallel`: applies its `tensor.parallel_insert_slice`s
+/// to the shared outputs (the last block arguments of the loop body) and
+/// leaves the body with the updated outputs.
+fn in_parallel(e: &Engine, fr: &Frame, op: OpId) -> Result<Flow> {
+    let m = e.m;
+    let block = m.op(op).parent.ok_or_else(|| invalid(op, "scf.forall.in_parallel outside a loop"))?;
+    let loop_op = m.parent_op(op).ok_or_else(|| invalid(op, "scf.forall.in_parallel outside a loop"))?;
+    let n_outs = m.op(loop_op).results.len as usize;
+    let args: Vec<_> = m.args(block).collect();
+    let shared = args.get(args.len().saturating_sub(n_outs)..).unwrap_or(&[]).to_vec();
+    let mut outs: Vec<Value> = shared.iter().map(|v| e.get(fr, *v).clone()).collect();
+    for &r in m.regions(op) {
+        for &b in &m.region(r).blocks {
+            for &inner in &m.block(b).ops {
+                if m.op(inner).name.kind != OpKind::TensorParallelInsertSlice {
+                    return Err(Error::at(
+                        inner,
+                        ErrorKind::Unsupported(format!("'{}' inside scf.forall.in_parallel", m.op_name(inner))),
+                    ));
+                }
+                let dest = *m.operands(inner).get(1).ok_or_else(|| invalid(inner, "missing destination"))?;
+                let j = shared.iter().position(|v| *v == dest).ok_or_else(|| {
+                    invalid(inner, "tensor.parallel_insert_slice must insert into a shared output of the loop")
+                })?;
+                let src = tensor_arr(e, fr, inner, 0)?;
+                let Value::Array(cur) = &outs[j] else { return Err(invalid(inner, "shared output is not a tensor")) };
+                let (offsets, sizes, strides) = tensor::parallel_insert_params(e, fr, inner)?;
+                outs[j] = tensor::inserted(inner, &src, cur, &offsets, &sizes, &strides)?;
+            }
+        }
     }
-    Ok(Flow::Exit(Vec::new()))
+    Ok(Flow::Exit(outs))
 }
