@@ -358,7 +358,7 @@ impl<'m> Engine<'m> {
             return Err(invalid(op, "float constant of non-float type"));
         };
         match v {
-            FloatLit::Decimal(t) => crate::float::parse_decimal(*k, t).map_err(|e| invalid(op, e.to_string())),
+            FloatLit::Decimal(t) => crate::float::parse_literal(*k, t).map_err(|e| invalid(op, e.to_string())),
             FloatLit::Bits(b) => Ok(crate::float::from_bits(*k, *b)),
         }
     }

@@ -56,7 +56,7 @@ pub mod exact {
     pub use super::arith::{add_sub_exact, div_exact, fma_exact, mul_exact, sqrt_exact};
 }
 pub use convert::{convert, from_int, round_to_integral, to_f64, to_int};
-pub use decimal::parse_decimal;
+pub use decimal::{parse_decimal, parse_literal};
 use format::{semantics, Val};
 pub use power::{powi, rsqrt};
 
