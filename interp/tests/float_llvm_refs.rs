@@ -107,8 +107,8 @@ fn float_conversions_like_apfloat() {
                 }
                 ["ext", "f32", code, want] => {
                     let x = float::from_bits(kind, hex(code));
-                    let got = float::convert(x, FloatKind::F32, Round::NearestEven)
-                        .unwrap_or_else(|e| panic!("{line}: {e}"));
+                    let got =
+                        float::convert(x, FloatKind::F32, Round::NearestEven).unwrap_or_else(|e| panic!("{line}: {e}"));
                     let known = KNOWN.iter().any(|(k, l, _)| *k == kind.name() && *l == line);
                     if !known && !same(FloatKind::F32, got, hex(want)) {
                         bad.push(format!("{} extf {line}: ours {:#x}", kind.name(), got.bits));

@@ -20,7 +20,10 @@
 //! NaN results are the format's canonical NaN (the sign of a NaN operand,
 //! else positive), as elsewhere in `float/`.
 
-use super::{convert, format::semantics, from_bits, is_nan, is_negative, Float, FloatError, FloatKind, Round};
+use super::{
+    convert, convert_with, format::semantics, from_bits, is_nan, is_negative, Float, FloatError, FloatKind, Policy,
+    Round,
+};
 
 /// A one-argument function of the math dialect computed through libm.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -313,22 +316,24 @@ mod wide {
     }
 }
 
-/// `f(x)` in `x`'s format.
-pub fn unary(f: Fn1, x: Float) -> Result<Float, LibmError> {
+/// `f(x)` in `x`'s format; `policy` applies when an f32 result has no
+/// encoding in a narrower format (a NaN into f4, ...).
+pub fn unary(f: Fn1, x: Float, policy: Policy) -> Result<Float, LibmError> {
     let on_wide = |a: &[Float]| wide::unary(f, a[0].kind == FloatKind::F80, a[0].bits);
-    apply(x.kind, f.name(), &[x], |a| sys::f64x1(f, a[0]), |a| sys::f32x1(f, a[0]), on_wide)
+    apply(x.kind, f.name(), &[x], policy, |a| sys::f64x1(f, a[0]), |a| sys::f32x1(f, a[0]), on_wide)
 }
 
 /// `f(x, y)` in `x`'s format (`y` must have the same format).
-pub fn binary(f: Fn2, x: Float, y: Float) -> Result<Float, LibmError> {
+pub fn binary(f: Fn2, x: Float, y: Float, policy: Policy) -> Result<Float, LibmError> {
     let on_wide = |a: &[Float]| wide::binary(f, a[0].kind == FloatKind::F80, a[0].bits, a[1].bits);
-    apply(x.kind, f.name(), &[x, y], |a| sys::f64x2(f, a[0], a[1]), |a| sys::f32x2(f, a[0], a[1]), on_wide)
+    apply(x.kind, f.name(), &[x, y], policy, |a| sys::f64x2(f, a[0], a[1]), |a| sys::f32x2(f, a[0], a[1]), on_wide)
 }
 
 fn apply(
     kind: FloatKind,
     name: &'static str,
     args: &[Float],
+    policy: Policy,
     on_f64: impl Fn(&[f64]) -> Option<f64>,
     on_f32: impl Fn(&[f32]) -> Option<f32>,
     on_wide: impl Fn(&[Float]) -> Option<u128>,
@@ -343,7 +348,7 @@ fn apply(
         Via::Widened => {
             let y = on_f32(&f32_args(args)?).ok_or_else(missing)?;
             let y = from_bits(FloatKind::F32, u128::from(y.to_bits()));
-            convert(canonical(y, args), kind, Round::NearestEven)?
+            convert_with(canonical(y, args), kind, Round::NearestEven, policy)?
         }
         Via::Wide => from_bits(kind, on_wide(args).ok_or_else(missing)?),
     };
