@@ -32,8 +32,15 @@
 //! Verified against: every encoding of the formats of 8 bits or fewer and
 //! their rounding midpoints under all five modes, every fp8 add/sub/mul/div
 //! pair (tables from ml_dtypes cross-checked by exact rational rounding,
-//! `tools/float_refs/record.py`); rustc_apfloat for f16, bf16, f32, f64,
-//! f80, f128, f8E5M2 and f8E4M3FN; the host FPU for f32/f64; `half`.
+//! `tools/float_refs/record.py`); LLVM 22's APFloat through mlir-runner on
+//! every add/sub/mul/div pair of every format of 8 bits or fewer and the
+//! f32 conversion midpoints (`tools/float_refs/record_apfloat.py`);
+//! rustc_apfloat for f16, bf16, f32, f64, f80, f128, f8E5M2 and f8E4M3FN;
+//! the host FPU for f32/f64; `half`.
+//!
+//! Beyond the basic operations: [`powi`] and [`rsqrt`] (correctly rounded),
+//! [`libm`] (the math dialect's elementary functions, as mlir-runner
+//! computes them), [`Policy`] (conversions with no defined result).
 
 mod arith;
 mod convert;
