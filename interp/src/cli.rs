@@ -34,6 +34,15 @@ pub enum EntryResult {
     F32,
 }
 
+/// `--float-policy` values (see `float::Policy`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum FloatPolicy {
+    /// Report conversions with no defined result (exit 1).
+    Strict,
+    /// Map them as ml_dtypes does.
+    Saturate,
+}
+
 /// Subcommands.
 #[derive(Subcommand, Debug)]
 pub enum Cmd {
@@ -73,6 +82,12 @@ pub enum Cmd {
         /// Treat memory still allocated at exit as an error (exit 1), not a warning.
         #[arg(long = "check-leaks")]
         check_leaks: bool,
+        /// Float conversions with no defined result (NaN/inf into f4/f6, zero
+        /// or negatives into f8E8M0FNU): `strict` reports them, `saturate`
+        /// maps them as ml_dtypes does (inf to the largest value, NaN to the
+        /// zero of the opposite sign, f8E8M0FNU to NaN).
+        #[arg(long = "float-policy", value_enum, default_value = "strict")]
+        float_policy: FloatPolicy,
         /// Report executed ops and ops per second on stderr (for benchmarks).
         #[arg(long)]
         stats: bool,
@@ -150,6 +165,7 @@ pub fn main_with(cli: Cli) -> i32 {
             index_bitwidth,
             vscale,
             check_leaks,
+            float_policy,
             stats,
         } => {
             let src = match read_source(&file) {
@@ -166,7 +182,12 @@ pub fn main_with(cli: Cli) -> i32 {
                     return EXIT_INPUT;
                 }
             };
-            let cfg = Config { max_steps, max_call_depth, index_bits: index_bitwidth, vscale, check_leaks };
+            let float_policy = match float_policy {
+                FloatPolicy::Strict => crate::float::Policy::Strict,
+                FloatPolicy::Saturate => crate::float::Policy::Saturate,
+            };
+            let cfg =
+                Config { max_steps, max_call_depth, index_bits: index_bitwidth, vscale, check_leaks, float_policy };
             run_on_big_stack(&m, &src, cfg, &entry, entry_point_result, stats)
         }
         Cmd::Diff(a) => {

@@ -36,11 +36,20 @@ pub struct Config {
     pub vscale: u32,
     /// Memory still allocated at exit is an error rather than a warning.
     pub check_leaks: bool,
+    /// Conversions with no defined result: reported or saturated (`--float-policy`).
+    pub float_policy: crate::float::Policy,
 }
 
 impl Default for Config {
     fn default() -> Self {
-        Config { max_steps: None, max_call_depth: 10_000, index_bits: 64, vscale: 1, check_leaks: false }
+        Config {
+            max_steps: None,
+            max_call_depth: 10_000,
+            index_bits: 64,
+            vscale: 1,
+            check_leaks: false,
+            float_policy: crate::float::Policy::Strict,
+        }
     }
 }
 
@@ -80,6 +89,9 @@ pub struct Aux {
     pub callee: Option<FuncRef>,
     /// Decoded constant of `arith.constant`, `index.constant`, ...
     pub constant: Option<Value>,
+    /// A float literal of the constant with no defined result in its format
+    /// (reported when the constant executes, under `--float-policy strict`).
+    pub no_result: Option<String>,
 }
 
 /// A function of the module (with a body) or an external declaration.
@@ -282,7 +294,11 @@ impl<'m> Engine<'m> {
                 return Err(invalid(op, "constant must have one result"));
             }
             let ty = m.type_of(m.result(op, 0));
-            aux.constant = Some(self.attr_value(op, a, ty)?);
+            match self.attr_value(op, a, ty) {
+                Ok(v) => aux.constant = Some(v),
+                Err(Error { kind: ErrorKind::NoDefinedResult(msg), .. }) => aux.no_result = Some(msg),
+                Err(err) => return Err(err),
+            }
         }
         self.aux[op.0 as usize] = aux;
         Ok(())
@@ -373,7 +389,12 @@ impl<'m> Engine<'m> {
             return Err(invalid(op, "float constant of non-float type"));
         };
         match v {
-            FloatLit::Decimal(t) => crate::float::parse_decimal(*k, t).map_err(|e| invalid(op, e.to_string())),
+            FloatLit::Decimal(t) => {
+                crate::float::parse_literal_with(*k, t, self.cfg.float_policy).map_err(|e| match e {
+                    crate::float::FloatError::BadLiteral { .. } => invalid(op, e.to_string()),
+                    _ => Error::at(op, ErrorKind::NoDefinedResult(format!("literal {t}: {e}"))),
+                })
+            }
             FloatLit::Bits(b) => Ok(crate::float::from_bits(*k, *b)),
         }
     }

@@ -39,6 +39,7 @@ pub fn exec(e: &mut Engine, fr: &mut Frame, op: OpId, kind: ArithOp) -> Result<F
     use ArithOp::*;
     let fl = e.aux[op.0 as usize].flags;
     let pred = e.aux[op.0 as usize].pred;
+    let pol = e.cfg.float_policy;
     match kind {
         Constant => constant(e, fr, op),
         Addi => int2(e, fr, op, |w, a, b| int_op!(w, addi(a, b, fl))),
@@ -73,14 +74,14 @@ pub fn exec(e: &mut Engine, fr: &mut Frame, op: OpId, kind: ArithOp) -> Result<F
         IndexCast => int_cast(e, fr, op, |w, a, to| int_op!(w, extsi(a, to))),
         IndexCastui => int_cast(e, fr, op, |w, a, to| int_op!(w, extui(a, to, fl))),
         Bitcast => cast(e, fr, op, |s, to| bitcast(op, s, to)),
-        Sitofp => cast(e, fr, op, |s, to| int_to_float(op, s, to, true)),
-        Uitofp => cast(e, fr, op, |s, to| int_to_float(op, s, to, false)),
+        Sitofp => cast(e, fr, op, |s, to| int_to_float(op, s, to, true, pol)),
+        Uitofp => cast(e, fr, op, |s, to| int_to_float(op, s, to, false, pol)),
         Fptosi => cast(e, fr, op, |s, to| float_to_int(op, s, to, true)),
         Fptoui => cast(e, fr, op, |s, to| float_to_int(op, s, to, false)),
-        Extf => cast(e, fr, op, |s, to| convert(op, s, to, Round::NearestEven)),
-        Truncf => cast(e, fr, op, |s, to| convert(op, s, to, round_mode(pred))),
-        ScalingExtf => scaling(e, fr, op, false, Round::NearestEven),
-        ScalingTruncf => scaling(e, fr, op, true, round_mode(pred)),
+        Extf => cast(e, fr, op, |s, to| convert(op, s, to, Round::NearestEven, pol)),
+        Truncf => cast(e, fr, op, |s, to| convert(op, s, to, round_mode(pred), pol)),
+        ScalingExtf => scaling(e, fr, op, false, Round::NearestEven, pol),
+        ScalingTruncf => scaling(e, fr, op, true, round_mode(pred), pol),
         Addf => float2(e, fr, op, |a, b| Ok(Scalar::Float(float::add(a, b, Round::NearestEven)))),
         Subf => float2(e, fr, op, |a, b| Ok(Scalar::Float(float::sub(a, b, Round::NearestEven)))),
         Mulf => float2(e, fr, op, |a, b| Ok(Scalar::Float(float::mul(a, b, Round::NearestEven)))),
@@ -462,10 +463,10 @@ fn bitcast(op: OpId, s: &Scalar, to: To) -> Result<Scalar> {
     })
 }
 
-fn int_to_float(op: OpId, s: &Scalar, to: To, signed: bool) -> Result<Scalar> {
+fn int_to_float(op: OpId, s: &Scalar, to: To, signed: bool, pol: float::Policy) -> Result<Scalar> {
     let (Scalar::Int(i), To::Float(k)) = (s, to) else { return Err(bad_types(op)) };
     let v = if signed { i.to_sbig() } else { i.to_ubig() };
-    float::from_int(&v, k, Round::NearestEven)
+    float::from_int_with(&v, k, Round::NearestEven, pol)
         .map(Scalar::Float)
         .map_err(|e| Error::at(op, ErrorKind::NoDefinedResult(e.to_string())))
 }
@@ -478,9 +479,11 @@ fn float_to_int(op: OpId, s: &Scalar, to: To, signed: bool) -> Result<Scalar> {
     })
 }
 
-fn convert(op: OpId, s: &Scalar, to: To, r: Round) -> Result<Scalar> {
+fn convert(op: OpId, s: &Scalar, to: To, r: Round, pol: float::Policy) -> Result<Scalar> {
     let (Scalar::Float(f), To::Float(k)) = (s, to) else { return Err(bad_types(op)) };
-    float::convert(*f, k, r).map(Scalar::Float).map_err(|e| Error::at(op, ErrorKind::NoDefinedResult(e.to_string())))
+    float::convert_with(*f, k, r, pol)
+        .map(Scalar::Float)
+        .map_err(|e| Error::at(op, ErrorKind::NoDefinedResult(e.to_string())))
 }
 
 // ---- plumbing ------------------------------------------------------------
@@ -616,7 +619,7 @@ fn float1(e: &Engine, fr: &mut Frame, op: OpId, f: impl Fn(Float) -> Float) -> R
 
 /// `scaling_extf` (`extf(in) * extf(scale)`) and `scaling_truncf`
 /// (`truncf(in / extf(scale))`), elementwise.
-fn scaling(e: &Engine, fr: &mut Frame, op: OpId, trunc: bool, r: Round) -> Result<Flow> {
+fn scaling(e: &Engine, fr: &mut Frame, op: OpId, trunc: bool, r: Round, pol: float::Policy) -> Result<Flow> {
     let To::Float(to) = result_to(e, op)? else { return Err(bad_types(op)) };
     let (a, b) = (e.arg(fr, op, 0)?, e.arg(fr, op, 1)?);
     let nd = |x: float::FloatError| Error::at(op, ErrorKind::NoDefinedResult(x.to_string()));
@@ -626,13 +629,13 @@ fn scaling(e: &Engine, fr: &mut Frame, op: OpId, trunc: bool, r: Round) -> Resul
         |x, y| match (x, y) {
             (Scalar::Poison(p), _) | (_, Scalar::Poison(p)) => Ok(Scalar::Poison(*p)),
             (Scalar::Float(x), Scalar::Float(s)) if trunc => {
-                let s = float::convert(*s, x.kind, Round::NearestEven).map_err(nd)?;
+                let s = float::convert_with(*s, x.kind, Round::NearestEven, pol).map_err(nd)?;
                 let q = float::div(*x, s, Round::NearestEven);
-                float::convert(q, to, r).map(Scalar::Float).map_err(nd)
+                float::convert_with(q, to, r, pol).map(Scalar::Float).map_err(nd)
             }
             (Scalar::Float(x), Scalar::Float(s)) => {
-                let x = float::convert(*x, to, Round::NearestEven).map_err(nd)?;
-                let s = float::convert(*s, to, Round::NearestEven).map_err(nd)?;
+                let x = float::convert_with(*x, to, Round::NearestEven, pol).map_err(nd)?;
+                let s = float::convert_with(*s, to, Round::NearestEven, pol).map_err(nd)?;
                 Ok(Scalar::Float(float::mul(x, s, Round::NearestEven)))
             }
             _ => Err(bad_types(op)),
@@ -642,9 +645,14 @@ fn scaling(e: &Engine, fr: &mut Frame, op: OpId, trunc: bool, r: Round) -> Resul
     e.assign(fr, op, v)
 }
 
-/// `arith.constant`: the value decoded at load time.
+/// `arith.constant`: the value decoded at load time (or the literal with no
+/// defined result found then, reported when the constant runs).
 fn constant(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
-    let v = e.aux[op.0 as usize].constant.clone().ok_or_else(|| bad_types(op))?;
+    let aux = &e.aux[op.0 as usize];
+    if let Some(m) = &aux.no_result {
+        return Err(Error::at(op, ErrorKind::NoDefinedResult(m.clone())));
+    }
+    let v = aux.constant.clone().ok_or_else(|| bad_types(op))?;
     e.assign(fr, op, v)
 }
 

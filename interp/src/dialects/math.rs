@@ -38,6 +38,7 @@ use std::rc::Rc;
 /// Executes one math op.
 pub fn exec(e: &mut Engine, fr: &mut Frame, op: OpId, o: MathOp) -> Result<Flow> {
     use MathOp::*;
+    let pol = e.cfg.float_policy;
     match o {
         Absf => float1(e, fr, op, |x| Ok(float::abs(x))),
         Copysign => float2(e, fr, op, |x, y| Ok(copysign(x, y))),
@@ -74,8 +75,8 @@ pub fn exec(e: &mut Engine, fr: &mut Frame, op: OpId, o: MathOp) -> Result<Flow>
         Atanh => libm1(e, fr, op, Fn1::Atanh),
         Erf => libm1(e, fr, op, Fn1::Erf),
         Erfc => libm1(e, fr, op, Fn1::Erfc),
-        Powf => float2(e, fr, op, |x, y| libm::binary(Fn2::Pow, x, y).map_err(|err| libm_error(e, op, err))),
-        Atan2 => float2(e, fr, op, |y, x| libm::binary(Fn2::Atan2, y, x).map_err(|err| libm_error(e, op, err))),
+        Powf => float2(e, fr, op, |x, y| libm::binary(Fn2::Pow, x, y, pol).map_err(|err| libm_error(e, op, err))),
+        Atan2 => float2(e, fr, op, |y, x| libm::binary(Fn2::Atan2, y, x, pol).map_err(|err| libm_error(e, op, err))),
         Sincos => sincos(e, fr, op),
         Isnan => class(e, fr, op, float::is_nan),
         Isinf => class(e, fr, op, float::is_inf),
@@ -181,7 +182,8 @@ fn libm_error(e: &Engine, op: OpId, err: LibmError) -> Error {
 }
 
 fn libm1(e: &Engine, fr: &mut Frame, op: OpId, f: Fn1) -> Result<Flow> {
-    float1(e, fr, op, |x| libm::unary(f, x).map_err(|err| libm_error(e, op, err)))
+    let pol = e.cfg.float_policy;
+    float1(e, fr, op, |x| libm::unary(f, x, pol).map_err(|err| libm_error(e, op, err)))
 }
 
 /// A unary float op, elementwise; poison in gives poison out.
@@ -300,7 +302,8 @@ fn powi_int(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
 /// `sincos`: both results of one operand.
 fn sincos(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let a = e.arg(fr, op, 0)?;
-    let f = |x: Float, g: Fn1| libm::unary(g, x).map(Scalar::Float).map_err(|err| libm_error(e, op, err));
+    let pol = e.cfg.float_policy;
+    let f = |x: Float, g: Fn1| libm::unary(g, x, pol).map(Scalar::Float).map_err(|err| libm_error(e, op, err));
     let (s, c) = map2_pair(
         a,
         a,

@@ -36,7 +36,7 @@ fn check_positive(s: &Semantics, to: FloatKind, v: Val) -> Result<(), FloatError
     let bad = match v {
         Val::Zero { neg } => Some(if neg { "-0" } else { "0" }.to_string()),
         Val::Inf { neg: true } => Some("-inf".to_string()),
-        Val::Fin { neg: true, sig, exp } => Some(format!("{:e}", -(sig as f64) * 2f64.powi(exp))),
+        Val::Fin { neg: true, sig, exp } => Some(format!("{}", -(sig as f64) * 2f64.powi(exp))),
         _ => None,
     };
     match bad {

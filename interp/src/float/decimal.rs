@@ -38,6 +38,16 @@ pub fn parse_decimal(kind: FloatKind, text: &str) -> Result<Float, FloatError> {
     Ok(Float { kind, bits })
 }
 
+/// A decimal float literal of MLIR's textual format, read as MLIR reads it:
+/// correctly rounded to f64 first (`Token::getFloatingPointValue`), then
+/// converted to `kind` to nearest-even (`parseFloatFromLiteral`). So an
+/// f128 literal has only f64's precision (`0.1 : f128` is the f64 0.1), a
+/// value past f64's range is inf, and narrower formats round twice.
+pub fn parse_literal(kind: FloatKind, text: &str) -> Result<Float, FloatError> {
+    let d = parse_decimal(FloatKind::F64, text)?;
+    super::convert(d, kind, Round::NearestEven)
+}
+
 fn not_positive(text: &str, kind: FloatKind) -> FloatError {
     FloatError::NotPositive { value: text.to_string(), kind }
 }

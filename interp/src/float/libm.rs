@@ -10,15 +10,20 @@
 //!   extended to f32 exactly, computed in f32 and rounded back once to
 //!   nearest-even: what `math-extend-to-supported-types` does and what the
 //!   x86 backend does when it promotes `llvm.sin.f16`.
-//! - f80 and f128 have no such host function here: [`unary`] and [`binary`]
-//!   report them as [`LibmError::Unsupported`].
+//! - f80 and f128 call glibc's `sinl`/`sinf128`, ... (what the x86 backend
+//!   calls for `llvm.sin.f80`/`.f128`) through `wide.c`, built on x86-64
+//!   glibc only; elsewhere [`unary`] and [`binary`] report them as
+//!   [`LibmError::Unsupported`].
 //!
-//! Accuracy is therefore glibc's (within 1-2 ulp, most functions correctly
-//! rounded in practice for f32), not correct rounding; SEMANTICS item 20.
+//! Accuracy is therefore glibc's (its manual lists at most 1-4 ulp per
+//! function and format), not correct rounding; SEMANTICS item 20.
 //! NaN results are the format's canonical NaN (the sign of a NaN operand,
 //! else positive), as elsewhere in `float/`.
 
-use super::{convert, format::semantics, from_bits, is_nan, is_negative, Float, FloatError, FloatKind, Round};
+use super::{
+    convert, convert_with, format::semantics, from_bits, is_nan, is_negative, Float, FloatError, FloatKind, Policy,
+    Round,
+};
 
 /// A one-argument function of the math dialect computed through libm.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -239,34 +244,99 @@ enum Via {
     F32,
     /// Extended to f32 exactly, computed there, rounded back once.
     Widened,
-    None,
+    /// glibc's `long double` or `_Float128` routine (`wide.c`).
+    Wide,
 }
 
 fn via(kind: FloatKind) -> Via {
     match kind {
         FloatKind::F64 => Via::F64,
         FloatKind::F32 => Via::F32,
-        FloatKind::F80 | FloatKind::F128 => Via::None,
+        FloatKind::F80 | FloatKind::F128 => Via::Wide,
         _ => Via::Widened,
     }
 }
 
-/// `f(x)` in `x`'s format.
-pub fn unary(f: Fn1, x: Float) -> Result<Float, LibmError> {
-    apply(x.kind, f.name(), &[x], |a| sys::f64x1(f, a[0]), |a| sys::f32x1(f, a[0]))
+/// The f80/f128 routines of `wide.c`, by encoding.
+#[cfg(wide_libm)]
+mod wide {
+    use super::{Fn1, Fn2};
+    use std::ffi::c_int;
+
+    extern "C" {
+        fn mlir_interp_f80_unary(f: c_int, x: *const u8, out: *mut u8) -> c_int;
+        fn mlir_interp_f128_unary(f: c_int, x: *const u8, out: *mut u8) -> c_int;
+        fn mlir_interp_f80_binary(f: c_int, x: *const u8, y: *const u8, out: *mut u8) -> c_int;
+        fn mlir_interp_f128_binary(f: c_int, x: *const u8, y: *const u8, out: *mut u8) -> c_int;
+    }
+
+    /// `f(x)` on the encoding `x` (f80 when `f80`, else f128).
+    pub fn unary(f: Fn1, f80: bool, x: u128) -> Option<u128> {
+        let i = c_int::try_from(Fn1::ALL.iter().position(|g| *g == f)?).ok()?;
+        let (a, mut out) = (x.to_le_bytes(), [0u8; 16]);
+        // SAFETY: both buffers are 16 bytes, as wide.c reads and writes.
+        let rc = unsafe {
+            if f80 {
+                mlir_interp_f80_unary(i, a.as_ptr(), out.as_mut_ptr())
+            } else {
+                mlir_interp_f128_unary(i, a.as_ptr(), out.as_mut_ptr())
+            }
+        };
+        (rc == 0).then(|| u128::from_le_bytes(out))
+    }
+
+    /// `f(x, y)` on encodings.
+    pub fn binary(f: Fn2, f80: bool, x: u128, y: u128) -> Option<u128> {
+        let (a, b, mut out) = (x.to_le_bytes(), y.to_le_bytes(), [0u8; 16]);
+        // SAFETY: all three buffers are 16 bytes, as wide.c reads and writes.
+        let rc = unsafe {
+            if f80 {
+                mlir_interp_f80_binary(f as c_int, a.as_ptr(), b.as_ptr(), out.as_mut_ptr())
+            } else {
+                mlir_interp_f128_binary(f as c_int, a.as_ptr(), b.as_ptr(), out.as_mut_ptr())
+            }
+        };
+        (rc == 0).then(|| u128::from_le_bytes(out))
+    }
+}
+
+/// Without `wide.c` (not x86-64 glibc) there are no f80/f128 routines.
+#[cfg(not(wide_libm))]
+mod wide {
+    use super::{Fn1, Fn2};
+
+    /// Always `None`.
+    pub fn unary(_f: Fn1, _f80: bool, _x: u128) -> Option<u128> {
+        None
+    }
+
+    /// Always `None`.
+    pub fn binary(_f: Fn2, _f80: bool, _x: u128, _y: u128) -> Option<u128> {
+        None
+    }
+}
+
+/// `f(x)` in `x`'s format; `policy` applies when an f32 result has no
+/// encoding in a narrower format (a NaN into f4, ...).
+pub fn unary(f: Fn1, x: Float, policy: Policy) -> Result<Float, LibmError> {
+    let on_wide = |a: &[Float]| wide::unary(f, a[0].kind == FloatKind::F80, a[0].bits);
+    apply(x.kind, f.name(), &[x], policy, |a| sys::f64x1(f, a[0]), |a| sys::f32x1(f, a[0]), on_wide)
 }
 
 /// `f(x, y)` in `x`'s format (`y` must have the same format).
-pub fn binary(f: Fn2, x: Float, y: Float) -> Result<Float, LibmError> {
-    apply(x.kind, f.name(), &[x, y], |a| sys::f64x2(f, a[0], a[1]), |a| sys::f32x2(f, a[0], a[1]))
+pub fn binary(f: Fn2, x: Float, y: Float, policy: Policy) -> Result<Float, LibmError> {
+    let on_wide = |a: &[Float]| wide::binary(f, a[0].kind == FloatKind::F80, a[0].bits, a[1].bits);
+    apply(x.kind, f.name(), &[x, y], policy, |a| sys::f64x2(f, a[0], a[1]), |a| sys::f32x2(f, a[0], a[1]), on_wide)
 }
 
 fn apply(
     kind: FloatKind,
     name: &'static str,
     args: &[Float],
+    policy: Policy,
     on_f64: impl Fn(&[f64]) -> Option<f64>,
     on_f32: impl Fn(&[f32]) -> Option<f32>,
+    on_wide: impl Fn(&[Float]) -> Option<u128>,
 ) -> Result<Float, LibmError> {
     let missing = || LibmError::Unsupported(name, kind);
     let out = match via(kind) {
@@ -278,9 +348,9 @@ fn apply(
         Via::Widened => {
             let y = on_f32(&f32_args(args)?).ok_or_else(missing)?;
             let y = from_bits(FloatKind::F32, u128::from(y.to_bits()));
-            convert(canonical(y, args), kind, Round::NearestEven)?
+            convert_with(canonical(y, args), kind, Round::NearestEven, policy)?
         }
-        Via::None => return Err(LibmError::Unsupported(name, kind)),
+        Via::Wide => from_bits(kind, on_wide(args).ok_or_else(missing)?),
     };
     Ok(canonical(out, args))
 }

@@ -32,8 +32,15 @@
 //! Verified against: every encoding of the formats of 8 bits or fewer and
 //! their rounding midpoints under all five modes, every fp8 add/sub/mul/div
 //! pair (tables from ml_dtypes cross-checked by exact rational rounding,
-//! `tools/float_refs/record.py`); rustc_apfloat for f16, bf16, f32, f64,
-//! f80, f128, f8E5M2 and f8E4M3FN; the host FPU for f32/f64; `half`.
+//! `tools/float_refs/record.py`); LLVM 22's APFloat through mlir-runner on
+//! every add/sub/mul/div pair of every format of 8 bits or fewer and the
+//! f32 conversion midpoints (`tools/float_refs/record_apfloat.py`);
+//! rustc_apfloat for f16, bf16, f32, f64, f80, f128, f8E5M2 and f8E4M3FN;
+//! the host FPU for f32/f64; `half`.
+//!
+//! Beyond the basic operations: [`powi`] and [`rsqrt`] (correctly rounded),
+//! [`libm`] (the math dialect's elementary functions, as mlir-runner
+//! computes them), [`Policy`] (conversions with no defined result).
 
 mod arith;
 mod convert;
@@ -56,7 +63,7 @@ pub mod exact {
     pub use super::arith::{add_sub_exact, div_exact, fma_exact, mul_exact, sqrt_exact};
 }
 pub use convert::{convert, from_int, round_to_integral, to_f64, to_int};
-pub use decimal::parse_decimal;
+pub use decimal::{parse_decimal, parse_literal};
 use format::{semantics, Val};
 pub use power::{powi, rsqrt};
 
@@ -95,6 +102,53 @@ pub enum Ordering {
     Greater,
     /// A NaN is involved.
     Unordered,
+}
+
+/// What a conversion does with an input that has no defined result in the
+/// target format (NaN or inf into f4/f6, zero or a negative value into
+/// f8E8M0FNU), where APFloat crashes or computes garbage (SEMANTICS items
+/// 24, 25).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Policy {
+    /// Report it ([`FloatError`]; the engine's `NoDefinedResult`).
+    #[default]
+    Strict,
+    /// The conventions of ml_dtypes 0.6 (XLA's are the same for these
+    /// inputs): inf saturates to the largest finite value of its sign, NaN
+    /// becomes the zero of the opposite sign (so the canonical +NaN is -0,
+    /// bit pattern 0x8 in f4E2M1FN), and zero or negative values into
+    /// f8E8M0FNU become its NaN 0xFF. The OCP MX specification leaves these
+    /// conversions implementation-defined.
+    Saturate,
+}
+
+/// [`convert`] under `policy`.
+pub fn convert_with(a: Float, to: FloatKind, r: Round, policy: Policy) -> Result<Float, FloatError> {
+    convert(a, to, r).or_else(|e| saturate(policy, e, to, is_negative(a)))
+}
+
+/// [`from_int`] under `policy`.
+pub fn from_int_with(v: &num_bigint::BigInt, to: FloatKind, r: Round, policy: Policy) -> Result<Float, FloatError> {
+    from_int(v, to, r).or_else(|e| saturate(policy, e, to, v.sign() == num_bigint::Sign::Minus))
+}
+
+/// [`parse_literal`] under `policy`.
+pub fn parse_literal_with(kind: FloatKind, text: &str, policy: Policy) -> Result<Float, FloatError> {
+    let d = parse_decimal(FloatKind::F64, text)?;
+    convert_with(d, kind, Round::NearestEven, policy)
+}
+
+/// The [`Policy::Saturate`] value for a conversion that failed with `e`
+/// (`neg`: the sign of the input), or `e` itself.
+fn saturate(policy: Policy, e: FloatError, to: FloatKind, neg: bool) -> Result<Float, FloatError> {
+    let s = semantics(to);
+    let bits = match (&policy, &e) {
+        (Policy::Strict, _) | (_, FloatError::BadLiteral { .. }) => return Err(e),
+        (Policy::Saturate, FloatError::NoNan(_)) => s.encode_zero(!neg),
+        (Policy::Saturate, FloatError::NoInf { neg, .. }) => s.encode_max(*neg),
+        (Policy::Saturate, FloatError::NotPositive { .. }) => s.encode_nan(false),
+    };
+    Ok(Float { kind: to, bits })
 }
 
 /// A conversion or literal with no defined result.
