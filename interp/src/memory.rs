@@ -741,6 +741,9 @@ impl MemRef {
 /// take the host down).
 pub const MAX_ALLOC_BYTES: usize = 1 << 33;
 
+/// The largest index space an affine-map layout is sized over.
+pub const MAX_MAP_ELEMENTS: usize = 1 << 26;
+
 /// The memory state of a run: addresses, live heap allocations (for the
 /// leak check), alloca scopes and materialized globals.
 #[derive(Debug, Default)]
@@ -936,8 +939,14 @@ fn map_extents(at: OpId, map: &AffineMap, syms: &[i64], sizes: &[i64]) -> Result
     if total == 0 {
         return Ok(vec![0; map.results.len()]);
     }
-    if total > MAX_ALLOC_BYTES {
-        return Err(Error::at(at, ErrorKind::Unsupported("affine layout over this many elements".into())));
+    // The extents come from visiting every index: cap the work.
+    if total > MAX_MAP_ELEMENTS {
+        return Err(Error::at(
+            at,
+            ErrorKind::Unsupported(format!(
+                "affine-map layout over {total} elements (the interpreter sizes such layouts by visiting every index, up to {MAX_MAP_ELEMENTS})"
+            )),
+        ));
     }
     let mut idx = vec![0i64; sizes.len()];
     for _ in 0..total {

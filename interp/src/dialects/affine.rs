@@ -446,6 +446,9 @@ fn delinearize(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let i = index_of(e, op, e.arg(fr, op, 0)?, "used as a linear index")?;
     let b = basis(e, fr, op, 1)?;
     let nres = e.m.op(op).results.len as usize;
+    if b.len() != nres && b.len() + 1 != nres {
+        return Err(invalid(op, format!("basis of {} elements for {nres} results", b.len())));
+    }
     let full = b.len() == nres;
     let inner: &[i64] = if full { &b[1..] } else { &b };
     if full {
@@ -474,6 +477,9 @@ fn linearize(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let nidx = seg.first().copied().unwrap_or(0);
     let idx = index_args(e, fr, op, 0..nidx, "used as a multi-index")?;
     let b = basis(e, fr, op, nidx)?;
+    if b.len() != idx.len() && b.len() + 1 != idx.len() {
+        return Err(invalid(op, format!("basis of {} elements for {} indices", b.len(), idx.len())));
+    }
     let inner: &[i64] = if b.len() == idx.len() { &b[1..] } else { &b };
     let disjoint = e.m.attr(op, "disjoint").is_some();
     if disjoint && idx.iter().skip(idx.len() - inner.len()).zip(inner).any(|(i, n)| *i < 0 || i >= n)

@@ -593,9 +593,9 @@ pub fn dma_copy(op: OpId, src: (&MemRef, &[i64]), dst: (&MemRef, &[i64]), count:
     let s0 = position(src.0, src.1);
     let d0 = position(dst.0, dst.1);
     for k in 0..count.max(0) {
-        let s = s0 + (k / per) * stride + k % per;
+        let s = s0.saturating_add((k / per).saturating_mul(stride)).saturating_add(k % per);
         let v = src.0.load(op, &unposition(src.0, s), "dma_start read")?;
-        dst.0.store(op, &unposition(dst.0, d0 + k), &v, "dma_start write")?;
+        dst.0.store(op, &unposition(dst.0, d0.saturating_add(k)), &v, "dma_start write")?;
     }
     Ok(())
 }
