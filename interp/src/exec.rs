@@ -490,6 +490,17 @@ impl<'m> Engine<'m> {
 
     // ---- execution -------------------------------------------------------
 
+    /// Runs one iteration of a loop body that is an allocation scope
+    /// (`scf.for`, `scf.parallel`, `scf.forall`, `affine.for`,
+    /// `affine.parallel`: their AutomaticAllocationScope trait), so the
+    /// body's allocas die with the iteration.
+    pub fn run_scoped(&mut self, fr: &mut Frame, body: RegionId, args: Vec<Value>) -> Result<(OpId, Vec<Value>)> {
+        self.mem.push_scope();
+        let r = self.run_region(fr, body, args);
+        self.mem.pop_scope();
+        r
+    }
+
     /// Runs `region` in `fr` with entry arguments `args` until a terminator
     /// leaves it; returns that terminator and its values.
     pub fn run_region(&mut self, fr: &mut Frame, region: RegionId, args: Vec<Value>) -> Result<(OpId, Vec<Value>)> {

@@ -128,15 +128,6 @@ fn segments(e: &Engine, op: OpId) -> Result<Vec<usize>> {
     }
 }
 
-/// Runs one iteration of a loop body: `affine.for` and `affine.parallel`
-/// are allocation scopes, so allocas of the body die with the iteration.
-fn run_scoped(e: &mut Engine, fr: &mut Frame, body: RegionId, args: Vec<Value>) -> Result<(OpId, Vec<Value>)> {
-    e.mem.push_scope();
-    let r = e.run_region(fr, body, args);
-    e.mem.pop_scope();
-    r
-}
-
 /// `affine.for %i = max #lb(..) to min #ub(..) step s iter_args(..)`.
 fn for_loop(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let seg = segments(e, op)?;
@@ -162,7 +153,7 @@ fn for_loop(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
         let mut args = Vec::with_capacity(iters.len() + 1);
         args.push(index_value(e, iv));
         args.extend(iters);
-        iters = run_scoped(e, fr, body, args)?.1;
+        iters = e.run_scoped(fr, body, args)?.1;
         iv = match iv.checked_add(step) {
             Some(v) => v,
             None => break,
@@ -331,7 +322,7 @@ fn parallel(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     }
     loop {
         let args = ivs.iter().map(|v| index_value(e, *v)).collect();
-        let (term, vals) = run_scoped(e, fr, body, args)?;
+        let (term, vals) = e.run_scoped(fr, body, args)?;
         if vals.len() != kinds.len() {
             return Err(invalid(term, "affine.yield does not match the reductions"));
         }

@@ -85,7 +85,7 @@ fn for_loop(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
         let mut args = Vec::with_capacity(iters.len() + 1);
         args.push(Value::int(iv.clone()));
         args.extend(iters);
-        iters = e.run_region(fr, body, args)?.1;
+        iters = e.run_scoped(fr, body, args)?.1;
         iv = advance(op, w, &iv, &step)?;
     }
     e.assign_all(fr, op, iters)
@@ -185,7 +185,7 @@ fn parallel(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let (lbs, rest) = bounds.split_at(n);
     let (ubs, steps) = rest.split_at(n);
     nest(e, op, lbs, ubs, steps, &mut |e, ivs| {
-        let (term, vals) = e.run_region(fr, body, ivs)?;
+        let (term, vals) = e.run_scoped(fr, body, ivs)?;
         let regions = e.m.regions(term).to_vec();
         if regions.len() != acc.len() || vals.len() != acc.len() {
             return Err(invalid(term, "scf.reduce does not match the loop's results"));
@@ -236,7 +236,7 @@ fn forall(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let mut outs = e.args_in(fr, op, next..e.m.operands(op).len())?;
     nest(e, op, &lbs, &ubs, &steps, &mut |e, mut ivs| {
         ivs.extend(outs.iter().cloned());
-        let (term, vals) = e.run_region(fr, body, ivs)?;
+        let (term, vals) = e.run_scoped(fr, body, ivs)?;
         if vals.len() != outs.len() {
             return Err(invalid(term, "scf.forall.in_parallel does not match the shared outputs"));
         }
