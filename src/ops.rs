@@ -349,6 +349,13 @@ pub const CMPI_PREDICATES: &[&str] = &["eq", "ne", "slt", "sle", "sgt", "sge", "
 pub const CMPF_PREDICATES: &[&str] = &[
     "false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord", "ueq", "ugt", "uge", "ult", "ule", "une", "uno", "true",
 ];
+/// `arith.AtomicRMWKind` spellings in enum order (`memref.atomic_rmw`,
+/// `affine.parallel` reductions).
+pub const ATOMIC_KINDS: &[&str] = &[
+    "addf", "addi", "andi", "assign", "maximumf", "maxnumf", "maxs", "maxu", "minimumf", "minnumf", "mins", "minu",
+    "mulf", "muli", "ori", "xori",
+];
+
 /// `arith.truncf` rounding modes in enum order.
 pub const ROUNDING_MODES: &[&str] = &["to_nearest_even", "downward", "upward", "toward_zero", "to_nearest_away"];
 

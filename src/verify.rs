@@ -426,6 +426,44 @@ impl<'m> Verifier<'m> {
         Ok(())
     }
 
+    /// `affine.parallel`: one reduction per result, each of a kind that
+    /// fits the result type (mlir-opt's isResultTypeMatchAtomicRMWKind:
+    /// float kinds want a float, integer kinds a signless integer, not
+    /// `index`; `assign` fits anything; xori, maxnumf, minnumf fit nothing).
+    fn affine_parallel(&self, op: OpId) -> VResult {
+        let m = self.m;
+        let kinds: Vec<i64> = match m.attr(op, "reductions").map(|a| m.ctx.attr_kind(a)) {
+            Some(Attribute::Array(items)) => items
+                .iter()
+                .filter_map(|a| match m.ctx.attr_kind(*a) {
+                    Attribute::Integer { value, .. } => value.to_i64(),
+                    _ => None,
+                })
+                .collect(),
+            _ => Vec::new(),
+        };
+        let results: Vec<TypeId> = m.results(op).map(|r| m.type_of(r)).collect();
+        if kinds.len() != results.len() {
+            return self.op_err(op, "a reduction must be specified for each output");
+        }
+        for (k, t) in kinds.iter().zip(&results) {
+            let name = usize::try_from(*k).ok().and_then(|i| crate::ops::ATOMIC_KINDS.get(i)).copied();
+            let ty = m.ctx.type_kind(*t);
+            let fits = match name {
+                Some("addf" | "mulf" | "maximumf" | "minimumf") => matches!(ty, TypeKind::Float(_)),
+                Some("addi" | "muli" | "maxs" | "maxu" | "mins" | "minu" | "andi" | "ori") => {
+                    matches!(ty, TypeKind::Integer { .. })
+                }
+                Some("assign") => true,
+                _ => false,
+            };
+            if !fits {
+                return self.op_err(op, "result type cannot match reduction attribute");
+            }
+        }
+        Ok(())
+    }
+
     /// True for the scalar type `i1` (signless).
     fn is_scalar_i1(&self, t: TypeId) -> bool {
         self.m.ctx.type_kind(t).is_signless_int(1)
@@ -1022,9 +1060,9 @@ impl<'m> Verifier<'m> {
             | VectorTypeCast
             | VectorVscale
             | VectorYield => Ok(()),
+            AffineParallel => self.affine_parallel(op),
             AffineFor
             | AffineIf
-            | AffineParallel
             | AffineDmaStart
             | AffineDmaWait
             | AffineDelinearizeIndex

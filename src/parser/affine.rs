@@ -451,7 +451,7 @@ impl<'a> Parser<'a> {
                 }
                 let text = p.key_spelling();
                 p.bump()?;
-                let Some(k) = super::memref::ATOMIC_KINDS.iter().position(|k| *k == text) else {
+                let Some(k) = crate::ops::ATOMIC_KINDS.iter().position(|k| *k == text) else {
                     return p.err_at(sp, format!("{CUSTOM_MARK}invalid reduction value: \"{text}\""));
                 };
                 reductions.push(p.m.ctx.attr(Attribute::Integer { value: IntVal::Small(k as i128), ty: i64t }));

@@ -6,14 +6,9 @@ use super::{OpState, PResult, Parser, UseName};
 use crate::attrs::{Attribute, IntVal};
 use crate::diag::Span;
 use crate::lexer::Tok;
+use crate::ops::ATOMIC_KINDS;
 use crate::ops::{Fmt, OpKind};
 use crate::types::{TypeId, TypeKind, DYNAMIC};
-
-/// `memref.atomic_rmw` kinds in enum order.
-pub const ATOMIC_KINDS: &[&str] = &[
-    "addf", "addi", "andi", "assign", "maximumf", "maxnumf", "maxs", "maxu", "minimumf", "minnumf", "mins", "minu",
-    "mulf", "muli", "ori", "xori",
-];
 
 impl<'a> Parser<'a> {
     /// Parses the custom form of a memref-family op.

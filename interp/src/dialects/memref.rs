@@ -513,10 +513,7 @@ pub fn combine(op: OpId, kind: i64, cur: &Scalar, v: &Scalar) -> Result<Scalar> 
 
 /// `arith::AtomicRMWKind` in enum order: the parser stores a kind
 /// (`atomic_rmw`, `affine.parallel` reductions) as its position here.
-pub const ATOMIC_KINDS: &[&str] = &[
-    "addf", "addi", "andi", "assign", "maximumf", "maxnumf", "maxs", "maxu", "minimumf", "minnumf", "mins", "minu",
-    "mulf", "muli", "ori", "xori",
-];
+pub use mlir_ir::ops::ATOMIC_KINDS;
 
 /// The name of atomic kind `kind`.
 pub fn memory_kind_name(kind: i64) -> &'static str {
