@@ -85,8 +85,14 @@ pub fn exec(e: &mut Engine, fr: &mut Frame, op: OpId, kind: ArithOp) -> Result<F
         Addf => float2(e, fr, op, |a, b| Ok(Scalar::Float(float::add(a, b, Round::NearestEven)))),
         Subf => float2(e, fr, op, |a, b| Ok(Scalar::Float(float::sub(a, b, Round::NearestEven)))),
         Mulf => float2(e, fr, op, |a, b| Ok(Scalar::Float(float::mul(a, b, Round::NearestEven)))),
-        Divf => float2(e, fr, op, |a, b| Ok(Scalar::Float(float::div(a, b, Round::NearestEven)))),
-        Remf => float2(e, fr, op, |a, b| Ok(Scalar::Float(float::rem(a, b)))),
+        Divf => float2(e, fr, op, |a, b| {
+            nan_free(op, a, b, pol, "0 / 0")?;
+            Ok(Scalar::Float(float::div(a, b, Round::NearestEven)))
+        }),
+        Remf => float2(e, fr, op, |a, b| {
+            nan_free(op, a, b, pol, "x rem 0")?;
+            Ok(Scalar::Float(float::rem(a, b)))
+        }),
         Negf => float1(e, fr, op, float::neg),
         Maximumf => float2(e, fr, op, |a, b| Ok(Scalar::Float(maximumf(a, b, true)))),
         Minimumf => float2(e, fr, op, |a, b| Ok(Scalar::Float(maximumf(a, b, false)))),
@@ -601,6 +607,20 @@ fn float2(e: &Engine, fr: &mut Frame, op: OpId, f: impl Fn(Float, Float) -> Resu
         bad_shape(op),
     )?;
     e.assign(fr, op, v)
+}
+
+/// Reports (under `--float-policy strict`) a `divf`/`remf` whose IEEE result
+/// is NaN in a format without NaN (f4E2M1FN, f6E2M3FN, f6E3M2FN): APFloat
+/// has no value for it (its `makeNaN` is unreachable there). The only NaN
+/// these finite-only formats can produce is a zero divisor (`0 / 0`, or
+/// `x rem 0`); `saturate` keeps the ml_dtypes result (the NaN mapped to -0).
+fn nan_free(op: OpId, a: Float, b: Float, pol: float::Policy, what: &str) -> Result<()> {
+    let nan = float::is_zero(b) && (what != "0 / 0" || float::is_zero(a));
+    if pol == float::Policy::Strict && nan && !float::has_nan(b.kind) {
+        let msg = format!("{what} is NaN, which {} cannot represent", b.kind.name());
+        return Err(Error::at(op, ErrorKind::NoDefinedResult(msg)));
+    }
+    Ok(())
 }
 
 /// A unary float op, elementwise.
