@@ -39,7 +39,10 @@ const PROGRAM: &str = r#"func.func @main() {
 "#;
 
 fn run(policy: Option<&str>) -> std::process::Output {
-    let dir = std::env::temp_dir().join(format!("mlir-interp-policy-{}", std::process::id()));
+    // One directory per call: the tests run in parallel threads of one process.
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("mlir-interp-policy-{}-{n}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     let file = dir.join("p.mlir");
     std::fs::write(&file, PROGRAM).expect("write program");
