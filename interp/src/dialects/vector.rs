@@ -36,8 +36,10 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::exec::{Engine, Flow, Frame};
 use crate::float::{self, Round};
 use crate::int_op;
+use crate::memory::{self, MemRef};
 use crate::runtime;
 use crate::value::{Int, Poison, Scalar, Value};
+use mlir_ir::affine::AffineExpr;
 use mlir_ir::attrs::{Attribute, DenseValues};
 use mlir_ir::ir::OpId;
 use mlir_ir::ops::{OpKind, VectorOp};
@@ -47,6 +49,7 @@ use num_bigint::BigUint;
 use std::rc::Rc;
 
 use super::arith::{self, addi, maxsi, maxui, minsi, minui, muli, Out};
+use super::memref;
 
 /// Executes one vector op.
 pub fn exec(e: &mut Engine, fr: &mut Frame, op: OpId, kind: VectorOp) -> Result<Flow> {
@@ -80,8 +83,17 @@ pub fn exec(e: &mut Engine, fr: &mut Frame, op: OpId, kind: VectorOp) -> Result<
         Outerproduct => outerproduct(e, fr, op, None),
         Fma => fma(e, fr, op),
         Print => print(e, fr, op),
-        Load | Store | Maskedload | Maskedstore | Gather | Scatter | Expandload | Compressstore | TransferRead
-        | TransferWrite | TypeCast => needs_memory(e, op),
+        Load => vload(e, fr, op),
+        Store => vstore(e, fr, op),
+        Maskedload => maskedload(e, fr, op),
+        Maskedstore => maskedstore(e, fr, op),
+        Gather => gather(e, fr, op),
+        Scatter => scatter(e, fr, op),
+        Expandload => expandload(e, fr, op),
+        Compressstore => compressstore(e, fr, op),
+        TransferRead => transfer_read(e, fr, op, None),
+        TransferWrite => transfer_write(e, fr, op, None),
+        TypeCast => type_cast(e, fr, op),
     }
 }
 
@@ -90,13 +102,6 @@ pub fn exec(e: &mut Engine, fr: &mut Frame, op: OpId, kind: VectorOp) -> Result<
 /// An invalid-IR error at `op`.
 pub fn invalid(op: OpId, msg: impl Into<String>) -> Error {
     Error::at(op, ErrorKind::Invalid(msg.into()))
-}
-
-fn needs_memory(e: &Engine, op: OpId) -> Result<Flow> {
-    Err(Error::at(
-        op,
-        ErrorKind::Unsupported(format!("operation '{}' (memrefs are not executed yet)", e.m.op_name(op))),
-    ))
 }
 
 /// The static shape of a vector type, scalable dims scaled by `vscale`.
@@ -1112,6 +1117,8 @@ fn mask(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
             OpKind::VectorMultiReduction => multi_reduction(e, fr, inner, Some(&m))?,
             OpKind::VectorContract => contract(e, fr, inner, Some(&m))?,
             OpKind::VectorOuterproduct => outerproduct(e, fr, inner, Some(&m))?,
+            OpKind::VectorTransferRead => transfer_read(e, fr, inner, Some(&m))?,
+            OpKind::VectorTransferWrite => transfer_write(e, fr, inner, Some(&m))?,
             OpKind::VectorYield => {
                 vals = e.args(fr, inner);
                 break;
@@ -1146,6 +1153,529 @@ fn mask(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
         }
     }
     e.assign_all(fr, op, vals)
+}
+
+// ---- memory: load/store, masked forms, gather/scatter, transfers -----------
+
+/// What a vector memory op reads or writes: a memref (bounds, liveness and
+/// UB reports come from memory.rs, naming the allocation) or a tensor
+/// value (value semantics: the op returns the updated copy).
+enum Place {
+    Mem(Rc<MemRef>),
+    Tensor(ArrayD<Scalar>),
+}
+
+impl Place {
+    /// Operand `i` of `op` as a place.
+    fn of(e: &Engine, fr: &Frame, op: OpId, i: usize) -> Result<Place> {
+        match e.arg(fr, op, i)? {
+            Value::Memref(m) => Ok(Place::Mem(m.clone())),
+            Value::Array(a) => Ok(Place::Tensor((**a).clone())),
+            _ => Err(invalid(op, format!("operand #{i} is not a memref or tensor"))),
+        }
+    }
+
+    fn rank(&self) -> usize {
+        match self {
+            Place::Mem(m) => m.rank(),
+            Place::Tensor(t) => t.ndim(),
+        }
+    }
+
+    /// The shape of one element: a memref's vector element shape, or
+    /// nothing (tensor elements here are scalars).
+    fn elem_shape(&self) -> Vec<usize> {
+        match self {
+            Place::Mem(m) => m.elem.vshape.clone(),
+            Place::Tensor(_) => Vec::new(),
+        }
+    }
+
+    /// The extent of dim `d` (for the padding decision of transfers).
+    fn size(&self, d: usize) -> i64 {
+        match self {
+            Place::Mem(m) => m.sizes.get(d).copied().unwrap_or(0),
+            Place::Tensor(t) => t.shape().get(d).map_or(0, |n| *n as i64),
+        }
+    }
+
+    /// The element at `idx`; out of bounds is undefined behaviour.
+    fn get(&self, op: OpId, idx: &[i64], what: &str) -> Result<Value> {
+        match self {
+            Place::Mem(m) => m.load(op, idx, what),
+            Place::Tensor(t) => {
+                let p = tensor_pos(op, t.shape(), idx, what)?;
+                let s = t.get(IxDyn(&p)).ok_or_else(|| invalid(op, "tensor index"))?;
+                Ok(Value::Scalar(s.clone()))
+            }
+        }
+    }
+
+    /// Writes the element at `idx`; out of bounds is undefined behaviour.
+    fn set(&mut self, op: OpId, idx: &[i64], v: Value, what: &str) -> Result<()> {
+        match self {
+            Place::Mem(m) => m.store(op, idx, &v, what),
+            Place::Tensor(t) => {
+                let p = tensor_pos(op, t.shape(), idx, what)?;
+                let Value::Scalar(s) = v else { return Err(invalid(op, "tensor elements must be scalars")) };
+                *t.get_mut(IxDyn(&p)).ok_or_else(|| invalid(op, "tensor index"))? = s;
+                Ok(())
+            }
+        }
+    }
+
+    /// Undefined behaviour at `idx` not caught by a bounds check (duplicate
+    /// scatter lanes): memory UB names the allocation.
+    fn ub(&self, op: OpId, msg: String) -> Error {
+        match self {
+            Place::Mem(m) => memory::mem_ub(op, m.origin(), msg),
+            Place::Tensor(_) => Error::at(op, ErrorKind::Ub(msg)),
+        }
+    }
+
+    /// Ends a writing op: a tensor destination becomes the op's result.
+    fn finish(self, e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
+        match self {
+            Place::Tensor(t) if e.m.op(op).results.len > 0 => e.assign(fr, op, Value::Array(Rc::new(t))),
+            _ => Ok(Flow::Next),
+        }
+    }
+}
+
+/// `idx` checked against a tensor `shape`.
+fn tensor_pos(op: OpId, shape: &[usize], idx: &[i64], what: &str) -> Result<Vec<usize>> {
+    if idx.len() != shape.len() {
+        return Err(invalid(op, format!("{} indices for a tensor of rank {}", idx.len(), shape.len())));
+    }
+    idx.iter().zip(shape).map(|(i, n)| in_range(*i, *n)).collect::<Option<Vec<usize>>>().ok_or_else(|| {
+        let dims: Vec<String> = shape.iter().map(usize::to_string).collect();
+        Error::at(
+            op,
+            ErrorKind::Ub(format!(
+                "out-of-bounds {what}: index {} outside a tensor of shape {}",
+                memory::list(idx),
+                dims.join("x")
+            )),
+        )
+    })
+}
+
+/// Index operands `range` (poison there is observed: it would be an address).
+fn indices(e: &Engine, fr: &Frame, op: OpId, range: std::ops::Range<usize>) -> Result<Vec<i64>> {
+    memref::index_args(e, fr, op, range, "used as a memory index")
+}
+
+/// The enabled lanes of a memory-op mask; a poison lane would decide
+/// whether memory is touched, so it is observed.
+fn enabled_lanes(op: OpId, m: &ArrayD<Scalar>) -> Result<Vec<bool>> {
+    m.iter()
+        .map(|s| match s {
+            Scalar::Int(i) => Ok(i.is_nonzero()),
+            Scalar::Poison(p) => Err(Error::at(
+                op,
+                ErrorKind::Poison { what: "used as a mask lane of a memory access".into(), origin: p.0 },
+            )),
+            _ => Err(invalid(op, "mask lanes must be i1")),
+        })
+        .collect()
+}
+
+/// `base` with `pos` added to its trailing dims (the vector's dims cover
+/// the innermost dims of the memref).
+fn shifted(op: OpId, base: &[i64], pos: &[usize]) -> Result<Vec<i64>> {
+    let lead = base.len().checked_sub(pos.len()).ok_or_else(|| invalid(op, "vector of higher rank than the memref"))?;
+    let mut at = base.to_vec();
+    for (k, p) in pos.iter().enumerate() {
+        let d = lead + k;
+        at[d] = i64::try_from(*p).ok().and_then(|p| at[d].checked_add(p)).ok_or_else(|| overflow(op, base))?;
+    }
+    Ok(at)
+}
+
+fn overflow(op: OpId, idx: &[i64]) -> Error {
+    Error::at(op, ErrorKind::Ub(format!("memory index {} plus a lane offset overflows", memory::list(idx))))
+}
+
+/// Calls `f(k, pos)` for every position of `shape` in row-major order.
+fn each_position(op: OpId, shape: &[usize], mut f: impl FnMut(usize, &[usize]) -> Result<()>) -> Result<()> {
+    let n = count(op, shape)?;
+    let mut pos = vec![0usize; shape.len()];
+    for k in 0..n {
+        f(k, &pos)?;
+        next_index(&mut pos, shape);
+    }
+    Ok(())
+}
+
+/// The leading (per-lane) dims of a vector type whose trailing dims are
+/// the memory element's own vector shape.
+fn lane_dims(op: OpId, vdims: &[usize], eshape: &[usize]) -> Result<Vec<usize>> {
+    let lead = vdims.len().checked_sub(eshape.len()).filter(|l| vdims[*l..] == *eshape);
+    lead.map(|l| vdims[..l].to_vec())
+        .ok_or_else(|| invalid(op, format!("vector shape {vdims:?} does not end with the element shape {eshape:?}")))
+}
+
+/// Appends the lanes of one loaded element.
+fn push_lanes(op: OpId, out: &mut Vec<Scalar>, v: Value) -> Result<()> {
+    match v {
+        Value::Scalar(s) => out.push(s),
+        Value::Array(a) => out.extend(a.iter().cloned()),
+        _ => return Err(invalid(op, "bad memory element")),
+    }
+    Ok(())
+}
+
+/// Element `k` of a flat lane list, as a memory element of `eshape`.
+fn element(op: OpId, flat: &[Scalar], k: usize, eshape: &[usize]) -> Result<Value> {
+    let n: usize = eshape.iter().product();
+    let part =
+        k.checked_mul(n).and_then(|s| flat.get(s..s.checked_add(n)?)).ok_or_else(|| invalid(op, "lane count"))?;
+    if eshape.is_empty() {
+        return Ok(Value::Scalar(part[0].clone()));
+    }
+    array(op, eshape, part.to_vec())
+}
+
+/// `vector.load %m[%i..]`: the vector's dims cover the memref's innermost
+/// dims. A lane outside the view is reported as memory UB: the op doc
+/// leaves out-of-bounds loads target-specific ("no assumptions should be
+/// made on the value of elements loaded out of bounds").
+fn vload(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
+    let p = Place::of(e, fr, op, 0)?;
+    let idx = indices(e, fr, op, 1..e.m.operands(op).len())?;
+    let rdims = vector_dims(e, op, e.result_type(op, 0))?;
+    let mut lanes = Vec::new();
+    each_position(op, &lane_dims(op, &rdims, &p.elem_shape())?, |_, pos| {
+        push_lanes(op, &mut lanes, p.get(op, &shifted(op, &idx, pos)?, "vector.load")?)
+    })?;
+    e.assign(fr, op, array(op, &rdims, lanes)?)
+}
+
+/// `vector.store %v, %m[%i..]` (out of bounds as for `vector.load`).
+fn vstore(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
+    let v = arr(e, fr, op, 0)?;
+    let mut p = Place::of(e, fr, op, 1)?;
+    let idx = indices(e, fr, op, 2..e.m.operands(op).len())?;
+    let eshape = p.elem_shape();
+    let flat: Vec<Scalar> = v.iter().cloned().collect();
+    each_position(op, &lane_dims(op, v.shape(), &eshape)?, |k, pos| {
+        p.set(op, &shifted(op, &idx, pos)?, element(op, &flat, k, &eshape)?, "vector.store")
+    })?;
+    p.finish(e, fr, op)
+}
+
+/// `vector.maskedload %m[%i..], %mask, %pass`: enabled lanes load (out of
+/// bounds is UB), disabled lanes take the pass-through and may point
+/// anywhere.
+fn maskedload(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
+    let n = e.m.operands(op).len();
+    let p = Place::of(e, fr, op, 0)?;
+    let idx = indices(e, fr, op, 1..n.saturating_sub(2))?;
+    let on = enabled_lanes(op, &*arr(e, fr, op, n.saturating_sub(2))?)?;
+    let pass = arr(e, fr, op, n.saturating_sub(1))?;
+    let mut lanes = Vec::new();
+    each_position(op, pass.shape(), |k, pos| match on.get(k) {
+        Some(true) => {
+            push_lanes(op, &mut lanes, p.get(op, &shifted(op, &idx, pos)?, "vector.maskedload (enabled lane)")?)
+        }
+        _ => push_lanes(op, &mut lanes, Value::Scalar(at(op, &pass, pos)?.clone())),
+    })?;
+    e.assign(fr, op, array(op, pass.shape(), lanes)?)
+}
+
+/// `vector.maskedstore %m[%i..], %mask, %v`: only enabled lanes store.
+fn maskedstore(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
+    let n = e.m.operands(op).len();
+    let mut p = Place::of(e, fr, op, 0)?;
+    let idx = indices(e, fr, op, 1..n.saturating_sub(2))?;
+    let on = enabled_lanes(op, &*arr(e, fr, op, n.saturating_sub(2))?)?;
+    let v = arr(e, fr, op, n.saturating_sub(1))?;
+    each_position(op, v.shape(), |k, pos| match on.get(k) {
+        Some(true) => {
+            let x = Value::Scalar(at(op, &v, pos)?.clone());
+            p.set(op, &shifted(op, &idx, pos)?, x, "vector.maskedstore (enabled lane)")
+        }
+        _ => Ok(()),
+    })?;
+    p.finish(e, fr, op)
+}
+
+/// The addresses of a gather/scatter: `%base[%i.., %k + index_vec[l]]` for
+/// every enabled lane `l` (the offset moves only the innermost index);
+/// `None` for disabled lanes, whose offsets are never looked at.
+fn gather_indices(
+    e: &Engine,
+    fr: &Frame,
+    op: OpId,
+    base: &[i64],
+    offs: &ArrayD<Scalar>,
+    on: &[bool],
+) -> Result<Vec<Option<Vec<i64>>>> {
+    let last = base.len().checked_sub(1).ok_or_else(|| invalid(op, "gather/scatter on a rank-0 base"))?;
+    let _ = fr;
+    offs.iter()
+        .zip(on)
+        .map(|(o, on)| {
+            if !on {
+                return Ok(None);
+            }
+            e.observe(op, &Value::Scalar(o.clone()), "used as a gather/scatter offset")?;
+            let d = o.as_int().and_then(|i| i.to_sbig().try_into().ok()).ok_or_else(|| invalid(op, "offset lane"))?;
+            let mut at = base.to_vec();
+            at[last] = at[last].checked_add(d).ok_or_else(|| overflow(op, base))?;
+            Ok(Some(at))
+        })
+        .collect()
+}
+
+/// `vector.gather %base[%i..][%offs], %mask, %pass` on a memref or tensor.
+fn gather(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
+    let n = e.m.operands(op).len();
+    let p = Place::of(e, fr, op, 0)?;
+    let idx = indices(e, fr, op, 1..n.saturating_sub(3))?;
+    let on = enabled_lanes(op, &*arr(e, fr, op, n.saturating_sub(2))?)?;
+    let addrs = gather_indices(e, fr, op, &idx, &*arr(e, fr, op, n.saturating_sub(3))?, &on)?;
+    let pass = arr(e, fr, op, n.saturating_sub(1))?;
+    let mut lanes = Vec::with_capacity(pass.len());
+    for (a, x) in addrs.iter().zip(pass.iter()) {
+        match a {
+            Some(at) => push_lanes(op, &mut lanes, p.get(op, at, "vector.gather (enabled lane)")?)?,
+            None => lanes.push(x.clone()),
+        }
+    }
+    e.assign(fr, op, array(op, pass.shape(), lanes)?)
+}
+
+/// `vector.scatter %base[%i..][%offs], %mask, %v`: enabled lanes store in
+/// lane order. The op doc makes two enabled lanes with the same index
+/// undefined ("If the index vector contains two or more duplicate indices,
+/// the behavior is undefined"), so that is reported.
+fn scatter(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
+    let n = e.m.operands(op).len();
+    let mut p = Place::of(e, fr, op, 0)?;
+    let idx = indices(e, fr, op, 1..n.saturating_sub(3))?;
+    let on = enabled_lanes(op, &*arr(e, fr, op, n.saturating_sub(2))?)?;
+    let addrs = gather_indices(e, fr, op, &idx, &*arr(e, fr, op, n.saturating_sub(3))?, &on)?;
+    let v = arr(e, fr, op, n.saturating_sub(1))?;
+    let mut seen = std::collections::HashMap::new();
+    for (l, a) in addrs.iter().enumerate() {
+        if let Some(at) = a {
+            if let Some(first) = seen.insert(at.clone(), l) {
+                return Err(p.ub(
+                    op,
+                    format!("vector.scatter: enabled lanes {first} and {l} both store to index {}", memory::list(at)),
+                ));
+            }
+        }
+    }
+    for (a, x) in addrs.iter().zip(v.iter()) {
+        if let Some(at) = a {
+            p.set(op, at, Value::Scalar(x.clone()), "vector.scatter (enabled lane)")?;
+        }
+    }
+    p.finish(e, fr, op)
+}
+
+/// `vector.expandload %m[%i..], %mask, %pass`: the enabled lanes read
+/// consecutive elements from `%i..` on, in lane order.
+fn expandload(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
+    let n = e.m.operands(op).len();
+    let p = Place::of(e, fr, op, 0)?;
+    let idx = indices(e, fr, op, 1..n.saturating_sub(2))?;
+    let on = enabled_lanes(op, &*arr(e, fr, op, n.saturating_sub(2))?)?;
+    let pass = arr(e, fr, op, n.saturating_sub(1))?;
+    let mut next = 0usize;
+    let mut lanes = Vec::with_capacity(pass.len());
+    for (x, on) in pass.iter().zip(&on) {
+        if *on {
+            push_lanes(op, &mut lanes, p.get(op, &shifted(op, &idx, &[next])?, "vector.expandload (enabled lane)")?)?;
+            next += 1;
+        } else {
+            lanes.push(x.clone());
+        }
+    }
+    e.assign(fr, op, array(op, pass.shape(), lanes)?)
+}
+
+/// `vector.compressstore %m[%i..], %mask, %v`: the enabled lanes are
+/// stored to consecutive elements from `%i..` on.
+fn compressstore(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
+    let n = e.m.operands(op).len();
+    let mut p = Place::of(e, fr, op, 0)?;
+    let idx = indices(e, fr, op, 1..n.saturating_sub(2))?;
+    let on = enabled_lanes(op, &*arr(e, fr, op, n.saturating_sub(2))?)?;
+    let v = arr(e, fr, op, n.saturating_sub(1))?;
+    let mut next = 0usize;
+    for (x, on) in v.iter().zip(&on) {
+        if *on {
+            p.set(op, &shifted(op, &idx, &[next])?, Value::Scalar(x.clone()), "vector.compressstore (enabled lane)")?;
+            next += 1;
+        }
+    }
+    p.finish(e, fr, op)
+}
+
+/// The decoded `permutation_map` and `in_bounds` of a transfer.
+struct Transfer {
+    /// For each vector dim: the source dim it walks, or `None` (broadcast).
+    dims: Vec<Option<usize>>,
+    /// For each vector dim: promised in bounds.
+    in_bounds: Vec<bool>,
+}
+
+impl Transfer {
+    fn of(e: &Engine, op: OpId, rank: usize) -> Result<Transfer> {
+        let map = match e.m.attr(op, "permutation_map").map(|a| e.m.ctx.attr_kind(a)) {
+            Some(Attribute::AffineMap(m)) => m.clone(),
+            _ => return Err(invalid(op, "missing 'permutation_map'")),
+        };
+        let dims = map
+            .results
+            .iter()
+            .map(|r| match r {
+                AffineExpr::Dim(d) if (*d as usize) < rank => Ok(Some(*d as usize)),
+                AffineExpr::Const(0) => Ok(None),
+                other => Err(invalid(op, format!("permutation_map result {other:?} is not a source dim or 0"))),
+            })
+            .collect::<Result<Vec<_>>>()?;
+        let in_bounds = match e.m.attr(op, "in_bounds").map(|a| e.m.ctx.attr_kind(a)) {
+            Some(Attribute::Array(items)) => {
+                items.iter().map(|a| matches!(e.m.ctx.attr_kind(*a), Attribute::Bool(true))).collect()
+            }
+            _ => vec![false; dims.len()],
+        };
+        Ok(Transfer { dims, in_bounds })
+    }
+
+    /// The mask lane of vector position `pos`: the mask is shaped like the
+    /// non-broadcast vector dims in the order of the source dims they walk
+    /// ("before any permutation or broadcasting", op doc).
+    fn mask_lane(&self, pos: &[usize], vdims: &[usize]) -> usize {
+        let mut walked: Vec<(usize, usize)> =
+            self.dims.iter().enumerate().filter_map(|(j, d)| d.map(|d| (d, j))).collect();
+        walked.sort_unstable();
+        walked.iter().fold(0usize, |acc, (_, j)| acc.saturating_mul(vdims[*j]).saturating_add(pos[*j]))
+    }
+
+    /// The source index of vector position `pos`, or `None` when the lane
+    /// runs past the end of a dim not promised in bounds (it reads the
+    /// padding / is not written). Any other out-of-bounds index (a
+    /// negative one, one on an `in_bounds` dim or a dim the vector does not
+    /// walk) is left to the access, which reports it as UB.
+    fn source(&self, op: OpId, place: &Place, base: &[i64], pos: &[usize]) -> Result<Option<Vec<i64>>> {
+        let mut at = base.to_vec();
+        for (j, d) in self.dims.iter().enumerate() {
+            if let Some(d) = d {
+                let p = i64::try_from(pos[j]).map_err(|_| overflow(op, base))?;
+                at[*d] = at[*d].checked_add(p).ok_or_else(|| overflow(op, base))?;
+            }
+        }
+        let past_end = self
+            .dims
+            .iter()
+            .zip(&self.in_bounds)
+            .any(|(d, ib)| d.is_some_and(|d| !ib && at[d] >= place.size(d) && base[d] >= 0));
+        Ok(if past_end { None } else { Some(at) })
+    }
+}
+
+/// `vector.transfer_read %src[%i..], %pad [, %mask]` on a memref or a
+/// tensor; `outer` is the mask of an enclosing `vector.mask`.
+fn transfer_read(e: &Engine, fr: &mut Frame, op: OpId, outer: Option<&ArrayD<Scalar>>) -> Result<Flow> {
+    let p = Place::of(e, fr, op, 0)?;
+    let r = p.rank();
+    let idx = indices(e, fr, op, 1..1 + r)?;
+    let pad = e.arg(fr, op, 1 + r)?.clone();
+    let mask = match outer {
+        Some(m) => Some(enabled_lanes(op, m)?),
+        None if e.m.operands(op).len() > 2 + r => Some(enabled_lanes(op, &*arr(e, fr, op, 2 + r)?)?),
+        None => None,
+    };
+    let t = Transfer::of(e, op, r)?;
+    let rdims = vector_dims(e, op, e.result_type(op, 0))?;
+    let vdims = lane_dims(op, &rdims, &p.elem_shape())?;
+    if vdims.len() != t.dims.len() {
+        return Err(invalid(
+            op,
+            format!("permutation_map has {} results for a rank-{} vector", t.dims.len(), vdims.len()),
+        ));
+    }
+    let mut lanes = Vec::new();
+    each_position(op, &vdims, |_, pos| {
+        let on = mask.as_ref().is_none_or(|m| m.get(t.mask_lane(pos, &vdims)).copied().unwrap_or(false));
+        match t.source(op, &p, &idx, pos)? {
+            Some(at) if on => push_lanes(op, &mut lanes, p.get(op, &at, "vector.transfer_read")?),
+            _ => push_lanes(op, &mut lanes, pad.clone()),
+        }
+    })?;
+    e.assign(fr, op, array(op, &rdims, lanes)?)
+}
+
+/// `vector.transfer_write %v, %dst[%i..] [, %mask]`: lanes masked off or
+/// past the end of a dim not promised in bounds are not written.
+fn transfer_write(e: &Engine, fr: &mut Frame, op: OpId, outer: Option<&ArrayD<Scalar>>) -> Result<Flow> {
+    let v = arr(e, fr, op, 0)?;
+    let mut p = Place::of(e, fr, op, 1)?;
+    let r = p.rank();
+    let idx = indices(e, fr, op, 2..2 + r)?;
+    let mask = match outer {
+        Some(m) => Some(enabled_lanes(op, m)?),
+        None if e.m.operands(op).len() > 2 + r => Some(enabled_lanes(op, &*arr(e, fr, op, 2 + r)?)?),
+        None => None,
+    };
+    let t = Transfer::of(e, op, r)?;
+    let eshape = p.elem_shape();
+    let vdims = lane_dims(op, v.shape(), &eshape)?;
+    if vdims.len() != t.dims.len() {
+        return Err(invalid(
+            op,
+            format!("permutation_map has {} results for a rank-{} vector", t.dims.len(), vdims.len()),
+        ));
+    }
+    let flat: Vec<Scalar> = v.iter().cloned().collect();
+    each_position(op, &vdims, |k, pos| {
+        let on = mask.as_ref().is_none_or(|m| m.get(t.mask_lane(pos, &vdims)).copied().unwrap_or(false));
+        match t.source(op, &p, &idx, pos)? {
+            Some(at) if on => p.set(op, &at, element(op, &flat, k, &eshape)?, "vector.transfer_write"),
+            _ => Ok(()),
+        }
+    })?;
+    p.finish(e, fr, op)
+}
+
+/// `vector.type_cast %m : memref<8x8xf32> to memref<vector<8x8xf32>>`: the
+/// same bytes seen as one vector element (the source is a static,
+/// contiguous memref, which the verifier requires).
+fn type_cast(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
+    let m = memref::memref_arg(e, fr, op, 0)?;
+    let elem_ty = match e.m.ctx.type_kind(e.result_type(op, 0)) {
+        TypeKind::MemRef { elem, .. } => *elem,
+        _ => return Err(invalid(op, "type_cast to a non-memref type")),
+    };
+    let elem = memory::elem_of(e, op, elem_ty)?;
+    let bytes = m.num_elements().and_then(|n| n.checked_mul(m.elem.bytes()));
+    if !m.is_contiguous() || bytes != Some(elem.bytes()) {
+        return Err(invalid(
+            op,
+            format!("type_cast of {} to {}: not the same contiguous bytes", m.describe(), elem.name),
+        ));
+    }
+    let base = usize::try_from(m.offset)
+        .ok()
+        .and_then(|o| o.checked_mul(m.elem.bytes()))
+        .and_then(|b| b.checked_add(m.base))
+        .ok_or_else(|| invalid(op, format!("type_cast of {} at offset {}", m.describe(), m.offset)))?;
+    let out = MemRef {
+        elem: Rc::new(elem),
+        base,
+        offset: 0,
+        sizes: Vec::new(),
+        strides: Vec::new(),
+        map: None,
+        view: true,
+        buf: m.buf.clone(),
+    };
+    e.assign(fr, op, Value::Memref(Rc::new(out)))
 }
 
 // ---- print ----------------------------------------------------------------
