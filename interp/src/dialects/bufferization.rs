@@ -12,8 +12,10 @@
 //!   violates that contract, but the engine does not know a tensor's last
 //!   use, and reporting every later write would flag correct programs that
 //!   reuse the buffer after the tensor is dead; such writes are allowed and
-//!   the tensor keeps the snapshot. `writable` only steers the bufferizer
-//!   (in-place or not), which value semantics makes irrelevant.
+//!   the tensor keeps the snapshot. `writable` lets the bufferizer write
+//!   tensor-side updates into the memref in place (one-shot-bufferize does),
+//!   or not: reading the memref after such updates is bufferization-dependent,
+//!   and here it keeps its old contents (value semantics).
 //! - `to_buffer` / `to_memref %t` gives fresh storage holding the tensor
 //!   (owned by the tensor side: freeing it is UB, as for
 //!   `memref.buffer_cast`); writes to it never change `%t`. `read_only` is
