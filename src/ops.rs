@@ -666,6 +666,7 @@ ops! {
         BufferizationDeallocTensor / DeallocTensor = "bufferization.dealloc_tensor", 0, MemDealloc;
         BufferizationMaterializeInDestination / MaterializeInDestination = "bufferization.materialize_in_destination", 0, Materialize;
         BufferizationToBuffer / ToBuffer = "bufferization.to_buffer", 0, FlaggedCast;
+        BufferizationToMemref / ToMemref = "bufferization.to_memref", 0, FlaggedCast;
         BufferizationToTensor / ToTensor = "bufferization.to_tensor", 0, FlaggedCast;
     }
     Vector VectorOp {

@@ -1019,7 +1019,7 @@ impl<'m> Verifier<'m> {
             TensorSplat => Ok(()),
             BufferizationAllocTensor => self.alloc_tensor(op),
             BufferizationMaterializeInDestination => self.materialize_in_destination(op),
-            BufferizationToBuffer | BufferizationToTensor => self.tensor_buffer_match(op),
+            BufferizationToBuffer | BufferizationToMemref | BufferizationToTensor => self.tensor_buffer_match(op),
             BufferizationClone | BufferizationDealloc | BufferizationDeallocTensor => Ok(()),
             VectorBitcast => self.vector_bitcast(op),
             VectorBroadcast => self.vector_broadcast(op),

@@ -620,7 +620,6 @@ impl<'m> Engine<'m> {
     /// its own ops exhaustively.
     fn step(&mut self, fr: &mut Frame, op: OpId) -> Result<Flow> {
         let kind = self.m.op(op).name.kind;
-        let unsupported = || Err(Error::at(op, ErrorKind::Unsupported(format!("operation '{}'", kind.name()))));
         match kind.dialect_op() {
             DialectOp::Builtin(o) => dialects::builtin::exec(self, fr, op, o),
             DialectOp::Func(o) => dialects::func::exec(self, fr, op, o),
@@ -635,7 +634,7 @@ impl<'m> Engine<'m> {
             DialectOp::Affine(o) => dialects::affine::exec(self, fr, op, o),
             DialectOp::Tensor(o) => dialects::tensor::exec(self, fr, op, o),
             DialectOp::Complex(o) => dialects::complex::exec(self, fr, op, o),
-            DialectOp::Bufferization(_) => unsupported(),
+            DialectOp::Bufferization(o) => dialects::bufferization::exec(self, fr, op, o),
             DialectOp::Comb(o) => dialects::comb::exec(self, fr, op, o),
             DialectOp::Unknown => self.unknown(fr, op),
         }

@@ -3,6 +3,7 @@
 
 pub mod affine;
 pub mod arith;
+pub mod bufferization;
 pub mod builtin;
 pub mod cf;
 pub mod comb;

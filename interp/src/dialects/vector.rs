@@ -1,7 +1,9 @@
-//! The `vector` dialect, value-semantics part: vectors are
-//! `Value::Array`s that ops read and rebuild, never mutate. The ops that
-//! touch memrefs (load/store, masked and gather forms, transfers,
-//! `type_cast`) are reported unsupported until memrefs land.
+//! The `vector` dialect: vectors are `Value::Array`s that ops read and
+//! rebuild, never mutate. The ops that touch memory (load/store, the masked,
+//! gather and expand forms, transfers, `type_cast`) go through
+//! `memory.rs`, so bounds, liveness and UB reports name the allocation;
+//! their tensor forms are value semantics (see the README's "Vector memory
+//! ops" for the bounds rules).
 //!
 //! Choices, with the LLVM 22 lowering (`convert-vector-to-llvm`) as the
 //! reference:
@@ -1405,14 +1407,12 @@ fn maskedstore(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
 /// `None` for disabled lanes, whose offsets are never looked at.
 fn gather_indices(
     e: &Engine,
-    fr: &Frame,
     op: OpId,
     base: &[i64],
     offs: &ArrayD<Scalar>,
     on: &[bool],
 ) -> Result<Vec<Option<Vec<i64>>>> {
     let last = base.len().checked_sub(1).ok_or_else(|| invalid(op, "gather/scatter on a rank-0 base"))?;
-    let _ = fr;
     offs.iter()
         .zip(on)
         .map(|(o, on)| {
@@ -1434,7 +1434,7 @@ fn gather(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let p = Place::of(e, fr, op, 0)?;
     let idx = indices(e, fr, op, 1..n.saturating_sub(3))?;
     let on = enabled_lanes(op, &*arr(e, fr, op, n.saturating_sub(2))?)?;
-    let addrs = gather_indices(e, fr, op, &idx, &*arr(e, fr, op, n.saturating_sub(3))?, &on)?;
+    let addrs = gather_indices(e, op, &idx, &*arr(e, fr, op, n.saturating_sub(3))?, &on)?;
     let pass = arr(e, fr, op, n.saturating_sub(1))?;
     let mut lanes = Vec::with_capacity(pass.len());
     for (a, x) in addrs.iter().zip(pass.iter()) {
@@ -1455,7 +1455,7 @@ fn scatter(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let mut p = Place::of(e, fr, op, 0)?;
     let idx = indices(e, fr, op, 1..n.saturating_sub(3))?;
     let on = enabled_lanes(op, &*arr(e, fr, op, n.saturating_sub(2))?)?;
-    let addrs = gather_indices(e, fr, op, &idx, &*arr(e, fr, op, n.saturating_sub(3))?, &on)?;
+    let addrs = gather_indices(e, op, &idx, &*arr(e, fr, op, n.saturating_sub(3))?, &on)?;
     let v = arr(e, fr, op, n.saturating_sub(1))?;
     let mut seen = std::collections::HashMap::new();
     for (l, a) in addrs.iter().enumerate() {
