@@ -6,10 +6,11 @@
 //! compares the returned array; a memref variant checks that reads through
 //! memory agree with reads from the tensor.
 
-use mlir_interp::exec::{Config, Engine};
-use mlir_interp::value::{Scalar, Value};
 use ndarray::{ArrayD, Dimension, IxDyn};
 use proptest::prelude::*;
+
+mod common;
+use common::run_int_array as run;
 
 const PAD: i64 = -1;
 
@@ -35,21 +36,6 @@ fn literal<T: ToString + Clone>(a: &ArrayD<T>) -> String {
         format!("[{}]", parts.join(", "))
     }
     go(a.view())
-}
-
-/// Runs `body` (which defines `%r` of type `rty`) and returns `%r`.
-fn run(body: &str, rty: &str) -> ArrayD<i64> {
-    let text = format!("func.func @main() -> {rty} {{\n{body}  return %r : {rty}\n}}\n");
-    let src = mlir_ir::diag::Source::new("prop.mlir", &text);
-    let m = mlir_ir::parse_and_verify(&src).unwrap_or_else(|d| panic!("{}\n{text}", d.render(&src)));
-    let mut sink = Vec::new();
-    let mut e = Engine::load(&m, Config::default(), Box::new(&mut sink)).unwrap();
-    let vals = e.run_entry("main").unwrap_or_else(|x| panic!("{}\n{text}", x.render(&m, &src)));
-    let Some(Value::Array(a)) = vals.into_iter().next() else { panic!("no array result\n{text}") };
-    a.map(|s| match s {
-        Scalar::Int(i) => i.to_i64().unwrap(),
-        other => panic!("non-integer lane {other:?}\n{text}"),
-    })
 }
 
 /// One random transfer: source shape, per-vector-dim source dim (`None`:

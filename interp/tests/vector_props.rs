@@ -4,10 +4,11 @@
 //! case builds a small MLIR function returning the op's result, runs it on
 //! the engine and compares the returned array element by element.
 
-use mlir_interp::exec::{Config, Engine};
-use mlir_interp::value::{Scalar, Value};
 use ndarray::{ArrayD, Axis, IxDyn, Slice};
 use proptest::prelude::*;
+
+mod common;
+use common::run_int_array as run;
 
 /// The element values `0..n` in row-major order, as i32.
 fn iota(shape: &[usize], base: i64) -> ArrayD<i64> {
@@ -40,21 +41,6 @@ fn literal(a: &ArrayD<i64>) -> String {
 
 fn constant(name: &str, a: &ArrayD<i64>) -> String {
     format!("  %{name} = arith.constant dense<{}> : {}\n", literal(a), vty(a.shape()))
-}
-
-/// Runs `body` (which defines `%r` of type `rty`) and returns `%r`.
-fn run(body: &str, rty: &str) -> ArrayD<i64> {
-    let text = format!("func.func @main() -> {rty} {{\n{body}  return %r : {rty}\n}}\n");
-    let src = mlir_ir::diag::Source::new("prop.mlir", &text);
-    let m = mlir_ir::parse_and_verify(&src).unwrap_or_else(|d| panic!("{}\n{text}", d.render(&src)));
-    let mut sink = Vec::new();
-    let mut e = Engine::load(&m, Config::default(), Box::new(&mut sink)).unwrap();
-    let vals = e.run_entry("main").unwrap_or_else(|x| panic!("{}\n{text}", x.render(&m, &src)));
-    let Some(Value::Array(a)) = vals.into_iter().next() else { panic!("no array result\n{text}") };
-    a.map(|s| match s {
-        Scalar::Int(i) => i.to_i64().unwrap(),
-        other => panic!("non-integer lane {other:?}"),
-    })
 }
 
 fn shape(max_rank: usize) -> impl Strategy<Value = Vec<usize>> {
