@@ -399,6 +399,49 @@ impl<'m> Engine<'m> {
         }
     }
 
+    // ---- attributes and regions the dialects read at run time -----------
+
+    /// Region `i` of `op`.
+    pub fn region(&self, op: OpId, i: usize) -> Result<RegionId> {
+        self.m.regions(op).get(i).copied().ok_or_else(|| invalid(op, "missing region"))
+    }
+
+    /// The integers of attribute `name`: `array<i64: ..>`, `[1 : i64, ..]`
+    /// or a single integer; `None` when `op` has no such attribute.
+    pub fn ints_attr(&self, op: OpId, name: &str) -> Result<Option<Vec<i64>>> {
+        let one = |v: &IntVal| v.to_i64().ok_or_else(|| invalid(op, format!("'{name}' out of range")));
+        let m = self.m;
+        match m.attr(op, name).map(|a| m.ctx.attr_kind(a)) {
+            None => Ok(None),
+            Some(Attribute::DenseArray { values: DenseValues::Ints(v), .. }) => {
+                v.iter().map(one).collect::<Result<_>>().map(Some)
+            }
+            Some(Attribute::Array(items)) => items
+                .iter()
+                .map(|a| match m.ctx.attr_kind(*a) {
+                    Attribute::Integer { value, .. } => one(value),
+                    _ => Err(invalid(op, format!("'{name}' must hold integers"))),
+                })
+                .collect::<Result<_>>()
+                .map(Some),
+            Some(Attribute::Integer { value, .. }) => Ok(Some(vec![one(value)?])),
+            Some(_) => Err(invalid(op, format!("malformed '{name}'"))),
+        }
+    }
+
+    /// The integers of attribute `name`, which `op` must have.
+    pub fn i64s(&self, op: OpId, name: &str) -> Result<Vec<i64>> {
+        self.ints_attr(op, name)?.ok_or_else(|| invalid(op, format!("missing '{name}'")))
+    }
+
+    /// The operand counts of an op with `operandSegmentSizes`.
+    pub fn segments(&self, op: OpId) -> Result<Vec<usize>> {
+        self.i64s(op, "operandSegmentSizes")?
+            .into_iter()
+            .map(|x| usize::try_from(x).map_err(|_| invalid(op, "bad operandSegmentSizes")))
+            .collect()
+    }
+
     // ---- operand plumbing ----------------------------------------------
 
     /// Operand `i` of `op`.

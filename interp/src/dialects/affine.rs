@@ -21,7 +21,7 @@ use crate::float::{self, FloatKind};
 use crate::value::{Int, Scalar, Value};
 use mlir_ir::affine::{AffineEvalError, AffineMap, IntegerSet};
 use mlir_ir::attrs::{Attribute, DenseValues};
-use mlir_ir::ir::{OpId, RegionId};
+use mlir_ir::ir::OpId;
 use mlir_ir::ops::AffineOp;
 use mlir_ir::types::{TypeKind, DYNAMIC};
 use std::rc::Rc;
@@ -63,10 +63,6 @@ fn map_attr<'a>(e: &'a Engine, op: OpId, name: &str) -> Result<&'a AffineMap> {
         Some(Attribute::AffineMap(m)) => Ok(m),
         _ => Err(invalid(op, format!("missing affine map '{name}'"))),
     }
-}
-
-fn region(e: &Engine, op: OpId, i: usize) -> Result<RegionId> {
-    e.m.regions(op).get(i).copied().ok_or_else(|| invalid(op, "missing region"))
 }
 
 /// A map evaluation failure as an error at `op`.
@@ -117,20 +113,9 @@ fn min_max(e: &mut Engine, fr: &mut Frame, op: OpId, max: bool) -> Result<Flow> 
     e.assign(fr, op, index_value(e, v))
 }
 
-/// Operand segment sizes of `op`.
-fn segments(e: &Engine, op: OpId) -> Result<Vec<usize>> {
-    match e.m.attr(op, "operandSegmentSizes").map(|a| e.m.ctx.attr_kind(a)) {
-        Some(Attribute::DenseArray { values: DenseValues::Ints(v), .. }) => v
-            .iter()
-            .map(|x| x.to_i64().and_then(|x| usize::try_from(x).ok()).ok_or_else(|| invalid(op, "bad segments")))
-            .collect(),
-        _ => Err(invalid(op, "missing operandSegmentSizes")),
-    }
-}
-
 /// `affine.for %i = max #lb(..) to min #ub(..) step s iter_args(..)`.
 fn for_loop(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
-    let seg = segments(e, op)?;
+    let seg = e.segments(op)?;
     let (nl, nu) = (seg.first().copied().unwrap_or(0), seg.get(1).copied().unwrap_or(0));
     let lbv = index_args(e, fr, op, 0..nl, "used as an affine.for bound")?;
     let ubv = index_args(e, fr, op, nl..nl + nu, "used as an affine.for bound")?;
@@ -145,7 +130,7 @@ fn for_loop(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     if step <= 0 {
         return Err(ub(op, format!("affine.for step {step} is not positive")));
     }
-    let body = region(e, op, 0)?;
+    let body = e.region(op, 0)?;
     let n = e.m.operands(op).len();
     let mut iters = e.args_in(fr, op, nl + nu..n)?;
     let mut iv = lb;
@@ -170,7 +155,7 @@ fn if_op(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
         Some(Attribute::IntegerSet(s)) => s,
         _ => return Err(invalid(op, "affine.if without a condition")),
     };
-    let r = region(e, op, if set_contains(op, set, &vals)? { 0 } else { 1 })?;
+    let r = e.region(op, if set_contains(op, set, &vals)? { 0 } else { 1 })?;
     if e.m.region(r).blocks.is_empty() {
         return e.assign_all(fr, op, Vec::new());
     }
@@ -313,7 +298,7 @@ fn parallel(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     if lbs.len() != ubs.len() || steps.len() != lbs.len() || steps.iter().any(|s| *s <= 0) {
         return Err(invalid(op, "affine.parallel bounds and steps do not match"));
     }
-    let body = region(e, op, 0)?;
+    let body = e.region(op, 0)?;
     let mut acc: Vec<Option<Value>> = vec![None; kinds.len()];
     let nd = lbs.len();
     let mut ivs = lbs.clone();
@@ -416,12 +401,7 @@ fn float_identity(op: OpId, name: &str, k: FloatKind) -> Result<float::Float> {
 
 /// `static_basis` with each dynamic entry taken from operands `from..`.
 fn basis(e: &Engine, fr: &Frame, op: OpId, from: usize) -> Result<Vec<i64>> {
-    let mut b = match e.m.attr(op, "static_basis").map(|a| e.m.ctx.attr_kind(a)) {
-        Some(Attribute::DenseArray { values: DenseValues::Ints(v), .. }) => {
-            v.iter().map(|x| x.to_i64().ok_or_else(|| invalid(op, "bad basis"))).collect::<Result<Vec<_>>>()?
-        }
-        _ => return Err(invalid(op, "missing static_basis")),
-    };
+    let mut b = e.i64s(op, "static_basis")?;
     for (next, v) in (from..).zip(b.iter_mut().filter(|v| **v == DYNAMIC)) {
         *v = index_of(e, op, e.arg(fr, op, next)?, "used as a basis element")?;
     }
@@ -464,7 +444,7 @@ fn delinearize(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
 /// `affine.linearize_index [%i, ..] by (b0, .., bn)`; with `disjoint`, an
 /// index outside its basis element gives poison.
 fn linearize(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
-    let seg = segments(e, op)?;
+    let seg = e.segments(op)?;
     let nidx = seg.first().copied().unwrap_or(0);
     let idx = index_args(e, fr, op, 0..nidx, "used as a multi-index")?;
     let b = basis(e, fr, op, nidx)?;

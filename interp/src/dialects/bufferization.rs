@@ -40,7 +40,7 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::exec::{Engine, Flow, Frame};
 use crate::memory::{elem_of, AllocKind, AllocLayout, MemRef};
 use crate::value::{Int, Poison, Scalar, Value};
-use mlir_ir::attrs::{Attribute, DenseValues};
+use mlir_ir::attrs::Attribute;
 use mlir_ir::ir::OpId;
 use mlir_ir::ops::BufferizationOp;
 use mlir_ir::types::{TypeId, TypeKind, DYNAMIC};
@@ -123,21 +123,10 @@ fn to_buffer(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     e.assign(fr, op, Value::Memref(Rc::new(m)))
 }
 
-/// The operand segment sizes of `op`.
-fn segments(e: &Engine, op: OpId) -> Result<Vec<usize>> {
-    match e.m.attr(op, "operandSegmentSizes").map(|a| e.m.ctx.attr_kind(a)) {
-        Some(Attribute::DenseArray { values: DenseValues::Ints(v), .. }) => v
-            .iter()
-            .map(|x| x.to_i64().and_then(|x| usize::try_from(x).ok()).ok_or_else(|| invalid(op, "bad segment")))
-            .collect(),
-        _ => Err(invalid(op, "missing 'operandSegmentSizes'")),
-    }
-}
-
 /// `alloc_tensor(%d..) [copy(%t)] [size_hint = %n]`: a tensor of the
 /// result shape, a copy of `%t`, or poison elements (undefined contents).
 fn alloc_tensor(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
-    let seg = segments(e, op)?;
+    let seg = e.segments(op)?;
     let ndyn = seg.first().copied().unwrap_or(0);
     if seg.get(1).copied().unwrap_or(0) > 0 {
         let t = tensor_arg(e, fr, op, ndyn)?;
@@ -175,7 +164,7 @@ fn clone(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
 
 /// `dealloc (%m.. : ..) if (%c..) retain (%r.. : ..)`.
 fn dealloc(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
-    let seg = segments(e, op)?;
+    let seg = e.segments(op)?;
     let (nm, nc, nr) = (seg.first().copied().unwrap_or(0), seg.get(1).copied().unwrap_or(0), seg.get(2).copied());
     let nr = nr.unwrap_or(0);
     if nm != nc {

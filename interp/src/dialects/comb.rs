@@ -21,7 +21,7 @@
 use crate::error::{Error, ErrorKind, Result};
 use crate::exec::{Engine, Flow, Frame};
 use crate::value::{Int, Poison, Scalar, Value};
-use mlir_ir::attrs::{Attribute, DenseValues};
+use mlir_ir::attrs::Attribute;
 use mlir_ir::ir::OpId;
 use mlir_ir::ops::CombOp;
 use num_bigint::BigInt;
@@ -60,7 +60,7 @@ pub fn exec(e: &mut Engine, fr: &mut Frame, op: OpId, kind: CombOp) -> Result<Fl
             ints(e, fr, op, |xs| Ok(Int::bool(truth_table(&table, xs))))
         }
         CombOp::Lut => {
-            let (coeffs, table) = (i8_array(e, op, "coefficients")?, i8_array(e, op, "lookupTable")?);
+            let (coeffs, table) = (e.i64s(op, "coefficients")?, e.i64s(op, "lookupTable")?);
             ints(e, fr, op, |xs| lut(&coeffs, &table, xs).map_err(|m| Error::at(op, ErrorKind::Ub(m))))
         }
     }
@@ -284,15 +284,6 @@ fn int_attr(e: &Engine, op: OpId, name: &str) -> Result<Int> {
     match e.attr_value(op, a, ty)? {
         Value::Scalar(Scalar::Int(i)) => Ok(i),
         _ => Err(invalid(op, format!("'{name}' is not an integer attribute"))),
-    }
-}
-
-fn i8_array(e: &Engine, op: OpId, name: &str) -> Result<Vec<i64>> {
-    match e.m.attr(op, name).map(|a| e.m.ctx.attr_kind(a)) {
-        Some(Attribute::DenseArray { values: DenseValues::Ints(v), .. }) => {
-            v.iter().map(|x| x.to_i64().ok_or_else(|| invalid(op, format!("bad '{name}' entry")))).collect()
-        }
-        _ => Err(invalid(op, format!("requires dense i8 array attribute '{name}'"))),
     }
 }
 

@@ -20,8 +20,8 @@ use crate::float::{self, Round};
 use crate::int_op;
 use crate::memory::{self, elem_of, list, mem_ub, AllocKind, AllocLayout, Freed, MemRef};
 use crate::value::{Int, Scalar, Value};
-use mlir_ir::attrs::{Attribute, DenseValues};
-use mlir_ir::ir::{OpId, RegionId};
+use mlir_ir::attrs::Attribute;
+use mlir_ir::ir::OpId;
 use mlir_ir::ops::{MemrefOp, OpKind};
 use mlir_ir::types::{TypeId, TypeKind, DYNAMIC};
 use std::rc::Rc;
@@ -111,10 +111,6 @@ fn result_memref(e: &Engine, fr: &mut Frame, op: OpId, m: MemRef) -> Result<Flow
     e.assign(fr, op, Value::Memref(Rc::new(m)))
 }
 
-fn region(e: &Engine, op: OpId) -> Result<RegionId> {
-    e.m.regions(op).first().copied().ok_or_else(|| invalid(op, "missing region"))
-}
-
 /// The integer attribute `name` of `op`.
 fn int_attr(e: &Engine, op: OpId, name: &str) -> Option<i64> {
     match e.m.attr(op, name).map(|a| e.m.ctx.attr_kind(a)) {
@@ -123,19 +119,9 @@ fn int_attr(e: &Engine, op: OpId, name: &str) -> Option<i64> {
     }
 }
 
-/// The values of `DenseArray` attribute `name`.
-fn i64s_attr(e: &Engine, op: OpId, name: &str) -> Result<Vec<i64>> {
-    match e.m.attr(op, name).map(|a| e.m.ctx.attr_kind(a)) {
-        Some(Attribute::DenseArray { values: DenseValues::Ints(v), .. }) => {
-            v.iter().map(|x| x.to_i64().ok_or_else(|| invalid(op, format!("'{name}' out of range")))).collect()
-        }
-        _ => Err(invalid(op, format!("missing '{name}'"))),
-    }
-}
-
 /// Static values of `name` with each [`DYNAMIC`] taken from the next operand.
 fn mixed(e: &Engine, fr: &Frame, op: OpId, name: &str, next: &mut usize) -> Result<Vec<i64>> {
-    let mut out = i64s_attr(e, op, name)?;
+    let mut out = e.i64s(op, name)?;
     for v in out.iter_mut().filter(|v| **v == DYNAMIC) {
         *v = index_of(e, op, e.arg(fr, op, *next)?, "used as a memref offset, size or stride")?;
         *next += 1;
@@ -229,7 +215,7 @@ fn alloc(e: &mut Engine, fr: &mut Frame, op: OpId, kind: AllocKind) -> Result<Fl
 
 /// `memref.alloca_scope { .. }`: allocas inside die when it returns.
 fn alloca_scope(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
-    let r = region(e, op)?;
+    let r = e.region(op, 0)?;
     e.mem.push_scope();
     let out = e.run_region(fr, r, Vec::new());
     e.mem.pop_scope();
@@ -550,7 +536,7 @@ fn generic_atomic_rmw(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> 
     let n = e.m.operands(op).len();
     let idx = index_args(e, fr, op, 1..n, "used as an atomic index")?;
     let old = m.load(op, &idx, "generic_atomic_rmw")?;
-    let r = region(e, op)?;
+    let r = e.region(op, 0)?;
     let (term, mut vals) = e.run_region(fr, r, vec![old.clone()])?;
     let new = vals.pop().ok_or_else(|| invalid(term, "memref.atomic_yield without a value"))?;
     m.store(op, &idx, &new, "generic_atomic_rmw")?;
@@ -717,7 +703,7 @@ fn subview(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let keep = if res_shape.len() == m.rank() {
         (0..m.rank()).collect()
     } else {
-        let static_sizes = i64s_attr(e, op, "static_sizes")?;
+        let static_sizes = e.i64s(op, "static_sizes")?;
         dropped_dims(e, op, ty, &static_sizes, &res_shape, &new_strides)?
     };
     let v = m.subview(&offs, &sizes, &strides, &keep).map_err(|msg| mem_ub(op, m.origin(), msg))?;

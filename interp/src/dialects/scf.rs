@@ -15,8 +15,8 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::exec::{Engine, Flow, Frame, UNSIGNED};
 use crate::int_op;
 use crate::value::{Int, Scalar, Value};
-use mlir_ir::attrs::{Attribute, DenseValues};
-use mlir_ir::ir::{OpId, RegionId};
+
+use mlir_ir::ir::OpId;
 use mlir_ir::ops::{OpKind, ScfOp};
 use mlir_ir::types::DYNAMIC;
 
@@ -33,7 +33,7 @@ pub fn exec(e: &mut Engine, fr: &mut Frame, op: OpId, kind: ScfOp) -> Result<Flo
         While => while_loop(e, fr, op),
         Condition | Yield | Reduce | ReduceReturn => Ok(Flow::Exit(e.args(fr, op))),
         ExecuteRegion => {
-            let (_, vals) = e.run_region(fr, region(e, op, 0)?, Vec::new())?;
+            let (_, vals) = e.run_region(fr, e.region(op, 0)?, Vec::new())?;
             e.assign_all(fr, op, vals)
         }
         IndexSwitch => index_switch(e, fr, op),
@@ -45,10 +45,6 @@ pub fn exec(e: &mut Engine, fr: &mut Frame, op: OpId, kind: ScfOp) -> Result<Flo
 
 fn invalid(op: OpId, msg: &str) -> Error {
     Error::at(op, ErrorKind::Invalid(msg.into()))
-}
-
-fn region(e: &Engine, op: OpId, i: usize) -> Result<RegionId> {
-    e.m.regions(op).get(i).copied().ok_or_else(|| invalid(op, "missing region"))
 }
 
 /// An integer operand that must not be poison.
@@ -78,7 +74,7 @@ fn for_loop(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let step = int_arg(e, fr, op, 2, "used as a scf.for step")?;
     let unsigned = e.aux[op.0 as usize].flags & UNSIGNED != 0;
     let w = lb.width();
-    let body = region(e, op, 0)?;
+    let body = e.region(op, 0)?;
     let mut iters = e.args_in(fr, op, 3..e.m.operands(op).len())?;
     let mut iv = lb;
     while below(w, &iv, &ub, unsigned) {
@@ -94,7 +90,7 @@ fn for_loop(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
 /// `scf.if %c { } else { }`.
 fn if_op(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let c = e.cond(op, e.arg(fr, op, 0)?, "used as a scf.if condition")?;
-    let r = region(e, op, if c { 0 } else { 1 })?;
+    let r = e.region(op, if c { 0 } else { 1 })?;
     if e.m.region(r).blocks.is_empty() {
         return e.assign_all(fr, op, Vec::new());
     }
@@ -104,7 +100,7 @@ fn if_op(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
 
 /// `scf.while`: "before" decides with `scf.condition`, "after" feeds "before".
 fn while_loop(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
-    let (before, after) = (region(e, op, 0)?, region(e, op, 1)?);
+    let (before, after) = (e.region(op, 0)?, e.region(op, 1)?);
     let mut args = e.args(fr, op);
     loop {
         let (term, mut vals) = e.run_region(fr, before, args)?;
@@ -130,7 +126,7 @@ fn index_switch(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
             .position(|c| c.as_int().and_then(Int::to_i64).is_some() && c.as_int().and_then(Int::to_i64) == key),
         _ => None,
     };
-    let r = region(e, op, hit.map_or(0, |h| h + 1))?;
+    let r = e.region(op, hit.map_or(0, |h| h + 1))?;
     let (_, vals) = e.run_region(fr, r, Vec::new())?;
     e.assign_all(fr, op, vals)
 }
@@ -174,7 +170,7 @@ fn nest(
 
 /// `scf.parallel`: bounds, steps, inits; the body ends in `scf.reduce`.
 fn parallel(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
-    let body = region(e, op, 0)?;
+    let body = e.region(op, 0)?;
     let entry = *e.m.region(body).blocks.first().ok_or_else(|| invalid(op, "empty body"))?;
     let n = e.m.block(entry).args.len as usize;
     let mut bounds = Vec::with_capacity(3 * n);
@@ -200,27 +196,17 @@ fn parallel(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     e.assign_all(fr, op, acc)
 }
 
-/// The values of a `DenseArray` attribute of `op` named `name`.
-fn dense_i64s(e: &Engine, op: OpId, name: &str) -> Result<Vec<i64>> {
-    match e.m.attr(op, name).map(|a| e.m.ctx.attr_kind(a)) {
-        Some(Attribute::DenseArray { values: DenseValues::Ints(v), .. }) => {
-            v.iter().map(|x| x.to_i64().ok_or_else(|| invalid(op, "bound out of range"))).collect()
-        }
-        _ => Err(invalid(op, &format!("missing '{name}'"))),
-    }
-}
-
 /// `scf.forall`: static or dynamic bounds; iterations run in order. Each
 /// iteration sees the shared outputs as the earlier iterations left them
 /// (what the bufferized loop's shared buffers hold) and its
 /// `scf.forall.in_parallel` terminator returns them with its
 /// `tensor.parallel_insert_slice`s applied.
 fn forall(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
-    let body = region(e, op, 0)?;
+    let body = e.region(op, 0)?;
     let mut next = 0;
     let mut group = |e: &Engine, name: &str| -> Result<Vec<Int>> {
         let mut out = Vec::new();
-        for s in dense_i64s(e, op, name)? {
+        for s in e.i64s(op, name)? {
             if s == DYNAMIC {
                 out.push(int_arg(e, fr, op, next, "used as a scf.forall bound")?);
                 next += 1;

@@ -12,8 +12,8 @@
 use crate::error::{Error, ErrorKind, Result};
 use crate::exec::{Engine, Flow, Frame};
 use crate::value::{Int, Poison, Scalar, Value};
-use mlir_ir::attrs::{Attribute, DenseValues};
-use mlir_ir::ir::OpId;
+use mlir_ir::attrs::Attribute;
+use mlir_ir::ir::{OpId, RegionId};
 use mlir_ir::ops::TensorOp;
 use mlir_ir::types::{TypeId, TypeKind, DYNAMIC};
 use ndarray::{ArrayD, IxDyn};
@@ -129,21 +129,10 @@ fn position(e: &Engine, op: OpId, idx: &[i64], shape: &[usize], ty: Option<TypeI
     Ok(idx.iter().map(|i| *i as usize).collect())
 }
 
-/// The operand counts of an op with `operandSegmentSizes`.
-fn segments(e: &Engine, op: OpId) -> Result<Vec<usize>> {
-    match e.m.attr(op, "operandSegmentSizes").map(|a| e.m.ctx.attr_kind(a)) {
-        Some(Attribute::DenseArray { values: DenseValues::Ints(v), .. }) => v
-            .iter()
-            .map(|x| x.to_i64().and_then(|x| usize::try_from(x).ok()).ok_or_else(|| invalid(op, "bad segment")))
-            .collect(),
-        _ => Err(invalid(op, "missing operandSegmentSizes")),
-    }
-}
-
 /// Operand ranges per segment.
 fn ranges(e: &Engine, op: OpId) -> Result<Vec<std::ops::Range<usize>>> {
     let mut start = 0usize;
-    segments(e, op)?
+    e.segments(op)?
         .into_iter()
         .map(|n| {
             let r = start..start.checked_add(n).ok_or_else(|| invalid(op, "bad segment"))?;
@@ -199,20 +188,25 @@ fn splat(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
 fn generate(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let shape = result_shape(e, op, e.result_type(op, 0), &e.args(fr, op))?;
     let body = e.m.regions(op).first().copied().ok_or_else(|| invalid(op, "tensor.generate without a body"))?;
-    let w = e.cfg.index_bits;
     let mut elems = Vec::with_capacity(count(op, &shape)?);
     let mut idx = vec![0usize; shape.len()];
     for _ in 0..count(op, &shape)? {
-        let args = idx.iter().map(|i| Value::int(Int::from_u128(w, *i as u128))).collect();
-        let (term, mut vals) = e.run_region(fr, body, args)?;
-        let v = vals.pop().ok_or_else(|| invalid(term, "tensor.yield without a value"))?;
-        elems.push(v.scalar().cloned().ok_or_else(|| invalid(term, "tensor.yield of a non-scalar"))?);
+        elems.push(body_element(e, fr, body, &idx)?);
         next_index(&mut idx, &shape);
     }
     e.assign(fr, op, array(op, &shape, elems)?)
 }
 
 // ---- element access -------------------------------------------------------
+
+/// The element a `tensor.generate`/`tensor.pad` body yields at `idx`.
+fn body_element(e: &mut Engine, fr: &mut Frame, body: RegionId, idx: &[usize]) -> Result<Scalar> {
+    let w = e.cfg.index_bits;
+    let args = idx.iter().map(|i| Value::int(Int::from_u128(w, *i as u128))).collect();
+    let (term, mut vals) = e.run_region(fr, body, args)?;
+    let v = vals.pop().ok_or_else(|| invalid(term, "tensor.yield without a value"))?;
+    v.scalar().cloned().ok_or_else(|| invalid(term, "tensor.yield of a non-scalar"))
+}
 
 /// `tensor.extract %t[%i..]`; out of bounds is UB.
 fn extract(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
@@ -501,7 +495,6 @@ fn pad(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
         .collect::<Result<_>>()?;
     check_shape(e, op, &shape, e.result_type(op, 0))?;
     let body = e.m.regions(op).first().copied().ok_or_else(|| invalid(op, "tensor.pad without a body"))?;
-    let w = e.cfg.index_bits;
     let n = count(op, &shape)?;
     let mut elems = Vec::with_capacity(n);
     let mut idx = vec![0usize; shape.len()];
@@ -515,10 +508,7 @@ fn pad(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
         match inside {
             Some(p) => elems.push(at(op, &t, &p)?.clone()),
             None => {
-                let args = idx.iter().map(|i| Value::int(Int::from_u128(w, *i as u128))).collect();
-                let (term, mut vals) = e.run_region(fr, body, args)?;
-                let v = vals.pop().ok_or_else(|| invalid(term, "tensor.yield without a value"))?;
-                elems.push(v.scalar().cloned().ok_or_else(|| invalid(term, "tensor.yield of a non-scalar"))?);
+                elems.push(body_element(e, fr, body, &idx)?);
             }
         }
         next_index(&mut idx, &shape);

@@ -42,7 +42,7 @@ use crate::memory::{self, MemRef};
 use crate::runtime;
 use crate::value::{Int, Poison, Scalar, Value};
 use mlir_ir::affine::AffineExpr;
-use mlir_ir::attrs::{Attribute, DenseValues};
+use mlir_ir::attrs::Attribute;
 use mlir_ir::ir::OpId;
 use mlir_ir::ops::{OpKind, VectorOp};
 use mlir_ir::types::{TypeId, TypeKind};
@@ -178,25 +178,7 @@ pub fn at<'a>(op: OpId, a: &'a ArrayD<Scalar>, idx: &[usize]) -> Result<&'a Scal
 /// The integer value of an index or integer attribute list: `array<i64: ..>`
 /// or `[1 : i64, ..]`.
 pub fn i64s(e: &Engine, op: OpId, name: &str) -> Result<Vec<i64>> {
-    match e.m.attr(op, name).map(|a| e.m.ctx.attr_kind(a)) {
-        Some(Attribute::DenseArray { values: DenseValues::Ints(v), .. }) => {
-            v.iter().map(|x| x.to_i64().ok_or_else(|| invalid(op, format!("'{name}' out of range")))).collect()
-        }
-        Some(Attribute::Array(items)) => items
-            .iter()
-            .map(|a| match e.m.ctx.attr_kind(*a) {
-                Attribute::Integer { value, .. } => {
-                    value.to_i64().ok_or_else(|| invalid(op, format!("'{name}' out of range")))
-                }
-                _ => Err(invalid(op, format!("'{name}' must hold integers"))),
-            })
-            .collect(),
-        Some(Attribute::Integer { value, .. }) => {
-            Ok(vec![value.to_i64().ok_or_else(|| invalid(op, format!("'{name}' out of range")))?])
-        }
-        None => Ok(Vec::new()),
-        _ => Err(invalid(op, format!("malformed '{name}'"))),
-    }
+    Ok(e.ints_attr(op, name)?.unwrap_or_default())
 }
 
 /// An index or integer scalar as a signed number; `None` for poison.
