@@ -15,6 +15,8 @@
 //! for a fixture the toolchain cannot lower (its `.out` is hand-derived and
 //! explained in the file; the live re-check skips it).
 
+use mlir_interp::cli::EntryResult;
+use mlir_interp::differential;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -58,55 +60,25 @@ fn run(path: &Path, text: &str) -> std::process::Output {
     cmd.output().expect("run mlir-interp")
 }
 
-/// Replaces the run-dependent pointer in `printMemref` headers.
+/// Replaces the run-dependent pointer in `printMemref` headers (NaN signs
+/// still count: recordings are compared byte for byte).
 fn mask(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    let mut rest = s;
-    while let Some(i) = rest.find("base@ = 0x") {
-        out.push_str(&rest[..i + "base@ = 0x".len()]);
-        rest = &rest[i + "base@ = 0x".len()..];
-        rest = rest.trim_start_matches(|c: char| c.is_ascii_hexdigit());
-        out.push_str("<ptr>");
-    }
-    out.push_str(rest);
-    out
+    differential::normalize(s, true)
 }
 
-const BIN: &str = "/usr/lib/llvm-22/bin";
 const RUNNER: &str = "/usr/lib/llvm-22/bin/mlir-runner";
-/// The default lowering pipeline of `../shared/tools/oracle.sh`.
-const PIPELINE: &str = "normalize-memrefs,lower-affine,convert-complex-to-standard,convert-vector-to-scf,\
-convert-scf-to-cf,expand-strided-metadata,convert-vector-to-llvm,finalize-memref-to-llvm,convert-math-to-llvm,\
-convert-math-to-libm,convert-complex-to-llvm,convert-arith-to-llvm,convert-index-to-llvm,convert-ub-to-llvm,\
-convert-cf-to-llvm,convert-func-to-llvm,reconcile-unrealized-casts";
 
-/// Runs `path` through mlir-opt and mlir-runner as `oracle.sh` does.
+/// Runs `path` through mlir-opt and mlir-runner as `oracle.sh` does (the
+/// same code as `mlir-interp diff`).
 fn oracle(path: &Path, text: &str) -> Result<String, String> {
-    let pipeline = directive(text, "PIPELINE").first().map(|s| s.to_string()).unwrap_or(PIPELINE.to_string());
-    let entry = directive(text, "ENTRY").first().map(|s| s.to_string()).unwrap_or("main".to_string());
-    let lowered = std::env::temp_dir().join(format!("mlir-interp-oracle-{}.mlir", std::process::id()));
-    let opt = Command::new(format!("{BIN}/mlir-opt"))
-        .arg(path)
-        .arg(format!("--pass-pipeline=builtin.module({pipeline})"))
-        .arg("-o")
-        .arg(&lowered)
-        .output()
-        .map_err(|e| e.to_string())?;
-    if !opt.status.success() {
-        return Err(String::from_utf8_lossy(&opt.stderr).into_owned());
+    let pipeline = directive(text, "PIPELINE").first().map_or(differential::DEFAULT_PIPELINE, |s| s);
+    let entry = directive(text, "ENTRY").first().copied().unwrap_or("main");
+    let tc = differential::Toolchain::default();
+    let out = differential::run_reference(&tc, path, pipeline, entry, EntryResult::Void)?;
+    if out.status != 0 {
+        return Err(out.stderr);
     }
-    let lib = "/usr/lib/llvm-22/lib";
-    let run = Command::new(RUNNER)
-        .args(["-e", &entry, "-entry-point-result=void"])
-        .arg(format!("-shared-libs={lib}/libmlir_runner_utils.so.22.1,{lib}/libmlir_c_runner_utils.so.22.1"))
-        .arg(&lowered)
-        .output()
-        .map_err(|e| e.to_string())?;
-    let _ = std::fs::remove_file(&lowered);
-    if !run.status.success() {
-        return Err(String::from_utf8_lossy(&run.stderr).into_owned());
-    }
-    Ok(String::from_utf8_lossy(&run.stdout).into_owned())
+    Ok(out.stdout)
 }
 
 #[test]
