@@ -201,10 +201,15 @@ pub fn main_with(cli: Cli) -> i32 {
 /// well below this; the reservation is virtual memory).
 const STACK_PER_CALL: usize = 16 * 1024;
 
+/// The host stack for an engine thread that may nest `max_call_depth` calls.
+pub fn engine_stack_size(cfg: &Config) -> usize {
+    (cfg.max_call_depth as usize).saturating_mul(STACK_PER_CALL).clamp(64 << 20, 8 << 30)
+}
+
 /// Runs the engine on a thread whose stack fits `max_call_depth` calls, so
 /// deep recursion ends with the depth error rather than a host overflow.
 fn run_on_big_stack(m: &mlir_ir::Module, src: &Source, cfg: Config, entry: &str, res: EntryResult, stats: bool) -> i32 {
-    let stack = (cfg.max_call_depth as usize).saturating_mul(STACK_PER_CALL).clamp(64 << 20, 8 << 30);
+    let stack = engine_stack_size(&cfg);
     std::thread::scope(|s| {
         let h = std::thread::Builder::new().stack_size(stack).spawn_scoped(s, || run(m, src, cfg, entry, res, stats));
         match h {

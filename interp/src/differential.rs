@@ -67,7 +67,7 @@ pub fn run_ours(src: &Source, cfg: Config, entry: &str, res: EntryResult) -> Out
         Ok(m) => m,
         Err(d) => return Outcome { stdout: String::new(), status: 2, stderr: d.render(src) },
     };
-    let stack = (cfg.max_call_depth as usize).saturating_mul(16 * 1024).clamp(64 << 20, 8 << 30);
+    let stack = crate::cli::engine_stack_size(&cfg);
     let go = || {
         let mut buf = Vec::new();
         let r = match Engine::load(&m, cfg, Box::new(&mut buf)) {
