@@ -28,6 +28,8 @@ struct Verifier<'m> {
 type VResult = Result<(), Diagnostic>;
 
 /// How an op's operands split among its successors.
+// One range per successor, so a branch with one successor is a one-range list.
+#[allow(clippy::single_range_in_vec_init)]
 pub fn successor_operands(m: &Module, op: OpId) -> Option<Vec<std::ops::Range<usize>>> {
     let ops = m.operands(op);
     let segs = |name: &str| -> Option<Vec<usize>> {
@@ -779,7 +781,7 @@ impl<'m> Verifier<'m> {
                 for &r in m.regions(op) {
                     if m.region(r).blocks.is_empty() {
                         if nres > 0 {
-                            return self.op_err(op, "must have an else block if defining values".to_string());
+                            return self.op_err(op, "must have an else block if defining values");
                         }
                         continue;
                     }
@@ -884,7 +886,7 @@ impl<'m> Verifier<'m> {
                 }
                 if let Some(shape) = self.shape_of(mt) {
                     if ops.len() - 2 != shape.len() {
-                        return self.op_err(op, "store index operand count not equal to memref rank".to_string());
+                        return self.op_err(op, "store index operand count not equal to memref rank");
                     }
                 }
                 Ok(())

@@ -89,7 +89,7 @@ fn spec_examples_agree_with_mlir_opt() {
     println!("spec examples: {agree}/{} agree with mlir-opt on accept/reject", files.len());
     println!("  (informational) rejects with mlir-opt's exact first diagnostic: {same_diag}/{rejects}");
     if !rows.is_empty() {
-        println!("\n{:<14} {:<8} {:<60} {}", "fixture", "mlir-opt", "mlir-opt diagnostic", "ours");
+        println!("\n{:<14} {:<8} {:<60} ours", "fixture", "mlir-opt", "mlir-opt diagnostic");
         for (name, exp, got, allowed) in &rows {
             let verdict = if exp.accept { "accept" } else { "reject" };
             let ours = match got {

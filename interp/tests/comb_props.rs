@@ -127,7 +127,7 @@ fn eval(e: &E, w: u32, args: &[BigUint]) -> BigUint {
         E::Arg(i) => args[*i].clone(),
         E::Var(op, xs) => {
             let vs: Vec<BigUint> = xs.iter().map(|x| eval(x, w, args)).collect();
-            let fold = |f: &dyn Fn(BigUint, &BigUint) -> BigUint| vs[1..].iter().fold(vs[0].clone(), |a, b| f(a, b));
+            let fold = |f: &dyn Fn(BigUint, &BigUint) -> BigUint| vs[1..].iter().fold(vs[0].clone(), f);
             let r = match *op {
                 "add" => fold(&|a, b| a + b),
                 "mul" => fold(&|a, b| a * b),

@@ -483,7 +483,7 @@ impl<'a> Parser<'a> {
             return Ok(self.m.ctx.attr(Attribute::Dense { ty, splat, values: DenseValues::Hex(data.into()) }));
         }
         let splat = lshape.is_empty();
-        if !splat && !(empty_literal && count == 0) && lshape != shape {
+        if !(splat || empty_literal && count == 0) && lshape != shape {
             return self.err_at(
                 lit_span,
                 format!(

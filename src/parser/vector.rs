@@ -346,11 +346,9 @@ impl<'a> Parser<'a> {
         let bv = self.resolve(base, tys[0])?;
         st.operands.push(bv);
         self.resolve_uniform(st, &ids, idx)?;
-        let mut ti = 1;
-        for u in vidx.iter().chain(&rest) {
-            let v = self.resolve(*u, tys[ti])?;
+        for (u, ty) in vidx.iter().chain(&rest).zip(&tys[1..]) {
+            let v = self.resolve(*u, *ty)?;
             st.operands.push(v);
-            ti += 1;
         }
         st.result_types = match kind {
             VectorLoad => vec![tys[1]],

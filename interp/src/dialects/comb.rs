@@ -307,7 +307,7 @@ mod tests {
     #[test]
     fn concat_puts_the_first_operand_high() {
         let r = concat(&[Int::from_u128(4, 0xA), Int::from_u128(8, 0x5C), Int::bool(true)]);
-        assert_eq!((r.width(), r.bits128()), (13, Some(0b1010_0101_1100_1)));
+        assert_eq!((r.width(), r.bits128()), (13, Some(0b1_0100_1011_1001)));
         assert_eq!(extract(&r, 1, 8).bits128(), Some(0x5C));
         assert_eq!(replicate(&Int::from_u128(3, 0b101), 9).and_then(|r| r.bits128()), Some(0b101_101_101));
     }
