@@ -19,10 +19,15 @@
 //!   ones; the accumulator is combined last.
 //! - `multi_reduction` and `contract` reduce sequentially in lexicographic
 //!   order of the reduced indices, starting from the accumulator, with a
-//!   separately rounded multiply and add (the default `dot` lowering:
+//!   separately rounded multiply and add (LLVM 22's default lowering:
 //!   `mulf` then an ordered `vector.reduction` with the accumulator).
-//!   `contract` promotes lhs/rhs elements to the accumulator's type
-//!   (sign-extension for integers).
+//!   Exception, for a float `add` contraction without mask whose operands
+//!   share the accumulator's type: where that lowering reaches a matmul or
+//!   matvec shape (`ContractionOpToDotLowering`, possibly after unrolling
+//!   batch and free dimensions), it sums the products from +0.0 and adds
+//!   the accumulator last, so the interpreter does the same
+//!   (`contract_lowers_to_dot`). `contract` promotes lhs/rhs elements to the
+//!   accumulator's type (sign-extension for integers).
 //! - `outerproduct` with a float accumulator and kind `add` is a fused
 //!   multiply-add (it lowers to `vector.fma`); otherwise the product is
 //!   combined with the accumulator by the kind.
@@ -980,7 +985,30 @@ fn contract(e: &Engine, fr: &mut Frame, op: OpId, mask: Option<&ArrayD<Scalar>>)
         Some(m) => Some(mask_bits(op, m)?),
         None => None,
     };
-    let mut out = (*acc).clone();
+    let iters = iterator_kinds(e, op)?;
+    let dims_of = |m: &mlir_ir::affine::AffineMap| -> Vec<usize> {
+        m.results
+            .iter()
+            .filter_map(|x| match x {
+                mlir_ir::affine::AffineExpr::Dim(d) => Some(*d as usize),
+                _ => None,
+            })
+            .collect()
+    };
+    let dot = mask.is_none()
+        && k == Kind::Add
+        && matches!(acc_kind, mlir_ir::types::TypeKind::Float(_))
+        && same_elem_types(e, op)
+        && contract_lowers_to_dot(&[dims_of(ma), dims_of(mb), dims_of(mc)], &iters);
+    // The dot lowering sums from +0.0 and adds the accumulator afterwards.
+    let mut out = if dot {
+        acc.map(|x| match x {
+            Scalar::Float(f) => Scalar::Float(float::from_bits(f.kind, 0)),
+            other => other.clone(),
+        })
+    } else {
+        (*acc).clone()
+    };
     let mut p = vec![0usize; n];
     let ev = |m: &mlir_ir::affine::AffineMap, p: &[usize]| -> Result<Vec<usize>> {
         let dims: Vec<i64> = p.iter().map(|x| *x as i64).collect();
@@ -1009,12 +1037,79 @@ fn contract(e: &Engine, fr: &mut Frame, op: OpId, mask: Option<&ArrayD<Scalar>>)
         *out.get_mut(IxDyn(&ci)).ok_or_else(|| invalid(op, "bad accumulator index"))? = next;
         next_index(&mut p, &space);
     }
+    if dot {
+        for (o, a) in out.iter_mut().zip(acc.iter()) {
+            *o = combine(op, Kind::Add, o, a)?;
+        }
+    }
     let v = if out.ndim() == 0 && e.m.ctx.type_kind(e.result_type(op, 0)).shape().is_none() {
         Value::Scalar(out.iter().next().cloned().ok_or_else(|| invalid(op, "empty accumulator"))?)
     } else {
         Value::Array(Rc::new(out))
     };
     e.assign(fr, op, v)
+}
+
+/// Whether each iterator of `op` is a reduction (`true`) or parallel.
+fn iterator_kinds(e: &Engine, op: OpId) -> Result<Vec<bool>> {
+    match e.m.attr(op, "iterator_types").map(|a| e.m.ctx.attr_kind(a)) {
+        Some(Attribute::Array(items)) => items
+            .iter()
+            .map(|a| match e.m.ctx.attr_kind(*a) {
+                Attribute::Dialect { body, .. } => Ok(body.contains("reduction")),
+                Attribute::String { value, .. } => Ok(&**value == b"reduction"),
+                _ => Err(invalid(op, "iterator_types must hold iterator types")),
+            })
+            .collect(),
+        _ => Err(invalid(op, "missing iterator_types")),
+    }
+}
+
+/// Whether lhs, rhs and accumulator of a contraction share one element type
+/// (LLVM 22 lowers only such contractions through its generic patterns).
+fn same_elem_types(e: &Engine, op: OpId) -> bool {
+    let elem = |i: usize| e.elem_type(e.m.type_of(e.m.operands(op)[i]));
+    e.m.operands(op).len() >= 3 && elem(0) == elem(2) && elem(1) == elem(2)
+}
+
+/// Whether LLVM 22's default contraction lowering (`ContractionOpLowering`
+/// with the `dot` strategy) ends in `ContractionOpToDotLowering` for a
+/// contraction with these indexing maps (result dims of lhs, rhs, acc) and
+/// iterators (`true` = reduction). It follows the lowering's recursion:
+/// the dot pattern is tried first; otherwise the first batch dimension, then
+/// the first free lhs dimension, then the first free rhs dimension is
+/// unrolled and the smaller contraction is matched again; a contraction
+/// with only reduction dimensions left never reaches the dot pattern.
+pub fn contract_lowers_to_dot(maps: &[Vec<usize>; 3], iters: &[bool]) -> bool {
+    let [a, b, c] = maps;
+    let (m, n, k) = (0, 1, 2);
+    let eq = |x: &Vec<usize>, y: &[usize]| x.as_slice() == y;
+    if iters.len() == 3 && !iters[0] && !iters[1] && iters[2] {
+        let lhs_ok = eq(a, &[m, k]) || eq(a, &[k, m]);
+        let rhs_ok = eq(b, &[k, n]) || eq(b, &[n, k]);
+        let acc_ok = eq(c, &[m, n]) || eq(c, &[n, m]);
+        if lhs_ok && rhs_ok && acc_ok {
+            return true;
+        }
+    } else if iters.len() == 2 && !iters[0] && iters[1] {
+        let (m, n) = (0, 1);
+        let mat = |x: &Vec<usize>| eq(x, &[m, n]) || eq(x, &[n, m]);
+        if eq(c, &[m]) && ((mat(a) && eq(b, &[n])) || (eq(a, &[n]) && mat(b))) {
+            return true;
+        }
+    }
+    // The generic lowering: which iterator gets unrolled next.
+    let in_map = |map: &Vec<usize>, d: usize| map.contains(&d);
+    let batch = (0..iters.len()).find(|&d| !iters[d] && in_map(a, d) && in_map(b, d));
+    let contracting = |d: usize| iters[d] && in_map(a, d) && in_map(b, d);
+    let free_lhs = a.iter().copied().find(|&d| !contracting(d));
+    let free_rhs = b.iter().copied().find(|&d| !contracting(d));
+    let Some(d) = batch.or(free_lhs).or(free_rhs) else { return false };
+    let drop = |map: &Vec<usize>| -> Vec<usize> {
+        map.iter().filter(|&&x| x != d).map(|&x| if x > d { x - 1 } else { x }).collect()
+    };
+    let sub_iters: Vec<bool> = iters.iter().enumerate().filter(|(i, _)| *i != d).map(|(_, r)| *r).collect();
+    contract_lowers_to_dot(&[drop(a), drop(b), drop(c)], &sub_iters)
 }
 
 /// `vector.outerproduct %a, %b [, %acc]`: `a[i] * b[j]` (or `a[i] * b` when
