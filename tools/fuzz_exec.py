@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Differential fuzzing of mlir-interp against the real toolchain.
 
-    tools/fuzz_exec.py [--seeds N] [--kind int|float|vector] [--keep DIR]
+    tools/fuzz_exec.py [--seeds N] [--start S] [--kind int|float|vector] [--keep DIR]
 
 Generates straight-line programs of random ops on random constants
 (`int`: arith on integers of widths 1..64 avoiding UB; `float`: arith on
@@ -119,6 +119,7 @@ def vector_program(rng):
            "convert-cf-to-llvm,convert-func-to-llvm,reconcile-unrealized-casts",
            "func.func @main() {"]
     pool = []  # (name, shape, elem)
+    inserted = set()  # results of insert_strided_slice
     n = [0]
 
     def fresh():
@@ -199,7 +200,9 @@ def vector_program(rng):
             emit(f"{r} = vector.shape_cast {a[0]} : {vt(a[1], a[2])} to {vt(shape, a[2])}", shape, a[2])
         elif op == "extract_strided":
             a = pick(lambda v: v[1])
-            k = rng.randint(1, len(a[1]))
+            # LLVM 22 folds a partial-rank extract of an insert_strided_slice
+            # wrongly (fixtures/exec/vector/strided_slice_partial.mlir).
+            k = len(a[1]) if a[0] in inserted else rng.randint(1, len(a[1]))
             sizes = [rng.randint(1, d) for d in a[1][:k]]
             offs = [rng.randint(0, d - s) for d, s in zip(a[1], sizes)]
             shape = sizes + a[1][k:]
@@ -213,6 +216,7 @@ def vector_program(rng):
             if not src:
                 continue
             offs = [rng.randint(0, x - 1) for x in d[1][:k]] + [rng.randint(0, x - s) for x, s in zip(d[1][k:], src_shape)]
+            inserted.add(r)
             emit(f"{r} = vector.insert_strided_slice {src[0]}, {d[0]} {{offsets = {offs}, strides = {[1] * len(src_shape)}}}"
                  f" : {vt(src_shape, d[2])} into {vt(d[1], d[2])}", d[1], d[2])
         elif op == "shuffle":
@@ -334,13 +338,14 @@ def vector_program(rng):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--seeds", type=int, default=50)
+    ap.add_argument("--start", type=int, default=0, help="first seed")
     ap.add_argument("--kind", choices=["int", "float", "vector"], default="int")
     ap.add_argument("--keep", help="directory to keep failing programs in")
     args = ap.parse_args()
     gen = {"int": int_program, "float": float_program, "vector": vector_program}[args.kind]
     bad = 0
     with tempfile.TemporaryDirectory() as d:
-        for seed in range(args.seeds):
+        for seed in range(args.start, args.start + args.seeds):
             prog = gen(random.Random(seed))
             path = os.path.join(d, f"{args.kind}_{seed}.mlir")
             with open(path, "w") as f:
