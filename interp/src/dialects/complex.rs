@@ -288,10 +288,17 @@ impl C {
         (Self::sel(is_nan, re_s1, re5), Self::sel(is_nan, im_s1, im5))
     }
 
-    /// `exp(x)cos(y) + exp(x)sin(y)i`.
+    /// `exp(x)cos(y) + exp(x)sin(y)i`; where `exp(x)` overflows, each part
+    /// is `(exp(x/2) * trig(y)) * exp(x/2)`, and a zero `y` gives a +0
+    /// imaginary part (so `exp(huge + 0i)` is `inf + 0i`, not `inf + NaN i`).
     fn exp(self, z: Z) -> Z {
-        let er = self.exp_f(z.0);
-        (self.fmul(er, self.cos(z.1)), self.fmul(er, self.sin(z.1)))
+        let (re, im) = z;
+        let e = self.exp_f(re);
+        let e_half = self.exp_f(self.fmul(re, self.cst(0.5)));
+        let (c, s) = (self.cos(im), self.sin(im));
+        let overflow = self.oeq(e, self.inf());
+        let part = |t: Float| Self::sel(overflow, self.fmul(self.fmul(e_half, t), e_half), self.fmul(e, t));
+        (part(c), Self::sel(self.oeq(im, self.zero()), self.zero(), part(s)))
     }
 
     /// `cos(x) - 1` with the cephes polynomial for small arguments.
