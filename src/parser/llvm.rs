@@ -605,20 +605,25 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
+    /// The `noWrapFlags` bits of the current keyword, if it is a GEP flag.
+    fn gep_flag(&self) -> Option<i64> {
+        if !self.is(Tok::BareId) {
+            return None;
+        }
+        match self.spelling() {
+            "inbounds" => Some(GEP_INBOUNDS_FLAG | GEP_NUSW),
+            "inbounds_flag" => Some(GEP_INBOUNDS_FLAG),
+            "nusw" => Some(GEP_NUSW),
+            "nuw" => Some(GEP_NUW),
+            "none" => Some(0),
+            _ => None,
+        }
+    }
+
     fn parse_llvm_gep(&mut self, st: &mut OpState, name_span: Span) -> PResult<()> {
+        // `inbounds|nuw`: flag keywords joined by `|`.
         let mut flags = 0i64;
-        loop {
-            let bit = match self.tok.kind {
-                Tok::BareId => match self.spelling() {
-                    "inbounds" => GEP_INBOUNDS_FLAG | GEP_NUSW,
-                    "inbounds_flag" => GEP_INBOUNDS_FLAG,
-                    "nusw" => GEP_NUSW,
-                    "nuw" => GEP_NUW,
-                    "none" => 0,
-                    _ => break,
-                },
-                _ => break,
-            };
+        while let Some(bit) = self.gep_flag() {
             self.bump()?;
             flags |= bit;
             if !self.eat(Tok::VerticalBar)? {
@@ -633,28 +638,26 @@ impl<'a> Parser<'a> {
         self.expect(Tok::LSquare, "'['")?;
         let mut raw = Vec::new();
         let mut dyns = Vec::new();
-        {
-            loop {
-                if self.is(Tok::PercentId) {
-                    dyns.push(self.parse_use_name()?);
-                    raw.push(GEP_DYNAMIC);
-                } else {
-                    let neg = self.eat(Tok::Minus)?;
-                    if !self.is(Tok::Integer) {
-                        return self.err("expected SSA operand");
-                    }
-                    let (_, v) = super::attrs_lit(neg, self.spelling());
-                    let v = if neg { -v } else { v };
-                    let v = match i32::try_from(v) {
-                        Ok(v) if v != i32::MIN => v,
-                        _ => return self.custom_err("constant GEP index does not fit in 32 bits"),
-                    };
-                    self.bump()?;
-                    raw.push(i64::from(v));
+        loop {
+            if self.is(Tok::PercentId) {
+                dyns.push(self.parse_use_name()?);
+                raw.push(GEP_DYNAMIC);
+            } else {
+                let neg = self.eat(Tok::Minus)?;
+                if !self.is(Tok::Integer) {
+                    return self.err("expected SSA operand");
                 }
-                if !self.eat(Tok::Comma)? {
-                    break;
-                }
+                let (_, v) = super::attrs_lit(neg, self.spelling());
+                let v = if neg { -v } else { v };
+                let v = match i32::try_from(v) {
+                    Ok(v) if v != i32::MIN => v,
+                    _ => return self.custom_err("constant GEP index does not fit in 32 bits"),
+                };
+                self.bump()?;
+                raw.push(i64::from(v));
+            }
+            if !self.eat(Tok::Comma)? {
+                break;
             }
         }
         self.expect(Tok::RSquare, "']'")?;
