@@ -1,6 +1,7 @@
 //! The slice of the `llvm` dialect that programs printing strings use:
 //! globals (`llvm.mlir.global`, materialized once per run into a memory
-//! buffer laid out as LLVM lays it out on x86-64), `llvm.mlir.addressof`,
+//! buffer laid out as mlir-runner lays it out: LLVM's default data layout,
+//! see `mlir_ir::datalayout`), `llvm.mlir.addressof`,
 //! `llvm.mlir.constant`, `llvm.mlir.zero`, `llvm.getelementptr`, scalar
 //! `llvm.load`/`llvm.store`, `llvm.call` and `llvm.return`.
 //!
@@ -168,8 +169,29 @@ fn type_attr(e: &Engine, op: OpId, name: &str) -> Result<TypeId> {
     }
 }
 
+/// The layout of `ty`; a module that sets its own data layout is not
+/// modelled (mlir-runner would follow it).
 fn layout(e: &Engine, op: OpId, ty: TypeId) -> Result<datalayout::Layout> {
+    check_default_layout(e, op)?;
     datalayout::layout(&e.m.ctx, ty, e.cfg.index_bits).map_err(|msg| unsupported(op, msg))
+}
+
+fn check_default_layout(e: &Engine, op: OpId) -> Result<()> {
+    let Some(top) = e.m.top else { return Ok(()) };
+    for name in ["llvm.data_layout", "dlti.dl_spec"] {
+        let set = match e.m.attr(top, name).map(|a| e.m.ctx.attr_kind(a)) {
+            None => false,
+            Some(Attribute::String { value, .. }) => !value.is_empty(),
+            Some(_) => true,
+        };
+        if set {
+            return Err(unsupported(
+                op,
+                format!("the module's '{name}' attribute (only LLVM's default data layout is modelled)"),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// The storage of global `g`, made and initialized on first use.
@@ -188,6 +210,12 @@ fn global(e: &mut Engine, at: OpId, g: OpId) -> Result<Rc<RefCell<Buffer>>> {
     let region = m.regions(g).first().copied().filter(|r| !m.region(*r).blocks.is_empty());
     match (value, region) {
         (Some(a), _) => init_from_attr(e, g, &buf, a, ty)?,
+        (None, Some(r)) if returns_zero(e, r) => {
+            // `llvm.mlir.zero` is LLVM's zeroinitializer: every byte 0,
+            // padding included, whatever the type (structs too).
+            let zeros = vec![0u8; size];
+            buf.borrow_mut().write_bytes(0, &zeros);
+        }
         (None, Some(r)) => {
             let n = e.global_slots.get(&g).copied().unwrap_or(0);
             let mut fr = vec![Value::Opaque; n as usize];
@@ -213,6 +241,15 @@ fn global(e: &mut Engine, at: OpId, g: OpId) -> Result<Rc<RefCell<Buffer>>> {
     buf.borrow_mut().read_only = m.attr(g, "constant").is_some();
     e.mem.globals.insert(g, buf.clone());
     Ok(buf)
+}
+
+/// True when initializer region `r` returns the result of an
+/// `llvm.mlir.zero`.
+fn returns_zero(e: &Engine, r: mlir_ir::ir::RegionId) -> bool {
+    let m = e.m;
+    let Some(t) = m.region(r).blocks.last().and_then(|b| m.terminator(*b)) else { return false };
+    let Some(v) = m.operands(t).first() else { return false };
+    matches!(m.value(*v).def, mlir_ir::ir::ValueDef::Result(d, _) if m.op(d).name.kind == mlir_ir::ops::OpKind::LlvmZero)
 }
 
 /// The scalar type at the bottom of nested arrays and vectors, and how
@@ -338,6 +375,7 @@ fn gep(e: &Engine, op: OpId, args: Vec<Value>) -> Result<Value> {
                     i128::from(layout(e, op, ty)?.alloc).checked_mul(idx)
                 }
                 TypeKind::LlvmStruct { packed, body: LlvmStructBody::Fields(fs), .. } => {
+                    check_default_layout(e, op)?;
                     let (offs, _, _) = datalayout::struct_layout(&e.m.ctx, &fs, packed, e.cfg.index_bits)
                         .map_err(|msg| unsupported(op, msg))?;
                     let k = usize::try_from(idx).ok().filter(|k| *k < fs.len());
