@@ -1,8 +1,9 @@
 //! The runtime functions of `mlir-runner` (LLVM 22's `CRunnerUtils.cpp` and
 //! `Float16bits.cpp`) and the formatting `vector.print` lowers to, byte for
 //! byte: `%g` floats (`nan`, `-nan`, `inf`), signed `printI64`, unsigned
-//! `printU64`, `( a, b )` vectors. External `func.func` declarations bind to
-//! these by name; an unknown name fails when called.
+//! `printU64`, `( a, b )` vectors, `printString`'s `fputs`. External
+//! `func.func` and `llvm.func` declarations bind to these by name; an
+//! unknown name fails when called.
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::exec::Engine;
