@@ -9,6 +9,7 @@
 
 pub mod affine;
 pub mod attrs;
+pub mod datalayout;
 pub mod diag;
 pub mod ident;
 pub mod ir;

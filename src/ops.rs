@@ -275,6 +275,22 @@ pub enum Fmt {
     CombReplicate,
     /// `%a, %b -> 6 : ui4`.
     CombTruthTable,
+    /// `llvm.mlir.global internal constant @s("x\00") {..} : T { .. }`.
+    LlvmGlobal,
+    /// `llvm.func internal @f(%a: T) -> R attributes {..} { .. }`.
+    LlvmFunc,
+    /// `llvm.call @f(%a) : (T) -> R` (or an indirect `%p(%a) : !llvm.ptr, (T) -> R`).
+    LlvmCall,
+    /// `@g : !llvm.ptr`.
+    LlvmAddressof,
+    /// `(42 : i32) : i32`.
+    LlvmConstant,
+    /// `inbounds %p[%i, 1] : (!llvm.ptr, i64) -> !llvm.ptr, T`.
+    LlvmGep,
+    /// `volatile %p {..} : !llvm.ptr -> T`.
+    LlvmLoad,
+    /// `volatile %v, %p {..} : T, !llvm.ptr`.
+    LlvmStore,
 }
 
 macro_rules! ops {
@@ -728,5 +744,17 @@ ops! {
         CombTruthTable / TruthTable = "comb.truth_table", 0, CombTruthTable;
         CombXnor / Xnor = "comb.xnor", 0, CombVariadic;
         CombXor / Xor = "comb.xor", 0, CombVariadic;
+    }
+    Llvm LlvmOp {
+        LlvmAddressof / Addressof = "llvm.mlir.addressof", 0, LlvmAddressof;
+        LlvmCall / Call = "llvm.call", 0, LlvmCall;
+        LlvmConstant / Constant = "llvm.mlir.constant", 0, LlvmConstant;
+        LlvmFunc / Func = "llvm.func", ISOLATED, LlvmFunc;
+        LlvmGetelementptr / Getelementptr = "llvm.getelementptr", 0, LlvmGep;
+        LlvmGlobal / Global = "llvm.mlir.global", ISOLATED, LlvmGlobal;
+        LlvmLoad / Load = "llvm.load", 0, LlvmLoad;
+        LlvmReturn / Return = "llvm.return", TERMINATOR, Return;
+        LlvmStore / Store = "llvm.store", 0, LlvmStore;
+        LlvmZero / Zero = "llvm.mlir.zero", 0, TypeOnly;
     }
 }

@@ -126,6 +126,85 @@ pub fn write_type(out: &mut String, ctx: &Context, t: TypeId) {
         TypeKind::Dialect { dialect, body } => {
             let _ = write!(out, "!{}{}", ctx.str(*dialect), body);
         }
+        TypeKind::LlvmPtr(_)
+        | TypeKind::LlvmArray { .. }
+        | TypeKind::LlvmStruct { .. }
+        | TypeKind::LlvmVoid
+        | TypeKind::LlvmFunc { .. } => {
+            out.push_str("!llvm.");
+            write_llvm_body(out, ctx, t);
+        }
+    }
+}
+
+/// Writes a type nested in an llvm type: llvm types (structured, or kept as
+/// text) drop their `!llvm.` prefix there, as mlir-opt prints them.
+fn write_llvm_nested(out: &mut String, ctx: &Context, t: TypeId) {
+    match ctx.type_kind(t) {
+        k if k.is_llvm() => write_llvm_body(out, ctx, t),
+        TypeKind::Dialect { dialect, body } if ctx.str(*dialect) == "llvm" && body.starts_with('.') => {
+            out.push_str(&body[1..])
+        }
+        _ => write_type(out, ctx, t),
+    }
+}
+
+fn write_llvm_list(out: &mut String, ctx: &Context, ts: &[TypeId]) {
+    for (i, t) in ts.iter().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        write_llvm_nested(out, ctx, *t);
+    }
+}
+
+/// The body of a structured llvm type: `ptr<1>`, `array<4 x i8>`, ...
+fn write_llvm_body(out: &mut String, ctx: &Context, t: TypeId) {
+    match ctx.type_kind(t) {
+        TypeKind::LlvmPtr(0) => out.push_str("ptr"),
+        TypeKind::LlvmPtr(n) => {
+            let _ = write!(out, "ptr<{n}>");
+        }
+        TypeKind::LlvmArray { len, elem } => {
+            let _ = write!(out, "array<{len} x ");
+            write_llvm_nested(out, ctx, *elem);
+            out.push('>');
+        }
+        TypeKind::LlvmStruct { name, packed, body } => {
+            out.push_str("struct<");
+            if let Some(n) = name {
+                write_string(out, n.as_bytes());
+                if *body == LlvmStructBody::Recursive {
+                    out.push('>');
+                    return;
+                }
+                out.push_str(", ");
+            }
+            if *packed {
+                out.push_str("packed ");
+            }
+            match body {
+                LlvmStructBody::Fields(fs) => {
+                    out.push('(');
+                    write_llvm_list(out, ctx, fs);
+                    out.push(')');
+                }
+                LlvmStructBody::Opaque | LlvmStructBody::Recursive => out.push_str("opaque"),
+            }
+            out.push('>');
+        }
+        TypeKind::LlvmVoid => out.push_str("void"),
+        TypeKind::LlvmFunc { ret, params, vararg } => {
+            out.push_str("func<");
+            write_llvm_nested(out, ctx, *ret);
+            out.push_str(" (");
+            write_llvm_list(out, ctx, params);
+            if *vararg {
+                out.push_str(if params.is_empty() { "..." } else { ", ..." });
+            }
+            out.push_str(")>");
+        }
+        _ => write_type(out, ctx, t),
     }
 }
 

@@ -145,6 +145,36 @@ pub enum TypeKind {
         /// Result types.
         results: Vec<TypeId>,
     },
+    /// `!llvm.ptr` or `!llvm.ptr<N>`: an opaque pointer into address space N.
+    LlvmPtr(u32),
+    /// `!llvm.array<N x T>`.
+    LlvmArray {
+        /// Number of elements.
+        len: u64,
+        /// Element type.
+        elem: TypeId,
+    },
+    /// `!llvm.struct<"name", packed (T, ..)>` and its literal, opaque and
+    /// self-referencing forms.
+    LlvmStruct {
+        /// The name of an identified struct; `None` for a literal one.
+        name: Option<Box<str>>,
+        /// `packed`: no padding between fields, alignment 1.
+        packed: bool,
+        /// The fields, or why there are none.
+        body: LlvmStructBody,
+    },
+    /// `!llvm.void`: the result of a function returning nothing.
+    LlvmVoid,
+    /// `!llvm.func<R (T, .., ...)>`.
+    LlvmFunc {
+        /// Result type (`!llvm.void` for none).
+        ret: TypeId,
+        /// Parameter types.
+        params: Vec<TypeId>,
+        /// Trailing `...`.
+        vararg: bool,
+    },
     /// `!dialect<"data">`, `!dialect.name<body>` or `!dialect.name`: kept as text.
     Dialect {
         /// Dialect namespace.
@@ -152,6 +182,18 @@ pub enum TypeKind {
         /// Everything after the namespace, verbatim (`.ptr`, `<"x">`, `.foo<3>`).
         body: Box<str>,
     },
+}
+
+/// What an `!llvm.struct` holds.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum LlvmStructBody {
+    /// `(T, ..)`.
+    Fields(Vec<TypeId>),
+    /// `opaque`: an identified struct whose body is not known.
+    Opaque,
+    /// `struct<"name">` inside the body of struct `name`: a reference back
+    /// to the struct being defined.
+    Recursive,
 }
 
 impl TypeKind {
@@ -176,6 +218,19 @@ impl TypeKind {
             | TypeKind::Complex(elem) => Some(*elem),
             _ => None,
         }
+    }
+
+    /// True for the types of the llvm dialect that have a structure here
+    /// (pointers, arrays, structs, void, functions).
+    pub fn is_llvm(&self) -> bool {
+        matches!(
+            self,
+            TypeKind::LlvmPtr(_)
+                | TypeKind::LlvmArray { .. }
+                | TypeKind::LlvmStruct { .. }
+                | TypeKind::LlvmVoid
+                | TypeKind::LlvmFunc { .. }
+        )
     }
 
     /// True for integer types of any signedness.

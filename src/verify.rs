@@ -11,6 +11,8 @@ use crate::printer::type_to_string;
 use crate::types::{Signedness, TypeId, TypeKind};
 use rustc_hash::FxHashMap;
 
+mod llvm;
+
 /// Checks `m`; the first violation is returned as a diagnostic.
 pub fn verify(m: &Module) -> Result<(), Diagnostic> {
     let Some(top) = m.top else { return Ok(()) };
@@ -275,6 +277,9 @@ impl<'m> Verifier<'m> {
         }
         if kind == OpKind::FuncCall {
             self.check_call(op)?;
+        }
+        if matches!(kind, OpKind::LlvmAddressof | OpKind::LlvmCall) {
+            self.llvm_symbol_uses(op)?;
         }
         if kind == OpKind::MemrefGetGlobal {
             if let Some(a) = self.m.attr(op, "name") {
@@ -624,6 +629,8 @@ impl<'m> Verifier<'m> {
         use OpKind::*;
         let m = self.m;
         match kind {
+            LlvmAddressof | LlvmCall | LlvmConstant | LlvmFunc | LlvmGetelementptr | LlvmGlobal | LlvmLoad
+            | LlvmReturn | LlvmStore | LlvmZero => self.check_llvm(op, kind),
             FuncFunc => {
                 let Some((ins, _)) = self.func_type(op) else {
                     return self.op_err(op, "requires attribute 'function_type'");

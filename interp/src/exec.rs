@@ -132,6 +132,8 @@ pub struct Engine<'m> {
     pub out: Box<dyn Write + 'm>,
     /// Buffers, allocation scopes, globals.
     pub mem: crate::memory::Memory,
+    /// Frame sizes of the initializer regions of `llvm.mlir.global` ops.
+    pub global_slots: FxHashMap<OpId, u32>,
 }
 
 fn invalid(op: OpId, msg: impl Into<String>) -> Error {
@@ -152,6 +154,7 @@ impl<'m> Engine<'m> {
             depth: 0,
             out,
             mem: crate::memory::Memory::default(),
+            global_slots: FxHashMap::default(),
         };
         let top = m.top.ok_or_else(|| Error::global(ErrorKind::Invalid("no top-level module".into())))?;
         e.collect_funcs(top);
@@ -174,8 +177,15 @@ impl<'m> Engine<'m> {
             for &b in &m.region(r).blocks {
                 for &op in &m.block(b).ops {
                     match m.op(op).name.kind {
-                        OpKind::FuncFunc => self.add_func(op),
+                        OpKind::FuncFunc | OpKind::LlvmFunc => self.add_func(op),
                         OpKind::BuiltinModule => self.collect_funcs(op),
+                        OpKind::LlvmGlobal => {
+                            if let Some(&r) = m.regions(op).first().filter(|r| !m.region(**r).blocks.is_empty()) {
+                                let mut n = 0u32;
+                                self.number_region(r, &mut n);
+                                self.global_slots.insert(op, n);
+                            }
+                        }
                         _ => {}
                     }
                 }
@@ -192,6 +202,10 @@ impl<'m> Engine<'m> {
         let (inputs, results) = match m.attr(op, "function_type").map(|a| m.ctx.attr_kind(a)) {
             Some(Attribute::Type(t)) => match m.ctx.type_kind(*t) {
                 TypeKind::Function { inputs, results } => (inputs.clone(), results.clone()),
+                TypeKind::LlvmFunc { ret, params, .. } => {
+                    let results = if matches!(m.ctx.type_kind(*ret), TypeKind::LlvmVoid) { vec![] } else { vec![*ret] };
+                    (params.clone(), results)
+                }
                 _ => (Vec::new(), Vec::new()),
             },
             _ => (Vec::new(), Vec::new()),
@@ -271,8 +285,8 @@ impl<'m> Engine<'m> {
             };
         }
         let kind = m.op(op).name.kind;
-        if matches!(kind, OpKind::FuncCall | OpKind::FuncConstant) {
-            let attr = if kind == OpKind::FuncCall { "callee" } else { "value" };
+        if matches!(kind, OpKind::FuncCall | OpKind::FuncConstant | OpKind::LlvmCall) {
+            let attr = if kind == OpKind::FuncConstant { "value" } else { "callee" };
             if let Some(Attribute::SymbolRef { root, .. }) = m.attr(op, attr).map(|a| m.ctx.attr_kind(a)) {
                 let name = String::from_utf8_lossy(root);
                 aux.callee = Some(self.func_by_name(&name).ok_or_else(|| {
@@ -679,6 +693,7 @@ impl<'m> Engine<'m> {
             DialectOp::Complex(o) => dialects::complex::exec(self, fr, op, o),
             DialectOp::Bufferization(o) => dialects::bufferization::exec(self, fr, op, o),
             DialectOp::Comb(o) => dialects::comb::exec(self, fr, op, o),
+            DialectOp::Llvm(o) => dialects::llvm::exec(self, fr, op, o),
             DialectOp::Unknown => self.unknown(fr, op),
         }
     }

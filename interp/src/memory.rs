@@ -209,8 +209,10 @@ impl Buffer {
         self.init[i / 64] |= 1 << (i % 64);
     }
 
-    /// Decodes the lane at byte `at` (in range).
-    fn read_lane(&self, at: usize, lane: Lane) -> Scalar {
+    /// Decodes the lane at byte `at` (the caller checked `at + lane.bytes()`
+    /// against [`Buffer::len`]): poison if a byte was never written or
+    /// holds stored poison.
+    pub fn read_lane(&self, at: usize, lane: Lane) -> Scalar {
         let n = lane.bytes();
         if let Some(p) = (at..at + n).find_map(|i| self.poison.get(&i)) {
             return Scalar::Poison(*p);
@@ -229,9 +231,9 @@ impl Buffer {
         }
     }
 
-    /// Encodes `s` into the lane at byte `at` (in range); `None` when the
-    /// scalar does not fit the lane kind.
-    fn write_lane(&mut self, at: usize, lane: Lane, s: &Scalar) -> Option<()> {
+    /// Encodes `s` into the lane at byte `at` (in range, checked by the
+    /// caller); `None` when the scalar does not fit the lane kind.
+    pub fn write_lane(&mut self, at: usize, lane: Lane, s: &Scalar) -> Option<()> {
         let n = lane.bytes();
         for i in at..at + n {
             self.set_init(i);
@@ -259,6 +261,65 @@ impl Buffer {
             _ => return None,
         }
         Some(())
+    }
+}
+
+impl Buffer {
+    /// Byte `i` (in range): its value, or the poison it holds (never
+    /// written, or part of a stored poison value).
+    pub fn byte(&self, i: usize) -> std::result::Result<u8, Poison> {
+        if let Some(p) = self.poison.get(&i) {
+            return Err(*p);
+        }
+        if !self.is_init(i) {
+            return Err(Poison(self.origin));
+        }
+        Ok(self.data[i])
+    }
+
+    /// Writes `bytes` at byte `at` (in range) as initialized data
+    /// (a global's initial contents).
+    pub fn write_bytes(&mut self, at: usize, bytes: &[u8]) {
+        for (k, b) in bytes.iter().enumerate() {
+            self.data[at + k] = *b;
+            self.set_init(at + k);
+        }
+    }
+}
+
+/// An `!llvm.ptr` value: a byte offset from the start of a buffer (an
+/// `llvm.mlir.global`'s storage), or an address with no allocation behind
+/// it (`llvm.mlir.zero`'s null, offset from it by a GEP).
+#[derive(Clone, Debug)]
+pub struct Ptr {
+    /// The allocation pointed into; `None` for null (plus `offset`).
+    pub buf: Option<Rc<RefCell<Buffer>>>,
+    /// Byte offset from the start of the allocation (or from address 0).
+    /// Out-of-range offsets are allowed until the pointer is dereferenced.
+    pub offset: i64,
+}
+
+impl PartialEq for Ptr {
+    fn eq(&self, o: &Ptr) -> bool {
+        let same = match (&self.buf, &o.buf) {
+            (Some(a), Some(b)) => Rc::ptr_eq(a, b),
+            (None, None) => true,
+            _ => false,
+        };
+        same && self.offset == o.offset
+    }
+}
+
+impl Ptr {
+    /// The null pointer.
+    pub fn null() -> Ptr {
+        Ptr { buf: None, offset: 0 }
+    }
+
+    /// The simulated address.
+    pub fn addr(&self) -> u64 {
+        let base = self.buf.as_ref().map_or(0, |b| b.borrow().addr);
+        base.wrapping_add(self.offset as u64)
     }
 }
 

@@ -1,8 +1,9 @@
 //! The runtime functions of `mlir-runner` (LLVM 22's `CRunnerUtils.cpp` and
 //! `Float16bits.cpp`) and the formatting `vector.print` lowers to, byte for
 //! byte: `%g` floats (`nan`, `-nan`, `inf`), signed `printI64`, unsigned
-//! `printU64`, `( a, b )` vectors. External `func.func` declarations bind to
-//! these by name; an unknown name fails when called.
+//! `printU64`, `( a, b )` vectors, `printString`'s `fputs`. External
+//! `func.func` and `llvm.func` declarations bind to these by name; an
+//! unknown name fails when called.
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::exec::Engine;
@@ -29,7 +30,7 @@ pub enum RtFn {
     PrintF32,
     /// `printF64(f64)`: `%lg`.
     PrintF64,
-    /// `printString(ptr)`: needs pointers, not supported.
+    /// `printString(ptr)`: the bytes up to the first NUL (`fputs`).
     PrintString,
     /// `printOpen()`: `( `.
     PrintOpen,
@@ -115,7 +116,10 @@ pub fn call(e: &mut Engine, op: OpId, rt: RtFn, name: &str, ins: &[TypeId], args
         }
         RtFn::Memref(f) => return memref_call(e, op, f, name, args),
         RtFn::PrintString => {
-            return Err(Error::at(op, ErrorKind::Unsupported("@printString (pointers are not modelled yet)".into())))
+            let p = args.first().ok_or_else(|| bad_arg(op, name))?;
+            let bytes = crate::dialects::llvm::c_string(e, op, p)?;
+            e.out.write_all(&bytes).map_err(io(op))?;
+            return Ok(Vec::new());
         }
         RtFn::Unknown => {
             return Err(Error::at(op, ErrorKind::Unsupported(format!("call to unknown external function @{name}"))))

@@ -334,6 +334,8 @@ pub enum Value {
     Func(FuncRef),
     /// A memref: a buffer and a view descriptor on it.
     Memref(Rc<crate::memory::MemRef>),
+    /// An `!llvm.ptr`: an allocation (or null) and a byte offset.
+    Ptr(crate::memory::Ptr),
     /// A value of a type this engine does not model yet (never read).
     Opaque,
 }
@@ -367,7 +369,7 @@ impl Value {
         match self {
             Value::Scalar(s) => s.poison(),
             Value::Array(a) => a.iter().find_map(|s| s.poison()),
-            Value::Func(_) | Value::Memref(_) | Value::Opaque => None,
+            Value::Func(_) | Value::Memref(_) | Value::Ptr(_) | Value::Opaque => None,
         }
     }
 }
@@ -384,7 +386,7 @@ pub fn map1<E>(a: &Value, mut f: impl FnMut(&Scalar) -> Result<Scalar, E>, bad: 
             let shaped = ArrayD::from_shape_vec(arr.raw_dim(), out).map_err(|_| bad())?;
             Ok(Value::Array(Rc::new(shaped)))
         }
-        Value::Func(_) | Value::Memref(_) | Value::Opaque => Err(bad()),
+        Value::Func(_) | Value::Memref(_) | Value::Ptr(_) | Value::Opaque => Err(bad()),
     }
 }
 

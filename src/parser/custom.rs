@@ -471,6 +471,14 @@ impl<'a> Parser<'a> {
             | Fmt::CombMux
             | Fmt::CombReplicate
             | Fmt::CombTruthTable => self.parse_comb_family(fmt, kind, st, name_span)?,
+            Fmt::LlvmGlobal
+            | Fmt::LlvmFunc
+            | Fmt::LlvmCall
+            | Fmt::LlvmAddressof
+            | Fmt::LlvmConstant
+            | Fmt::LlvmGep
+            | Fmt::LlvmLoad
+            | Fmt::LlvmStore => self.parse_llvm_family(fmt, kind, st, name_span)?,
             Fmt::ScfFor => self.parse_scf_for(st)?,
             Fmt::ScfIf => self.parse_scf_if(st)?,
             Fmt::ScfWhile => self.parse_scf_while(st)?,

@@ -8,6 +8,8 @@ mod attrs;
 mod bufferization;
 mod comb;
 mod custom;
+mod llvm;
+pub use llvm::{GEP_DYNAMIC, GEP_INBOUNDS_FLAG, GEP_NUSW, GEP_NUW, LINKAGES};
 mod memref;
 mod tensor;
 mod types;

@@ -147,6 +147,15 @@ impl<'a> Parser<'a> {
             self.bump()?;
             return Ok(t);
         }
+        if ns == "llvm" {
+            if let Some(kw) = full.strip_prefix("llvm.") {
+                let kw = kw.to_string();
+                if crate::parser::llvm::is_structured(&kw) {
+                    self.bump()?;
+                    return self.parse_llvm_type_body(&kw, span);
+                }
+            }
+        }
         let dialect = self.m.ctx.ident(ns);
         let mut body = full[ns.len()..].to_string();
         let end = self.tok_end();
@@ -244,7 +253,11 @@ impl<'a> Parser<'a> {
     fn is_vector_elem(&self, t: TypeId) -> bool {
         matches!(
             self.m.ctx.type_kind(t),
-            TypeKind::Integer { .. } | TypeKind::Index | TypeKind::Float(_) | TypeKind::Dialect { .. }
+            TypeKind::Integer { .. }
+                | TypeKind::Index
+                | TypeKind::Float(_)
+                | TypeKind::Dialect { .. }
+                | TypeKind::LlvmPtr(_)
         )
     }
 
@@ -304,6 +317,9 @@ impl<'a> Parser<'a> {
                 | TypeKind::MemRef { .. }
                 | TypeKind::UnrankedMemRef { .. }
                 | TypeKind::Dialect { .. }
+                | TypeKind::LlvmPtr(_)
+                | TypeKind::LlvmArray { .. }
+                | TypeKind::LlvmStruct { .. }
         )
     }
 

@@ -10,6 +10,7 @@ pub mod comb;
 pub mod complex;
 pub mod func;
 pub mod index;
+pub mod llvm;
 pub mod math;
 pub mod memref;
 pub mod scf;

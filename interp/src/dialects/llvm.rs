@@ -1,0 +1,489 @@
+//! The slice of the `llvm` dialect that programs printing strings use:
+//! globals (`llvm.mlir.global`, materialized once per run into a memory
+//! buffer laid out as mlir-runner lays it out: LLVM's default data layout,
+//! see `mlir_ir::datalayout`), `llvm.mlir.addressof`,
+//! `llvm.mlir.constant`, `llvm.mlir.zero`, `llvm.getelementptr`, scalar
+//! `llvm.load`/`llvm.store`, `llvm.call` and `llvm.return`.
+//!
+//! A pointer is a [`Ptr`]: the global's buffer (or none, for null) and a
+//! byte offset. GEP only computes offsets (checked arithmetic); an
+//! `inbounds` GEP that leaves its allocation gives poison, as LLVM's
+//! LangRef says. Dereferencing null, a poison pointer, or bytes outside the
+//! allocation is undefined behaviour naming the global; storing into a
+//! `constant` global is too.
+
+use crate::error::{Error, ErrorKind, Result};
+use crate::exec::{Engine, Flow, Frame};
+use crate::memory::{mem_ub, AllocKind, Buffer, Lane, Ptr};
+use crate::value::{Int, Poison, Scalar, Value};
+use mlir_ir::attrs::Attribute;
+use mlir_ir::datalayout;
+use mlir_ir::ir::OpId;
+use mlir_ir::ops::LlvmOp;
+use mlir_ir::parser::{GEP_DYNAMIC, GEP_INBOUNDS_FLAG, GEP_NUSW};
+use mlir_ir::types::{LlvmStructBody, TypeId, TypeKind};
+use ndarray::{ArrayD, IxDyn};
+use std::cell::RefCell;
+use std::rc::Rc;
+
+/// Executes one llvm op.
+pub fn exec(e: &mut Engine, fr: &mut Frame, op: OpId, kind: LlvmOp) -> Result<Flow> {
+    use LlvmOp::*;
+    match kind {
+        Addressof => {
+            let p = addressof(e, op)?;
+            e.assign(fr, op, p)
+        }
+        Call => call(e, fr, op),
+        Constant => {
+            let v = constant(e, op)?;
+            e.assign(fr, op, v)
+        }
+        Func | Global => Ok(Flow::Next),
+        Getelementptr => {
+            let p = gep(e, op, e.args(fr, op))?;
+            e.assign(fr, op, p)
+        }
+        Load => {
+            let v = load(e, op, e.arg(fr, op, 0)?)?;
+            e.assign(fr, op, v)
+        }
+        Return => Ok(Flow::Exit(e.args(fr, op))),
+        Store => store(e, op, e.arg(fr, op, 0)?, e.arg(fr, op, 1)?).map(|()| Flow::Next),
+        Zero => {
+            let v = zero(e, op, e.result_type(op, 0))?;
+            e.assign(fr, op, v)
+        }
+    }
+}
+
+fn unsupported(op: OpId, what: impl Into<String>) -> Error {
+    Error::at(op, ErrorKind::Unsupported(what.into()))
+}
+
+fn invalid(op: OpId, what: impl Into<String>) -> Error {
+    Error::at(op, ErrorKind::Invalid(what.into()))
+}
+
+/// `llvm.call @f(args)`: a function with a body or a runtime function.
+fn call(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
+    let Some(f) = e.aux[op.0 as usize].callee else {
+        return Err(unsupported(op, "indirect llvm.call (function pointers are not modelled)"));
+    };
+    let args = e.args(fr, op);
+    let res = e.call(op, f, args)?;
+    e.assign_all(fr, op, res)
+}
+
+/// `llvm.mlir.constant(attr) : T`: a scalar or a vector.
+fn constant(e: &Engine, op: OpId) -> Result<Value> {
+    let a = e.m.attr(op, "value").ok_or_else(|| invalid(op, "llvm.mlir.constant without a value"))?;
+    let ty = e.result_type(op, 0);
+    if !matches!(e.m.ctx.type_kind(ty), TypeKind::Integer { .. } | TypeKind::Float(_) | TypeKind::Vector { .. }) {
+        let t = mlir_ir::printer::type_to_string(&e.m.ctx, ty);
+        return Err(unsupported(op, format!("llvm.mlir.constant of type {t} (aggregate values are not modelled)")));
+    }
+    e.attr_value(op, a, ty)
+}
+
+/// `llvm.mlir.zero : T`: zero, +0.0, null, or a vector of them.
+fn zero(e: &Engine, op: OpId, ty: TypeId) -> Result<Value> {
+    let scalar = |t: TypeId| -> Option<Scalar> {
+        match e.m.ctx.type_kind(t) {
+            TypeKind::Integer { width, .. } => Some(Scalar::Int(Int::from_u128(*width, 0))),
+            TypeKind::Float(k) => Some(Scalar::Float(crate::float::from_bits(*k, 0))),
+            _ => None,
+        }
+    };
+    match e.m.ctx.type_kind(ty) {
+        TypeKind::LlvmPtr(_) => Ok(Value::Ptr(Ptr::null())),
+        TypeKind::Vector { shape, elem, scalable } if !scalable.iter().any(|s| *s) => {
+            let z = scalar(*elem).ok_or_else(|| unsupported(op, "llvm.mlir.zero of this vector type"))?;
+            let dims: Vec<usize> = shape.iter().map(|d| usize::try_from(*d).unwrap_or(0)).collect();
+            let n = dims.iter().product();
+            let arr = ArrayD::from_shape_vec(IxDyn(&dims), vec![z; n]).map_err(|_| invalid(op, "bad vector shape"))?;
+            Ok(Value::Array(Rc::new(arr)))
+        }
+        _ => match scalar(ty) {
+            Some(z) => Ok(Value::Scalar(z)),
+            None => {
+                let t = mlir_ir::printer::type_to_string(&e.m.ctx, ty);
+                Err(unsupported(op, format!("llvm.mlir.zero of type {t} (aggregate values are not modelled)")))
+            }
+        },
+    }
+}
+
+/// The `llvm.mlir.global` or `llvm.func` `op` refers to by `global_name`.
+fn symbol_target(e: &Engine, op: OpId) -> Result<OpId> {
+    let m = e.m;
+    let Some(Attribute::SymbolRef { root, .. }) = m.attr(op, "global_name").map(|a| m.ctx.attr_kind(a)) else {
+        return Err(invalid(op, "llvm.mlir.addressof without a symbol"));
+    };
+    let mut table = m.parent_op(op);
+    while let Some(t) = table {
+        if m.op(t).name.kind.has(mlir_ir::ops::traits::SYMBOL_TABLE) {
+            break;
+        }
+        table = m.parent_op(t);
+    }
+    let table = table.ok_or_else(|| invalid(op, "llvm.mlir.addressof outside a symbol table"))?;
+    for &r in m.regions(table) {
+        for &b in &m.region(r).blocks {
+            for &o in &m.block(b).ops {
+                if let Some(Attribute::String { value, .. }) = m.attr(o, "sym_name").map(|a| m.ctx.attr_kind(a)) {
+                    if value == root {
+                        return Ok(o);
+                    }
+                }
+            }
+        }
+    }
+    let n = String::from_utf8_lossy(root).into_owned();
+    Err(invalid(op, format!("'@{n}' does not reference a global")))
+}
+
+/// `llvm.mlir.addressof @g`: a pointer to the start of global `g`.
+fn addressof(e: &mut Engine, op: OpId) -> Result<Value> {
+    let target = symbol_target(e, op)?;
+    if e.m.op(target).name.kind != mlir_ir::ops::OpKind::LlvmGlobal {
+        return Err(unsupported(op, "the address of a function (function pointers are not modelled)"));
+    }
+    let buf = global(e, op, target)?;
+    Ok(Value::Ptr(Ptr { buf: Some(buf), offset: 0 }))
+}
+
+/// The name of the global (or other allocation) `origin`, for messages.
+pub fn alloc_name(e: &Engine, origin: OpId) -> String {
+    let m = e.m;
+    match m.attr(origin, "sym_name").map(|a| m.ctx.attr_kind(a)) {
+        Some(Attribute::String { value, .. }) => format!("@{}", String::from_utf8_lossy(value)),
+        _ => format!("the allocation of '{}'", m.op_name(origin)),
+    }
+}
+
+fn type_attr(e: &Engine, op: OpId, name: &str) -> Result<TypeId> {
+    match e.m.attr(op, name).map(|a| e.m.ctx.attr_kind(a)) {
+        Some(Attribute::Type(t)) => Ok(*t),
+        _ => Err(invalid(op, format!("missing type attribute '{name}'"))),
+    }
+}
+
+/// The layout of `ty`; a module that sets its own data layout is not
+/// modelled (mlir-runner would follow it).
+fn layout(e: &Engine, op: OpId, ty: TypeId) -> Result<datalayout::Layout> {
+    check_default_layout(e, op)?;
+    datalayout::layout(&e.m.ctx, ty, e.cfg.index_bits).map_err(|msg| unsupported(op, msg))
+}
+
+fn check_default_layout(e: &Engine, op: OpId) -> Result<()> {
+    let Some(top) = e.m.top else { return Ok(()) };
+    for name in ["llvm.data_layout", "dlti.dl_spec"] {
+        let set = match e.m.attr(top, name).map(|a| e.m.ctx.attr_kind(a)) {
+            None => false,
+            Some(Attribute::String { value, .. }) => !value.is_empty(),
+            Some(_) => true,
+        };
+        if set {
+            return Err(unsupported(
+                op,
+                format!("the module's '{name}' attribute (only LLVM's default data layout is modelled)"),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The storage of global `g`, made and initialized on first use.
+fn global(e: &mut Engine, at: OpId, g: OpId) -> Result<Rc<RefCell<Buffer>>> {
+    if let Some(b) = e.mem.globals.get(&g) {
+        return Ok(b.clone());
+    }
+    let m = e.m;
+    let ty = type_attr(e, g, "global_type")?;
+    let l = layout(e, g, ty)?;
+    let align = e.ints_attr(g, "alignment")?.and_then(|v| v.first().copied()).unwrap_or(0);
+    let align = u64::try_from(align).unwrap_or(0).max(l.align);
+    let size = usize::try_from(l.alloc).map_err(|_| unsupported(g, "a global this large"))?;
+    let buf = e.mem.new_buffer(g, size, AllocKind::Global, align)?;
+    let value = m.attr(g, "value");
+    let region = m.regions(g).first().copied().filter(|r| !m.region(*r).blocks.is_empty());
+    match (value, region) {
+        (Some(a), _) => init_from_attr(e, g, &buf, a, ty)?,
+        (None, Some(r)) if returns_zero(e, r) => {
+            // `llvm.mlir.zero` is LLVM's zeroinitializer: every byte 0,
+            // padding included, whatever the type (structs too).
+            let zeros = vec![0u8; size];
+            buf.borrow_mut().write_bytes(0, &zeros);
+        }
+        (None, Some(r)) => {
+            let n = e.global_slots.get(&g).copied().unwrap_or(0);
+            let mut fr = vec![Value::Opaque; n as usize];
+            let (_, vals) = e.run_region(&mut fr, r, Vec::new())?;
+            let v = vals.first().ok_or_else(|| invalid(g, "initializer region returns no value"))?;
+            write_value(e, g, &mut buf.borrow_mut(), 0, ty, v)?;
+        }
+        (None, None) => {
+            let linkage = match m.attr(g, "linkage").map(|a| m.ctx.attr_kind(a)) {
+                Some(Attribute::Dialect { body, .. }) => body.to_string(),
+                _ => String::new(),
+            };
+            // An external global is defined elsewhere: mlir-runner would
+            // need its definition from a library.
+            if linkage.is_empty() || linkage.contains("<external>") || linkage.contains("<extern_weak>") {
+                return Err(unsupported(
+                    at,
+                    format!("{} is an external declaration with no initializer", alloc_name(e, g)),
+                ));
+            }
+        }
+    }
+    buf.borrow_mut().read_only = m.attr(g, "constant").is_some();
+    e.mem.globals.insert(g, buf.clone());
+    Ok(buf)
+}
+
+/// True when initializer region `r` returns the result of an
+/// `llvm.mlir.zero`.
+fn returns_zero(e: &Engine, r: mlir_ir::ir::RegionId) -> bool {
+    let m = e.m;
+    let Some(t) = m.region(r).blocks.last().and_then(|b| m.terminator(*b)) else { return false };
+    let Some(v) = m.operands(t).first() else { return false };
+    matches!(m.value(*v).def, mlir_ir::ir::ValueDef::Result(d, _) if m.op(d).name.kind == mlir_ir::ops::OpKind::LlvmZero)
+}
+
+/// The scalar type at the bottom of nested arrays and vectors, and how
+/// many of it there are.
+fn innermost(e: &Engine, mut ty: TypeId) -> (TypeId, Option<u64>) {
+    let mut n = Some(1u64);
+    loop {
+        match e.m.ctx.type_kind(ty) {
+            TypeKind::LlvmArray { len, elem } => {
+                n = n.and_then(|x| x.checked_mul(*len));
+                ty = *elem;
+            }
+            TypeKind::Vector { shape, elem, .. } => {
+                for d in shape {
+                    n = n.and_then(|x| x.checked_mul(u64::try_from(*d).ok()?));
+                }
+                ty = *elem;
+            }
+            _ => return (ty, n),
+        }
+    }
+}
+
+/// Lays out a global's `value` attribute: a string's bytes, a scalar, or a
+/// dense attribute's elements in row-major order at the innermost element's
+/// allocation size.
+fn init_from_attr(e: &Engine, g: OpId, buf: &Rc<RefCell<Buffer>>, a: mlir_ir::attrs::AttrId, ty: TypeId) -> Result<()> {
+    let m = e.m;
+    if let Attribute::String { value, .. } = m.ctx.attr_kind(a) {
+        let mut b = buf.borrow_mut();
+        if value.len() > b.len() {
+            return Err(invalid(g, "string longer than its global"));
+        }
+        b.write_bytes(0, value);
+        return Ok(());
+    }
+    let (elem, count) = innermost(e, ty);
+    let v = e.attr_value(g, a, elem)?;
+    let mut b = buf.borrow_mut();
+    match v {
+        Value::Array(arr) => {
+            if count != Some(arr.len() as u64) {
+                return Err(invalid(
+                    g,
+                    format!("initializer has {} elements for a global of {} elements", arr.len(), count.unwrap_or(0)),
+                ));
+            }
+            let step = layout(e, g, elem)?.alloc;
+            for (k, s) in arr.iter().enumerate() {
+                let at = (k as u64).checked_mul(step).ok_or_else(|| invalid(g, "initializer offset overflows"))?;
+                write_value(e, g, &mut b, at, elem, &Value::Scalar(s.clone()))?;
+            }
+            Ok(())
+        }
+        // A scalar for an array type would be a splat; LLVM rejects it.
+        v if ty == elem => write_value(e, g, &mut b, 0, ty, &v),
+        _ => Err(unsupported(g, "this initializer for an aggregate global")),
+    }
+}
+
+/// The storage lane of scalar type `ty`.
+fn lane_of(e: &Engine, op: OpId, ty: TypeId) -> Result<Lane> {
+    match e.m.ctx.type_kind(ty) {
+        TypeKind::Integer { width, .. } => Ok(Lane::Int(*width)),
+        TypeKind::Index => Ok(Lane::Int(e.cfg.index_bits)),
+        TypeKind::Float(k) => Ok(Lane::Float(*k)),
+        _ => {
+            let t = mlir_ir::printer::type_to_string(&e.m.ctx, ty);
+            Err(unsupported(op, format!("memory accesses of type {t} (only integers and floats are modelled)")))
+        }
+    }
+}
+
+/// Writes scalar `v` of type `ty` at byte `at` of `b` (in range: the
+/// global was sized from `ty`).
+fn write_value(e: &Engine, op: OpId, b: &mut Buffer, at: u64, ty: TypeId, v: &Value) -> Result<()> {
+    let lane = lane_of(e, op, ty)?;
+    let at = usize::try_from(at).map_err(|_| invalid(op, "offset overflows"))?;
+    if !matches!(at.checked_add(lane.bytes()), Some(end) if end <= b.len()) {
+        return Err(invalid(op, "initializer does not fit its global"));
+    }
+    let s = v.scalar().ok_or_else(|| unsupported(op, "storing a non-scalar value in memory"))?;
+    b.write_lane(at, lane, s).ok_or_else(|| invalid(op, "value does not match its type"))
+}
+
+/// `llvm.getelementptr`: the base plus each index times the size of what
+/// it steps over; struct indices add the field's offset.
+fn gep(e: &Engine, op: OpId, args: Vec<Value>) -> Result<Value> {
+    let mut args = args.into_iter();
+    let base = match args.next() {
+        Some(Value::Ptr(p)) => p,
+        Some(v @ Value::Scalar(Scalar::Poison(_))) => return Ok(v),
+        _ => return Err(unsupported(op, "llvm.getelementptr on vectors of pointers")),
+    };
+    let raw = e.i64s(op, "rawConstantIndices")?;
+    let flags = e.ints_attr(op, "noWrapFlags")?.and_then(|v| v.first().copied()).unwrap_or(0);
+    let inbounds = flags & GEP_INBOUNDS_FLAG != 0;
+    let nusw = flags & GEP_NUSW != 0;
+    let mut ty = type_attr(e, op, "elem_type")?;
+    let len = base.buf.as_ref().map_or(0, |b| b.borrow().len() as i128);
+    let mut offset = i128::from(base.offset);
+    let poison = Value::Scalar(Scalar::Poison(Poison(op)));
+    for (i, r) in raw.iter().enumerate() {
+        let idx: i128 = if *r == GEP_DYNAMIC {
+            let v = args.next().ok_or_else(|| invalid(op, "fewer dynamic indices than rawConstantIndices says"))?;
+            match v.scalar() {
+                Some(Scalar::Int(x)) => {
+                    x.to_i64().map(i128::from).ok_or_else(|| unsupported(op, "GEP index wider than 64 bits"))?
+                }
+                Some(Scalar::Poison(_)) => return Ok(poison),
+                _ => return Err(invalid(op, "GEP index is not an integer")),
+            }
+        } else {
+            i128::from(*r)
+        };
+        // The first index steps over whole elements of `elem_type`.
+        let step = if i == 0 {
+            i128::from(layout(e, op, ty)?.alloc).checked_mul(idx)
+        } else {
+            match e.m.ctx.type_kind(ty).clone() {
+                TypeKind::LlvmArray { elem, .. } | TypeKind::Vector { elem, .. } => {
+                    ty = elem;
+                    i128::from(layout(e, op, ty)?.alloc).checked_mul(idx)
+                }
+                TypeKind::LlvmStruct { packed, body: LlvmStructBody::Fields(fs), .. } => {
+                    check_default_layout(e, op)?;
+                    let (offs, _, _) = datalayout::struct_layout(&e.m.ctx, &fs, packed, e.cfg.index_bits)
+                        .map_err(|msg| unsupported(op, msg))?;
+                    let k = usize::try_from(idx).ok().filter(|k| *k < fs.len());
+                    let k = k.ok_or_else(|| invalid(op, format!("struct index {idx} out of range")))?;
+                    ty = fs[k];
+                    Some(i128::from(offs[k]))
+                }
+                _ => return Err(invalid(op, format!("GEP index #{i} indexes a type that cannot be indexed"))),
+            }
+        };
+        let step = step.ok_or_else(|| invalid(op, "GEP offset overflows"))?;
+        offset = offset.checked_add(step).ok_or_else(|| invalid(op, "GEP offset overflows"))?;
+        // `inbounds`: every partial address stays inside the allocation
+        // (one past the end allowed); null only admits offset 0.
+        if inbounds && !(0..=len).contains(&offset) {
+            return Ok(poison);
+        }
+        if nusw && i64::try_from(offset).is_err() {
+            return Ok(poison);
+        }
+    }
+    // Without flags the address arithmetic wraps (two's complement, 64 bits).
+    let offset = offset as i64;
+    Ok(Value::Ptr(Ptr { buf: base.buf, offset }))
+}
+
+/// The buffer and byte index of an access of `n` bytes through `v`:
+/// undefined behaviour through poison, null, a freed buffer or outside it.
+pub fn place(e: &Engine, op: OpId, v: &Value, n: usize, what: &str) -> Result<(Rc<RefCell<Buffer>>, usize)> {
+    e.observe(op, v, &format!("used as the address of {what}"))?;
+    let Value::Ptr(p) = v else { return Err(invalid(op, format!("the address of {what} is not a pointer"))) };
+    let Some(buf) = p.buf.clone() else {
+        return Err(Error::at(
+            op,
+            ErrorKind::Ub(format!("{what} through a null pointer (address {:#x}, no allocation)", p.offset)),
+        ));
+    };
+    let (origin, len) = {
+        let b = buf.borrow();
+        (b.origin, b.len())
+    };
+    let at = usize::try_from(p.offset).ok().filter(|at| at.checked_add(n).is_some_and(|end| end <= len));
+    match at {
+        Some(at) => Ok((buf, at)),
+        None => Err(mem_ub(
+            op,
+            origin,
+            format!(
+                "out-of-bounds {what}: {n} byte(s) at offset {} of {}, which has {len} bytes",
+                p.offset,
+                alloc_name(e, origin)
+            ),
+        )),
+    }
+}
+
+/// `llvm.load %p : !llvm.ptr -> T` of an integer or float.
+fn load(e: &Engine, op: OpId, p: &Value) -> Result<Value> {
+    let lane = lane_of(e, op, e.result_type(op, 0))?;
+    let (buf, at) = place(e, op, p, lane.bytes(), "llvm.load")?;
+    let s = buf.borrow().read_lane(at, lane);
+    Ok(Value::Scalar(s))
+}
+
+/// `llvm.store %v, %p : T, !llvm.ptr` of an integer or float.
+fn store(e: &Engine, op: OpId, v: &Value, p: &Value) -> Result<()> {
+    let ty = e.operand_type(op, 0).ok_or_else(|| invalid(op, "llvm.store without a value"))?;
+    let lane = lane_of(e, op, ty)?;
+    let (buf, at) = place(e, op, p, lane.bytes(), "llvm.store")?;
+    let mut b = buf.borrow_mut();
+    if b.read_only {
+        let origin = b.origin;
+        drop(b);
+        return Err(mem_ub(op, origin, format!("llvm.store into the constant global {}", alloc_name(e, origin))));
+    }
+    let s = v.scalar().ok_or_else(|| invalid(op, "llvm.store of a non-scalar value"))?;
+    b.write_lane(at, lane, s).ok_or_else(|| invalid(op, "stored value does not match its type"))
+}
+
+/// The bytes of the NUL-terminated string at `p` (without the NUL), as
+/// `printString`'s `fputs` reads them: undefined behaviour if the
+/// allocation ends, or a byte was never written, before a NUL.
+pub fn c_string(e: &Engine, op: OpId, p: &Value) -> Result<Vec<u8>> {
+    let (buf, start) = place(e, op, p, 1, "printString")?;
+    let b = buf.borrow();
+    let mut out = Vec::new();
+    for i in start..b.len() {
+        match b.byte(i) {
+            Ok(0) => return Ok(out),
+            Ok(c) => out.push(c),
+            Err(Poison(origin)) => {
+                return Err(Error::at(
+                    op,
+                    ErrorKind::Poison {
+                        what: format!("read by printString at offset {i} of {}", alloc_name(e, b.origin)),
+                        origin,
+                    },
+                ))
+            }
+        }
+    }
+    Err(mem_ub(
+        op,
+        b.origin,
+        format!(
+            "printString reads past the end of {} ({} bytes): no NUL byte from offset {start} on",
+            alloc_name(e, b.origin),
+            b.len()
+        ),
+    ))
+}

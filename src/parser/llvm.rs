@@ -1,0 +1,680 @@
+//! The llvm dialect: its structured types (`!llvm.ptr`, `!llvm.array`,
+//! `!llvm.struct`, `!llvm.void`, `!llvm.func`) and the custom forms of the
+//! ops mlir-interp knows (globals, addresses, constants, GEP, load/store,
+//! functions, calls, return), following LLVM 22's `LLVMOps.td` formats and
+//! `LLVMDialect.cpp` parsers. Inside an llvm type, nested llvm types drop
+//! their `!llvm.` prefix (`!llvm.array<2 x ptr>`), as in mlir-opt.
+
+use super::{OpState, PResult, Parser, UseName};
+use crate::attrs::{Attribute, IntVal};
+use crate::diag::Span;
+use crate::ir::RegionId;
+use crate::lexer::Tok;
+use crate::ops::{Fmt, OpKind};
+use crate::types::{LlvmStructBody, TypeId, TypeKind};
+
+/// The llvm type keywords with a structure here.
+const STRUCTURED: &[&str] = &["ptr", "array", "struct", "void", "func"];
+
+/// The other llvm type keywords, kept as text (`!llvm.token`).
+const TEXTUAL: &[&str] = &["token", "label", "metadata", "ppc_fp128", "x86_amx", "target"];
+
+/// Linkage keywords in `LLVM::Linkage` order.
+pub const LINKAGES: &[&str] = &[
+    "private",
+    "internal",
+    "available_externally",
+    "linkonce",
+    "weak",
+    "common",
+    "appending",
+    "extern_weak",
+    "linkonce_odr",
+    "weak_odr",
+    "external",
+];
+
+/// Calling conventions accepted by `llvm.func` and `llvm.call` (the
+/// spellings of `LLVM::CConv` most programs use).
+const CCONVS: &[&str] = &[
+    "ccc",
+    "fastcc",
+    "coldcc",
+    "cc_10",
+    "cc_11",
+    "webkit_jscc",
+    "anyregcc",
+    "preserve_mostcc",
+    "preserve_allcc",
+    "swiftcc",
+    "cxx_fast_tlscc",
+    "tailcc",
+    "cfguard_checkcc",
+    "swifttailcc",
+    "x86_stdcallcc",
+    "x86_fastcallcc",
+    "arm_apcscc",
+    "arm_aapcscc",
+    "arm_aapcs_vfpcc",
+    "msp430_intrcc",
+    "x86_thiscallcc",
+    "ptx_kernelcc",
+    "ptx_devicecc",
+    "spir_funccc",
+    "spir_kernelcc",
+    "intel_ocl_bicc",
+    "x86_64_sysvcc",
+    "win64cc",
+    "x86_vectorcallcc",
+    "hhvm_ccc",
+    "x86_intrcc",
+    "amdgpu_kernelcc",
+];
+
+/// Visibility keywords by their `visibility_` value.
+const VISIBILITIES: &[&str] = &["default", "hidden", "protected"];
+
+/// `unnamed_addr` keywords by their `unnamed_addr` value (0 is none).
+const UNNAMED_ADDR: &[&str] = &["", "local_unnamed_addr", "unnamed_addr"];
+
+/// `noWrapFlags` bits of `llvm.getelementptr`.
+pub const GEP_INBOUNDS_FLAG: i64 = 1;
+/// `nusw`.
+pub const GEP_NUSW: i64 = 2;
+/// `nuw`.
+pub const GEP_NUW: i64 = 4;
+
+/// The `rawConstantIndices` marker of a dynamic GEP index.
+pub const GEP_DYNAMIC: i64 = i32::MIN as i64;
+
+/// True for the llvm type keywords parsed into a structure.
+pub(super) fn is_structured(kw: &str) -> bool {
+    STRUCTURED.contains(&kw)
+}
+
+impl<'a> Parser<'a> {
+    /// Parses the rest of `!llvm.<kw>` (the `!llvm.kw` token at `span` is
+    /// consumed), `kw` being one of [`STRUCTURED`].
+    pub(super) fn parse_llvm_type_body(&mut self, kw: &str, span: Span) -> PResult<TypeId> {
+        let t = self.parse_llvm_keyword_type(kw)?;
+        if let TypeKind::LlvmStruct { body: LlvmStructBody::Recursive, .. } = self.m.ctx.type_kind(t) {
+            // `struct<"a">` only refers back to an enclosing struct `a`.
+            return self.err_at(span, "expected ',' after the name of an identified struct");
+        }
+        Ok(t)
+    }
+
+    /// A type nested in an llvm type: an llvm keyword type without prefix,
+    /// or any other type.
+    fn parse_llvm_nested(&mut self) -> PResult<TypeId> {
+        self.nested(|p| {
+            if p.is(Tok::BareId) {
+                let kw = p.spelling();
+                if STRUCTURED.contains(&kw) {
+                    let kw = kw.to_string();
+                    p.bump()?;
+                    return p.parse_llvm_keyword_type(&kw);
+                }
+                if TEXTUAL.contains(&kw) {
+                    return p.parse_llvm_textual();
+                }
+            }
+            p.parse_type()
+        })
+    }
+
+    /// `token`, `target<"x", 1>` nested in an llvm type: kept as text.
+    fn parse_llvm_textual(&mut self) -> PResult<TypeId> {
+        let mut body = format!(".{}", self.spelling());
+        let end = self.tok_end();
+        if self.text.as_bytes().get(end) == Some(&b'<') {
+            self.lexer().reset(end + 1);
+            let close = self.lexer().skip_dialect_body(end)?;
+            body.push_str(&self.text[end..close]);
+            self.reset_to(close)?;
+        } else {
+            self.bump()?;
+        }
+        let d = self.m.ctx.ident("llvm");
+        Ok(self.m.ctx.ty(TypeKind::Dialect { dialect: d, body: body.into() }))
+    }
+
+    fn parse_llvm_keyword_type(&mut self, kw: &str) -> PResult<TypeId> {
+        let kind = match kw {
+            "void" => TypeKind::LlvmVoid,
+            "ptr" => {
+                let mut space = 0;
+                if self.eat(Tok::Less)? {
+                    space = self.llvm_u32("address space")?;
+                    self.expect(Tok::Greater, "'>'")?;
+                }
+                TypeKind::LlvmPtr(space)
+            }
+            "array" => {
+                self.expect(Tok::Less, "'<'")?;
+                if !self.is(Tok::Integer) {
+                    return self.err("expected integer");
+                }
+                let len = match self.spelling().parse::<u64>() {
+                    Ok(n) => n,
+                    Err(_) => return self.err("expected integer"),
+                };
+                self.bump()?;
+                // `4 x i8`, or `4xi8` where `xi8` lexes as one identifier.
+                if self.is_kw("x") {
+                    self.bump()?;
+                } else if self.is(Tok::BareId) && self.spelling().starts_with('x') {
+                    let pos = self.tok.span.start as usize + 1;
+                    self.reset_to(pos)?;
+                } else {
+                    return self.err("expected 'x' in dimension list");
+                }
+                let esp = self.tok.span;
+                let elem = self.parse_llvm_nested()?;
+                if matches!(self.m.ctx.type_kind(elem), TypeKind::LlvmVoid | TypeKind::LlvmFunc { .. })
+                    || matches!(self.m.ctx.type_kind(elem), TypeKind::Function { .. })
+                {
+                    let t = self.type_str(elem);
+                    return self.err_at(esp, format!("invalid array element type: {t}"));
+                }
+                self.expect(Tok::Greater, "'>'")?;
+                TypeKind::LlvmArray { len, elem }
+            }
+            "struct" => self.parse_llvm_struct()?,
+            "func" => {
+                self.expect(Tok::Less, "'<'")?;
+                let ret = self.parse_llvm_nested()?;
+                self.expect(Tok::LParen, "'('")?;
+                let mut params = Vec::new();
+                let mut vararg = false;
+                if !self.is(Tok::RParen) {
+                    loop {
+                        if self.eat(Tok::Ellipsis)? {
+                            vararg = true;
+                            break;
+                        }
+                        params.push(self.parse_llvm_nested()?);
+                        if !self.eat(Tok::Comma)? {
+                            break;
+                        }
+                    }
+                }
+                self.expect(Tok::RParen, "')'")?;
+                self.expect(Tok::Greater, "'>'")?;
+                TypeKind::LlvmFunc { ret, params, vararg }
+            }
+            _ => return self.err(format!("unknown llvm type keyword '{kw}'")),
+        };
+        Ok(self.m.ctx.ty(kind))
+    }
+
+    /// `struct<(T..)>`, `struct<packed (T..)>`, `struct<"n", (T..)>`,
+    /// `struct<"n", opaque>` and, nested in struct `n`, `struct<"n">`.
+    fn parse_llvm_struct(&mut self) -> PResult<TypeKind> {
+        self.expect(Tok::Less, "'<'")?;
+        let mut name = None;
+        if self.is(Tok::String) {
+            let n = crate::lexer::unescape(self.spelling());
+            self.bump()?;
+            name = Some(String::from_utf8_lossy(&n).into_owned().into_boxed_str());
+            if self.eat(Tok::Greater)? {
+                return Ok(TypeKind::LlvmStruct { name, packed: false, body: LlvmStructBody::Recursive });
+            }
+            self.expect(Tok::Comma, "','")?;
+            if self.eat_kw("opaque")? {
+                self.expect(Tok::Greater, "'>'")?;
+                return Ok(TypeKind::LlvmStruct { name, packed: false, body: LlvmStructBody::Opaque });
+            }
+        }
+        let packed = self.eat_kw("packed")?;
+        let mut fields = Vec::new();
+        self.expect(Tok::LParen, "'('")?;
+        if !self.is(Tok::RParen) {
+            loop {
+                fields.push(self.parse_llvm_nested()?);
+                if !self.eat(Tok::Comma)? {
+                    break;
+                }
+            }
+        }
+        self.expect(Tok::RParen, "')'")?;
+        self.expect(Tok::Greater, "'>'")?;
+        Ok(TypeKind::LlvmStruct { name, packed, body: LlvmStructBody::Fields(fields) })
+    }
+
+    fn llvm_u32(&mut self, what: &str) -> PResult<u32> {
+        if !self.is(Tok::Integer) {
+            return self.err("expected integer value");
+        }
+        match self.spelling().parse::<u32>() {
+            Ok(v) => {
+                self.bump()?;
+                Ok(v)
+            }
+            Err(_) => self.err(format!("invalid {what}")),
+        }
+    }
+}
+
+/// Load/store atomic orderings in `LLVM::AtomicOrdering` order (3 unused).
+const ORDERINGS: &[&str] = &["not_atomic", "unordered", "monotonic", "", "acquire", "release", "acq_rel", "seq_cst"];
+
+impl<'a> Parser<'a> {
+    /// Parses the custom form of an llvm op.
+    pub(crate) fn parse_llvm_family(
+        &mut self,
+        fmt: Fmt,
+        kind: OpKind,
+        st: &mut OpState,
+        name_span: Span,
+    ) -> PResult<()> {
+        match fmt {
+            Fmt::LlvmGlobal => self.parse_llvm_global(st, name_span),
+            Fmt::LlvmFunc => self.parse_llvm_func(st),
+            Fmt::LlvmCall => self.parse_llvm_call(st, name_span),
+            Fmt::LlvmAddressof => {
+                let g = self.parse_attribute(None)?;
+                if !matches!(self.m.ctx.attr_kind(g), Attribute::SymbolRef { .. }) {
+                    return self.custom_err("expected symbol reference");
+                }
+                self.set_attr(st, "global_name", g);
+                self.parse_optional_attrs(st)?;
+                st.result_types = vec![self.colon_type()?];
+                Ok(())
+            }
+            Fmt::LlvmConstant => {
+                self.expect(Tok::LParen, "'('")?;
+                let v = self.parse_attribute(None)?;
+                self.expect(Tok::RParen, "')'")?;
+                self.set_attr(st, "value", v);
+                self.parse_optional_attrs(st)?;
+                st.result_types = vec![self.colon_type()?];
+                Ok(())
+            }
+            Fmt::LlvmGep => self.parse_llvm_gep(st, name_span),
+            Fmt::LlvmLoad | Fmt::LlvmStore => {
+                let volatile = self.eat_kw("volatile")?;
+                let value = if fmt == Fmt::LlvmStore {
+                    let v = self.parse_use_name()?;
+                    self.expect(Tok::Comma, "','")?;
+                    Some(v)
+                } else {
+                    None
+                };
+                let addr = self.parse_use_name()?;
+                let unit = self.m.ctx.attr(Attribute::Unit);
+                if volatile {
+                    self.set_attr(st, "volatile_", unit);
+                }
+                let mut ordering = 0;
+                if self.eat_kw("atomic")? {
+                    if self.eat_kw("syncscope")? {
+                        self.expect(Tok::LParen, "'('")?;
+                        let s = self.parse_attribute(None)?;
+                        self.expect(Tok::RParen, "')'")?;
+                        self.set_attr(st, "syncscope", s);
+                    }
+                    ordering = self.parse_enum_keyword("ordering", ORDERINGS)?;
+                }
+                let i64t = self.m.ctx.int_type(64);
+                let o = self.m.ctx.attr(Attribute::Integer { value: IntVal::Small(ordering as i128), ty: i64t });
+                self.set_attr(st, "ordering", o);
+                if fmt == Fmt::LlvmLoad {
+                    for (kw, attr) in [("invariant", "invariant"), ("invariant_group", "invariantGroup")] {
+                        if self.eat_kw(kw)? {
+                            self.set_attr(st, attr, unit);
+                        }
+                    }
+                }
+                self.parse_optional_attrs(st)?;
+                self.expect(Tok::Colon, "':'")?;
+                if let Some(v) = value {
+                    let vt = self.parse_type()?;
+                    self.expect(Tok::Comma, "','")?;
+                    let pt = self.parse_type()?;
+                    let v = self.resolve(v, vt)?;
+                    let a = self.resolve(addr, pt)?;
+                    st.operands = vec![v, a];
+                } else {
+                    let pt = self.parse_type()?;
+                    self.expect(Tok::Arrow, "'->'")?;
+                    let rt = self.parse_type()?;
+                    let a = self.resolve(addr, pt)?;
+                    st.operands = vec![a];
+                    st.result_types = vec![rt];
+                }
+                Ok(())
+            }
+            _ => self.err_at(name_span, format!("internal error: '{}' is not an llvm op", kind.name())),
+        }
+    }
+
+    /// An optional keyword of `values`, stored as `#llvm.<what><kw>` under
+    /// `attr`; `default` when absent.
+    fn llvm_enum_keyword(
+        &mut self,
+        st: &mut OpState,
+        attr: &str,
+        what: &str,
+        values: &[&str],
+        default: &str,
+    ) -> PResult<()> {
+        let kw = match values.iter().find(|v| self.is_kw(v)) {
+            Some(v) => {
+                self.bump()?;
+                *v
+            }
+            None => default,
+        };
+        let d = self.m.ctx.ident("llvm");
+        let a = self.m.ctx.attr(Attribute::Dialect { dialect: d, body: format!(".{what}<{kw}>").into() });
+        self.set_attr(st, attr, a);
+        Ok(())
+    }
+
+    /// An optional keyword of `values` stored as its index, an `i64` under
+    /// `attr` (visibility, unnamed_addr).
+    fn llvm_index_keyword(&mut self, st: &mut OpState, attr: &str, values: &[&str]) -> PResult<()> {
+        let n = match values.iter().position(|v| !v.is_empty() && self.is_kw(v)) {
+            Some(n) => {
+                self.bump()?;
+                n
+            }
+            None => 0,
+        };
+        let i64t = self.m.ctx.int_type(64);
+        let a = self.m.ctx.attr(Attribute::Integer { value: IntVal::Small(n as i128), ty: i64t });
+        self.set_attr(st, attr, a);
+        Ok(())
+    }
+
+    fn parse_llvm_global(&mut self, st: &mut OpState, name_span: Span) -> PResult<()> {
+        self.llvm_enum_keyword(st, "linkage", "linkage", LINKAGES, "external")?;
+        self.llvm_index_keyword(st, "visibility_", VISIBILITIES)?;
+        let unit = self.m.ctx.attr(Attribute::Unit);
+        if self.eat_kw("thread_local")? {
+            self.set_attr(st, "thread_local_", unit);
+        }
+        self.llvm_index_keyword(st, "unnamed_addr", UNNAMED_ADDR)?;
+        if self.eat_kw("constant")? {
+            self.set_attr(st, "constant", unit);
+        }
+        let name = self.symbol_name()?;
+        let na = self.m.ctx.attr(Attribute::String { value: name, ty: None });
+        self.set_attr(st, "sym_name", na);
+        self.expect(Tok::LParen, "'('")?;
+        let mut value = None;
+        if !self.is(Tok::RParen) {
+            let v = self.parse_attribute(None)?;
+            self.set_attr(st, "value", v);
+            value = Some(v);
+        }
+        self.expect(Tok::RParen, "')'")?;
+        if self.eat_kw("comdat")? {
+            self.expect(Tok::LParen, "'('")?;
+            let c = self.parse_attribute(None)?;
+            self.expect(Tok::RParen, "')'")?;
+            self.set_attr(st, "comdat", c);
+        }
+        self.parse_optional_attrs(st)?;
+        let region = self.new_region();
+        let ty = if self.eat(Tok::Colon)? {
+            let t = self.parse_type()?;
+            if self.is(Tok::LBrace) {
+                self.fill_region(region)?;
+            }
+            t
+        } else {
+            // `@s("abc")`: a string global's type is an array of its bytes.
+            let len = match value.map(|v| self.m.ctx.attr_kind(v)) {
+                Some(Attribute::String { value, .. }) => value.len() as u64,
+                _ => {
+                    return self.err_at(
+                        name_span,
+                        format!("{}type can only be omitted for string globals", super::custom::CUSTOM_MARK),
+                    )
+                }
+            };
+            let i8t = self.m.ctx.int_type(8);
+            self.m.ctx.ty(TypeKind::LlvmArray { len, elem: i8t })
+        };
+        let ta = self.m.ctx.attr(Attribute::Type(ty));
+        self.set_attr(st, "global_type", ta);
+        st.regions.push(region);
+        Ok(())
+    }
+
+    /// Parses `{ .. }` (isolated, no arguments) into the blocks of `region`.
+    fn fill_region(&mut self, region: RegionId) -> PResult<()> {
+        let saved = std::mem::take(&mut self.default_dialect);
+        let r = self.parse_region(&[], true);
+        self.default_dialect = saved;
+        let parsed = r?;
+        let blocks = std::mem::take(&mut self.m.regions[parsed.0 as usize].blocks);
+        for b in &blocks {
+            self.m.blocks[b.0 as usize].parent = Some(region);
+        }
+        self.m.regions[region.0 as usize].blocks = blocks;
+        Ok(())
+    }
+
+    fn parse_llvm_func(&mut self, st: &mut OpState) -> PResult<()> {
+        self.llvm_enum_keyword(st, "linkage", "linkage", LINKAGES, "external")?;
+        self.llvm_index_keyword(st, "visibility_", VISIBILITIES)?;
+        self.llvm_index_keyword(st, "unnamed_addr", UNNAMED_ADDR)?;
+        self.llvm_enum_keyword(st, "CConv", "cconv", CCONVS, "ccc")?;
+        if !self.is(Tok::AtId) {
+            return self.custom_err("expected valid '@'-identifier for symbol name");
+        }
+        let name = self.symbol_name()?;
+        let na = self.m.ctx.attr(Attribute::String { value: name, ty: None });
+        self.set_attr(st, "sym_name", na);
+        let mut args: Vec<(UseName, TypeId)> = Vec::new();
+        let mut params = Vec::new();
+        let mut arg_attrs = Vec::new();
+        let mut named = None;
+        let mut vararg = false;
+        self.comma_list(Tok::LParen, Tok::RParen, "in argument list", |p| {
+            if vararg {
+                return p.err("expected ')'");
+            }
+            if p.eat(Tok::Ellipsis)? {
+                vararg = true;
+                return Ok(());
+            }
+            let is_named = p.is(Tok::PercentId);
+            if *named.get_or_insert(is_named) != is_named {
+                return p.err("expected SSA identifier");
+            }
+            let u = if is_named {
+                let u = p.parse_use_name()?;
+                p.expect(Tok::Colon, "':'")?;
+                Some(u)
+            } else {
+                None
+            };
+            let t = p.parse_type()?;
+            params.push(t);
+            arg_attrs.push(if p.is(Tok::LBrace) { Some(p.parse_dictionary_attr()?) } else { None });
+            p.parse_trailing_loc()?;
+            if let Some(u) = u {
+                args.push((u, t));
+            }
+            Ok(())
+        })?;
+        let mut results = Vec::new();
+        let mut res_attrs = Vec::new();
+        if self.eat(Tok::Arrow)? {
+            if self.is(Tok::LParen) {
+                self.comma_list(Tok::LParen, Tok::RParen, "in result list", |p| {
+                    results.push(p.parse_type()?);
+                    res_attrs.push(if p.is(Tok::LBrace) { Some(p.parse_dictionary_attr()?) } else { None });
+                    Ok(())
+                })?;
+            } else {
+                results.push(self.parse_non_function_type()?);
+                res_attrs.push(None);
+            }
+        }
+        if results.len() > 1 {
+            return self.custom_err("failed to construct function type: expected zero or one function result");
+        }
+        let ret = match results.first() {
+            Some(t) => *t,
+            None => self.m.ctx.ty(TypeKind::LlvmVoid),
+        };
+        let ft = self.m.ctx.ty(TypeKind::LlvmFunc { ret, params, vararg });
+        let fa = self.m.ctx.attr(Attribute::Type(ft));
+        self.set_attr(st, "function_type", fa);
+        for (attr, list) in [("arg_attrs", arg_attrs), ("res_attrs", res_attrs)] {
+            if list.iter().any(|a| a.is_some()) {
+                let items: Vec<_> = list
+                    .into_iter()
+                    .map(|a| a.unwrap_or_else(|| self.m.ctx.attr(Attribute::Dict(Vec::new()))))
+                    .collect();
+                let arr = self.m.ctx.attr(Attribute::Array(items));
+                self.set_attr(st, attr, arr);
+            }
+        }
+        if self.eat_kw("attributes")? {
+            self.parse_optional_attrs(st)?;
+        }
+        if self.is(Tok::LBrace) {
+            if named == Some(false) {
+                return self.err("expected SSA identifier");
+            }
+            let body_span = self.tok.span;
+            let saved = std::mem::take(&mut self.default_dialect);
+            let r = self.parse_region(&args, true);
+            self.default_dialect = saved;
+            let r = r?;
+            if self.m.region(r).blocks.is_empty() {
+                return self
+                    .err_at(body_span, format!("{}expected non-empty function body", super::custom::CUSTOM_MARK));
+            }
+            st.regions.push(r);
+        } else {
+            let r = self.new_region();
+            st.regions.push(r);
+        }
+        Ok(())
+    }
+
+    fn parse_llvm_call(&mut self, st: &mut OpState, name_span: Span) -> PResult<()> {
+        self.llvm_enum_keyword(st, "CConv", "cconv", CCONVS, "ccc")?;
+        self.llvm_enum_keyword(st, "TailCallKind", "tailcallkind", &["none", "tail", "musttail", "notail"], "none")?;
+        let mut callee_use = None;
+        if self.is(Tok::AtId) {
+            let c = self.parse_attribute(None)?;
+            self.set_attr(st, "callee", c);
+        } else {
+            callee_use = Some(self.parse_use_name()?);
+        }
+        let uses = self.parse_paren_operands()?;
+        if self.eat_kw("vararg")? {
+            self.expect(Tok::LParen, "'('")?;
+            let t = self.parse_type()?;
+            self.expect(Tok::RParen, "')'")?;
+            let a = self.m.ctx.attr(Attribute::Type(t));
+            self.set_attr(st, "var_callee_type", a);
+        }
+        if self.is(Tok::LSquare) {
+            return self.custom_err("operand bundles are not supported by mlir-interp");
+        }
+        self.parse_optional_attrs(st)?;
+        self.expect(Tok::Colon, "':'")?;
+        if let Some(c) = callee_use {
+            let pt = self.parse_type()?;
+            self.expect(Tok::Comma, "','")?;
+            let v = self.resolve(c, pt)?;
+            st.operands.push(v);
+        }
+        let (ins, outs) = self.parse_function_signature_types()?;
+        self.resolve_all(st, &uses, &ins, name_span)?;
+        if outs.len() > 1 {
+            return self.custom_err("expected function with 0 or 1 result");
+        }
+        st.result_types = outs;
+        let n = st.operands.len();
+        let seg = self.segments(&[n, 0]);
+        self.set_attr(st, "operandSegmentSizes", seg);
+        let i32t = self.m.ctx.int_type(32);
+        let empty =
+            self.m.ctx.attr(Attribute::DenseArray { elem: i32t, values: crate::attrs::DenseValues::Ints(Vec::new()) });
+        self.set_attr(st, "op_bundle_sizes", empty);
+        Ok(())
+    }
+
+    /// The `noWrapFlags` bits of the current keyword, if it is a GEP flag.
+    fn gep_flag(&self) -> Option<i64> {
+        if !self.is(Tok::BareId) {
+            return None;
+        }
+        match self.spelling() {
+            "inbounds" => Some(GEP_INBOUNDS_FLAG | GEP_NUSW),
+            "inbounds_flag" => Some(GEP_INBOUNDS_FLAG),
+            "nusw" => Some(GEP_NUSW),
+            "nuw" => Some(GEP_NUW),
+            "none" => Some(0),
+            _ => None,
+        }
+    }
+
+    fn parse_llvm_gep(&mut self, st: &mut OpState, name_span: Span) -> PResult<()> {
+        // `inbounds|nuw`: flag keywords joined by `|`.
+        let mut flags = 0i64;
+        while let Some(bit) = self.gep_flag() {
+            self.bump()?;
+            flags |= bit;
+            if !self.eat(Tok::VerticalBar)? {
+                break;
+            }
+        }
+        let i32t = self.m.ctx.int_type(32);
+        let fa = self.m.ctx.attr(Attribute::Integer { value: IntVal::Small(flags as i128), ty: i32t });
+        // An enum property, not an attribute: mlir-opt takes it only from `<{..}>`.
+        self.set_prop(st, "noWrapFlags", fa);
+        let base = self.parse_use_name()?;
+        self.expect(Tok::LSquare, "'['")?;
+        let mut raw = Vec::new();
+        let mut dyns = Vec::new();
+        loop {
+            if self.is(Tok::PercentId) {
+                dyns.push(self.parse_use_name()?);
+                raw.push(GEP_DYNAMIC);
+            } else {
+                let neg = self.eat(Tok::Minus)?;
+                if !self.is(Tok::Integer) {
+                    return self.err("expected SSA operand");
+                }
+                let (_, v) = super::attrs_lit(neg, self.spelling());
+                let v = if neg { -v } else { v };
+                let v = match i32::try_from(v) {
+                    Ok(v) if v != i32::MIN => v,
+                    _ => return self.custom_err("constant GEP index does not fit in 32 bits"),
+                };
+                self.bump()?;
+                raw.push(i64::from(v));
+            }
+            if !self.eat(Tok::Comma)? {
+                break;
+            }
+        }
+        self.expect(Tok::RSquare, "']'")?;
+        self.parse_optional_attrs(st)?;
+        self.expect(Tok::Colon, "':'")?;
+        let (ins, outs) = self.parse_function_signature_types()?;
+        let mut all = vec![base];
+        all.extend(dyns);
+        self.resolve_all(st, &all, &ins, name_span)?;
+        st.result_types = outs;
+        self.expect(Tok::Comma, "','")?;
+        let et = self.parse_type()?;
+        let ea = self.m.ctx.attr(Attribute::Type(et));
+        self.set_attr(st, "elem_type", ea);
+        let values = crate::attrs::DenseValues::Ints(raw.iter().map(|v| IntVal::Small(*v as i128)).collect());
+        let ra = self.m.ctx.attr(Attribute::DenseArray { elem: i32t, values });
+        self.set_attr(st, "rawConstantIndices", ra);
+        Ok(())
+    }
+}

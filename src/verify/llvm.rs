@@ -1,0 +1,316 @@
+//! Verifier rules of the llvm dialect slice (globals, addresses, GEP,
+//! load/store, functions, calls, return), with mlir-opt's messages.
+
+use super::{VResult, Verifier};
+use crate::attrs::{Attribute, DenseValues};
+use crate::ir::{OpId, ValueId};
+use crate::ops::OpKind;
+use crate::types::{LlvmStructBody, TypeId, TypeKind};
+
+impl<'m> Verifier<'m> {
+    /// Per-op checks of the llvm ops.
+    pub(super) fn check_llvm(&self, op: OpId, kind: OpKind) -> VResult {
+        match kind {
+            OpKind::LlvmGlobal => self.llvm_global(op),
+            OpKind::LlvmFunc => self.llvm_func(op),
+            OpKind::LlvmGetelementptr => self.llvm_gep(op),
+            OpKind::LlvmLoad => self.llvm_ptr_operand(op, 0, "LLVM pointer type"),
+            OpKind::LlvmStore => self.llvm_ptr_operand(op, 1, "LLVM pointer type"),
+            OpKind::LlvmReturn => self.llvm_return(op),
+            OpKind::LlvmConstant => self.llvm_constant(op),
+            _ => Ok(()),
+        }
+    }
+
+    /// Symbol uses of the llvm ops (after every op verified, as mlir-opt).
+    pub(super) fn llvm_symbol_uses(&self, op: OpId) -> VResult {
+        match self.kind(op) {
+            OpKind::LlvmAddressof => self.llvm_addressof(op),
+            OpKind::LlvmCall => self.llvm_call(op),
+            _ => Ok(()),
+        }
+    }
+
+    fn type_attr(&self, op: OpId, name: &str) -> Option<TypeId> {
+        match self.m.ctx.attr_kind(self.m.attr(op, name)?) {
+            Attribute::Type(t) => Some(*t),
+            _ => None,
+        }
+    }
+
+    fn llvm_global(&self, op: OpId) -> VResult {
+        let m = self.m;
+        let Some(ty) = self.type_attr(op, "global_type") else {
+            return self.op_err(op, "requires attribute 'global_type'");
+        };
+        if matches!(
+            m.ctx.type_kind(ty),
+            TypeKind::LlvmVoid | TypeKind::LlvmFunc { .. } | TypeKind::Function { .. } | TypeKind::None
+        ) {
+            return self.op_err(op, "expects type to be a valid element type for an LLVM global");
+        }
+        let value = m.attr(op, "value");
+        if let Some(Attribute::String { value: s, .. }) = value.map(|a| m.ctx.attr_kind(a)) {
+            let ok = match m.ctx.type_kind(ty) {
+                TypeKind::LlvmArray { len, elem } => {
+                    *len == s.len() as u64 && m.ctx.type_kind(*elem).is_signless_int(8)
+                }
+                _ => false,
+            };
+            if !ok {
+                return self
+                    .op_err(op, "requires an i8 array type of the length equal to that of the string attribute");
+            }
+        }
+        let body = m.regions(op).first().and_then(|r| m.region(*r).blocks.first().copied());
+        if let Some(b) = body {
+            if value.is_some() {
+                return self.op_err(op, "cannot have both initializer value and region");
+            }
+            if let Some(t) = m.terminator(b) {
+                if self.kind(t) == OpKind::LlvmReturn {
+                    if let Some(v) = m.operands(t).first() {
+                        let rt = m.type_of(*v);
+                        if rt != ty {
+                            return self.op_err(
+                                op,
+                                format!(
+                                    "initializer region type '{}' does not match global type '{}'",
+                                    self.ty(rt),
+                                    self.ty(ty)
+                                ),
+                            );
+                        }
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn llvm_func_type(&self, op: OpId) -> Option<(TypeId, &'m [TypeId])> {
+        let t = self.type_attr(op, "function_type")?;
+        match self.m.ctx.type_kind(t) {
+            TypeKind::LlvmFunc { ret, params, .. } => Some((*ret, params)),
+            _ => None,
+        }
+    }
+
+    fn llvm_func(&self, op: OpId) -> VResult {
+        let m = self.m;
+        let Some((_, params)) = self.llvm_func_type(op) else {
+            return self.op_err(op, "requires attribute 'function_type' of LLVM function type");
+        };
+        let body = m.regions(op).first().and_then(|r| m.region(*r).blocks.first().copied());
+        match body {
+            Some(b) => {
+                let args: Vec<ValueId> = m.args(b).collect();
+                if args.len() != params.len() {
+                    return self.op_err(
+                        op,
+                        format!("entry block must have {} arguments to match function signature", params.len()),
+                    );
+                }
+                for (i, (a, t)) in args.iter().zip(params).enumerate() {
+                    let at = m.type_of(*a);
+                    if at != *t {
+                        return self.op_err(
+                            op,
+                            format!(
+                                "entry block argument #{i}('{}') must match the type of the corresponding argument in function signature('{}')",
+                                self.ty(at),
+                                self.ty(*t)
+                            ),
+                        );
+                    }
+                }
+            }
+            None => {
+                let linkage = m.attr(op, "linkage").map(|a| m.ctx.attr_kind(a));
+                let ok = match linkage {
+                    Some(Attribute::Dialect { body, .. }) => {
+                        &**body == ".linkage<external>" || &**body == ".linkage<extern_weak>"
+                    }
+                    _ => true,
+                };
+                if !ok {
+                    return self.op_err(op, "external functions must have 'external' or 'extern_weak' linkage");
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn is_llvm_ptr(&self, t: TypeId) -> bool {
+        matches!(self.m.ctx.type_kind(t), TypeKind::LlvmPtr(_))
+    }
+
+    fn llvm_ptr_operand(&self, op: OpId, i: usize, what: &str) -> VResult {
+        if let Some(v) = self.m.operands(op).get(i) {
+            let t = self.m.type_of(*v);
+            if !self.is_llvm_ptr(t) {
+                return self.op_err(op, format!("operand #{i} must be {what}, but got '{}'", self.ty(t)));
+            }
+        }
+        Ok(())
+    }
+
+    fn llvm_return(&self, op: OpId) -> VResult {
+        let m = self.m;
+        let Some(f) = m.parent_op(op).filter(|p| self.kind(*p) == OpKind::LlvmFunc) else { return Ok(()) };
+        let Some((ret, _)) = self.llvm_func_type(f) else { return Ok(()) };
+        let ops = m.operands(op);
+        let void = matches!(m.ctx.type_kind(ret), TypeKind::LlvmVoid);
+        match (void, ops.first()) {
+            (true, Some(_)) => self.op_err(op, "expected no operands"),
+            (false, None) => self.op_err(op, "expected 1 operand"),
+            (false, Some(v)) if m.type_of(*v) != ret => self.op_err(op, "mismatching result types"),
+            _ => Ok(()),
+        }
+    }
+
+    fn llvm_constant(&self, op: OpId) -> VResult {
+        let m = self.m;
+        let Some(v) = m.attr(op, "value") else { return self.op_err(op, "requires attribute 'value'") };
+        let Some(r) = m.results(op).next() else { return Ok(()) };
+        let rt = m.type_of(r);
+        match m.ctx.attr_kind(v) {
+            Attribute::String { value, .. } => {
+                let ok = matches!(m.ctx.type_kind(rt), TypeKind::LlvmArray { len, elem }
+                    if *len == value.len() as u64 && m.ctx.type_kind(*elem).is_signless_int(8));
+                if !ok {
+                    return self.op_err(
+                        op,
+                        format!("expected array type of {} i8 elements for the string constant", value.len()),
+                    );
+                }
+                Ok(())
+            }
+            Attribute::Integer { .. } => {
+                if !matches!(m.ctx.type_kind(rt), TypeKind::Integer { .. }) {
+                    return self.op_err(op, "expected integer type");
+                }
+                Ok(())
+            }
+            _ => Ok(()),
+        }
+    }
+
+    fn llvm_gep(&self, op: OpId) -> VResult {
+        let m = self.m;
+        let ops = m.operands(op);
+        let Some(base) = ops.first() else { return self.op_err(op, "expected a base pointer") };
+        let bt = m.type_of(*base);
+        if !self.is_llvm_ptr(bt) {
+            return self.op_err(
+                op,
+                format!(
+                    "operand #0 must be LLVM pointer type or LLVM dialect-compatible vector of LLVM pointer type, but got '{}'",
+                    self.ty(bt)
+                ),
+            );
+        }
+        let raw: Vec<i64> = match m.attr(op, "rawConstantIndices").map(|a| m.ctx.attr_kind(a)) {
+            Some(Attribute::DenseArray { values: DenseValues::Ints(v), .. }) => {
+                v.iter().map(|x| x.to_i64().unwrap_or(0)).collect()
+            }
+            _ => return self.op_err(op, "requires attribute 'rawConstantIndices'"),
+        };
+        let dynamic = raw.iter().filter(|r| **r == crate::parser::GEP_DYNAMIC).count();
+        if dynamic != ops.len() - 1 {
+            return self.op_err(op, "expected as many dynamic indices as specified in 'rawConstantIndices'");
+        }
+        let Some(mut cur) = self.type_attr(op, "elem_type") else {
+            return self.op_err(op, "requires attribute 'elem_type'");
+        };
+        // The first index steps over whole elements; the others go inside.
+        for (i, r) in raw.iter().enumerate().skip(1) {
+            cur = match m.ctx.type_kind(cur) {
+                TypeKind::LlvmArray { elem, .. } | TypeKind::Vector { elem, .. } => *elem,
+                TypeKind::LlvmStruct { body: LlvmStructBody::Fields(fs), .. } => {
+                    if *r == crate::parser::GEP_DYNAMIC {
+                        return self.op_err(op, format!("expected index {i} indexing a struct to be constant"));
+                    }
+                    match usize::try_from(*r).ok().and_then(|k| fs.get(k)) {
+                        Some(f) => *f,
+                        None => return self.op_err(op, format!("index {i} indexing a struct is out of bounds")),
+                    }
+                }
+                _ => return self.op_err(op, format!("type '{}' cannot be indexed (index #{i})", self.ty(cur))),
+            };
+        }
+        Ok(())
+    }
+
+    fn llvm_addressof(&self, op: OpId) -> VResult {
+        let m = self.m;
+        let Some(Attribute::SymbolRef { root, nested }) = m.attr(op, "global_name").map(|a| m.ctx.attr_kind(a)) else {
+            return self.op_err(op, "requires attribute 'global_name'");
+        };
+        let target = self
+            .lookup_symbol(op, root, nested)
+            .filter(|t| matches!(self.kind(*t), OpKind::LlvmGlobal | OpKind::LlvmFunc));
+        let Some(t) = target else {
+            return self.op_err(
+                op,
+                "must reference a global defined by 'llvm.mlir.global', 'llvm.mlir.alias' or 'llvm.func' or 'llvm.mlir.ifunc'",
+            );
+        };
+        let space = match m.results(op).next().map(|r| m.ctx.type_kind(m.type_of(r))) {
+            Some(TypeKind::LlvmPtr(s)) => *s,
+            _ => return Ok(()),
+        };
+        if self.kind(t) == OpKind::LlvmGlobal {
+            let g = match m.attr(t, "addr_space").map(|a| m.ctx.attr_kind(a)) {
+                Some(Attribute::Integer { value, .. }) => value.to_i64().unwrap_or(0),
+                _ => 0,
+            };
+            if g != i64::from(space) {
+                return self
+                    .op_err(op, "pointer address space must match address space of the referenced global or alias");
+            }
+        }
+        Ok(())
+    }
+
+    fn llvm_call(&self, op: OpId) -> VResult {
+        let m = self.m;
+        let Some(Attribute::SymbolRef { root, nested }) = m.attr(op, "callee").map(|a| m.ctx.attr_kind(a)) else {
+            // Indirect call: the first operand is the callee pointer.
+            return Ok(());
+        };
+        let text = String::from_utf8_lossy(root).into_owned();
+        let target = self.lookup_symbol(op, root, nested).filter(|t| self.kind(*t) == OpKind::LlvmFunc);
+        let Some(f) = target else {
+            return self.op_err(op, format!("'{text}' does not reference a valid LLVM function or IFunc"));
+        };
+        let Some(ft) = self.type_attr(f, "function_type") else { return Ok(()) };
+        let TypeKind::LlvmFunc { ret, params, vararg } = m.ctx.type_kind(ft) else { return Ok(()) };
+        let args = m.operands(op);
+        if args.len() < params.len() || (!vararg && args.len() != params.len()) {
+            return self.op_err(
+                op,
+                format!("incorrect number of operands ({}) for callee (expecting: {})", args.len(), params.len()),
+            );
+        }
+        for (i, (v, t)) in args.iter().zip(params).enumerate() {
+            let vt = m.type_of(*v);
+            if vt != *t {
+                return self.op_err(
+                    op,
+                    format!("operand type mismatch for operand {i}: '{}' != '{}'", self.ty(vt), self.ty(*t)),
+                );
+            }
+        }
+        let res: Vec<ValueId> = m.results(op).collect();
+        let void = matches!(m.ctx.type_kind(*ret), TypeKind::LlvmVoid);
+        match (void, res.first()) {
+            (true, Some(_)) => self.op_err(op, "calling function with void result must not produce values"),
+            (false, None) => self.op_err(op, "expected function call to produce a value"),
+            (false, Some(r)) if m.type_of(*r) != *ret => {
+                self.op_err(op, format!("result type mismatch: '{}' != '{}'", self.ty(m.type_of(*r)), self.ty(*ret)))
+            }
+            _ => Ok(()),
+        }
+    }
+}
