@@ -160,179 +160,198 @@ def vector_program(rng):
     for elem in ("i32", "f32", "i8"):
         for _ in range(3):
             const(rng.choice(shapes), elem)
+    n_consts = len(out) - 2
 
-    def pick(pred=lambda v: True):
+    class NoCandidate(Exception):
+        pass
+
+    def pick(pred=lambda v: True, need=True):
         cands = [v for v in pool if pred(v)]
+        if not cands and need:
+            raise NoCandidate
         return rng.choice(cands) if cands else None
 
     INT_K = ["add", "mul", "minsi", "maxsi", "minui", "maxui", "and", "or", "xor"]
     FLT_K = ["add", "mul", "minimumf", "maximumf", "minnumf", "maxnumf"]
     for _ in range(30):
-        op = rng.choice(["arith", "broadcast", "transpose", "shape_cast", "extract_strided", "insert_strided",
-                         "shuffle", "extract", "insert", "reduction", "multi_reduction", "interleave",
-                         "deinterleave", "outerproduct", "fma", "bitcast", "contract", "step_mask", "from_elements"])
-        r = fresh()
-        if op == "arith":
-            a = pick(lambda v: v[1])
-            b = pick(lambda v: v[1] == a[1] and v[2] == a[2])
-            f = rng.choice(["addf", "mulf", "subf", "minimumf", "maxnumf"] if a[2] == "f32" else ["addi", "muli", "subi", "maxsi", "minui", "xori"])
-            emit(f"{r} = arith.{f} {a[0]}, {b[0]} : {vt(a[1], a[2])}", a[1], a[2])
-        elif op == "broadcast":
-            a = pick(lambda v: len(v[1]) <= 2)
-            shape = [rng.choice([2, 3])] + a[1]
-            emit(f"{r} = vector.broadcast {a[0]} : {vt(a[1], a[2])} to {vt(shape, a[2])}", shape, a[2])
-        elif op == "transpose":
-            a = pick(lambda v: len(v[1]) >= 2)
-            if not a:
-                continue
-            perm = list(range(len(a[1])))
-            rng.shuffle(perm)
-            shape = [a[1][p] for p in perm]
-            emit(f"{r} = vector.transpose {a[0]}, {perm} : {vt(a[1], a[2])} to {vt(shape, a[2])}", shape, a[2])
-        elif op == "shape_cast":
-            a = pick(lambda v: v[1])
-            count = 1
-            for d in a[1]:
-                count *= d
-            divs = [d for d in range(1, count + 1) if count % d == 0]
-            d0 = rng.choice(divs)
-            shape = [count] if rng.random() < 0.4 else [d0, count // d0]
-            emit(f"{r} = vector.shape_cast {a[0]} : {vt(a[1], a[2])} to {vt(shape, a[2])}", shape, a[2])
-        elif op == "extract_strided":
-            a = pick(lambda v: v[1])
-            # LLVM 22 folds a partial-rank extract of an insert_strided_slice
-            # wrongly (fixtures/exec/vector/strided_slice_partial.mlir).
-            k = len(a[1]) if a[0] in inserted else rng.randint(1, len(a[1]))
-            sizes = [rng.randint(1, d) for d in a[1][:k]]
-            offs = [rng.randint(0, d - s) for d, s in zip(a[1], sizes)]
-            shape = sizes + a[1][k:]
-            emit(f"{r} = vector.extract_strided_slice {a[0]} {{offsets = {offs}, sizes = {sizes}, strides = {[1] * k}}}"
-                 f" : {vt(a[1], a[2])} to {vt(shape, a[2])}", shape, a[2])
-        elif op == "insert_strided":
-            d = pick(lambda v: v[1])
-            k = rng.randint(0, len(d[1]) - 1)  # leading dims dropped from the source
-            src_shape = [rng.randint(1, x) for x in d[1][k:]]
-            src = pick(lambda v: v[1] == src_shape and v[2] == d[2])
-            if not src:
-                continue
-            offs = [rng.randint(0, x - 1) for x in d[1][:k]] + [rng.randint(0, x - s) for x, s in zip(d[1][k:], src_shape)]
-            inserted.add(r)
-            emit(f"{r} = vector.insert_strided_slice {src[0]}, {d[0]} {{offsets = {offs}, strides = {[1] * len(src_shape)}}}"
-                 f" : {vt(src_shape, d[2])} into {vt(d[1], d[2])}", d[1], d[2])
-        elif op == "shuffle":
-            a = pick(lambda v: len(v[1]) == 1)
-            b = pick(lambda v: len(v[1]) == 1 and v[2] == a[2])
-            total = a[1][0] + b[1][0]
-            mask = [rng.randrange(total) for _ in range(rng.randint(1, 8))]
-            emit(f"{r} = vector.shuffle {a[0]}, {b[0]} {mask} : {vt(a[1], a[2])}, {vt(b[1], b[2])}", [len(mask)], a[2])
-        elif op == "extract":
-            a = pick(lambda v: v[1])
-            k = rng.randint(1, len(a[1]))
-            pos = [rng.randrange(d) for d in a[1][:k]]
-            shape = a[1][k:]
-            ty = vt(shape, a[2]) if shape else a[2]
-            out.append(f"  {r} = vector.extract {a[0]}{pos} : {ty} from {vt(a[1], a[2])}")
-            out.append(f"  vector.print {r} : {ty}")
-            if shape:
-                pool.append((r, shape, a[2]))
-        elif op == "insert":
-            d = pick(lambda v: v[1])
-            s = fresh()
-            out.append(f"  {s} = arith.constant {scalar_lit(d[2])} : {d[2]}")
-            pos = [rng.randrange(x) for x in d[1]]
-            emit(f"{r} = vector.insert {s}, {d[0]}{pos} : {d[2]} into {vt(d[1], d[2])}", d[1], d[2])
-        elif op == "reduction":
-            a = pick(lambda v: len(v[1]) == 1)
-            kind = rng.choice(FLT_K if a[2] == "f32" else INT_K)
-            if rng.random() < 0.5:
-                acc = fresh()
-                out.append(f"  {acc} = arith.constant {scalar_lit(a[2])} : {a[2]}")
-                out.append(f"  {r} = vector.reduction <{kind}>, {a[0]}, {acc} : {vt(a[1], a[2])} into {a[2]}")
-            else:
-                out.append(f"  {r} = vector.reduction <{kind}>, {a[0]} : {vt(a[1], a[2])} into {a[2]}")
-            out.append(f"  vector.print {r} : {a[2]}")
-        elif op == "multi_reduction":
-            a = pick(lambda v: len(v[1]) >= 2)
-            if not a:
-                continue
-            dims = sorted(rng.sample(range(len(a[1])), rng.randint(1, len(a[1]) - 1)))
-            shape = [d for i, d in enumerate(a[1]) if i not in dims]
-            acc = pick(lambda v: v[1] == shape and v[2] == a[2])
-            if not acc:
-                continue
-            kind = rng.choice(["add", "mul", "maxsi", "xor"] if a[2] != "f32" else ["add", "mul", "maximumf"])
-            emit(f"{r} = vector.multi_reduction <{kind}>, {a[0]}, {acc[0]} {dims} : {vt(a[1], a[2])} to {vt(shape, a[2])}", shape, a[2])
-        elif op == "interleave":
-            a = pick(lambda v: v[1])
-            b = pick(lambda v: v[1] == a[1] and v[2] == a[2])
-            shape = a[1][:-1] + [a[1][-1] * 2]
-            emit(f"{r} = vector.interleave {a[0]}, {b[0]} : {vt(a[1], a[2])} -> {vt(shape, a[2])}", shape, a[2])
-        elif op == "deinterleave":
-            a = pick(lambda v: v[1] and v[1][-1] % 2 == 0)
-            if not a:
-                continue
-            shape = a[1][:-1] + [a[1][-1] // 2]
-            out.append(f"  {r}:2 = vector.deinterleave {a[0]} : {vt(a[1], a[2])} -> {vt(shape, a[2])}")
-            for i in range(2):
-                out.append(f"  vector.print {r}#{i} : {vt(shape, a[2])}")
-                pool.append((f"{r}#{i}", shape, a[2]))
-        elif op == "outerproduct":
-            a = pick(lambda v: len(v[1]) == 1)
-            b = pick(lambda v: len(v[1]) == 1 and v[2] == a[2])
-            shape = [a[1][0], b[1][0]]
-            acc = pick(lambda v: v[1] == shape and v[2] == a[2])
-            tail = f", {acc[0]}" if acc else ""
-            emit(f"{r} = vector.outerproduct {a[0]}, {b[0]}{tail} : {vt(a[1], a[2])}, {vt(b[1], b[2])}", shape, a[2])
-        elif op == "fma":
-            a = pick(lambda v: v[1] and v[2] == "f32")
-            b = pick(lambda v: v[1] == a[1] and v[2] == "f32")
-            c = pick(lambda v: v[1] == a[1] and v[2] == "f32")
-            emit(f"{r} = vector.fma {a[0]}, {b[0]}, {c[0]} : {vt(a[1], 'f32')}", a[1], "f32")
-        elif op == "bitcast":
-            a = pick(lambda v: v[1] and v[2] in ("i32", "f32"))
-            if a[2] == "f32":
-                emit(f"{r} = vector.bitcast {a[0]} : {vt(a[1], 'f32')} to {vt(a[1], 'i32')}", a[1], "i32")
-            else:
-                shape = a[1][:-1] + [a[1][-1] * 4]
-                emit(f"{r} = vector.bitcast {a[0]} : {vt(a[1], 'i32')} to {vt(shape, 'i8')}", shape, "i8")
-        elif op == "contract":
-            a = pick(lambda v: len(v[1]) == 2)
-            if not a:
-                continue
-            m, k = a[1]
-            b = pick(lambda v: len(v[1]) == 2 and v[1][0] == k and v[2] == a[2])
-            if not b:
-                continue
-            nn = b[1][1]
-            c = pick(lambda v: v[1] == [m, nn] and v[2] == a[2])
-            if not c:
-                continue
-            out.append("  " + r + " = vector.contract {indexing_maps = [affine_map<(i, j, k) -> (i, k)>, "
-                       "affine_map<(i, j, k) -> (k, j)>, affine_map<(i, j, k) -> (i, j)>], "
-                       "iterator_types = [\"parallel\", \"parallel\", \"reduction\"], kind = #vector.kind<add>} "
-                       f"{a[0]}, {b[0]}, {c[0]} : {vt(a[1], a[2])}, {vt(b[1], a[2])} into {vt([m, nn], a[2])}")
-            out.append(f"  vector.print {r} : {vt([m, nn], a[2])}")
-            pool.append((r, [m, nn], a[2]))
-        elif op == "step_mask":
-            a = pick(lambda v: len(v[1]) == 1)
-            b = pick(lambda v: v[1] == a[1] and v[2] == a[2])
-            c, st, msk = fresh(), fresh(), fresh()
-            out.append(f"  {c} = arith.constant {rng.randint(0, a[1][0])} : index")
-            out.append(f"  {msk} = vector.create_mask {c} : {vt(a[1], 'i1')}")
-            out.append(f"  vector.print {msk} : {vt(a[1], 'i1')}")
-            out.append(f"  {st} = vector.step : {vt(a[1], 'index')}")
-            out.append(f"  vector.print {st} : {vt(a[1], 'index')}")
-            emit(f"{r} = arith.select {msk}, {a[0]}, {b[0]} : {vt(a[1], 'i1')}, {vt(a[1], a[2])}", a[1], a[2])
-        elif op == "from_elements":
-            elem = rng.choice(["i32", "f32", "i8"])
-            shape = rng.choice([[3], [2, 2]])
-            names = []
-            for _ in range(shape[0] * (shape[1] if len(shape) > 1 else 1)):
+        try:
+            op = rng.choice(["arith", "broadcast", "transpose", "shape_cast", "extract_strided", "insert_strided",
+                             "shuffle", "extract", "insert", "reduction", "multi_reduction", "interleave",
+                             "deinterleave", "outerproduct", "fma", "bitcast", "contract", "step_mask", "from_elements"])
+            r = fresh()
+            if op == "arith":
+                a = pick(lambda v: v[1])
+                b = pick(lambda v: v[1] == a[1] and v[2] == a[2])
+                f = rng.choice(["addf", "mulf", "subf", "minimumf", "maxnumf"] if a[2] == "f32" else ["addi", "muli", "subi", "maxsi", "minui", "xori"])
+                emit(f"{r} = arith.{f} {a[0]}, {b[0]} : {vt(a[1], a[2])}", a[1], a[2])
+            elif op == "broadcast":
+                a = pick(lambda v: len(v[1]) <= 2)
+                shape = [rng.choice([2, 3])] + a[1]
+                emit(f"{r} = vector.broadcast {a[0]} : {vt(a[1], a[2])} to {vt(shape, a[2])}", shape, a[2])
+            elif op == "transpose":
+                a = pick(lambda v: len(v[1]) >= 2)
+                if not a:
+                    continue
+                perm = list(range(len(a[1])))
+                rng.shuffle(perm)
+                shape = [a[1][p] for p in perm]
+                emit(f"{r} = vector.transpose {a[0]}, {perm} : {vt(a[1], a[2])} to {vt(shape, a[2])}", shape, a[2])
+            elif op == "shape_cast":
+                a = pick(lambda v: v[1])
+                count = 1
+                for d in a[1]:
+                    count *= d
+                divs = [d for d in range(1, count + 1) if count % d == 0]
+                d0 = rng.choice(divs)
+                shape = [count] if rng.random() < 0.4 else [d0, count // d0]
+                emit(f"{r} = vector.shape_cast {a[0]} : {vt(a[1], a[2])} to {vt(shape, a[2])}", shape, a[2])
+            elif op == "extract_strided":
+                a = pick(lambda v: v[1])
+                # LLVM 22 folds a partial-rank extract of an insert_strided_slice
+                # wrongly (fixtures/exec/vector/strided_slice_partial.mlir).
+                k = len(a[1]) if a[0] in inserted else rng.randint(1, len(a[1]))
+                sizes = [rng.randint(1, d) for d in a[1][:k]]
+                offs = [rng.randint(0, d - s) for d, s in zip(a[1], sizes)]
+                shape = sizes + a[1][k:]
+                emit(f"{r} = vector.extract_strided_slice {a[0]} {{offsets = {offs}, sizes = {sizes}, strides = {[1] * k}}}"
+                     f" : {vt(a[1], a[2])} to {vt(shape, a[2])}", shape, a[2])
+            elif op == "insert_strided":
+                d = pick(lambda v: v[1])
+                k = rng.randint(0, len(d[1]) - 1)  # leading dims dropped from the source
+                src_shape = [rng.randint(1, x) for x in d[1][k:]]
+                src = pick(lambda v: v[1] == src_shape and v[2] == d[2])
+                if not src:
+                    continue
+                offs = [rng.randint(0, x - 1) for x in d[1][:k]] + [rng.randint(0, x - s) for x, s in zip(d[1][k:], src_shape)]
+                inserted.add(r)
+                emit(f"{r} = vector.insert_strided_slice {src[0]}, {d[0]} {{offsets = {offs}, strides = {[1] * len(src_shape)}}}"
+                     f" : {vt(src_shape, d[2])} into {vt(d[1], d[2])}", d[1], d[2])
+            elif op == "shuffle":
+                a = pick(lambda v: len(v[1]) == 1)
+                b = pick(lambda v: len(v[1]) == 1 and v[2] == a[2])
+                total = a[1][0] + b[1][0]
+                mask = [rng.randrange(total) for _ in range(rng.randint(1, 8))]
+                emit(f"{r} = vector.shuffle {a[0]}, {b[0]} {mask} : {vt(a[1], a[2])}, {vt(b[1], b[2])}", [len(mask)], a[2])
+            elif op == "extract":
+                a = pick(lambda v: v[1])
+                k = rng.randint(1, len(a[1]))
+                pos = [rng.randrange(d) for d in a[1][:k]]
+                shape = a[1][k:]
+                ty = vt(shape, a[2]) if shape else a[2]
+                out.append(f"  {r} = vector.extract {a[0]}{pos} : {ty} from {vt(a[1], a[2])}")
+                out.append(f"  vector.print {r} : {ty}")
+                if shape:
+                    pool.append((r, shape, a[2]))
+            elif op == "insert":
+                d = pick(lambda v: v[1])
                 s = fresh()
-                out.append(f"  {s} = arith.constant {scalar_lit(elem)} : {elem}")
-                names.append(s)
-            emit(f"{r} = vector.from_elements {', '.join(names)} : {vt(shape, elem)}", shape, elem)
-    return "\n".join(out + ["  return", "}"]) + "\n"
+                out.append(f"  {s} = arith.constant {scalar_lit(d[2])} : {d[2]}")
+                pos = [rng.randrange(x) for x in d[1]]
+                emit(f"{r} = vector.insert {s}, {d[0]}{pos} : {d[2]} into {vt(d[1], d[2])}", d[1], d[2])
+            elif op == "reduction":
+                a = pick(lambda v: len(v[1]) == 1)
+                kind = rng.choice(FLT_K if a[2] == "f32" else INT_K)
+                if rng.random() < 0.5:
+                    acc = fresh()
+                    out.append(f"  {acc} = arith.constant {scalar_lit(a[2])} : {a[2]}")
+                    out.append(f"  {r} = vector.reduction <{kind}>, {a[0]}, {acc} : {vt(a[1], a[2])} into {a[2]}")
+                else:
+                    out.append(f"  {r} = vector.reduction <{kind}>, {a[0]} : {vt(a[1], a[2])} into {a[2]}")
+                out.append(f"  vector.print {r} : {a[2]}")
+            elif op == "multi_reduction":
+                a = pick(lambda v: len(v[1]) >= 2)
+                if not a:
+                    continue
+                dims = sorted(rng.sample(range(len(a[1])), rng.randint(1, len(a[1]) - 1)))
+                shape = [d for i, d in enumerate(a[1]) if i not in dims]
+                acc = pick(lambda v: v[1] == shape and v[2] == a[2])
+                if not acc:
+                    continue
+                kind = rng.choice(["add", "mul", "maxsi", "xor"] if a[2] != "f32" else ["add", "mul", "maximumf"])
+                emit(f"{r} = vector.multi_reduction <{kind}>, {a[0]}, {acc[0]} {dims} : {vt(a[1], a[2])} to {vt(shape, a[2])}", shape, a[2])
+            elif op == "interleave":
+                a = pick(lambda v: v[1])
+                b = pick(lambda v: v[1] == a[1] and v[2] == a[2])
+                shape = a[1][:-1] + [a[1][-1] * 2]
+                emit(f"{r} = vector.interleave {a[0]}, {b[0]} : {vt(a[1], a[2])} -> {vt(shape, a[2])}", shape, a[2])
+            elif op == "deinterleave":
+                a = pick(lambda v: v[1] and v[1][-1] % 2 == 0)
+                if not a:
+                    continue
+                shape = a[1][:-1] + [a[1][-1] // 2]
+                out.append(f"  {r}:2 = vector.deinterleave {a[0]} : {vt(a[1], a[2])} -> {vt(shape, a[2])}")
+                for i in range(2):
+                    out.append(f"  vector.print {r}#{i} : {vt(shape, a[2])}")
+                    pool.append((f"{r}#{i}", shape, a[2]))
+            elif op == "outerproduct":
+                a = pick(lambda v: len(v[1]) == 1)
+                b = pick(lambda v: len(v[1]) == 1 and v[2] == a[2])
+                shape = [a[1][0], b[1][0]]
+                acc = pick(lambda v: v[1] == shape and v[2] == a[2], need=False)
+                tail = f", {acc[0]}" if acc else ""
+                emit(f"{r} = vector.outerproduct {a[0]}, {b[0]}{tail} : {vt(a[1], a[2])}, {vt(b[1], b[2])}", shape, a[2])
+            elif op == "fma":
+                a = pick(lambda v: v[1] and v[2] == "f32")
+                b = pick(lambda v: v[1] == a[1] and v[2] == "f32")
+                c = pick(lambda v: v[1] == a[1] and v[2] == "f32")
+                emit(f"{r} = vector.fma {a[0]}, {b[0]}, {c[0]} : {vt(a[1], 'f32')}", a[1], "f32")
+            elif op == "bitcast":
+                a = pick(lambda v: v[1] and v[2] in ("i32", "f32"))
+                if a[2] == "f32":
+                    emit(f"{r} = vector.bitcast {a[0]} : {vt(a[1], 'f32')} to {vt(a[1], 'i32')}", a[1], "i32")
+                else:
+                    shape = a[1][:-1] + [a[1][-1] * 4]
+                    emit(f"{r} = vector.bitcast {a[0]} : {vt(a[1], 'i32')} to {vt(shape, 'i8')}", shape, "i8")
+            elif op == "contract":
+                a = pick(lambda v: len(v[1]) == 2)
+                if not a:
+                    continue
+                m, k = a[1]
+                b = pick(lambda v: len(v[1]) == 2 and v[1][0] == k and v[2] == a[2])
+                if not b:
+                    continue
+                nn = b[1][1]
+                c = pick(lambda v: v[1] == [m, nn] and v[2] == a[2])
+                if not c:
+                    continue
+                out.append("  " + r + " = vector.contract {indexing_maps = [affine_map<(i, j, k) -> (i, k)>, "
+                           "affine_map<(i, j, k) -> (k, j)>, affine_map<(i, j, k) -> (i, j)>], "
+                           "iterator_types = [\"parallel\", \"parallel\", \"reduction\"], kind = #vector.kind<add>} "
+                           f"{a[0]}, {b[0]}, {c[0]} : {vt(a[1], a[2])}, {vt(b[1], a[2])} into {vt([m, nn], a[2])}")
+                out.append(f"  vector.print {r} : {vt([m, nn], a[2])}")
+                pool.append((r, [m, nn], a[2]))
+            elif op == "step_mask":
+                a = pick(lambda v: len(v[1]) == 1)
+                b = pick(lambda v: v[1] == a[1] and v[2] == a[2])
+                c, st, msk = fresh(), fresh(), fresh()
+                out.append(f"  {c} = arith.constant {rng.randint(0, a[1][0])} : index")
+                out.append(f"  {msk} = vector.create_mask {c} : {vt(a[1], 'i1')}")
+                out.append(f"  vector.print {msk} : {vt(a[1], 'i1')}")
+                out.append(f"  {st} = vector.step : {vt(a[1], 'index')}")
+                out.append(f"  vector.print {st} : {vt(a[1], 'index')}")
+                emit(f"{r} = arith.select {msk}, {a[0]}, {b[0]} : {vt(a[1], 'i1')}, {vt(a[1], a[2])}", a[1], a[2])
+            elif op == "from_elements":
+                elem = rng.choice(["i32", "f32", "i8"])
+                shape = rng.choice([[3], [2, 2]])
+                names = []
+                for _ in range(shape[0] * (shape[1] if len(shape) > 1 else 1)):
+                    s = fresh()
+                    out.append(f"  {s} = arith.constant {scalar_lit(elem)} : {elem}")
+                    names.append(s)
+                emit(f"{r} = vector.from_elements {', '.join(names)} : {vt(shape, elem)}", shape, elem)
+        except NoCandidate:
+            continue
+    if rng.random() < 0.5:
+        return "\n".join(out + ["  return", "}"]) + "\n"
+    # Half the programs take the starting vectors as arguments, so that the
+    # lowering runs on them rather than mlir-opt's folders.
+    consts = [l for l in out[2:2 + n_consts]]
+    names = [l.split(" = ")[0].strip() for l in consts]
+    types = [l.rsplit(" : ", 1)[1] for l in consts]
+    body = [out[0], f"func.func @body({', '.join(f'{a}: {t}' for a, t in zip(names, types))}) {{"]
+    body += out[2 + n_consts:] + ["  return", "}", "func.func @main() {"] + consts
+    body.append(f"  func.call @body({', '.join(names)}) : ({', '.join(types)}) -> ()")
+    return "\n".join(body + ["  return", "}"]) + "\n"
 
 
 def complex_program(rng):
