@@ -1,21 +1,45 @@
 #!/usr/bin/env python3
 """Differential fuzzing of mlir-interp against the real toolchain.
 
-    tools/fuzz_exec.py [--seeds N] [--start S] [--kind int|float|vector] [--keep DIR]
+    tools/fuzz_exec.py [--seeds N] [--start S] [--kind int|float|vector|complex] [--keep DIR]
 
-Generates straight-line programs of random ops on random constants
-(`int`: arith on integers of widths 1..64 avoiding UB; `float`: arith on
-f16/bf16/f32/f64; `vector`: chains of vector-dialect ops on i8/i32/f32
-vectors; `complex`: complex ops on complex<f32>/complex<f64>), runs each through /work/shared/tools/oracle.sh (mlir-opt +
-mlir-runner of LLVM 22) and through mlir-interp (target/release if built,
-else target/debug; $INTERP overrides), and reports seeds whose stdout
-differs. NaNs are never produced (finite constants, no 0/0 or inf-inf
-paths), so outputs must match byte for byte.
+Generates straight-line programs of random ops on random constants:
+  int      arith on integers of widths 1..64, avoiding UB;
+  float    arith on f16/bf16/f32/f64;
+  vector   chains of vector-dialect ops on i8/i32/f32 vectors;
+  complex  complex ops on complex<f32>/complex<f64>.
+Each runs through mlir-opt + mlir-runner of LLVM 22 (as
+../shared/tools/oracle.sh does) and through mlir-interp (target/release if
+built, else target/debug; $INTERP overrides); seeds whose stdout differs
+are reported, and the exit status is 1 if any does. Outputs must match byte
+for byte, except the sign of NaN (README: x86 makes negative NaNs).
 """
 import argparse, os, random, subprocess, sys, tempfile
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
-ORACLE = os.environ.get("ORACLE", "/work/shared/tools/oracle.sh")
+LLVM = "/usr/lib/llvm-22"
+# The default pipeline of ../shared/tools/oracle.sh; a `// PIPELINE:` line
+# in a program replaces it.
+DEFAULT_PIPELINE = ("normalize-memrefs,lower-affine,convert-complex-to-standard,convert-vector-to-scf,"
+                    "convert-scf-to-cf,expand-strided-metadata,convert-vector-to-llvm,finalize-memref-to-llvm,"
+                    "convert-math-to-llvm,convert-math-to-libm,convert-complex-to-llvm,convert-arith-to-llvm,"
+                    "convert-index-to-llvm,convert-ub-to-llvm,convert-cf-to-llvm,convert-func-to-llvm,"
+                    "reconcile-unrealized-casts")
+
+
+def oracle(path):
+    """Runs `path` through mlir-opt and mlir-runner of LLVM 22, as oracle.sh does."""
+    with open(path) as f:
+        lines = [l for l in f if l.startswith("// PIPELINE:")]
+    pipeline = lines[0].split(":", 1)[1].strip() if lines else DEFAULT_PIPELINE
+    lowered = path + ".ll.mlir"
+    opt = subprocess.run([f"{LLVM}/bin/mlir-opt", path, f"--pass-pipeline=builtin.module({pipeline})", "-o", lowered],
+                         capture_output=True, text=True)
+    if opt.returncode != 0:
+        return opt
+    libs = ",".join(f"{LLVM}/lib/libmlir_{k}runner_utils.so.22.1" for k in ("", "c_"))
+    return subprocess.run([f"{LLVM}/bin/mlir-runner", "-e", "main", "-entry-point-result=void",
+                           f"-shared-libs={libs}", lowered], capture_output=True, text=True)
 INTERP = os.environ.get("INTERP") or next(
     (p for p in (os.path.join(ROOT, "target", prof, "mlir-interp") for prof in ("release", "debug")) if os.path.exists(p)),
     os.path.join(ROOT, "target", "debug", "mlir-interp"))
@@ -414,7 +438,7 @@ def main():
             path = os.path.join(d, f"{args.kind}_{seed}.mlir")
             with open(path, "w") as f:
                 f.write(prog)
-            want = subprocess.run([ORACLE, path], capture_output=True, text=True)
+            want = oracle(path)
             if want.returncode != 0:
                 print(f"seed {seed}: the toolchain rejected the program:\n{want.stderr}", file=sys.stderr)
                 continue
