@@ -870,6 +870,11 @@ pub fn row_major_strides(shape: &[usize]) -> Vec<usize> {
 
 /// `vector.scan <kind>, %src, %init {reduction_dim, inclusive}`: prefix
 /// reductions along one dim, plus the last prefix as the second result.
+/// The initial value only seeds the exclusive scan: an inclusive scan starts
+/// from the first element, as `LowerVectorScan.cpp` (the op's only lowering)
+/// computes it and LLVM's integration test `scan.mlir` checks (the op was
+/// designed with "the identity element is only used in the exclusive scan",
+/// D117171).
 fn scan(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let k = kind_of(e, op)?;
     let src = arr(e, fr, op, 0)?;
@@ -892,7 +897,7 @@ fn scan(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
             let mut j = idx.clone();
             j[dim] = i;
             let x = at(op, &src, &j)?.clone();
-            let next = combine(op, k, &acc, &x)?;
+            let next = if inclusive && i == 0 { x } else { combine(op, k, &acc, &x)? };
             let slot = out.get_mut(IxDyn(&j)).ok_or_else(|| invalid(op, "bad index"))?;
             *slot = if inclusive { next.clone() } else { acc.clone() };
             acc = next;
@@ -1712,13 +1717,14 @@ mod tests {
         assert_eq!(run(t, 2), "2\n8\n28\n( ( 1, 1, 0, 0 ), ( 0, 0, 0, 0 ) )\n");
     }
 
-    /// `vector.scan` has no LLVM lowering; these are the examples of its
-    /// documentation (exclusive: the second result is the last prefix).
+    /// `vector.scan` has no LLVM lowering, only `LowerVectorScan.cpp`'s
+    /// rewrite: the exclusive scan starts from the initial value and its
+    /// second result is the last prefix; the inclusive one ignores it.
     #[test]
     fn scan_matches_the_documented_example() {
         let t = r#"func.func @main() {
   %v = arith.constant dense<[[1, 2, 3], [4, 5, 6]]> : vector<2x3xi32>
-  %i = arith.constant dense<[0, 0]> : vector<2xi32>
+  %i = arith.constant dense<[10, 20]> : vector<2xi32>
   %r, %l = vector.scan <add>, %v, %i {inclusive = false, reduction_dim = 1 : i64} : vector<2x3xi32>, vector<2xi32>
   vector.print %r : vector<2x3xi32>
   vector.print %l : vector<2xi32>
@@ -1727,7 +1733,7 @@ mod tests {
   vector.print %l2 : vector<2xi32>
   return
 }"#;
-        assert_eq!(run(t, 1), "( ( 0, 1, 3 ), ( 0, 4, 9 ) )\n( 3, 9 )\n( ( 1, 3, 6 ), ( 4, 9, 15 ) )\n( 6, 15 )\n");
+        assert_eq!(run(t, 1), "( ( 10, 11, 13 ), ( 20, 24, 29 ) )\n( 13, 29 )\n( ( 1, 3, 6 ), ( 4, 9, 15 ) )\n( 6, 15 )\n");
     }
 
     /// `vector.scalable.insert`/`extract` move a fixed-size slice at `pos`.
