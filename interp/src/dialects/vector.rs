@@ -1180,6 +1180,15 @@ impl Place {
         }
     }
 
+    /// The place for messages: the memref's type and allocation, or the
+    /// tensor's shape.
+    fn describe(&self) -> String {
+        match self {
+            Place::Mem(m) => m.describe(),
+            Place::Tensor(t) => format!("tensor of shape {:?}", t.shape()),
+        }
+    }
+
     /// The extent of dim `d` (for the padding decision of transfers).
     fn size(&self, d: usize) -> i64 {
         match self {
@@ -1213,6 +1222,24 @@ impl Place {
         }
     }
 
+    /// The index of the element `d` elements after `idx` in memory, as a
+    /// gather/scatter lane addresses it (its offsets are "a displacement in
+    /// units of elements from the starting element", and the LLVM lowering
+    /// adds them to the element pointer). For a contiguous view this carries
+    /// into the outer dims; `None` when the element is not one of the view's
+    /// (outside it, or in the gap between its rows). Tensors and
+    /// affine-map layouts are displaced in row-major index order.
+    fn displaced(&self, idx: &[i64], d: i64) -> Option<Vec<i64>> {
+        match self {
+            Place::Mem(m) if m.map.is_none() => strided_displaced(&m.sizes, &m.strides, idx, d),
+            Place::Mem(m) => row_major_displaced(&m.sizes, idx, d),
+            Place::Tensor(t) => {
+                let sizes: Vec<i64> = t.shape().iter().map(|n| i64::try_from(*n).unwrap_or(i64::MAX)).collect();
+                row_major_displaced(&sizes, idx, d)
+            }
+        }
+    }
+
     /// Undefined behaviour at `idx` not caught by a bounds check (duplicate
     /// scatter lanes): memory UB names the allocation.
     fn ub(&self, op: OpId, msg: String) -> Error {
@@ -1229,6 +1256,48 @@ impl Place {
             _ => Ok(Flow::Next),
         }
     }
+}
+
+/// The in-bounds index of the element at position `pos(idx) + d` of a
+/// strided view, found by dividing by the strides from the largest down
+/// (non-overlapping views have one answer) and checked by recomputing it.
+fn strided_displaced(sizes: &[i64], strides: &[i64], idx: &[i64], d: i64) -> Option<Vec<i64>> {
+    let mut pos = d;
+    for (i, s) in idx.iter().zip(strides) {
+        pos = pos.checked_add(i.checked_mul(*s)?)?;
+    }
+    let mut order: Vec<usize> = (0..sizes.len()).filter(|k| sizes[*k] > 1 && strides[*k] > 0).collect();
+    order.sort_by_key(|k| std::cmp::Reverse(strides[*k]));
+    let mut out = vec![0i64; sizes.len()];
+    let mut rest = pos;
+    for k in order {
+        out[k] = rest.div_euclid(strides[k]).min(sizes[k] - 1).max(0);
+        rest = rest.checked_sub(out[k].checked_mul(strides[k])?)?;
+    }
+    let inside = out.iter().zip(sizes).all(|(j, n)| (0..*n).contains(j));
+    (rest == 0 && inside).then_some(out)
+}
+
+/// `idx` moved by `d` positions in the row-major order of `sizes`.
+fn row_major_displaced(sizes: &[i64], idx: &[i64], d: i64) -> Option<Vec<i64>> {
+    let mut lin: i64 = 0;
+    for (i, n) in idx.iter().zip(sizes) {
+        if !(0..*n).contains(i) {
+            return None;
+        }
+        lin = lin.checked_mul(*n)?.checked_add(*i)?;
+    }
+    let mut lin = lin.checked_add(d)?;
+    let total = sizes.iter().try_fold(1i64, |a, n| a.checked_mul(*n))?;
+    if !(0..total).contains(&lin) {
+        return None;
+    }
+    let mut out = vec![0i64; sizes.len()];
+    for k in (0..sizes.len()).rev() {
+        out[k] = lin % sizes[k];
+        lin /= sizes[k];
+    }
+    Some(out)
 }
 
 /// `idx` checked against a tensor `shape`.
@@ -1389,17 +1458,25 @@ fn maskedstore(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     p.finish(e, fr, op)
 }
 
-/// The addresses of a gather/scatter: `%base[%i.., %k + index_vec[l]]` for
-/// every enabled lane `l` (the offset moves only the innermost index);
-/// `None` for disabled lanes, whose offsets are never looked at.
+/// The addresses of a gather/scatter: the element `index_vec[l]` elements
+/// after `%base[%i..]` for every enabled lane `l` (see [`Place::displaced`]:
+/// on a contiguous memref the offset carries from the innermost index into
+/// the outer ones, as LLVM's `gather.mlir` integration test reads a 10x5
+/// memref at offset 16 from `[0, 0]`); `None` for disabled lanes, whose
+/// offsets are never looked at. A lane whose element is not in the view is
+/// undefined behaviour.
 fn gather_indices(
     e: &Engine,
     op: OpId,
+    p: &Place,
     base: &[i64],
     offs: &ArrayD<Scalar>,
     on: &[bool],
+    what: &str,
 ) -> Result<Vec<Option<Vec<i64>>>> {
-    let last = base.len().checked_sub(1).ok_or_else(|| invalid(op, "gather/scatter on a rank-0 base"))?;
+    if base.is_empty() {
+        return Err(invalid(op, "gather/scatter on a rank-0 base"));
+    }
     offs.iter()
         .zip(on)
         .map(|(o, on)| {
@@ -1408,9 +1485,17 @@ fn gather_indices(
             }
             e.observe(op, &Value::Scalar(o.clone()), "used as a gather/scatter offset")?;
             let d = o.as_int().and_then(|i| i.to_sbig().try_into().ok()).ok_or_else(|| invalid(op, "offset lane"))?;
-            let mut at = base.to_vec();
-            at[last] = at[last].checked_add(d).ok_or_else(|| overflow(op, base))?;
-            Ok(Some(at))
+            match p.displaced(base, d) {
+                Some(at) => Ok(Some(at)),
+                None => Err(p.ub(
+                    op,
+                    format!(
+                        "out-of-bounds {what}: the element {d} elements after index {} is not in the {}",
+                        memory::list(base),
+                        p.describe()
+                    ),
+                )),
+            }
         })
         .collect()
 }
@@ -1421,7 +1506,8 @@ fn gather(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let p = Place::of(e, fr, op, 0)?;
     let idx = indices(e, fr, op, 1..n.saturating_sub(3))?;
     let on = enabled_lanes(op, &*arr(e, fr, op, n.saturating_sub(2))?)?;
-    let addrs = gather_indices(e, op, &idx, &*arr(e, fr, op, n.saturating_sub(3))?, &on)?;
+    let offs = arr(e, fr, op, n.saturating_sub(3))?;
+    let addrs = gather_indices(e, op, &p, &idx, &offs, &on, "vector.gather (enabled lane)")?;
     let pass = arr(e, fr, op, n.saturating_sub(1))?;
     let mut lanes = Vec::with_capacity(pass.len());
     for (a, x) in addrs.iter().zip(pass.iter()) {
@@ -1442,7 +1528,8 @@ fn scatter(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let mut p = Place::of(e, fr, op, 0)?;
     let idx = indices(e, fr, op, 1..n.saturating_sub(3))?;
     let on = enabled_lanes(op, &*arr(e, fr, op, n.saturating_sub(2))?)?;
-    let addrs = gather_indices(e, op, &idx, &*arr(e, fr, op, n.saturating_sub(3))?, &on)?;
+    let offs = arr(e, fr, op, n.saturating_sub(3))?;
+    let addrs = gather_indices(e, op, &p, &idx, &offs, &on, "vector.scatter (enabled lane)")?;
     let v = arr(e, fr, op, n.saturating_sub(1))?;
     let mut seen = std::collections::HashMap::new();
     for (l, a) in addrs.iter().enumerate() {
@@ -1733,7 +1820,10 @@ mod tests {
   vector.print %l2 : vector<2xi32>
   return
 }"#;
-        assert_eq!(run(t, 1), "( ( 10, 11, 13 ), ( 20, 24, 29 ) )\n( 13, 29 )\n( ( 1, 3, 6 ), ( 4, 9, 15 ) )\n( 6, 15 )\n");
+        assert_eq!(
+            run(t, 1),
+            "( ( 10, 11, 13 ), ( 20, 24, 29 ) )\n( 13, 29 )\n( ( 1, 3, 6 ), ( 4, 9, 15 ) )\n( 6, 15 )\n"
+        );
     }
 
     /// `vector.scalable.insert`/`extract` move a fixed-size slice at `pos`.
