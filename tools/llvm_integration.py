@@ -90,6 +90,17 @@ FALLBACK_PIPELINES = (
      "convert-complex-to-llvm,convert-arith-to-llvm,convert-index-to-llvm,convert-ub-to-llvm,"
      "convert-cf-to-llvm,convert-func-to-llvm,reconcile-unrealized-casts)'"),
 )
+# Passes whose effect is the output being checked, with the reason.
+CHECKED_PASSES = {
+    "generate-runtime-verification":
+        "checks the messages of -generate-runtime-verification's inserted checks "
+        "(mlir-interp reports the same faults as undefined behaviour)",
+}
+# Ops LLVM 22 replaced by llvm dialect intrinsics (no mechanical rewrite).
+MOVED_TO_LLVM = {
+    "vector.matrix_multiply": "llvm.intr.matrix.multiply",
+    "vector.flat_transpose": "llvm.intr.matrix.transpose",
+}
 # Runtime libraries that only provide the print functions mlir-interp models.
 RUNNER_LIBS = {"%mlir_c_runner_utils", "%mlir_runner_utils"}
 REMOVED_OPS = re.compile(r"\bvector\.(splat|extractelement|insertelement)\b"
@@ -189,6 +200,9 @@ def static_skip(text):
         m = re.match(r"^\s*//\s*REQUIRES:(.*)$", line)
         if m:
             return "requires " + m.group(1).strip()
+    for old, new in MOVED_TO_LLVM.items():
+        if re.search(r"\b" + re.escape(old) + r"\b", "\n".join(code_lines(text))):
+            return f"needs llvm slice ({old} is {new} since LLVM 22)"
     used = dialects_used(text)
     for d, example in sorted(used.items()):
         if d in SKIP_DIALECTS:
@@ -228,6 +242,9 @@ def parse_run(cmd):
     for words in opt:
         for w in words[1:]:
             flag = w.lstrip("-")
+            for p, why in CHECKED_PASSES.items():
+                if flag.startswith(p):
+                    return ("skip", why)
             if any(flag.startswith(p) or p in flag for p in SEMANTIC_PASSES):
                 return ("skip", f"pipeline changes semantics: {w}")
     entry, result = "main", "void"
