@@ -1764,6 +1764,7 @@ pub fn print(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
 
 #[cfg(test)]
 mod tests {
+    use super::{row_major_displaced, strided_displaced};
     use crate::exec::{Config, Engine};
     use mlir_ir::diag::Source;
 
@@ -1824,6 +1825,23 @@ mod tests {
             run(t, 1),
             "( ( 10, 11, 13 ), ( 20, 24, 29 ) )\n( 13, 29 )\n( ( 1, 3, 6 ), ( 4, 9, 15 ) )\n( 6, 15 )\n"
         );
+    }
+
+    /// Gather/scatter displacement: carries across rows of a contiguous
+    /// view, lands on the next row of a strided one, and refuses the gaps
+    /// between rows and anything outside.
+    #[test]
+    fn displacement_in_memory() {
+        assert_eq!(strided_displaced(&[3, 5], &[5, 1], &[0, 3], 4), Some(vec![1, 2]));
+        assert_eq!(strided_displaced(&[3, 5], &[5, 1], &[2, 1], -11), Some(vec![0, 0]));
+        assert_eq!(strided_displaced(&[3, 5], &[5, 1], &[2, 4], 1), None);
+        assert_eq!(strided_displaced(&[2, 2], &[5, 1], &[0, 0], 5), Some(vec![1, 0]));
+        assert_eq!(strided_displaced(&[2, 2], &[5, 1], &[0, 1], 1), None);
+        assert_eq!(strided_displaced(&[4], &[2], &[0], 1), None);
+        assert_eq!(strided_displaced(&[4], &[2], &[0], 2), Some(vec![1]));
+        assert_eq!(row_major_displaced(&[2, 3], &[0, 2], 2), Some(vec![1, 1]));
+        assert_eq!(row_major_displaced(&[2, 3], &[0, 2], 4), None);
+        assert_eq!(row_major_displaced(&[2, 3], &[0, 0], -1), None);
     }
 
     /// `vector.scalable.insert`/`extract` move a fixed-size slice at `pos`.
