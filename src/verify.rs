@@ -1723,6 +1723,16 @@ impl<'m> Verifier<'m> {
         }
     }
 
+    /// Whether a memref's innermost dim has a static unit stride (rank 0:
+    /// yes; a layout map that is not a strided form: no), as
+    /// `MemRefType::isLastDimUnitStride` decides.
+    fn last_dim_unit_stride(&self, t: TypeId) -> bool {
+        match crate::layout::strides_and_offset(&self.m.ctx, t) {
+            Some((strides, _)) => strides.last().is_none_or(|s| *s == 1),
+            None => false,
+        }
+    }
+
     /// vector.load / vector.store: `what` is `result` or `valueToStore`.
     fn vector_load_store(&self, op: OpId, store: bool) -> VResult {
         let n = self.m.operands(op).len();
@@ -1732,7 +1742,24 @@ impl<'m> Verifier<'m> {
             (self.opnd(op, 0), self.res(op, 0), n.saturating_sub(1))
         };
         let (Some(b), Some(v)) = (base, vec) else { return Ok(()) };
-        let (Some((shape, mut elem)), Some((_, _, ve))) = (self.ranked(b), self.vector(v)) else { return Ok(()) };
+        let (Some((shape, mut elem)), Some((vshape, scalable, ve))) = (self.ranked(b), self.vector(v)) else {
+            return Ok(());
+        };
+        // A one-element fixed vector is a scalar access: any layout will do.
+        let scalar_like = !scalable.iter().any(|s| *s) && vshape.iter().product::<i64>() == 1;
+        if !scalar_like && !self.last_dim_unit_stride(b) {
+            return self.op_err(op, "most minor memref dim must have unit stride");
+        }
+        if shape.len() < vshape.len() {
+            return self.op_err(
+                op,
+                if store {
+                    "source memref has lower rank than the vector to store"
+                } else {
+                    "destination memref has lower rank than the result vector"
+                },
+            );
+        }
         let what = if store { "valueToStore" } else { "result" };
         if let Some((_, _, inner)) = self.vector(elem) {
             if elem != v {

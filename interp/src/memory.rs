@@ -180,7 +180,8 @@ pub struct Buffer {
     pub freed: Option<Freed>,
     /// Its (simulated) address, for `base@`, alignment and pointer extraction.
     pub addr: u64,
-    /// A `constant` global: stores are undefined behaviour.
+    /// A `constant` global, or the buffer of a `to_buffer ... read_only`:
+    /// stores are undefined behaviour.
     pub read_only: bool,
 }
 
@@ -534,7 +535,11 @@ impl MemRef {
     fn write_at(&self, at: OpId, byte: usize, v: &Value, what: &str) -> Result<()> {
         let mut b = self.buf.borrow_mut();
         if b.read_only {
-            return Err(mem_ub(at, b.origin, format!("{what} into a constant global")));
+            let into = match b.kind {
+                AllocKind::Tensor => "memory that bufferization.to_buffer marked read_only",
+                _ => "a constant global",
+            };
+            return Err(mem_ub(at, b.origin, format!("{what} into {into}")));
         }
         let lane = self.elem.lane;
         let bad = || invalid(at, format!("value does not fit an element of type {}", self.elem.name));

@@ -8,7 +8,7 @@
 use crate::error::{Error, ErrorKind, Result};
 use crate::exec::Engine;
 use crate::float::{self, Float, FloatKind, Round};
-use crate::memory::MemRef;
+use crate::memory::{self, MemRef};
 use crate::value::{Int, Scalar, Value};
 use mlir_ir::attrs::Attribute;
 use mlir_ir::ir::OpId;
@@ -114,7 +114,14 @@ pub fn call(e: &mut Engine, op: OpId, rt: RtFn, name: &str, ins: &[TypeId], args
             let bits = t.unwrap_or(0.0).to_bits();
             return Ok(vec![Value::float(float::from_bits(FloatKind::F64, u128::from(bits)))]);
         }
-        RtFn::Memref(f) => return memref_call(e, op, f, name, args),
+        RtFn::Memref(f) => {
+            let args = args
+                .into_iter()
+                .enumerate()
+                .map(|(i, a)| tensor_as_memref(e, op, name, ins.get(i).copied(), a))
+                .collect::<Result<Vec<_>>>()?;
+            return memref_call(e, op, f, name, args);
+        }
         RtFn::PrintString => {
             let p = args.first().ok_or_else(|| bad_arg(op, name))?;
             let bytes = crate::dialects::llvm::c_string(e, op, p)?;
@@ -125,7 +132,6 @@ pub fn call(e: &mut Engine, op: OpId, rt: RtFn, name: &str, ins: &[TypeId], args
             return Err(Error::at(op, ErrorKind::Unsupported(format!("call to unknown external function @{name}"))))
         }
     };
-    let _ = ins;
     let text = text.ok_or_else(|| bad_arg(op, name))?;
     e.out.write_all(text.as_bytes()).map_err(io(op))?;
     Ok(Vec::new())
@@ -379,6 +385,23 @@ impl MemrefFn {
         };
         Some(MemrefFn { action, elem, rank })
     }
+}
+
+/// A tensor passed to a memref function declared with a tensor parameter
+/// (`func.func private @printMemrefF32(tensor<*xf32>)`, as LLVM's
+/// `print-memref.mlir` does) reaches it as the memref bufferization makes:
+/// fresh identity-layout storage holding the tensor, owned by the tensor.
+fn tensor_as_memref(e: &mut Engine, op: OpId, name: &str, ty: Option<TypeId>, v: Value) -> Result<Value> {
+    let Value::Array(t) = &v else { return Ok(v) };
+    let elem_ty = match ty.map(|ty| e.m.ctx.type_kind(ty)) {
+        Some(TypeKind::RankedTensor { elem, .. } | TypeKind::UnrankedTensor { elem }) => *elem,
+        _ => return Err(bad_arg(op, name)),
+    };
+    let elem = memory::elem_of(e, op, elem_ty)?;
+    let sizes = t.shape().iter().map(|d| i64::try_from(*d).unwrap_or(i64::MAX)).collect();
+    let m = e.mem.alloc(op, elem, sizes, memory::AllocLayout::Identity, memory::AllocKind::Tensor, 0)?;
+    m.write_all(op, t, name)?;
+    Ok(Value::Memref(std::rc::Rc::new(m)))
 }
 
 /// Calls a RunnerUtils memref function.

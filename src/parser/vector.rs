@@ -376,8 +376,9 @@ impl<'a> Parser<'a> {
         }
         let mask = if self.eat(Tok::Comma)? { Some(self.parse_use_name()?) } else { None };
         self.parse_optional_attrs(st)?;
-        self.expect(Tok::Colon, "':'")?;
+        // mlir-opt reports type errors at the ':' (the parser's `typesLoc`).
         let types_span = self.tok.span;
+        self.expect(Tok::Colon, "':'")?;
         let tys = self.parse_type_list_no_parens()?;
         if tys.len() != 2 {
             return self.err_at(types_span, format!("{CUSTOM_MARK}requires two types"));

@@ -18,9 +18,11 @@
 //!   and here it keeps its old contents (value semantics).
 //! - `to_buffer` / `to_memref %t` gives fresh storage holding the tensor
 //!   (owned by the tensor side: freeing it is UB, as for
-//!   `memref.buffer_cast`); writes to it never change `%t`. `read_only` is
-//!   not enforced (writing a buffer the bufferizer may share is the
-//!   bufferizer's problem, and values cannot observe it here).
+//!   `memref.buffer_cast`); writes to it never change `%t`. With
+//!   `read_only` the program promises that "the buffer returned by this op
+//!   (or an alias created from the returned buffer) will not be written to"
+//!   (op doc): bufferization may then share the tensor's buffer, so a write
+//!   through it or any view of it is reported as undefined behaviour.
 //! - `alloc_tensor` is a tensor value: poison elements (the doc leaves its
 //!   contents undefined) or a copy of `copy`; `size_hint` and the memory
 //!   space only matter to a sparse/bufferizing compiler.
@@ -120,6 +122,7 @@ fn to_buffer(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let sizes = t.shape().iter().map(|d| *d as i64).collect();
     let m = storage(e, op, e.result_type(op, 0), sizes, AllocKind::Tensor)?;
     m.write_all(op, &t, "bufferization.to_buffer")?;
+    m.buf.borrow_mut().read_only = e.m.attr(op, "read_only").is_some();
     e.assign(fr, op, Value::Memref(Rc::new(m)))
 }
 

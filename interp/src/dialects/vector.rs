@@ -875,6 +875,11 @@ pub fn row_major_strides(shape: &[usize]) -> Vec<usize> {
 
 /// `vector.scan <kind>, %src, %init {reduction_dim, inclusive}`: prefix
 /// reductions along one dim, plus the last prefix as the second result.
+/// The initial value only seeds the exclusive scan: an inclusive scan starts
+/// from the first element, as `LowerVectorScan.cpp` (the op's only lowering)
+/// computes it and LLVM's integration test `scan.mlir` checks (the op was
+/// designed with "the identity element is only used in the exclusive scan",
+/// D117171).
 fn scan(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let k = kind_of(e, op)?;
     let src = arr(e, fr, op, 0)?;
@@ -897,7 +902,7 @@ fn scan(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
             let mut j = idx.clone();
             j[dim] = i;
             let x = at(op, &src, &j)?.clone();
-            let next = combine(op, k, &acc, &x)?;
+            let next = if inclusive && i == 0 { x } else { combine(op, k, &acc, &x)? };
             let slot = out.get_mut(IxDyn(&j)).ok_or_else(|| invalid(op, "bad index"))?;
             *slot = if inclusive { next.clone() } else { acc.clone() };
             acc = next;
@@ -1270,6 +1275,15 @@ impl Place {
         }
     }
 
+    /// The place for messages: the memref's type and allocation, or the
+    /// tensor's shape.
+    fn describe(&self) -> String {
+        match self {
+            Place::Mem(m) => m.describe(),
+            Place::Tensor(t) => format!("tensor of shape {:?}", t.shape()),
+        }
+    }
+
     /// The extent of dim `d` (for the padding decision of transfers).
     fn size(&self, d: usize) -> i64 {
         match self {
@@ -1303,6 +1317,24 @@ impl Place {
         }
     }
 
+    /// The index of the element `d` elements after `idx` in memory, as a
+    /// gather/scatter lane addresses it (its offsets are "a displacement in
+    /// units of elements from the starting element", and the LLVM lowering
+    /// adds them to the element pointer). For a contiguous view this carries
+    /// into the outer dims; `None` when the element is not one of the view's
+    /// (outside it, or in the gap between its rows). Tensors and
+    /// affine-map layouts are displaced in row-major index order.
+    fn displaced(&self, idx: &[i64], d: i64) -> Option<Vec<i64>> {
+        match self {
+            Place::Mem(m) if m.map.is_none() => strided_displaced(&m.sizes, &m.strides, idx, d),
+            Place::Mem(m) => row_major_displaced(&m.sizes, idx, d),
+            Place::Tensor(t) => {
+                let sizes: Vec<i64> = t.shape().iter().map(|n| i64::try_from(*n).unwrap_or(i64::MAX)).collect();
+                row_major_displaced(&sizes, idx, d)
+            }
+        }
+    }
+
     /// Undefined behaviour at `idx` not caught by a bounds check (duplicate
     /// scatter lanes): memory UB names the allocation.
     fn ub(&self, op: OpId, msg: String) -> Error {
@@ -1319,6 +1351,48 @@ impl Place {
             _ => Ok(Flow::Next),
         }
     }
+}
+
+/// The in-bounds index of the element at position `pos(idx) + d` of a
+/// strided view, found by dividing by the strides from the largest down
+/// (non-overlapping views have one answer) and checked by recomputing it.
+fn strided_displaced(sizes: &[i64], strides: &[i64], idx: &[i64], d: i64) -> Option<Vec<i64>> {
+    let mut pos = d;
+    for (i, s) in idx.iter().zip(strides) {
+        pos = pos.checked_add(i.checked_mul(*s)?)?;
+    }
+    let mut order: Vec<usize> = (0..sizes.len()).filter(|k| sizes[*k] > 1 && strides[*k] > 0).collect();
+    order.sort_by_key(|k| std::cmp::Reverse(strides[*k]));
+    let mut out = vec![0i64; sizes.len()];
+    let mut rest = pos;
+    for k in order {
+        out[k] = rest.div_euclid(strides[k]).min(sizes[k] - 1).max(0);
+        rest = rest.checked_sub(out[k].checked_mul(strides[k])?)?;
+    }
+    let inside = out.iter().zip(sizes).all(|(j, n)| (0..*n).contains(j));
+    (rest == 0 && inside).then_some(out)
+}
+
+/// `idx` moved by `d` positions in the row-major order of `sizes`.
+fn row_major_displaced(sizes: &[i64], idx: &[i64], d: i64) -> Option<Vec<i64>> {
+    let mut lin: i64 = 0;
+    for (i, n) in idx.iter().zip(sizes) {
+        if !(0..*n).contains(i) {
+            return None;
+        }
+        lin = lin.checked_mul(*n)?.checked_add(*i)?;
+    }
+    let mut lin = lin.checked_add(d)?;
+    let total = sizes.iter().try_fold(1i64, |a, n| a.checked_mul(*n))?;
+    if !(0..total).contains(&lin) {
+        return None;
+    }
+    let mut out = vec![0i64; sizes.len()];
+    for k in (0..sizes.len()).rev() {
+        out[k] = lin % sizes[k];
+        lin /= sizes[k];
+    }
+    Some(out)
 }
 
 /// `idx` checked against a tensor `shape`.
@@ -1479,17 +1553,25 @@ fn maskedstore(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     p.finish(e, fr, op)
 }
 
-/// The addresses of a gather/scatter: `%base[%i.., %k + index_vec[l]]` for
-/// every enabled lane `l` (the offset moves only the innermost index);
-/// `None` for disabled lanes, whose offsets are never looked at.
+/// The addresses of a gather/scatter: the element `index_vec[l]` elements
+/// after `%base[%i..]` for every enabled lane `l` (see [`Place::displaced`]:
+/// on a contiguous memref the offset carries from the innermost index into
+/// the outer ones, as LLVM's `gather.mlir` integration test reads a 10x5
+/// memref at offset 16 from `[0, 0]`); `None` for disabled lanes, whose
+/// offsets are never looked at. A lane whose element is not in the view is
+/// undefined behaviour.
 fn gather_indices(
     e: &Engine,
     op: OpId,
+    p: &Place,
     base: &[i64],
     offs: &ArrayD<Scalar>,
     on: &[bool],
+    what: &str,
 ) -> Result<Vec<Option<Vec<i64>>>> {
-    let last = base.len().checked_sub(1).ok_or_else(|| invalid(op, "gather/scatter on a rank-0 base"))?;
+    if base.is_empty() {
+        return Err(invalid(op, "gather/scatter on a rank-0 base"));
+    }
     offs.iter()
         .zip(on)
         .map(|(o, on)| {
@@ -1498,9 +1580,17 @@ fn gather_indices(
             }
             e.observe(op, &Value::Scalar(o.clone()), "used as a gather/scatter offset")?;
             let d = o.as_int().and_then(|i| i.to_sbig().try_into().ok()).ok_or_else(|| invalid(op, "offset lane"))?;
-            let mut at = base.to_vec();
-            at[last] = at[last].checked_add(d).ok_or_else(|| overflow(op, base))?;
-            Ok(Some(at))
+            match p.displaced(base, d) {
+                Some(at) => Ok(Some(at)),
+                None => Err(p.ub(
+                    op,
+                    format!(
+                        "out-of-bounds {what}: the element {d} elements after index {} is not in the {}",
+                        memory::list(base),
+                        p.describe()
+                    ),
+                )),
+            }
         })
         .collect()
 }
@@ -1511,7 +1601,8 @@ fn gather(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let p = Place::of(e, fr, op, 0)?;
     let idx = indices(e, fr, op, 1..n.saturating_sub(3))?;
     let on = enabled_lanes(op, &*arr(e, fr, op, n.saturating_sub(2))?)?;
-    let addrs = gather_indices(e, op, &idx, &*arr(e, fr, op, n.saturating_sub(3))?, &on)?;
+    let offs = arr(e, fr, op, n.saturating_sub(3))?;
+    let addrs = gather_indices(e, op, &p, &idx, &offs, &on, "vector.gather (enabled lane)")?;
     let pass = arr(e, fr, op, n.saturating_sub(1))?;
     let mut lanes = Vec::with_capacity(pass.len());
     for (a, x) in addrs.iter().zip(pass.iter()) {
@@ -1532,7 +1623,8 @@ fn scatter(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let mut p = Place::of(e, fr, op, 0)?;
     let idx = indices(e, fr, op, 1..n.saturating_sub(3))?;
     let on = enabled_lanes(op, &*arr(e, fr, op, n.saturating_sub(2))?)?;
-    let addrs = gather_indices(e, op, &idx, &*arr(e, fr, op, n.saturating_sub(3))?, &on)?;
+    let offs = arr(e, fr, op, n.saturating_sub(3))?;
+    let addrs = gather_indices(e, op, &p, &idx, &offs, &on, "vector.scatter (enabled lane)")?;
     let v = arr(e, fr, op, n.saturating_sub(1))?;
     let mut seen = std::collections::HashMap::new();
     for (l, a) in addrs.iter().enumerate() {
@@ -1767,6 +1859,7 @@ pub fn print(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
 
 #[cfg(test)]
 mod tests {
+    use super::{row_major_displaced, strided_displaced};
     use crate::exec::{Config, Engine};
     use mlir_ir::diag::Source;
 
@@ -1807,13 +1900,14 @@ mod tests {
         assert_eq!(run(t, 2), "2\n8\n28\n( ( 1, 1, 0, 0 ), ( 0, 0, 0, 0 ) )\n");
     }
 
-    /// `vector.scan` has no LLVM lowering; these are the examples of its
-    /// documentation (exclusive: the second result is the last prefix).
+    /// `vector.scan` has no LLVM lowering, only `LowerVectorScan.cpp`'s
+    /// rewrite: the exclusive scan starts from the initial value and its
+    /// second result is the last prefix; the inclusive one ignores it.
     #[test]
     fn scan_matches_the_documented_example() {
         let t = r#"func.func @main() {
   %v = arith.constant dense<[[1, 2, 3], [4, 5, 6]]> : vector<2x3xi32>
-  %i = arith.constant dense<[0, 0]> : vector<2xi32>
+  %i = arith.constant dense<[10, 20]> : vector<2xi32>
   %r, %l = vector.scan <add>, %v, %i {inclusive = false, reduction_dim = 1 : i64} : vector<2x3xi32>, vector<2xi32>
   vector.print %r : vector<2x3xi32>
   vector.print %l : vector<2xi32>
@@ -1822,7 +1916,27 @@ mod tests {
   vector.print %l2 : vector<2xi32>
   return
 }"#;
-        assert_eq!(run(t, 1), "( ( 0, 1, 3 ), ( 0, 4, 9 ) )\n( 3, 9 )\n( ( 1, 3, 6 ), ( 4, 9, 15 ) )\n( 6, 15 )\n");
+        assert_eq!(
+            run(t, 1),
+            "( ( 10, 11, 13 ), ( 20, 24, 29 ) )\n( 13, 29 )\n( ( 1, 3, 6 ), ( 4, 9, 15 ) )\n( 6, 15 )\n"
+        );
+    }
+
+    /// Gather/scatter displacement: carries across rows of a contiguous
+    /// view, lands on the next row of a strided one, and refuses the gaps
+    /// between rows and anything outside.
+    #[test]
+    fn displacement_in_memory() {
+        assert_eq!(strided_displaced(&[3, 5], &[5, 1], &[0, 3], 4), Some(vec![1, 2]));
+        assert_eq!(strided_displaced(&[3, 5], &[5, 1], &[2, 1], -11), Some(vec![0, 0]));
+        assert_eq!(strided_displaced(&[3, 5], &[5, 1], &[2, 4], 1), None);
+        assert_eq!(strided_displaced(&[2, 2], &[5, 1], &[0, 0], 5), Some(vec![1, 0]));
+        assert_eq!(strided_displaced(&[2, 2], &[5, 1], &[0, 1], 1), None);
+        assert_eq!(strided_displaced(&[4], &[2], &[0], 1), None);
+        assert_eq!(strided_displaced(&[4], &[2], &[0], 2), Some(vec![1]));
+        assert_eq!(row_major_displaced(&[2, 3], &[0, 2], 2), Some(vec![1, 1]));
+        assert_eq!(row_major_displaced(&[2, 3], &[0, 2], 4), None);
+        assert_eq!(row_major_displaced(&[2, 3], &[0, 0], -1), None);
     }
 
     /// `vector.scalable.insert`/`extract` move a fixed-size slice at `pos`.
