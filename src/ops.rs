@@ -219,6 +219,10 @@ pub enum Fmt {
     ToElements,
     /// `%v[%i, 2] : R from V` (also `scalable.extract` with `[4]`).
     VecExtract,
+    /// `%v[%i : index] : vector<..>` (`vector.extractelement`, removed in LLVM 22).
+    VecExtractElement,
+    /// `%s, %v[%i : index] : vector<..>` (`vector.insertelement`, removed in LLVM 22).
+    VecInsertElement,
     /// `%x, %v[%i, 2] : X into V` (also `scalable.insert`).
     VecInsert,
     /// `%a, %b {attrs} : A into B` (`vector.insert_strided_slice`).
@@ -695,11 +699,13 @@ ops! {
         VectorDeinterleave / Deinterleave = "vector.deinterleave", 0, Deinterleave;
         VectorExpandload / Expandload = "vector.expandload", 0, VecMemory;
         VectorExtract / Extract = "vector.extract", 0, VecExtract;
+        VectorExtractelement / Extractelement = "vector.extractelement", 0, VecExtractElement;
         VectorExtractStridedSlice / ExtractStridedSlice = "vector.extract_strided_slice", 0, Cast;
         VectorFma / Fma = "vector.fma", 0, Ternary;
         VectorFromElements / FromElements = "vector.from_elements", 0, FromElements;
         VectorGather / Gather = "vector.gather", 0, VecMemory;
         VectorInsert / Insert = "vector.insert", 0, VecInsert;
+        VectorInsertelement / Insertelement = "vector.insertelement", 0, VecInsertElement;
         VectorInsertStridedSlice / InsertStridedSlice = "vector.insert_strided_slice", 0, InsertStrided;
         VectorInterleave / Interleave = "vector.interleave", 0, Interleave;
         VectorLoad / Load = "vector.load", 0, VecMemory;
@@ -716,6 +722,7 @@ ops! {
         VectorScatter / Scatter = "vector.scatter", 0, VecMemory;
         VectorShapeCast / ShapeCast = "vector.shape_cast", 0, Cast;
         VectorShuffle / Shuffle = "vector.shuffle", 0, Shuffle;
+        VectorSplat / Splat = "vector.splat", 0, Splat;
         VectorStep / Step = "vector.step", 0, TypeOnly;
         VectorStore / Store = "vector.store", 0, VecMemory;
         VectorToElements / ToElements = "vector.to_elements", 0, ToElements;

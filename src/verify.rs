@@ -1039,6 +1039,9 @@ impl<'m> Verifier<'m> {
             VectorDeinterleave => self.vector_interleave(op, false),
             VectorExpandload => self.vector_masked_memory(op, false, false),
             VectorExtract => self.vector_extract(op),
+            VectorExtractelement => self.vector_element_access(op, false),
+            VectorInsertelement => self.vector_element_access(op, true),
+            VectorSplat => self.vector_splat(op),
             VectorExtractStridedSlice => self.vector_extract_strided_slice(op),
             VectorFma => self.vector_fma(op),
             VectorFromElements => self.vector_elements(op, true),
@@ -1399,6 +1402,47 @@ impl<'m> Verifier<'m> {
             );
         }
         Ok(())
+    }
+
+    /// `vector.extractelement`/`insertelement` (LLVM 21's rules): a 0-D
+    /// vector takes no position, a 1-D vector one.
+    fn vector_element_access(&self, op: OpId, insert: bool) -> VResult {
+        let at = usize::from(insert);
+        let (Some(v), Some(r)) = (self.opnd(op, at), self.res(op, 0)) else {
+            return self.op_err(op, "expected a vector operand and a result");
+        };
+        let Some((shape, _, elem)) = self.vector(v) else { return self.op_err(op, "expected a vector operand") };
+        let positions = self.m.operands(op).len() - at - 1;
+        match (shape.len(), positions) {
+            (0, 0) | (1, 1) => {}
+            (0, _) => return self.op_err(op, "expected position to be empty with 0-D vector"),
+            (1, _) => return self.op_err(op, "expected position for 1-D vector"),
+            _ => return self.op_err(op, "unexpected >1 vector rank"),
+        }
+        if let Some(p) = self.opnd(op, at + 1) {
+            if !matches!(self.m.ctx.type_kind(p), TypeKind::Index | TypeKind::Integer { .. }) {
+                return self.op_err(op, "position must be of signless integer or index type");
+            }
+        }
+        if insert {
+            if self.opnd(op, 0) != Some(elem) || r != v {
+                return self.op_err(op, "failed to verify that source operand type matches element type of result");
+            }
+        } else if r != elem {
+            return self.op_err(op, "failed to verify that result type matches element type of vector operand");
+        }
+        Ok(())
+    }
+
+    /// `vector.splat` (removed in LLVM 22): a scalar broadcast to a vector.
+    fn vector_splat(&self, op: OpId) -> VResult {
+        let (Some(x), Some(r)) = (self.opnd(op, 0), self.res(op, 0)) else {
+            return self.op_err(op, "expected one operand and one result");
+        };
+        match self.vector(r) {
+            Some((_, _, elem)) if elem == x => Ok(()),
+            _ => self.op_err(op, "failed to verify that operand type matches element type of result"),
+        }
     }
 
     fn vector_insert(&self, op: OpId) -> VResult {
@@ -3102,6 +3146,38 @@ func.func @ok(%v: vector<1x4xf32>, %w: vector<2x4x8xf32>, %i: index, %m: memref<
                 "func.func @f(%f: f32, %v: vector<4xf32>, %m: memref<?xf32>, %t: tensor<4xf32>) {{\n  %r = {o}\n  return\n}}"
             );
             let _ = check(&text);
+        }
+    }
+
+    /// The ops LLVM 22 removed keep LLVM 21's rules: a 0-D vector takes no
+    /// position, a 1-D vector one, wider vectors none at all.
+    #[test]
+    fn legacy_vector_ops_follow_llvm_21() {
+        let run = |body: &str| {
+            check(&format!(
+                "func.func @f(%f: f32, %i: index, %v: vector<4xf32>, %z: vector<f32>, %w: vector<2x2xf32>) {{\n  {body}\n  return\n}}"
+            ))
+        };
+        for ok in [
+            "%r = vector.splat %f : vector<4xf32>",
+            "%r = vector.extractelement %v[%i : index] : vector<4xf32>",
+            "%r = vector.extractelement %z[] : vector<f32>",
+            "%r = vector.insertelement %f, %v[%i : index] : vector<4xf32>",
+            "%r = vector.insertelement %f, %z[] : vector<f32>",
+        ] {
+            run(ok).unwrap();
+        }
+        for (bad, msg) in [
+            ("%r = vector.extractelement %v[] : vector<4xf32>", "expected position for 1-D vector"),
+            (
+                r#"%r = "vector.extractelement"(%z, %i) : (vector<f32>, index) -> f32"#,
+                "expected position to be empty with 0-D vector",
+            ),
+            (r#"%r = "vector.extractelement"(%w, %i) : (vector<2x2xf32>, index) -> f32"#, "unexpected >1 vector rank"),
+            (r#"%r = "vector.splat"(%i) : (index) -> vector<4xf32>"#, "operand type matches element type of result"),
+        ] {
+            let err = run(bad).unwrap_err();
+            assert!(err.contains(msg), "{bad}: {err}");
         }
     }
 }

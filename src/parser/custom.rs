@@ -440,6 +440,8 @@ impl<'a> Parser<'a> {
             | Fmt::Gather => self.parse_tensor_family(fmt, kind, st, name_span)?,
             Fmt::ToElements
             | Fmt::VecExtract
+            | Fmt::VecExtractElement
+            | Fmt::VecInsertElement
             | Fmt::VecInsert
             | Fmt::InsertStrided
             | Fmt::Shuffle

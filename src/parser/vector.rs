@@ -73,6 +73,48 @@ impl<'a> Parser<'a> {
                 self.set_attr(st, pos.0, pos.1);
                 st.result_types = vec![dt];
             }
+            Fmt::VecExtractElement | Fmt::VecInsertElement => {
+                let val = if fmt == Fmt::VecInsertElement {
+                    let u = self.parse_use_name()?;
+                    self.expect(Tok::Comma, "','")?;
+                    Some(u)
+                } else {
+                    None
+                };
+                let vec = self.parse_use_name()?;
+                self.expect(Tok::LSquare, "'['")?;
+                let mut pos = None;
+                if !self.eat(Tok::RSquare)? {
+                    let u = self.parse_use_name()?;
+                    self.expect(Tok::Colon, "':'")?;
+                    let pt = self.parse_type()?;
+                    self.expect(Tok::RSquare, "']'")?;
+                    pos = Some((u, pt));
+                }
+                self.parse_optional_attrs(st)?;
+                let sp = self.tok.span;
+                let t = self.colon_type()?;
+                let Some(elem) = self
+                    .m
+                    .ctx
+                    .type_kind(t)
+                    .elem()
+                    .filter(|_| matches!(self.m.ctx.type_kind(t), TypeKind::Vector { .. }))
+                else {
+                    return self.err_at(sp, format!("{CUSTOM_MARK}expected a vector type"));
+                };
+                if let Some(u) = val {
+                    let v = self.resolve(u, elem)?;
+                    st.operands.push(v);
+                }
+                let v = self.resolve(vec, t)?;
+                st.operands.push(v);
+                if let Some((u, pt)) = pos {
+                    let v = self.resolve(u, pt)?;
+                    st.operands.push(v);
+                }
+                st.result_types = vec![if fmt == Fmt::VecInsertElement { t } else { elem }];
+            }
             Fmt::InsertStrided => {
                 let uses = self.parse_n_operands(2)?;
                 self.parse_optional_attrs(st)?;

@@ -62,11 +62,19 @@ use super::memref;
 pub fn exec(e: &mut Engine, fr: &mut Frame, op: OpId, kind: VectorOp) -> Result<Flow> {
     use VectorOp::*;
     match kind {
-        Broadcast => broadcast(e, fr, op),
+        Broadcast | Splat => broadcast(e, fr, op),
         FromElements => from_elements(e, fr, op),
         ToElements => to_elements(e, fr, op),
         Extract => extract(e, fr, op),
+        Extractelement => {
+            let pos = element_position(e, fr, op, 1)?;
+            extract_at(e, fr, op, &pos)
+        }
         Insert => insert(e, fr, op),
+        Insertelement => {
+            let pos = element_position(e, fr, op, 2)?;
+            insert_at(e, fr, op, &pos)
+        }
         ScalableExtract => scalable_extract(e, fr, op),
         ScalableInsert => scalable_insert(e, fr, op),
         ExtractStridedSlice => extract_strided_slice(e, fr, op),
@@ -325,11 +333,26 @@ fn checked_position(pos: &[Option<i64>], dims: &[usize]) -> Option<Vec<usize>> {
 
 /// `vector.extract %v[pos]`: an element or a sub-vector.
 fn extract(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
-    let src = arr(e, fr, op, 0)?;
     let dyn_args = e.args_in(fr, op, 1..e.m.operands(op).len())?;
     let pos = positions(e, op, &dyn_args)?;
+    extract_at(e, fr, op, &pos)
+}
+
+/// The position operand of `vector.extractelement`/`insertelement` at
+/// `at`, if any (a 0-D vector has none).
+fn element_position(e: &Engine, fr: &mut Frame, op: OpId, at: usize) -> Result<Vec<Option<i64>>> {
+    if e.m.operands(op).len() > at {
+        Ok(vec![index_of(op, e.arg(fr, op, at)?)?])
+    } else {
+        Ok(Vec::new())
+    }
+}
+
+/// `vector.extract` at a decoded position; out of bounds gives poison.
+fn extract_at(e: &Engine, fr: &mut Frame, op: OpId, pos: &[Option<i64>]) -> Result<Flow> {
+    let src = arr(e, fr, op, 0)?;
     let rty = e.result_type(op, 0);
-    let Some(p) = checked_position(&pos, src.shape()) else {
+    let Some(p) = checked_position(pos, src.shape()) else {
         return e.assign(fr, op, poison_value(e, op, rty)?);
     };
     let v = sub_array(op, &src, &p)?;
@@ -359,11 +382,16 @@ fn sub_array(op: OpId, src: &ArrayD<Scalar>, p: &[usize]) -> Result<Value> {
 
 /// `vector.insert %x, %v[pos]`.
 fn insert(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
-    let item = arr(e, fr, op, 0)?;
-    let dest = arr(e, fr, op, 1)?;
     let dyn_args = e.args_in(fr, op, 2..e.m.operands(op).len())?;
     let pos = positions(e, op, &dyn_args)?;
-    let Some(p) = checked_position(&pos, dest.shape()) else {
+    insert_at(e, fr, op, &pos)
+}
+
+/// `vector.insert` at a decoded position; out of bounds gives poison.
+fn insert_at(e: &Engine, fr: &mut Frame, op: OpId, pos: &[Option<i64>]) -> Result<Flow> {
+    let item = arr(e, fr, op, 0)?;
+    let dest = arr(e, fr, op, 1)?;
+    let Some(p) = checked_position(pos, dest.shape()) else {
         return e.assign(fr, op, poison_value(e, op, e.result_type(op, 0))?);
     };
     let mut out = (*dest).clone();
