@@ -17,6 +17,25 @@ pub use crate::ops::{CMPF_PREDICATES, CMPI_PREDICATES, ROUNDING_MODES};
 /// op's own parser emits, as opposed to the shared type/attribute parsers).
 pub(super) const CUSTOM_MARK: &str = "\u{1}custom:";
 
+/// A parsed function signature (`func.func`, `llvm.func`).
+#[derive(Default)]
+pub(super) struct Signature {
+    /// Named arguments of a definition, for the entry block.
+    pub args: Vec<(UseName, TypeId)>,
+    /// Argument types.
+    pub inputs: Vec<TypeId>,
+    /// Per-argument attribute dictionaries.
+    pub arg_attrs: Vec<Option<AttrId>>,
+    /// Result types.
+    pub results: Vec<TypeId>,
+    /// Per-result attribute dictionaries.
+    pub res_attrs: Vec<Option<AttrId>>,
+    /// Whether the arguments were named (`None`: there were none).
+    pub named: Option<bool>,
+    /// A trailing `...` (`llvm.func` only).
+    pub vararg: bool,
+}
+
 impl<'a> Parser<'a> {
     /// An error from an op's own custom parser, at the current token.
     pub(super) fn custom_err<T>(&self, msg: &str) -> PResult<T> {
@@ -867,14 +886,28 @@ impl<'a> Parser<'a> {
         let _ = name_span;
         let na = self.m.ctx.attr(Attribute::String { value: name, ty: None });
         self.set_attr(st, "sym_name", na);
-        // Arguments: named (`%a: T {attrs}`) in a definition, bare types in a declaration.
-        let mut args: Vec<(UseName, TypeId)> = Vec::new();
-        let mut inputs = Vec::new();
-        let mut arg_attrs = Vec::new();
-        let mut named = None;
+        let sig = self.parse_function_signature(false)?;
+        let ft = self.m.ctx.ty(TypeKind::Function { inputs: sig.inputs.clone(), results: sig.results.clone() });
+        let fa = self.m.ctx.attr(Attribute::Type(ft));
+        self.set_attr(st, "function_type", fa);
+        self.parse_function_rest(st, sig, Some("func"))
+    }
+
+    /// Parses `(%a: T {attrs}, ...) -> (R {attrs}, ...)` of `func.func` and
+    /// `llvm.func`: named arguments in a definition, bare types in a
+    /// declaration, and a trailing `...` where `vararg` is allowed.
+    pub(super) fn parse_function_signature(&mut self, vararg_allowed: bool) -> PResult<Signature> {
+        let mut sig = Signature::default();
         self.comma_list(Tok::LParen, Tok::RParen, "in argument list", |p| {
+            if sig.vararg {
+                return p.err("expected ')'");
+            }
+            if vararg_allowed && p.eat(Tok::Ellipsis)? {
+                sig.vararg = true;
+                return Ok(());
+            }
             let is_named = p.is(Tok::PercentId);
-            if *named.get_or_insert(is_named) != is_named {
+            if *sig.named.get_or_insert(is_named) != is_named {
                 return p.err("expected SSA identifier");
             }
             let u = if is_named {
@@ -885,51 +918,59 @@ impl<'a> Parser<'a> {
                 None
             };
             let t = p.parse_type()?;
-            inputs.push(t);
-            let attrs = if p.is(Tok::LBrace) { Some(p.parse_dictionary_attr()?) } else { None };
-            arg_attrs.push(attrs);
+            sig.inputs.push(t);
+            sig.arg_attrs.push(if p.is(Tok::LBrace) { Some(p.parse_dictionary_attr()?) } else { None });
             p.parse_trailing_loc()?;
             if let Some(u) = u {
-                args.push((u, t));
+                sig.args.push((u, t));
             }
             Ok(())
         })?;
-        let mut results = Vec::new();
-        let mut res_attrs = Vec::new();
         if self.eat(Tok::Arrow)? {
             if self.is(Tok::LParen) {
                 self.comma_list(Tok::LParen, Tok::RParen, "in result list", |p| {
-                    results.push(p.parse_type()?);
-                    res_attrs.push(if p.is(Tok::LBrace) { Some(p.parse_dictionary_attr()?) } else { None });
+                    sig.results.push(p.parse_type()?);
+                    sig.res_attrs.push(if p.is(Tok::LBrace) { Some(p.parse_dictionary_attr()?) } else { None });
                     Ok(())
                 })?;
             } else {
-                results.push(self.parse_non_function_type()?);
-                res_attrs.push(None);
+                sig.results.push(self.parse_non_function_type()?);
+                sig.res_attrs.push(None);
             }
         }
-        let ft = self.m.ctx.ty(TypeKind::Function { inputs, results });
-        let fa = self.m.ctx.attr(Attribute::Type(ft));
-        self.set_attr(st, "function_type", fa);
-        if arg_attrs.iter().any(|a| a.is_some()) {
-            let arr = self.dict_array(arg_attrs);
-            self.set_attr(st, "arg_attrs", arr);
-        }
-        if res_attrs.iter().any(|a| a.is_some()) {
-            let arr = self.dict_array(res_attrs);
-            self.set_attr(st, "res_attrs", arr);
+        Ok(sig)
+    }
+
+    /// After a function's type: the argument/result attributes, the
+    /// `attributes {..}` dictionary and the optional body (parsed with
+    /// `dialect` as the default dialect, none for `None`).
+    pub(super) fn parse_function_rest(
+        &mut self,
+        st: &mut OpState,
+        sig: Signature,
+        dialect: Option<&'static str>,
+    ) -> PResult<()> {
+        for (name, list) in [("arg_attrs", sig.arg_attrs), ("res_attrs", sig.res_attrs)] {
+            if list.iter().any(|a| a.is_some()) {
+                let arr = self.dict_array(list);
+                self.set_attr(st, name, arr);
+            }
         }
         if self.eat_kw("attributes")? {
             self.parse_optional_attrs(st)?;
         }
         if self.is(Tok::LBrace) {
-            if named == Some(false) {
+            if sig.named == Some(false) {
                 return self.err("expected SSA identifier");
             }
             let body_span = self.tok.span;
-            self.default_dialect.push("func");
-            let r = self.parse_region(&args, true);
-            self.default_dialect.pop();
+            let saved = std::mem::take(&mut self.default_dialect);
+            if let Some(d) = dialect {
+                self.default_dialect = saved.clone();
+                self.default_dialect.push(d);
+            }
+            let r = self.parse_region(&sig.args, true);
+            self.default_dialect = saved;
             let r = r?;
             if self.m.region(r).blocks.is_empty() {
                 return self.err_at(body_span, format!("{CUSTOM_MARK}expected non-empty function body"));

@@ -5,7 +5,7 @@
 //! `LLVMDialect.cpp` parsers. Inside an llvm type, nested llvm types drop
 //! their `!llvm.` prefix (`!llvm.array<2 x ptr>`), as in mlir-opt.
 
-use super::{OpState, PResult, Parser, UseName};
+use super::{OpState, PResult, Parser};
 use crate::attrs::{Attribute, IntVal};
 use crate::diag::Span;
 use crate::ir::RegionId;
@@ -469,95 +469,18 @@ impl<'a> Parser<'a> {
         let name = self.symbol_name()?;
         let na = self.m.ctx.attr(Attribute::String { value: name, ty: None });
         self.set_attr(st, "sym_name", na);
-        let mut args: Vec<(UseName, TypeId)> = Vec::new();
-        let mut params = Vec::new();
-        let mut arg_attrs = Vec::new();
-        let mut named = None;
-        let mut vararg = false;
-        self.comma_list(Tok::LParen, Tok::RParen, "in argument list", |p| {
-            if vararg {
-                return p.err("expected ')'");
-            }
-            if p.eat(Tok::Ellipsis)? {
-                vararg = true;
-                return Ok(());
-            }
-            let is_named = p.is(Tok::PercentId);
-            if *named.get_or_insert(is_named) != is_named {
-                return p.err("expected SSA identifier");
-            }
-            let u = if is_named {
-                let u = p.parse_use_name()?;
-                p.expect(Tok::Colon, "':'")?;
-                Some(u)
-            } else {
-                None
-            };
-            let t = p.parse_type()?;
-            params.push(t);
-            arg_attrs.push(if p.is(Tok::LBrace) { Some(p.parse_dictionary_attr()?) } else { None });
-            p.parse_trailing_loc()?;
-            if let Some(u) = u {
-                args.push((u, t));
-            }
-            Ok(())
-        })?;
-        let mut results = Vec::new();
-        let mut res_attrs = Vec::new();
-        if self.eat(Tok::Arrow)? {
-            if self.is(Tok::LParen) {
-                self.comma_list(Tok::LParen, Tok::RParen, "in result list", |p| {
-                    results.push(p.parse_type()?);
-                    res_attrs.push(if p.is(Tok::LBrace) { Some(p.parse_dictionary_attr()?) } else { None });
-                    Ok(())
-                })?;
-            } else {
-                results.push(self.parse_non_function_type()?);
-                res_attrs.push(None);
-            }
-        }
-        if results.len() > 1 {
+        let sig = self.parse_function_signature(true)?;
+        if sig.results.len() > 1 {
             return self.custom_err("failed to construct function type: expected zero or one function result");
         }
-        let ret = match results.first() {
+        let ret = match sig.results.first() {
             Some(t) => *t,
             None => self.m.ctx.ty(TypeKind::LlvmVoid),
         };
-        let ft = self.m.ctx.ty(TypeKind::LlvmFunc { ret, params, vararg });
+        let ft = self.m.ctx.ty(TypeKind::LlvmFunc { ret, params: sig.inputs.clone(), vararg: sig.vararg });
         let fa = self.m.ctx.attr(Attribute::Type(ft));
         self.set_attr(st, "function_type", fa);
-        for (attr, list) in [("arg_attrs", arg_attrs), ("res_attrs", res_attrs)] {
-            if list.iter().any(|a| a.is_some()) {
-                let items: Vec<_> = list
-                    .into_iter()
-                    .map(|a| a.unwrap_or_else(|| self.m.ctx.attr(Attribute::Dict(Vec::new()))))
-                    .collect();
-                let arr = self.m.ctx.attr(Attribute::Array(items));
-                self.set_attr(st, attr, arr);
-            }
-        }
-        if self.eat_kw("attributes")? {
-            self.parse_optional_attrs(st)?;
-        }
-        if self.is(Tok::LBrace) {
-            if named == Some(false) {
-                return self.err("expected SSA identifier");
-            }
-            let body_span = self.tok.span;
-            let saved = std::mem::take(&mut self.default_dialect);
-            let r = self.parse_region(&args, true);
-            self.default_dialect = saved;
-            let r = r?;
-            if self.m.region(r).blocks.is_empty() {
-                return self
-                    .err_at(body_span, format!("{}expected non-empty function body", super::custom::CUSTOM_MARK));
-            }
-            st.regions.push(r);
-        } else {
-            let r = self.new_region();
-            st.regions.push(r);
-        }
-        Ok(())
+        self.parse_function_rest(st, sig, None)
     }
 
     fn parse_llvm_call(&mut self, st: &mut OpState, name_span: Span) -> PResult<()> {
