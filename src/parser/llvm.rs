@@ -294,13 +294,7 @@ impl<'a> Parser<'a> {
             Fmt::LlvmGep => self.parse_llvm_gep(st, name_span),
             Fmt::LlvmLoad | Fmt::LlvmStore => {
                 let volatile = self.eat_kw("volatile")?;
-                let value = if fmt == Fmt::LlvmStore {
-                    let v = self.parse_use_name()?;
-                    self.expect(Tok::Comma, "','")?;
-                    Some(v)
-                } else {
-                    None
-                };
+                let value = self.parse_leading_use(fmt == Fmt::LlvmStore)?;
                 let addr = self.parse_use_name()?;
                 let unit = self.m.ctx.attr(Attribute::Unit);
                 if volatile {

@@ -588,6 +588,17 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
+    /// Parses `%name ,` when `present` (a stored value before its address
+    /// or vector), else nothing.
+    pub(crate) fn parse_leading_use(&mut self, present: bool) -> PResult<Option<UseName>> {
+        if !present {
+            return Ok(None);
+        }
+        let u = self.parse_use_name()?;
+        self.expect(Tok::Comma, "','")?;
+        Ok(Some(u))
+    }
+
     /// Parses `%name` or `%name#N`.
     pub fn parse_use_name(&mut self) -> PResult<UseName> {
         if !self.is(Tok::PercentId) {

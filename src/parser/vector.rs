@@ -74,13 +74,7 @@ impl<'a> Parser<'a> {
                 st.result_types = vec![dt];
             }
             Fmt::VecExtractElement | Fmt::VecInsertElement => {
-                let val = if fmt == Fmt::VecInsertElement {
-                    let u = self.parse_use_name()?;
-                    self.expect(Tok::Comma, "','")?;
-                    Some(u)
-                } else {
-                    None
-                };
+                let val = self.parse_leading_use(fmt == Fmt::VecInsertElement)?;
                 let vec = self.parse_use_name()?;
                 self.expect(Tok::LSquare, "'['")?;
                 let mut pos = None;
