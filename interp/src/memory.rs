@@ -126,6 +126,24 @@ impl Elem {
     }
 }
 
+/// Fresh tensor-owned storage holding `t`, as bufferization materializes a
+/// tensor as a buffer (`to_buffer`, `buffer_cast`, a tensor passed to a
+/// memref runtime function); `what` names the op for diagnostics.
+pub fn tensor_storage(
+    e: &mut Engine,
+    at: OpId,
+    elem_ty: TypeId,
+    layout: AllocLayout,
+    t: &ArrayD<Scalar>,
+    what: &str,
+) -> Result<MemRef> {
+    let elem = elem_of(e, at, elem_ty)?;
+    let sizes = t.shape().iter().map(|d| i64::try_from(*d).unwrap_or(i64::MAX)).collect();
+    let m = e.mem.alloc(at, elem, sizes, layout, AllocKind::Tensor, 0)?;
+    m.write_all(at, t, what)?;
+    Ok(m)
+}
+
 /// The storage kind of element type `ty`, or an unsupported error at `at`.
 pub fn elem_of(e: &Engine, at: OpId, ty: TypeId) -> Result<Elem> {
     let ctx = &e.m.ctx;
@@ -180,9 +198,10 @@ pub struct Buffer {
     pub freed: Option<Freed>,
     /// Its (simulated) address, for `base@`, alignment and pointer extraction.
     pub addr: u64,
-    /// A `constant` global, or the buffer of a `to_buffer ... read_only`:
-    /// stores are undefined behaviour.
-    pub read_only: bool,
+    /// Memory that must not be stored into (stores are undefined
+    /// behaviour), named for the diagnostic: a `constant` global, or the
+    /// buffer of a `to_buffer ... read_only`.
+    pub read_only: Option<&'static str>,
 }
 
 impl std::fmt::Debug for Buffer {
@@ -287,6 +306,10 @@ impl Buffer {
         }
     }
 }
+
+/// [`Buffer::read_only`] of a `constant` global (`memref.global`,
+/// `llvm.mlir.global`).
+pub const CONSTANT_GLOBAL: &str = "a constant global";
 
 /// An `!llvm.ptr` value: a byte offset from the start of a buffer (an
 /// `llvm.mlir.global`'s storage), or an address with no allocation behind
@@ -534,12 +557,8 @@ impl MemRef {
 
     fn write_at(&self, at: OpId, byte: usize, v: &Value, what: &str) -> Result<()> {
         let mut b = self.buf.borrow_mut();
-        if b.read_only {
-            let into = match b.kind {
-                AllocKind::Tensor => "memory that bufferization.to_buffer marked read_only",
-                _ => "a constant global",
-            };
-            return Err(mem_ub(at, b.origin, format!("{what} into {into}")));
+        if let Some(protected) = b.read_only {
+            return Err(mem_ub(at, b.origin, format!("{what} into {protected}")));
         }
         let lane = self.elem.lane;
         let bad = || invalid(at, format!("value does not fit an element of type {}", self.elem.name));
@@ -852,7 +871,7 @@ impl Memory {
             kind,
             freed: None,
             addr,
-            read_only: false,
+            read_only: None,
         };
         let rc = Rc::new(RefCell::new(buf));
         match kind {
@@ -1059,7 +1078,7 @@ mod tests {
             kind: AllocKind::Heap,
             freed: None,
             addr: 0,
-            read_only: false,
+            read_only: None,
         };
         assert_eq!(b.read_lane(0, Lane::Int(32)), Scalar::Poison(Poison(OpId(0))));
         let x = Scalar::Int(Int::from_i128(17, -5));

@@ -397,10 +397,7 @@ fn tensor_as_memref(e: &mut Engine, op: OpId, name: &str, ty: Option<TypeId>, v:
         Some(TypeKind::RankedTensor { elem, .. } | TypeKind::UnrankedTensor { elem }) => *elem,
         _ => return Err(bad_arg(op, name)),
     };
-    let elem = memory::elem_of(e, op, elem_ty)?;
-    let sizes = t.shape().iter().map(|d| i64::try_from(*d).unwrap_or(i64::MAX)).collect();
-    let m = e.mem.alloc(op, elem, sizes, memory::AllocLayout::Identity, memory::AllocKind::Tensor, 0)?;
-    m.write_all(op, t, name)?;
+    let m = memory::tensor_storage(e, op, elem_ty, memory::AllocLayout::Identity, t, name)?;
     Ok(Value::Memref(std::rc::Rc::new(m)))
 }
 

@@ -40,7 +40,7 @@
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::exec::{Engine, Flow, Frame};
-use crate::memory::{elem_of, AllocKind, AllocLayout, MemRef};
+use crate::memory::{self, elem_of, AllocKind, AllocLayout, MemRef};
 use crate::value::{Int, Poison, Scalar, Value};
 use mlir_ir::attrs::Attribute;
 use mlir_ir::ir::OpId;
@@ -105,12 +105,17 @@ fn layout_of(e: &Engine, ty: TypeId) -> AllocLayout {
     }
 }
 
+/// The element type of a (ranked or unranked) memref result type.
+fn memref_elem(op: OpId, ty: &TypeKind) -> Result<TypeId> {
+    match ty {
+        TypeKind::MemRef { elem, .. } | TypeKind::UnrankedMemRef { elem, .. } => Ok(*elem),
+        _ => Err(invalid(op, "result is not a memref")),
+    }
+}
+
 /// New storage of type `ty` and `sizes`, owned by `kind`.
 fn storage(e: &mut Engine, op: OpId, ty: TypeId, sizes: Vec<i64>, kind: AllocKind) -> Result<MemRef> {
-    let elem_ty = match e.m.ctx.type_kind(ty) {
-        TypeKind::MemRef { elem, .. } | TypeKind::UnrankedMemRef { elem, .. } => *elem,
-        _ => return Err(invalid(op, "result is not a memref")),
-    };
+    let elem_ty = memref_elem(op, e.m.ctx.type_kind(ty))?;
     let elem = elem_of(e, op, elem_ty)?;
     let layout = layout_of(e, ty);
     e.mem.alloc(op, elem, sizes, layout, kind, 0)
@@ -119,10 +124,11 @@ fn storage(e: &mut Engine, op: OpId, ty: TypeId, sizes: Vec<i64>, kind: AllocKin
 /// `to_buffer %t` / `to_memref %t`: fresh tensor-owned storage holding `%t`.
 fn to_buffer(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let t = tensor_arg(e, fr, op, 0)?;
-    let sizes = t.shape().iter().map(|d| *d as i64).collect();
-    let m = storage(e, op, e.result_type(op, 0), sizes, AllocKind::Tensor)?;
-    m.write_all(op, &t, "bufferization.to_buffer")?;
-    m.buf.borrow_mut().read_only = e.m.attr(op, "read_only").is_some();
+    let ty = e.result_type(op, 0);
+    let elem_ty = memref_elem(op, e.m.ctx.type_kind(ty))?;
+    let m = memory::tensor_storage(e, op, elem_ty, layout_of(e, ty), &t, "bufferization.to_buffer")?;
+    m.buf.borrow_mut().read_only =
+        e.m.attr(op, "read_only").map(|_| "memory that bufferization.to_buffer marked read_only");
     e.assign(fr, op, Value::Memref(Rc::new(m)))
 }
 

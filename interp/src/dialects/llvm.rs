@@ -14,7 +14,7 @@
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::exec::{Engine, Flow, Frame};
-use crate::memory::{mem_ub, AllocKind, Buffer, Lane, Ptr};
+use crate::memory::{mem_ub, AllocKind, Buffer, Lane, Ptr, CONSTANT_GLOBAL};
 use crate::value::{Int, Poison, Scalar, Value};
 use mlir_ir::attrs::Attribute;
 use mlir_ir::datalayout;
@@ -238,7 +238,7 @@ fn global(e: &mut Engine, at: OpId, g: OpId) -> Result<Rc<RefCell<Buffer>>> {
             }
         }
     }
-    buf.borrow_mut().read_only = m.attr(g, "constant").is_some();
+    buf.borrow_mut().read_only = m.attr(g, "constant").map(|_| CONSTANT_GLOBAL);
     e.mem.globals.insert(g, buf.clone());
     Ok(buf)
 }
@@ -446,7 +446,7 @@ fn store(e: &Engine, op: OpId, v: &Value, p: &Value) -> Result<()> {
     let lane = lane_of(e, op, ty)?;
     let (buf, at) = place(e, op, p, lane.bytes(), "llvm.store")?;
     let mut b = buf.borrow_mut();
-    if b.read_only {
+    if b.read_only.is_some() {
         let origin = b.origin;
         drop(b);
         return Err(mem_ub(op, origin, format!("llvm.store into the constant global {}", alloc_name(e, origin))));

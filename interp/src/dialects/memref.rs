@@ -18,7 +18,7 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::exec::{Engine, Flow, Frame};
 use crate::float::{self, Round};
 use crate::int_op;
-use crate::memory::{self, elem_of, list, mem_ub, AllocKind, AllocLayout, Freed, MemRef};
+use crate::memory::{self, elem_of, list, mem_ub, AllocKind, AllocLayout, Freed, MemRef, CONSTANT_GLOBAL};
 use crate::value::{Int, Scalar, Value};
 use mlir_ir::attrs::Attribute;
 use mlir_ir::ir::OpId;
@@ -361,7 +361,7 @@ fn materialize_global(
             view.write_all(g, &arr, "global initialization")?;
         }
     }
-    buf.borrow_mut().read_only = e.m.attr(g, "constant").is_some();
+    buf.borrow_mut().read_only = e.m.attr(g, "constant").map(|_| CONSTANT_GLOBAL);
     Ok(buf)
 }
 
@@ -376,15 +376,12 @@ fn buffer_cast(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
         return Err(invalid(op, "buffer_cast of a non-tensor value"));
     };
     let ty = e.result_type(op, 0);
-    let sizes: Vec<i64> = t.shape().iter().map(|d| *d as i64).collect();
     let (elem_ty, layout) = match e.m.ctx.type_kind(ty) {
         TypeKind::MemRef { elem, .. } => (*elem, alloc_layout(e, op, ty, Vec::new())?),
         TypeKind::UnrankedMemRef { elem, .. } => (*elem, AllocLayout::Identity),
         _ => return Err(invalid(op, "buffer_cast to a non-memref type")),
     };
-    let elem = elem_of(e, op, elem_ty)?;
-    let m = e.mem.alloc(op, elem, sizes, layout, AllocKind::Tensor, 0)?;
-    m.write_all(op, &t, "buffer_cast")?;
+    let m = memory::tensor_storage(e, op, elem_ty, layout, &t, "buffer_cast")?;
     result_memref(e, fr, op, m)
 }
 
