@@ -38,7 +38,31 @@ pub enum AffineEvalError {
     Unbound,
 }
 
+/// The deepest an affine expression may nest. Printing, evaluating,
+/// comparing, cloning and dropping one all recurse, so the parser rejects
+/// deeper input instead of letting a later walk overflow the stack.
+pub const MAX_DEPTH: usize = 1000;
+
 impl AffineExpr {
+    /// Levels of nesting (a leaf is 1), counted without recursion, so it is
+    /// safe on a tree of any depth.
+    pub fn depth(&self) -> usize {
+        let (mut max, mut stack) = (0, vec![(self, 1)]);
+        while let Some((e, d)) = stack.pop() {
+            max = max.max(d);
+            if let AffineExpr::Add(a, b)
+            | AffineExpr::Mul(a, b)
+            | AffineExpr::Mod(a, b)
+            | AffineExpr::FloorDiv(a, b)
+            | AffineExpr::CeilDiv(a, b) = e
+            {
+                stack.push((a, d + 1));
+                stack.push((b, d + 1));
+            }
+        }
+        max
+    }
+
     /// True when the expression mentions no dims (so it may multiply or divide).
     pub fn is_symbolic(&self) -> bool {
         match self {

@@ -1,7 +1,9 @@
-//! The command line: `print` and `run`, their options and exit codes
-//! (0 success, 1 runtime failure, 2 bad input or usage).
+//! The command line: `print`, `run` and `diff`, their options and exit
+//! codes: 0 success, 1 runtime failure (undefined behaviour, a failed
+//! assertion, a resource limit), 2 bad input or usage, 3 an internal error
+//! of mlir-interp itself.
 
-use crate::exec::{Config, Engine};
+use crate::exec::{Config, Engine, STACK_PER_CALL};
 use crate::value::{Scalar, Value};
 use clap::{Parser, Subcommand, ValueEnum};
 use mlir_ir::diag::Source;
@@ -11,6 +13,60 @@ use std::io::{Read, Write};
 pub const EXIT_RUNTIME: i32 = 1;
 /// Exit status for bad input or usage.
 pub const EXIT_INPUT: i32 = 2;
+/// Exit status for a bug in mlir-interp (a panic), never the program's fault.
+pub const EXIT_INTERNAL: i32 = 3;
+
+/// Makes every panic a one-line internal-error report and exit status
+/// [`EXIT_INTERNAL`], so an interpreter bug is never mistaken for a
+/// program failure (exit 1) or a crash of the program.
+pub fn install_panic_hook() {
+    std::panic::set_hook(Box::new(|info| {
+        let msg = info
+            .payload()
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| info.payload().downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "unknown panic".into());
+        let at = info.location().map(|l| format!(" at {}:{}", l.file(), l.line())).unwrap_or_default();
+        let msg = msg.replace('\n', " ");
+        eprintln!("mlir-interp: internal error, please report it with the input: {msg}{at}");
+        std::process::exit(EXIT_INTERNAL);
+    }));
+}
+
+/// Reads a byte count: a number with an optional K, M, G or T suffix
+/// (powers of 1024).
+fn parse_bytes(s: &str) -> Result<usize, String> {
+    let t = s.trim();
+    let (num, mul) = match t.char_indices().last() {
+        Some((i, c)) if c.is_ascii_alphabetic() => {
+            let shift = match c.to_ascii_uppercase() {
+                'K' => 10,
+                'M' => 20,
+                'G' => 30,
+                'T' => 40,
+                _ => return Err(format!("unknown size suffix '{c}' (use K, M, G or T)")),
+            };
+            (&t[..i], 1usize << shift)
+        }
+        _ => (t, 1),
+    };
+    let n: usize = num.trim().parse().map_err(|_| format!("'{s}' is not a size in bytes (e.g. 4G, 512M)"))?;
+    match n.checked_mul(mul) {
+        Some(0) => Err("the memory limit must be positive".into()),
+        Some(b) => Ok(b),
+        None => Err(format!("'{s}' is too large")),
+    }
+}
+
+/// Reads a duration in seconds (fractions allowed).
+fn parse_seconds(s: &str) -> Result<std::time::Duration, String> {
+    let x: f64 = s.trim().parse().map_err(|_| format!("'{s}' is not a number of seconds"))?;
+    std::time::Duration::try_from_secs_f64(x)
+        .ok()
+        .filter(|d| !d.is_zero())
+        .ok_or_else(|| format!("'{s}' is not a positive number of seconds"))
+}
 
 /// Command-line arguments.
 #[derive(Parser, Debug)]
@@ -67,9 +123,17 @@ pub enum Cmd {
         /// How to print the entry function's result.
         #[arg(long = "entry-point-result", value_enum, default_value = "void")]
         entry_point_result: EntryResult,
-        /// Stop after executing this many ops (fuel).
+        /// Fuel: stop after this much work (one unit per op plus one per
+        /// vector, tensor or printed memref element it touches).
         #[arg(long = "max-steps")]
         max_steps: Option<u64>,
+        /// Memory budget for memrefs, vectors, tensors and call frames, in
+        /// bytes or with a K/M/G/T suffix (default: half of physical memory).
+        #[arg(long = "max-memory", value_parser = clap::builder::ValueParser::new(parse_bytes))]
+        max_memory: Option<usize>,
+        /// Stop the run after this many seconds (exit 1).
+        #[arg(long, value_parser = clap::builder::ValueParser::new(parse_seconds))]
+        timeout: Option<std::time::Duration>,
         /// Maximum depth of nested calls.
         #[arg(long = "max-call-depth", default_value_t = 10_000)]
         max_call_depth: u32,
@@ -161,6 +225,8 @@ pub fn main_with(cli: Cli) -> i32 {
             entry,
             entry_point_result,
             max_steps,
+            max_memory,
+            timeout,
             max_call_depth,
             index_bitwidth,
             vscale,
@@ -186,8 +252,16 @@ pub fn main_with(cli: Cli) -> i32 {
                 FloatPolicy::Strict => crate::float::Policy::Strict,
                 FloatPolicy::Saturate => crate::float::Policy::Saturate,
             };
-            let cfg =
-                Config { max_steps, max_call_depth, index_bits: index_bitwidth, vscale, check_leaks, float_policy };
+            let cfg = Config {
+                max_steps,
+                max_call_depth,
+                index_bits: index_bitwidth,
+                vscale,
+                check_leaks,
+                float_policy,
+                max_memory: max_memory.unwrap_or(0),
+                timeout,
+            };
             run_on_big_stack(&m, &src, cfg, &entry, entry_point_result, stats)
         }
         Cmd::Diff(a) => {
@@ -197,29 +271,62 @@ pub fn main_with(cli: Cli) -> i32 {
     }
 }
 
-/// Host stack bytes reserved per level of interpreted call (measured use is
-/// well below this; the reservation is virtual memory).
-const STACK_PER_CALL: usize = 16 * 1024;
-
 /// The host stack for an engine thread that may nest `max_call_depth` calls.
 pub fn engine_stack_size(cfg: &Config) -> usize {
-    (cfg.max_call_depth as usize).saturating_mul(STACK_PER_CALL).clamp(64 << 20, 8 << 30)
+    (cfg.max_call_depth as usize).saturating_mul(STACK_PER_CALL).saturating_add(64 << 20)
 }
 
-/// Runs the engine on a thread whose stack fits `max_call_depth` calls, so
-/// deep recursion ends with the depth error rather than a host overflow.
-fn run_on_big_stack(m: &mlir_ir::Module, src: &Source, cfg: Config, entry: &str, res: EntryResult, stats: bool) -> i32 {
-    let stack = engine_stack_size(&cfg);
+/// Runs `f` on a thread whose stack fits `cfg.max_call_depth` calls, so deep
+/// recursion ends with the depth error rather than a host overflow. A stack
+/// the memory budget or the host cannot give is a usage error that says
+/// what to change.
+pub fn on_engine_thread<T: Send>(cfg: &Config, f: impl FnOnce() -> T + Send) -> Result<T, String> {
+    let stack = engine_stack_size(cfg);
+    let limit = if cfg.max_memory == 0 { crate::memory::default_limit() } else { cfg.max_memory };
+    let hint = "lower --max-call-depth or raise --max-memory";
+    if stack > limit {
+        return Err(format!(
+            "--max-call-depth {} needs a {stack}-byte host stack, over the {limit}-byte memory limit; {hint}",
+            cfg.max_call_depth
+        ));
+    }
     std::thread::scope(|s| {
-        let h = std::thread::Builder::new().stack_size(stack).spawn_scoped(s, || run(m, src, cfg, entry, res, stats));
+        let h = std::thread::Builder::new().stack_size(stack).spawn_scoped(s, f);
         match h {
-            Ok(h) => h.join().unwrap_or(EXIT_RUNTIME),
-            Err(e) => {
-                eprintln!("error: cannot start the engine thread: {e}");
-                EXIT_RUNTIME
-            }
+            // A panic on the engine thread exits through the panic hook; a
+            // library caller without it gets the internal-error text here.
+            Ok(h) => h.join().map_err(|_| "internal error: the engine thread panicked".to_string()),
+            Err(e) => Err(format!(
+                "cannot start the engine thread with a {stack}-byte stack for --max-call-depth {}: {e}; {hint}",
+                cfg.max_call_depth
+            )),
         }
     })
+}
+
+/// Runs the engine on its own thread (see [`on_engine_thread`]); with
+/// `--timeout`, a watchdog ends the process if one op outlasts the limit
+/// by a second (the engine itself stops between ops).
+fn run_on_big_stack(m: &mlir_ir::Module, src: &Source, cfg: Config, entry: &str, res: EntryResult, stats: bool) -> i32 {
+    if let Some(t) = cfg.timeout {
+        let grace = t + std::time::Duration::from_secs(1);
+        std::thread::spawn(move || {
+            std::thread::sleep(grace);
+            eprintln!(
+                "error: resource limit: time limit of {} s reached (--timeout), inside one operation",
+                t.as_secs_f64()
+            );
+            std::process::exit(EXIT_RUNTIME);
+        });
+    }
+    let c = cfg.clone();
+    match on_engine_thread(&c, || run(m, src, cfg, entry, res, stats)) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e}");
+            EXIT_INPUT
+        }
+    }
 }
 
 /// Loads and runs `entry`, printing its result as `mlir-runner` does.
@@ -231,7 +338,7 @@ fn run(m: &mlir_ir::Module, src: &Source, cfg: Config, entry: &str, res: EntryRe
         Ok(e) => e,
         Err(err) => {
             eprint!("{}", err.render(m, src));
-            return EXIT_INPUT;
+            return if err.is_input_error() { EXIT_INPUT } else { EXIT_RUNTIME };
         }
     };
     let r = e.run_entry(entry).and_then(|vals| print_result(&mut e, entry, &vals, res));
@@ -291,18 +398,45 @@ pub fn print_result(e: &mut Engine, entry: &str, vals: &[Value], res: EntryResul
     writeln!(e.out, "{text}").map_err(|err| bad(&format!("cannot write output: {err}")))
 }
 
+/// How many leaking allocation sites are shown in full.
+const LEAK_SITES_SHOWN: usize = 5;
+
 /// Heap memory never freed is a warning (without `--check-leaks`, which
-/// makes `run_entry` fail instead).
+/// makes `run_entry` fail instead): one per allocation site, with the count
+/// and bytes of its leaked allocations, the first few sites in full and a
+/// summary line for the rest, so a leak in a loop is a few lines, not one
+/// per iteration.
 fn warn_leaks(e: &Engine, m: &mlir_ir::Module, src: &Source) {
     use mlir_ir::diag::{Diagnostic, Severity};
-    for (alloc, bytes) in e.mem.leaks() {
-        let d = Diagnostic {
-            severity: Severity::Warning,
-            span: m.op(alloc).span,
-            message: format!("memory leak: {bytes} bytes allocated here are never freed"),
-            notes: Vec::new(),
+    let leaks = e.mem.leaks();
+    let mut sites: Vec<(mlir_ir::ir::OpId, usize, usize)> = Vec::new();
+    let mut by_site = rustc_hash::FxHashMap::default();
+    for (alloc, bytes) in &leaks {
+        let i = *by_site.entry(*alloc).or_insert_with(|| {
+            sites.push((*alloc, 0, 0));
+            sites.len() - 1
+        });
+        sites[i].1 += 1;
+        sites[i].2 += bytes;
+    }
+    sites.sort_by_key(|s| m.op(s.0).span.start);
+    for &(alloc, n, bytes) in sites.iter().take(LEAK_SITES_SHOWN) {
+        let message = if n == 1 {
+            format!("memory leak: {bytes} bytes allocated here are never freed")
+        } else {
+            format!("memory leak: {n} allocations ({bytes} bytes in all) made here are never freed")
         };
+        let d = Diagnostic { severity: Severity::Warning, span: m.op(alloc).span, message, notes: Vec::new() };
         eprint!("{}", d.render(src));
+    }
+    if sites.len() > LEAK_SITES_SHOWN {
+        let total: usize = leaks.iter().map(|l| l.1).sum();
+        eprintln!(
+            "warning: {} leaked allocations ({total} bytes) in all, from {} sites ({} not shown)",
+            leaks.len(),
+            sites.len(),
+            sites.len() - LEAK_SITES_SHOWN
+        );
     }
 }
 

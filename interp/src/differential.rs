@@ -67,7 +67,7 @@ pub fn run_ours(src: &Source, cfg: Config, entry: &str, res: EntryResult) -> Out
         Ok(m) => m,
         Err(d) => return Outcome { stdout: String::new(), status: 2, stderr: d.render(src) },
     };
-    let stack = crate::cli::engine_stack_size(&cfg);
+    let c = cfg.clone();
     let go = || {
         let mut buf = Vec::new();
         let r = match Engine::load(&m, cfg, Box::new(&mut buf)) {
@@ -86,12 +86,7 @@ pub fn run_ours(src: &Source, cfg: Config, entry: &str, res: EntryResult) -> Out
             }
         }
     };
-    std::thread::scope(|s| match std::thread::Builder::new().stack_size(stack).spawn_scoped(s, go) {
-        Ok(h) => {
-            h.join().unwrap_or_else(|_| Outcome { stdout: String::new(), status: 1, stderr: "engine panicked".into() })
-        }
-        Err(e) => Outcome { stdout: String::new(), status: 1, stderr: format!("cannot start the engine thread: {e}") },
-    })
+    crate::cli::on_engine_thread(&c, go).unwrap_or_else(|e| Outcome { stdout: String::new(), status: 2, stderr: e })
 }
 
 /// Lowers `file` with `pipeline` and runs it with mlir-runner. `Err` means

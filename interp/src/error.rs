@@ -41,6 +41,10 @@ pub enum ErrorKind {
     /// `--max-call-depth` was exceeded.
     #[error("call depth limit of {0} exceeded (--max-call-depth)")]
     CallDepth(u32),
+    /// A run-time resource limit (`--max-memory`, `--timeout`) or a failed
+    /// host allocation: neither the program's fault nor bad input.
+    #[error("resource limit: {0}")]
+    Resource(String),
     /// `cf.assert` failed.
     #[error("assertion failed: {0}")]
     Assert(String),

@@ -38,6 +38,11 @@ pub struct Config {
     pub check_leaks: bool,
     /// Conversions with no defined result: reported or saturated (`--float-policy`).
     pub float_policy: crate::float::Policy,
+    /// The budget for run-time storage in bytes: memrefs, vectors, tensors
+    /// and call frames (`--max-memory`; 0: half of physical memory).
+    pub max_memory: usize,
+    /// Wall-clock limit of a run (`--timeout`).
+    pub timeout: Option<std::time::Duration>,
 }
 
 impl Default for Config {
@@ -49,9 +54,15 @@ impl Default for Config {
             vscale: 1,
             check_leaks: false,
             float_policy: crate::float::Policy::Strict,
+            max_memory: 0,
+            timeout: None,
         }
     }
 }
+
+/// Host stack bytes reserved per level of interpreted call (measured use is
+/// well below this; the reservation is virtual memory).
+pub const STACK_PER_CALL: usize = 16 * 1024;
 
 /// A frame: one value per SSA slot of the function.
 pub type Frame = Vec<Value>;
@@ -92,6 +103,12 @@ pub struct Aux {
     /// A float literal of the constant with no defined result in its format
     /// (reported when the constant executes, under `--float-policy strict`).
     pub no_result: Option<String>,
+    /// Fuel the op costs beyond its first unit: the elements of its
+    /// statically shaped vector and tensor operands and results.
+    pub work: u64,
+    /// Bytes its statically shaped vector and tensor results occupy,
+    /// checked against the memory budget before it runs.
+    pub result_bytes: usize,
 }
 
 /// A function of the module (with a body) or an external declaration.
@@ -127,6 +144,11 @@ pub struct Engine<'m> {
     pub funcs: Vec<Func>,
     by_name: FxHashMap<String, FuncRef>,
     steps: u64,
+    /// Fuel spent: one per op plus the elements it touches (`--max-steps`).
+    work: u64,
+    /// When `--timeout` runs out, and how often (in fuel) to look at the clock.
+    deadline: Option<std::time::Instant>,
+    next_clock: u64,
     depth: u32,
     /// Where print functions write.
     pub out: Box<dyn Write + 'm>,
@@ -145,15 +167,18 @@ impl<'m> Engine<'m> {
     pub fn load(m: &'m Module, cfg: Config, out: Box<dyn Write + 'm>) -> Result<Engine<'m>> {
         let mut e = Engine {
             m,
-            cfg,
+            cfg: cfg.clone(),
             slot: vec![u32::MAX; m.values.len()],
             aux: vec![Aux::default(); m.ops.len()],
             funcs: Vec::new(),
             by_name: FxHashMap::default(),
             steps: 0,
+            work: 0,
+            deadline: None,
+            next_clock: 0,
             depth: 0,
             out,
-            mem: crate::memory::Memory::default(),
+            mem: crate::memory::Memory::with_limit(cfg.max_memory),
             global_slots: FxHashMap::default(),
         };
         let top = m.top.ok_or_else(|| Error::global(ErrorKind::Invalid("no top-level module".into())))?;
@@ -284,6 +309,20 @@ impl<'m> Engine<'m> {
                 _ => return Err(invalid(op, "malformed roundingmode attribute")),
             };
         }
+        let shaped = |v: &ValueId| {
+            let k = m.ctx.type_kind(m.type_of(*v));
+            match k {
+                TypeKind::Vector { shape, .. } | TypeKind::RankedTensor { shape, .. } => {
+                    shape.iter().try_fold(1u64, |a, d| a.checked_mul(u64::try_from(*d).ok()?))
+                }
+                _ => Some(0),
+            }
+            .unwrap_or(0)
+        };
+        let results: u64 = m.results(op).map(|v| shaped(&v)).fold(0, u64::saturating_add);
+        let operands: u64 = m.operands(op).iter().map(shaped).fold(0, u64::saturating_add);
+        aux.work = results.saturating_add(operands);
+        aux.result_bytes = usize::try_from(results).unwrap_or(usize::MAX).saturating_mul(std::mem::size_of::<Scalar>());
         let kind = m.op(op).name.kind;
         if matches!(kind, OpKind::FuncCall | OpKind::FuncConstant | OpKind::LlvmCall) {
             let attr = if kind == OpKind::FuncConstant { "value" } else { "callee" };
@@ -347,7 +386,9 @@ impl<'m> Engine<'m> {
                     Some(s) => s.iter().map(|d| usize::try_from(*d).unwrap_or(0)).collect(),
                     None => return Err(invalid(op, "dense constant of unshaped type")),
                 };
-                let n: usize = shape.iter().product();
+                let n = shape.iter().try_fold(1usize, |a, d| a.checked_mul(*d)).unwrap_or(usize::MAX);
+                let what = "a dense constant";
+                self.mem.reserve(op, n.saturating_mul(std::mem::size_of::<Scalar>()), what)?;
                 let et = self.elem_type(*dty);
                 let elems: Vec<Scalar> = match (values, m.ctx.type_kind(et)) {
                     // Complex elements take two slots: real, imaginary.
@@ -372,7 +413,7 @@ impl<'m> Engine<'m> {
                 };
                 let elems = if *splat || (elems.len() == 1 && n != 1) {
                     let e = elems.first().cloned().ok_or_else(|| invalid(op, "empty splat"))?;
-                    vec![e; n]
+                    crate::memory::try_vec(op, n, e, what)?
                 } else {
                     elems
                 };
@@ -582,12 +623,48 @@ impl<'m> Engine<'m> {
         }
     }
 
+    /// Spends the fuel of one op (one unit plus the elements of its static
+    /// vector and tensor values), checks the limits, and reserves memory for
+    /// large results before the op builds them.
     fn tick(&mut self, op: OpId) -> Result<()> {
         self.steps += 1;
-        match self.cfg.max_steps {
-            Some(max) if self.steps > max => Err(Error::at(op, ErrorKind::Fuel(max))),
-            _ => Ok(()),
+        let aux = &self.aux[op.0 as usize];
+        let (work, bytes) = (aux.work, aux.result_bytes);
+        self.charge(op, work.saturating_add(1))?;
+        if bytes >= 4096 {
+            self.mem.reserve(op, bytes, "the result")?;
         }
+        Ok(())
+    }
+
+    /// Spends `units` of fuel at `op` (ops that touch elements their static
+    /// types do not show, like printing a dynamically sized memref, charge
+    /// them here), and looks at the clock when `--timeout` is set.
+    pub fn charge(&mut self, op: OpId, units: u64) -> Result<()> {
+        self.work = self.work.saturating_add(units);
+        if let Some(max) = self.cfg.max_steps {
+            if self.work > max {
+                return Err(Error::at(op, ErrorKind::Fuel(max)));
+            }
+        }
+        if self.work >= self.next_clock {
+            self.next_clock = self.work.saturating_add(1 << 16);
+            if let Some(d) = self.deadline {
+                if std::time::Instant::now() >= d {
+                    let secs = self.cfg.timeout.map_or(0.0, |t| t.as_secs_f64());
+                    return Err(Error::at(
+                        op,
+                        ErrorKind::Resource(format!("time limit of {secs} s reached (--timeout)")),
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Fuel spent so far (what `--max-steps` bounds).
+    pub fn work(&self) -> u64 {
+        self.work
     }
 
     /// Number of ops executed so far.
@@ -610,6 +687,10 @@ impl<'m> Engine<'m> {
         if self.depth >= self.cfg.max_call_depth {
             return Err(Error::at(at, ErrorKind::CallDepth(self.cfg.max_call_depth)));
         }
+        // The frame and the host stack the call nests on count against the
+        // memory budget.
+        let frame = (func.nslots as usize).saturating_mul(std::mem::size_of::<Value>()) + STACK_PER_CALL;
+        self.mem.track(at, frame, "a call frame")?;
         self.depth += 1;
         let mut fr = vec![Value::Opaque; func.nslots as usize];
         // A function body is an allocation scope: its allocas die on return.
@@ -617,6 +698,7 @@ impl<'m> Engine<'m> {
         let r = self.run_region(&mut fr, body, args);
         self.mem.pop_scope();
         self.depth -= 1;
+        self.mem.untrack(frame);
         Ok(r?.1)
     }
 
@@ -638,11 +720,13 @@ impl<'m> Engine<'m> {
             ));
         }
         let op = func.op;
+        self.deadline = self.cfg.timeout.map(|t| std::time::Instant::now() + t);
         self.call(op, f, args)
     }
 
     /// Runs the entry function `name` (no arguments) and returns its results.
     pub fn run_entry(&mut self, name: &str) -> Result<Vec<Value>> {
+        self.deadline = self.cfg.timeout.map(|t| std::time::Instant::now() + t);
         let f = self
             .func_by_name(name)
             .ok_or_else(|| Error::global(ErrorKind::Invalid(format!("entry point not found: '{name}'"))))?;

@@ -625,7 +625,15 @@ impl MemRef {
     /// vector elements append their shape.
     pub fn read_all(&self, at: OpId, what: &str) -> Result<ArrayD<Scalar>> {
         self.check_live(at, what)?;
-        let mut out = Vec::with_capacity(self.num_elements().unwrap_or(0) * self.elem.lanes());
+        let n = self.num_elements().unwrap_or(0).saturating_mul(self.elem.lanes());
+        let mut out = Vec::new();
+        out.try_reserve_exact(n).map_err(|_| {
+            let bytes = n.saturating_mul(std::mem::size_of::<Scalar>());
+            Error::at(
+                at,
+                ErrorKind::Resource(format!("the host could not allocate {bytes} bytes to {what} {}", self.describe())),
+            )
+        })?;
         for idx in self.indices() {
             match self.load(at, &idx, what)? {
                 Value::Scalar(s) => out.push(s),
@@ -822,17 +830,19 @@ impl MemRef {
     }
 }
 
-/// The largest allocation the engine accepts, in bytes (bad input must not
-/// take the host down).
-pub const MAX_ALLOC_BYTES: usize = 1 << 33;
-
 /// The largest index space an affine-map layout is sized over.
 pub const MAX_MAP_ELEMENTS: usize = 1 << 26;
 
 /// The memory state of a run: addresses, live heap allocations (for the
-/// leak check), alloca scopes and materialized globals.
+/// leak check), alloca scopes, materialized globals, and the `--max-memory`
+/// budget that every allocation of run-time storage is checked against.
 #[derive(Debug, Default)]
 pub struct Memory {
+    /// The `--max-memory` limit in bytes (0: the default, [`default_limit`]).
+    pub limit: usize,
+    /// Bytes of memref buffers freed explicitly (heap and alloca) plus call
+    /// frames: what the budget counts without asking the host.
+    tracked: usize,
     next_addr: u64,
     /// Live heap allocations by address: origin op and size.
     live: BTreeMap<u64, (OpId, usize)>,
@@ -846,16 +856,94 @@ pub struct Memory {
 const BASE_ADDR: u64 = 0x1000_0000;
 const MIN_ALIGN: u64 = 64;
 
+/// Requests at least this large also consult the host's resident set size,
+/// which sees storage the budget does not track (vectors, tensors).
+const LARGE: usize = 1 << 20;
+
+/// Half of physical memory (or 8 GiB where that cannot be read): room for
+/// the host while bounding any program.
+pub fn default_limit() -> usize {
+    let total = std::fs::read_to_string("/proc/meminfo").ok().and_then(|s| {
+        let line = s.lines().find(|l| l.starts_with("MemTotal:"))?;
+        line.split_whitespace().nth(1)?.parse::<usize>().ok()?.checked_mul(1024)
+    });
+    total.map_or(8 << 30, |t| t / 2)
+}
+
+/// The process's resident set size in bytes, where the host reports it.
+fn resident_bytes() -> Option<usize> {
+    let s = std::fs::read_to_string("/proc/self/statm").ok()?;
+    let pages: usize = s.split_whitespace().nth(1)?.parse().ok()?;
+    pages.checked_mul(4096)
+}
+
+/// `n` copies of `x` in a vector allocated fallibly: a host that cannot
+/// provide the memory gives a resource error, not an abort.
+pub fn try_vec<T: Clone>(at: OpId, n: usize, x: T, what: &str) -> Result<Vec<T>> {
+    let mut v = Vec::new();
+    v.try_reserve_exact(n).map_err(|_| {
+        let bytes = n.saturating_mul(std::mem::size_of::<T>());
+        Error::at(at, ErrorKind::Resource(format!("the host could not allocate {bytes} bytes for {what}")))
+    })?;
+    v.resize(n, x);
+    Ok(v)
+}
+
 impl Memory {
-    /// A new buffer of `bytes` bytes, none initialized.
-    pub fn new_buffer(&mut self, at: OpId, bytes: usize, kind: AllocKind, align: u64) -> Result<Rc<RefCell<Buffer>>> {
-        if bytes > MAX_ALLOC_BYTES {
+    /// Empty memory with a budget of `limit` bytes (0: [`default_limit`]).
+    pub fn with_limit(limit: usize) -> Memory {
+        Memory { limit, ..Memory::default() }
+    }
+
+    /// The limit in force.
+    pub fn limit(&self) -> usize {
+        if self.limit == 0 {
+            default_limit()
+        } else {
+            self.limit
+        }
+    }
+
+    /// Checks that `bytes` more bytes of run-time storage (`what`, for the
+    /// message) fit in the `--max-memory` budget.
+    pub fn reserve(&self, at: OpId, bytes: usize, what: &str) -> Result<()> {
+        let limit = self.limit();
+        let mut used = self.tracked;
+        if bytes >= LARGE {
+            used = used.max(resident_bytes().unwrap_or(0));
+        }
+        if used.saturating_add(bytes) > limit {
             return Err(Error::at(
                 at,
-                ErrorKind::Unsupported(format!(
-                    "allocation of {bytes} bytes (the interpreter's limit is {MAX_ALLOC_BYTES})"
+                ErrorKind::Resource(format!(
+                    "{what} needs {bytes} bytes, but {used} of the {limit}-byte memory limit are in use (--max-memory)"
                 )),
             ));
+        }
+        Ok(())
+    }
+
+    /// Reserves and counts `bytes` of storage freed later with [`Memory::untrack`]
+    /// (a call frame).
+    pub fn track(&mut self, at: OpId, bytes: usize, what: &str) -> Result<()> {
+        self.reserve(at, bytes, what)?;
+        self.tracked += bytes;
+        Ok(())
+    }
+
+    /// Gives back what [`Memory::track`] counted.
+    pub fn untrack(&mut self, bytes: usize) {
+        self.tracked = self.tracked.saturating_sub(bytes);
+    }
+
+    /// A new buffer of `bytes` bytes, none initialized.
+    pub fn new_buffer(&mut self, at: OpId, bytes: usize, kind: AllocKind, align: u64) -> Result<Rc<RefCell<Buffer>>> {
+        let meta = bytes.div_ceil(64) * 8;
+        self.reserve(at, bytes.saturating_add(meta), &format!("an allocation of {bytes} bytes"))?;
+        let data = try_vec(at, bytes, 0u8, "a memref")?;
+        let init = try_vec(at, bytes.div_ceil(64), 0u64, "a memref")?;
+        if matches!(kind, AllocKind::Heap | AllocKind::Alloca) {
+            self.tracked += bytes + meta;
         }
         let align = align.max(MIN_ALIGN).next_power_of_two();
         if self.next_addr == 0 {
@@ -863,16 +951,8 @@ impl Memory {
         }
         let addr = self.next_addr.div_ceil(align).saturating_mul(align);
         self.next_addr = addr.saturating_add(bytes as u64).saturating_add(MIN_ALIGN);
-        let buf = Buffer {
-            data: vec![0; bytes],
-            init: vec![0; bytes.div_ceil(64)],
-            poison: FxHashMap::default(),
-            origin: at,
-            kind,
-            freed: None,
-            addr,
-            read_only: None,
-        };
+        let buf =
+            Buffer { data, init, poison: FxHashMap::default(), origin: at, kind, freed: None, addr, read_only: None };
         let rc = Rc::new(RefCell::new(buf));
         match kind {
             AllocKind::Heap => {
@@ -954,6 +1034,7 @@ impl Memory {
             ));
         }
         b.freed = Some(Freed::Dealloc);
+        self.tracked = self.tracked.saturating_sub(b.data.len() + b.init.len() * 8);
         b.data = Vec::new();
         b.init = Vec::new();
         b.poison.clear();
@@ -966,6 +1047,9 @@ impl Memory {
         let mut b = b.borrow_mut();
         if b.freed.is_none() {
             b.freed = Some(how);
+            if matches!(b.kind, AllocKind::Heap | AllocKind::Alloca) {
+                self.tracked = self.tracked.saturating_sub(b.data.len() + b.init.len() * 8);
+            }
             b.data = Vec::new();
             b.init = Vec::new();
             b.poison.clear();

@@ -120,6 +120,12 @@ pub fn call(e: &mut Engine, op: OpId, rt: RtFn, name: &str, ins: &[TypeId], args
                 .enumerate()
                 .map(|(i, a)| tensor_as_memref(e, op, name, ins.get(i).copied(), a))
                 .collect::<Result<Vec<_>>>()?;
+            // Printing and verifying touch every element: fuel for each.
+            let n = args
+                .iter()
+                .map(|a| if let Value::Memref(m) = a { m.num_elements().unwrap_or(0) as u64 } else { 0 })
+                .sum();
+            e.charge(op, n)?;
             return memref_call(e, op, f, name, args);
         }
         RtFn::PrintString => {

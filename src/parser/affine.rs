@@ -545,12 +545,16 @@ impl<'a> Parser<'a> {
     fn ssa_affine_expr(&mut self, ids: &mut SsaIds) -> PResult<AffineExpr> {
         self.nested(|p| {
             let mut lhs = p.ssa_affine_term(ids)?;
+            let mut depth = lhs.depth();
             loop {
+                let at = p.tok.span;
                 if p.eat(Tok::Plus)? {
                     let r = p.ssa_affine_term(ids)?;
+                    p.affine_deeper(&mut depth, &r, at)?;
                     lhs = AffineExpr::Add(Box::new(lhs), Box::new(r));
                 } else if p.eat(Tok::Minus)? {
                     let r = p.ssa_affine_term(ids)?;
+                    p.affine_deeper(&mut depth, &r, at)?;
                     lhs = AffineExpr::Add(Box::new(lhs), Box::new(negate(r)));
                 } else {
                     return Ok(lhs);
@@ -561,6 +565,7 @@ impl<'a> Parser<'a> {
 
     fn ssa_affine_term(&mut self, ids: &mut SsaIds) -> PResult<AffineExpr> {
         let mut lhs = self.ssa_affine_operand(ids)?;
+        let mut depth = lhs.depth();
         loop {
             let op_span = self.tok.span;
             let op = match () {
@@ -572,6 +577,7 @@ impl<'a> Parser<'a> {
             };
             self.bump()?;
             let rhs = self.ssa_affine_operand(ids)?;
+            self.affine_deeper(&mut depth, &rhs, op_span)?;
             let (a, b) = (Box::new(lhs), Box::new(rhs));
             lhs = if op == "*" {
                 if !a.is_symbolic() && !b.is_symbolic() {

@@ -789,17 +789,33 @@ impl<'a> Parser<'a> {
         Ok(s)
     }
 
+    /// Grows the running depth of a left-deep affine chain by one operator
+    /// with right operand `rhs` (counted with the `* -1` a subtraction adds),
+    /// failing at `at` past [`crate::affine::MAX_DEPTH`].
+    pub(crate) fn affine_deeper(&self, depth: &mut usize, rhs: &AffineExpr, at: crate::diag::Span) -> PResult<()> {
+        *depth = 1 + (*depth).max(rhs.depth() + 1);
+        if *depth > crate::affine::MAX_DEPTH {
+            return self
+                .err_at(at, format!("affine expression nested deeper than {} levels", crate::affine::MAX_DEPTH));
+        }
+        Ok(())
+    }
+
     /// Parses an affine expression over the named dims and symbols.
     pub(crate) fn parse_affine_expr(&mut self, names: &[(String, AffineExpr)]) -> PResult<AffineExpr> {
         self.nested(|p| {
             let mut lhs = p.parse_affine_term(names)?;
+            let mut depth = lhs.depth();
             loop {
+                let at = p.tok.span;
                 if p.eat(Tok::Plus)? {
                     let r = p.parse_affine_term(names)?;
+                    p.affine_deeper(&mut depth, &r, at)?;
                     lhs = AffineExpr::Add(Box::new(lhs), Box::new(r));
                 } else if p.is(Tok::Minus) {
                     p.bump()?;
                     let r = p.parse_affine_term(names)?;
+                    p.affine_deeper(&mut depth, &r, at)?;
                     lhs = sub(lhs, r);
                 } else {
                     return Ok(lhs);
@@ -810,6 +826,7 @@ impl<'a> Parser<'a> {
 
     fn parse_affine_term(&mut self, names: &[(String, AffineExpr)]) -> PResult<AffineExpr> {
         let mut lhs = self.parse_affine_operand(names)?;
+        let mut depth = lhs.depth();
         loop {
             let op_span = self.tok.span;
             let op = if self.is(Tok::Star) {
@@ -825,6 +842,7 @@ impl<'a> Parser<'a> {
             };
             self.bump()?;
             let rhs = self.parse_affine_operand(names)?;
+            self.affine_deeper(&mut depth, &rhs, op_span)?;
             let (a, b) = (Box::new(lhs), Box::new(rhs));
             lhs = match op {
                 0 => {

@@ -19,10 +19,12 @@ impl<'a> Parser<'a> {
 
     /// `(T, ..) -> T` or `(T, ..) -> (T, ..)`.
     pub fn parse_function_type(&mut self) -> PResult<TypeId> {
-        let inputs = self.parse_type_list_parens()?;
-        self.expect(Tok::Arrow, "'->' in function type")?;
-        let results = self.parse_function_result_types()?;
-        Ok(self.m.ctx.ty(TypeKind::Function { inputs, results }))
+        self.nested(|p| {
+            let inputs = p.parse_type_list_parens()?;
+            p.expect(Tok::Arrow, "'->' in function type")?;
+            let results = p.parse_function_result_types()?;
+            Ok(p.m.ctx.ty(TypeKind::Function { inputs, results }))
+        })
     }
 
     /// `(T, ..)` possibly empty.

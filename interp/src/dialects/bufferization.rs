@@ -153,12 +153,13 @@ fn alloc_tensor(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
             usize::try_from(n).map_err(|_| Error::at(op, ErrorKind::Ub(format!("tensor with negative size {n}"))))?;
         dims.push(n);
     }
-    let count = dims.iter().try_fold(1usize, |a, d| a.checked_mul(*d));
-    let count = count
-        .filter(|c| *c <= crate::memory::MAX_ALLOC_BYTES)
-        .ok_or_else(|| Error::at(op, ErrorKind::Unsupported(format!("tensor of shape {dims:?}"))))?;
-    let arr = ArrayD::from_shape_vec(IxDyn(&dims), vec![Scalar::Poison(Poison(op)); count])
-        .map_err(|_| invalid(op, "bad tensor shape"))?;
+    let count = dims.iter().try_fold(1usize, |a, d| a.checked_mul(*d)).unwrap_or(usize::MAX);
+    e.mem.reserve(op, count.saturating_mul(std::mem::size_of::<Scalar>()), "a tensor")?;
+    let arr = ArrayD::from_shape_vec(
+        IxDyn(&dims),
+        crate::memory::try_vec(op, count, Scalar::Poison(Poison(op)), "a tensor")?,
+    )
+    .map_err(|_| invalid(op, "bad tensor shape"))?;
     e.assign(fr, op, Value::Array(Rc::new(arr)))
 }
 

@@ -434,6 +434,7 @@ fn copy(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
             format!("memref.copy between different shapes: {} to {}", src.describe(), dst.describe()),
         ));
     }
+    e.charge(op, src.num_elements().unwrap_or(0) as u64)?;
     let data = src.read_all(op, "copy")?;
     dst.write_all(op, &data, "copy")?;
     Ok(Flow::Next)

@@ -81,7 +81,7 @@ fn poison_origin(v: &Value) -> OpId {
 /// The shape of result type `ty`, its `?` dims taken from `dyn_vals` in order.
 fn result_shape(e: &Engine, op: OpId, ty: TypeId, dyn_vals: &[Value]) -> Result<Vec<usize>> {
     let mut next = dyn_vals.iter();
-    static_shape(e, op, ty)?
+    let shape: Vec<usize> = static_shape(e, op, ty)?
         .into_iter()
         .map(|d| {
             if d == DYNAMIC {
@@ -90,7 +90,10 @@ fn result_shape(e: &Engine, op: OpId, ty: TypeId, dyn_vals: &[Value]) -> Result<
                 usize::try_from(d).map_err(|_| invalid(op, "negative static size"))
             }
         })
-        .collect()
+        .collect::<Result<_>>()?;
+    let n = shape.iter().try_fold(1usize, |a, d| a.checked_mul(*d)).unwrap_or(usize::MAX);
+    e.mem.reserve(op, n.saturating_mul(std::mem::size_of::<Scalar>()), "the result tensor")?;
+    Ok(shape)
 }
 
 /// Checks that the runtime shape of an operand agrees with the static
@@ -496,6 +499,7 @@ fn pad(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     check_shape(e, op, &shape, e.result_type(op, 0))?;
     let body = e.m.regions(op).first().copied().ok_or_else(|| invalid(op, "tensor.pad without a body"))?;
     let n = count(op, &shape)?;
+    e.mem.reserve(op, n.saturating_mul(std::mem::size_of::<Scalar>()), "the padded tensor")?;
     let mut elems = Vec::with_capacity(n);
     let mut idx = vec![0usize; shape.len()];
     for _ in 0..n {
