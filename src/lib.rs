@@ -83,7 +83,29 @@ pub const KNOWN_DIALECTS: &[&str] = &[
 
 /// Parses `src` and verifies the result.
 pub fn parse_and_verify(src: &Source) -> Result<Module, Diagnostic> {
-    let m = parser::parse(&src.text)?;
+    parse_and_verify_with(src, &Limits::default())
+}
+
+/// Parses and verifies `src` within `limits`.
+pub fn parse_and_verify_with(src: &Source, limits: &Limits) -> Result<Module, Diagnostic> {
+    let m = parser::parse_with(&src.text, limits.max_nesting)?;
     verify::verify(&m)?;
     Ok(m)
+}
+
+/// Bounds on parsed input. Parsing, verifying and printing recurse once per
+/// level of nesting, so the bound is what keeps hostile input from
+/// overflowing the stack: deeper input is a "nesting too deep" diagnostic.
+#[derive(Clone, Debug)]
+pub struct Limits {
+    /// Levels of nesting of ops in regions (two per region), types and
+    /// attributes. The default, 500, is safe on a 2 MiB thread stack; a
+    /// caller with a bigger stack may allow about one level per 4 KiB of it.
+    pub max_nesting: u32,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits { max_nesting: 500 }
+    }
 }

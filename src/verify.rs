@@ -169,11 +169,19 @@ impl<'m> Verifier<'m> {
     }
 
     fn dominance(&self, top: OpId) -> VResult {
-        let mut dom_cache: FxHashMap<RegionId, Dominators> = FxHashMap::default();
-        self.dominance_op(top, &mut dom_cache)
+        // Each op's position in its block, so a same-block check is O(1)
+        // (a search per use made large blocks quadratic).
+        let mut pos = vec![0u32; self.m.ops.len()];
+        for b in &self.m.blocks {
+            for (i, o) in b.ops.iter().enumerate() {
+                pos[o.0 as usize] = i as u32;
+            }
+        }
+        let mut cx = DomCx { regions: FxHashMap::default(), pos };
+        self.dominance_op(top, &mut cx)
     }
 
-    fn dominance_op(&self, op: OpId, cache: &mut FxHashMap<RegionId, Dominators>) -> VResult {
+    fn dominance_op(&self, op: OpId, cache: &mut DomCx) -> VResult {
         for (i, &v) in self.m.operands(op).iter().enumerate() {
             if !self.dominates(v, op, cache) {
                 let d = Diagnostic::error(self.m.op(op).span, format!("operand #{i} does not dominate this use"))
@@ -202,7 +210,7 @@ impl<'m> Verifier<'m> {
         }
     }
 
-    fn dominates(&self, v: ValueId, user: OpId, cache: &mut FxHashMap<RegionId, Dominators>) -> bool {
+    fn dominates(&self, v: ValueId, user: OpId, cache: &mut DomCx) -> bool {
         let Some((def_block, def_op)) = self.def_site(v) else { return true };
         let Some(def_region) = self.m.block(def_block).parent else { return true };
         if self.m.region(def_region).parent.map(|o| self.is_graph(o)).unwrap_or(true) {
@@ -221,15 +229,10 @@ impl<'m> Verifier<'m> {
                 if b == def_block {
                     return match def_op {
                         None => true,
-                        Some(d) => {
-                            let ops = &self.m.block(b).ops;
-                            let pd = ops.iter().position(|x| *x == d);
-                            let pu = ops.iter().position(|x| *x == cur);
-                            matches!((pd, pu), (Some(a), Some(c)) if a < c)
-                        }
+                        Some(d) => cache.pos[d.0 as usize] < cache.pos[cur.0 as usize],
                     };
                 }
-                let doms = cache.entry(r).or_insert_with(|| Dominators::new(self.m, r));
+                let doms = cache.regions.entry(r).or_insert_with(|| Dominators::new(self.m, r));
                 return doms.dominates(def_block, b);
             }
             match self.m.region(r).parent {
@@ -2982,6 +2985,13 @@ impl<'m> Verifier<'m> {
         }
         Ok(())
     }
+}
+
+/// What the dominance check computes once: dominator trees by region and
+/// each op's index in its block.
+struct DomCx {
+    regions: FxHashMap<RegionId, Dominators>,
+    pos: Vec<u32>,
 }
 
 /// Block dominators of one region (iterative data-flow; regions are small).

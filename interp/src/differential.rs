@@ -63,7 +63,7 @@ pub struct Outcome {
 
 /// Runs `entry` of `src` in this engine, capturing what it prints.
 pub fn run_ours(src: &Source, cfg: Config, entry: &str, res: EntryResult) -> Outcome {
-    let m = match mlir_ir::parse_and_verify(src) {
+    let m = match mlir_ir::parse_and_verify_with(src, &crate::cli::limits()) {
         Ok(m) => m,
         Err(d) => return Outcome { stdout: String::new(), status: 2, stderr: d.render(src) },
     };

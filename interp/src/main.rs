@@ -4,10 +4,14 @@ use clap::Parser;
 
 fn main() {
     mlir_interp::cli::install_panic_hook();
+    // Lets the test suite check how an internal error is reported.
+    if std::env::var_os("MLIR_INTERP_TEST_INTERNAL_ERROR").is_some() {
+        panic!("deliberate internal error (MLIR_INTERP_TEST_INTERNAL_ERROR is set)");
+    }
     let cli = mlir_interp::cli::Cli::try_parse().unwrap_or_else(|e| {
         let code = if e.use_stderr() { mlir_interp::cli::EXIT_INPUT } else { 0 };
         let _ = e.print();
         std::process::exit(code);
     });
-    std::process::exit(mlir_interp::cli::main_with(cli));
+    std::process::exit(mlir_interp::cli::main_on_big_stack(cli));
 }

@@ -29,7 +29,15 @@ pub type PResult<T> = Result<T, Diagnostic>;
 
 /// Parses a whole file into a [`Module`].
 pub fn parse(text: &str) -> PResult<Module> {
+    parse_with(text, crate::Limits::default().max_nesting)
+}
+
+/// Parses `text`, allowing ops, regions, types and attributes to nest
+/// `max_nesting` levels deep (each level costs the caller's stack about
+/// 2 KiB in a release build, more in a debug one).
+pub fn parse_with(text: &str, max_nesting: u32) -> PResult<Module> {
     let mut p = Parser::new(text)?;
+    p.max_depth = max_nesting;
     p.parse_top_level()?;
     Ok(p.m)
 }
@@ -96,11 +104,10 @@ pub(crate) struct Parser<'a> {
     pub default_dialect: Vec<&'static str>,
     /// Recursion depth, bounded so hostile input cannot overflow the stack.
     depth: u32,
+    max_depth: u32,
     /// `loc(#alias)` uses whose alias was not yet defined.
     pub pending_loc_aliases: Vec<(String, Span)>,
 }
-
-const MAX_DEPTH: u32 = 500;
 
 impl<'a> Parser<'a> {
     fn new(text: &'a str) -> PResult<Parser<'a>> {
@@ -119,6 +126,7 @@ impl<'a> Parser<'a> {
             placeholders: Default::default(),
             default_dialect: Vec::new(),
             depth: 0,
+            max_depth: crate::Limits::default().max_nesting,
             pending_loc_aliases: Vec::new(),
         })
     }
@@ -276,7 +284,7 @@ impl<'a> Parser<'a> {
 
     fn enter(&mut self) -> PResult<()> {
         self.depth += 1;
-        if self.depth > MAX_DEPTH {
+        if self.depth > self.max_depth {
             return self.err("nesting too deep");
         }
         Ok(())

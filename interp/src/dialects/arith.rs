@@ -86,11 +86,11 @@ pub fn exec(e: &mut Engine, fr: &mut Frame, op: OpId, kind: ArithOp) -> Result<F
         Subf => float2(e, fr, op, |a, b| Ok(Scalar::Float(float::sub(a, b, Round::NearestEven)))),
         Mulf => float2(e, fr, op, |a, b| Ok(Scalar::Float(float::mul(a, b, Round::NearestEven)))),
         Divf => float2(e, fr, op, |a, b| {
-            nan_free(op, a, b, pol, "0 / 0")?;
+            nan_free(op, a, b, pol, "divf")?;
             Ok(Scalar::Float(float::div(a, b, Round::NearestEven)))
         }),
         Remf => float2(e, fr, op, |a, b| {
-            nan_free(op, a, b, pol, "x rem 0")?;
+            nan_free(op, a, b, pol, "remf")?;
             Ok(Scalar::Float(float::rem(a, b)))
         }),
         Negf => float1(e, fr, op, float::neg),
@@ -609,18 +609,26 @@ fn float2(e: &Engine, fr: &mut Frame, op: OpId, f: impl Fn(Float, Float) -> Resu
     e.assign(fr, op, v)
 }
 
-/// Reports (under `--float-policy strict`) a `divf`/`remf` whose IEEE result
-/// is NaN in a format without NaN (f4E2M1FN, f6E2M3FN, f6E3M2FN): APFloat
-/// has no value for it (its `makeNaN` is unreachable there). The only NaN
-/// these finite-only formats can produce is a zero divisor (`0 / 0`, or
-/// `x rem 0`); `saturate` keeps the ml_dtypes result (the NaN mapped to -0).
+/// Reports (under `--float-policy strict`) a `divf`/`remf` by zero in a
+/// finite-only format (f4E2M1FN, f6E2M3FN, f6E3M2FN), whose IEEE result
+/// (NaN for `0 / 0` and `x rem 0`, an infinity for `x / 0`) the format
+/// cannot hold: APFloat has no value for it (its `makeNaN` is unreachable
+/// there, and LLVM 22 builds an infinity the format lacks). `saturate` keeps
+/// the ml_dtypes result (NaN mapped to -0, infinity to the largest value).
 fn nan_free(op: OpId, a: Float, b: Float, pol: float::Policy, what: &str) -> Result<()> {
-    let nan = float::is_zero(b) && (what != "0 / 0" || float::is_zero(a));
-    if pol == float::Policy::Strict && nan && !float::has_nan(b.kind) {
-        let msg = format!("{what} is NaN, which {} cannot represent", b.kind.name());
-        return Err(Error::at(op, ErrorKind::NoDefinedResult(msg)));
+    let finite_only = !float::has_inf(b.kind) && !float::has_nan(b.kind);
+    if pol != float::Policy::Strict || !float::is_zero(b) || !finite_only {
+        return Ok(());
     }
-    Ok(())
+    let name = b.kind.name();
+    let msg = match what {
+        "divf" if !float::is_zero(a) => {
+            format!("{} / 0 is an infinity, which {name} cannot represent", float::to_f64(a))
+        }
+        "divf" => format!("0 / 0 is NaN, which {name} cannot represent"),
+        _ => format!("{} rem 0 is NaN, which {name} cannot represent", float::to_f64(a)),
+    };
+    Err(Error::at(op, ErrorKind::NoDefinedResult(msg)))
 }
 
 /// A unary float op, elementwise.
