@@ -158,8 +158,10 @@ fn an_internal_error_is_not_a_program_failure() {
 #[test]
 fn fuzz_regressions_end_cleanly() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/fuzz");
-    let Ok(rd) = std::fs::read_dir(&dir) else { return };
-    for f in rd.flatten().map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "mlir")) {
+    let rd = std::fs::read_dir(&dir).expect("fixtures/fuzz");
+    let files: Vec<_> = rd.flatten().map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "mlir")).collect();
+    assert!(!files.is_empty(), "no regression inputs in {}", dir.display());
+    for f in files {
         let ps = f.to_string_lossy().into_owned();
         for cmd in [&["print", "--generic"][..], &["run", "--max-steps", "1000000", "--max-memory", "1G"][..]] {
             let mut args = cmd.to_vec();
