@@ -104,9 +104,63 @@ pub fn rank_reduction(sizes: &[i64], reduced: &[i64]) -> Option<Vec<usize>> {
     (j == reduced.len()).then_some(kept)
 }
 
+/// Which dims a rank-reducing `memref.subview` keeps, decided as MLIR's
+/// `computeMemRefRankReductionMask` decides it from the types: `sizes` and
+/// `strides` are the static sizes and inferred strides of the unreduced
+/// result ([`crate::types::DYNAMIC`] where not static), `reduced_strides`
+/// the result type's. Unit dims are the candidates; when there are more of
+/// them than dims dropped, a unit dim is dropped only while its stride
+/// occurs more often in `strides` than in `reduced_strides` (so the result's
+/// strides say which of several unit dims remain). `None` when no choice
+/// fits.
+pub fn memref_rank_reduction(sizes: &[i64], strides: &[i64], reduced_strides: &[i64]) -> Option<Vec<usize>> {
+    let rank = sizes.len();
+    let reduced = reduced_strides.len();
+    let mut unused: Vec<bool> = sizes.iter().map(|s| *s == 1 && rank != reduced).collect();
+    let count = |u: &[bool]| u.iter().filter(|x| **x).count();
+    if count(&unused) + reduced != rank {
+        let occurrences = |v: &[i64]| {
+            let mut m = std::collections::BTreeMap::<i64, usize>::new();
+            for s in v {
+                *m.entry(*s).or_default() += 1;
+            }
+            m
+        };
+        let mut unaccounted = occurrences(strides);
+        let candidate = occurrences(reduced_strides);
+        for d in 0..rank {
+            if !unused[d] {
+                continue;
+            }
+            let s = strides[d];
+            let (have, want) = (unaccounted.get(&s).copied().unwrap_or(0), candidate.get(&s).copied().unwrap_or(0));
+            match have.cmp(&want) {
+                std::cmp::Ordering::Greater => *unaccounted.entry(s).or_default() -= 1,
+                std::cmp::Ordering::Equal => unused[d] = false,
+                std::cmp::Ordering::Less => return None,
+            }
+        }
+    }
+    (count(&unused) + reduced == rank).then(|| (0..rank).filter(|d| !unused[*d]).collect())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The subviews of the differential-fuzzing report: `[1, 2] [1, 1] [1, 1]`
+    /// of `memref<2x3xi64>` (inferred strides [3, 1]) to `memref<1xi64,
+    /// strided<[1], offset: 5>>` drops dim 0, not dim 1; with result stride
+    /// 3 it drops dim 1.
+    #[test]
+    fn memref_rank_reduction_follows_the_strides() {
+        assert_eq!(memref_rank_reduction(&[1, 1], &[3, 1], &[1]), Some(vec![1]));
+        assert_eq!(memref_rank_reduction(&[1, 1], &[3, 1], &[3]), Some(vec![0]));
+        assert_eq!(memref_rank_reduction(&[1, 4], &[4, 1], &[1]), Some(vec![1]));
+        assert_eq!(memref_rank_reduction(&[1, 1, 1], &[1, 1, 1], &[1]), Some(vec![2]));
+        assert_eq!(memref_rank_reduction(&[1, 1], &[3, 1], &[7]), None);
+        assert_eq!(memref_rank_reduction(&[2, 4], &[4, 1], &[4, 1]), Some(vec![0, 1]));
+    }
 
     #[test]
     fn row_major_strides() {

@@ -2301,7 +2301,7 @@ impl<'m> Verifier<'m> {
     /// slice strides; offset moved by the slice offsets) or a rank-reduced
     /// version of it, as mlir-opt's `SubViewOp::verify` requires.
     fn subview_result_type(&self, op: OpId, l: &[Vec<i64>]) -> VResult {
-        use crate::layout::{dyn_add, dyn_mul, rank_reduction, strides_and_offset};
+        use crate::layout::{dyn_add, dyn_mul, memref_rank_reduction, rank_reduction, strides_and_offset};
         let (Some(s), Some(r)) = (self.opnd(op, 0), self.res(op, 0)) else { return Ok(()) };
         let m = self.m;
         let (TypeKind::MemRef { elem, space, .. }, TypeKind::MemRef { shape: rshape, elem: relem, .. }) =
@@ -2338,7 +2338,10 @@ impl<'m> Verifier<'m> {
                 format!("expected result type to be '{want}' or a rank-reduced version. (mismatch of result {what}), but got '{}'", self.ty(r)),
             )
         };
-        let Some(kept) = rank_reduction(sizes, rshape) else { return mismatch("sizes") };
+        if rank_reduction(sizes, rshape).is_none() {
+            return mismatch("sizes");
+        }
+        let Some(kept) = memref_rank_reduction(sizes, &strides, &rstr) else { return mismatch("layout") };
         let kept_strides: Vec<i64> = kept.iter().map(|i| strides[*i]).collect();
         if kept_strides != rstr || off != roff {
             return mismatch("layout");
@@ -2534,7 +2537,60 @@ impl<'m> Verifier<'m> {
                 format!("expanded rank ({}) inconsistent with number of reassociation indices ({next})", ex.len()),
             );
         }
+        if expand {
+            return self.expanded_layout(op, s, r, &groups);
+        }
         Ok(())
+    }
+
+    /// The result layout of `memref.expand_shape` is the one MLIR's
+    /// `computeExpandedType` infers: the identity for an identity source,
+    /// else strided, each group's innermost dim taking the source stride and
+    /// the others multiplying it by the sizes inside them; dims outside every
+    /// group (a rank-0 source) get stride 1.
+    fn expanded_layout(&self, op: OpId, s: TypeId, r: TypeId, groups: &[Vec<i64>]) -> VResult {
+        use crate::layout::{dyn_mul, strides_and_offset};
+        let m = self.m;
+        let (TypeKind::MemRef { layout: sl, .. }, TypeKind::MemRef { shape, elem, layout: rl, space }) =
+            (m.ctx.type_kind(s), m.ctx.type_kind(r))
+        else {
+            return Ok(());
+        };
+        let identity = |l: &Option<crate::attrs::AttrId>| match l {
+            None => true,
+            Some(a) => matches!(m.ctx.attr_kind(*a), Attribute::AffineMap(map) if map.is_identity()),
+        };
+        let show = |v: i64| if v == crate::types::DYNAMIC { "?".to_string() } else { v.to_string() };
+        let space = space.map(|a| format!(", {}", crate::printer::attr_to_string(&m.ctx, a))).unwrap_or_default();
+        let dims: String = shape.iter().map(|d| format!("{}x", show(*d))).collect();
+        let found = self.ty(r);
+        if identity(sl) {
+            if identity(rl) {
+                return Ok(());
+            }
+            let want = format!("memref<{dims}{}{space}>", self.ty(*elem));
+            return self.op_err(op, format!("expected expanded type to be '{want}' but found '{found}'"));
+        }
+        let Some((sstr, off)) = strides_and_offset(&m.ctx, s) else {
+            return self.op_err(op, "invalid source layout map");
+        };
+        let mut strides = vec![1i64; shape.len()];
+        for (g, stride) in groups.iter().zip(&sstr) {
+            let mut cur = *stride;
+            for &d in g.iter().rev() {
+                let d = d as usize;
+                strides[d] = cur;
+                cur = dyn_mul(cur, shape[d]);
+            }
+        }
+        let ok = matches!(rl.map(|a| m.ctx.attr_kind(a)), Some(Attribute::Strided { strides: rs, offset }) if *rs == strides && *offset == off);
+        if ok {
+            return Ok(());
+        }
+        let st: Vec<String> = strides.iter().map(|v| show(*v)).collect();
+        let offset = if off == 0 { String::new() } else { format!(", offset: {}", show(off)) };
+        let want = format!("memref<{dims}{}, strided<[{}]{offset}>{space}>", self.ty(*elem), st.join(", "));
+        self.op_err(op, format!("expected expanded type to be '{want}' but found '{found}'"))
     }
 
     /// tensor.reshape / memref.reshape.

@@ -735,7 +735,9 @@ impl MemRef {
         if groups.len() != self.rank() {
             return Err("reassociation does not match the source rank".into());
         }
-        let mut strides = vec![0i64; out.len()];
+        // Only a rank-0 source leaves dims outside every group: unit dims
+        // with stride 1, as expand-strided-metadata gives them (LLVM 22).
+        let mut strides = vec![1i64; out.len()];
         for (g, dims) in groups.iter().enumerate() {
             let prod = dims.iter().try_fold(1i64, |a, d| out.get(*d).and_then(|n| a.checked_mul(*n)));
             if prod != Some(self.sizes[g]) {

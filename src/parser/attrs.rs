@@ -186,7 +186,9 @@ impl<'a> Parser<'a> {
     fn int_value(&self, lit: &Lit, ty: TypeId) -> PResult<IntVal> {
         let (width, sign) = match self.m.ctx.type_kind(ty) {
             TypeKind::Integer { width, signedness } => (*width, *signedness),
-            TypeKind::Index => (64, Signedness::Signless),
+            // MLIR reads index literals as signed 64-bit (buildAttributeAPInt):
+            // 0xFFFFFFFFFFFFFFFF is out of range, unlike for i64.
+            TypeKind::Index => (64, Signedness::Signed),
             _ => return self.err_at(lit.span(), "expected integer type"),
         };
         let (neg, v, span) = match lit {

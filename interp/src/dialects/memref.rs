@@ -695,61 +695,31 @@ fn subview(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     if offs.len() != m.rank() || sizes.len() != m.rank() || strides.len() != m.rank() {
         return Err(invalid(op, "subview operands do not match the source rank"));
     }
-    let new_strides: Vec<i64> = strides.iter().zip(&m.strides).map(|(a, b)| a.saturating_mul(*b)).collect();
     let ty = e.result_type(op, 0);
     let (res_shape, _, _) = memref_type(e, op, ty)?;
     let keep = if res_shape.len() == m.rank() {
         (0..m.rank()).collect()
     } else {
-        let static_sizes = e.i64s(op, "static_sizes")?;
-        dropped_dims(e, op, ty, &static_sizes, &res_shape, &new_strides)?
+        let src_ty = e.operand_type(op, 0).ok_or_else(|| invalid(op, "subview without a source"))?;
+        dropped_dims(e, op, src_ty, ty)?
     };
     let v = m.subview(&offs, &sizes, &strides, &keep).map_err(|msg| mem_ub(op, m.origin(), msg))?;
     result_memref(e, fr, op, v)
 }
 
-/// Which dims a rank-reducing subview keeps: greedy left matching of the
-/// static sizes (MLIR's rank-reduction mask), unless the result type's
-/// static strides say otherwise; then the first choice of dropped unit
-/// dims whose strides match.
-fn dropped_dims(
-    e: &Engine,
-    op: OpId,
-    ty: TypeId,
-    static_sizes: &[i64],
-    res_shape: &[i64],
-    strides: &[i64],
-) -> Result<Vec<usize>> {
-    let want = type_strides(e, ty).map(|(s, _)| s);
-    let fits = |keep: &[usize]| match &want {
-        Some(w) => keep.iter().zip(w).zip(res_shape).all(|((d, s), n)| *s == DYNAMIC || *n == 1 || strides[*d] == *s),
-        None => true,
-    };
-    if let Some(k) = mlir_ir::layout::rank_reduction(static_sizes, res_shape) {
-        if fits(&k) {
-            return Ok(k);
-        }
-    }
-    let units: Vec<usize> = (0..static_sizes.len()).filter(|d| static_sizes[*d] == 1).collect();
-    let ndrop = static_sizes.len().saturating_sub(res_shape.len());
-    if units.len() <= 20 {
-        for mask in 0u32..(1 << units.len()) {
-            if mask.count_ones() as usize != ndrop {
-                continue;
-            }
-            let keep: Vec<usize> = (0..static_sizes.len())
-                .filter(|d| units.iter().position(|u| u == d).is_none_or(|i| mask >> i & 1 == 0))
-                .collect();
-            let shape_ok = keep
-                .iter()
-                .zip(res_shape)
-                .all(|(d, n)| *n == DYNAMIC || static_sizes[*d] == DYNAMIC || static_sizes[*d] == *n);
-            if shape_ok && fits(&keep) {
-                return Ok(keep);
-            }
-        }
-    }
-    Err(invalid(op, "cannot tell which unit dims the rank-reducing subview drops"))
+/// Which dims a rank-reducing subview keeps: the types decide, as in
+/// MLIR (`mlir_ir::layout::memref_rank_reduction` on the static sizes, the
+/// inferred strides of the source type times the static steps, and the
+/// result type's strides), so the verifier and the engine agree.
+fn dropped_dims(e: &Engine, op: OpId, src_ty: TypeId, ty: TypeId) -> Result<Vec<usize>> {
+    use mlir_ir::layout::{dyn_mul, memref_rank_reduction};
+    let cannot = || invalid(op, "cannot tell which unit dims the rank-reducing subview drops");
+    let (src_strides, _) = type_strides(e, src_ty).ok_or_else(cannot)?;
+    let (res_strides, _) = type_strides(e, ty).ok_or_else(cannot)?;
+    let sizes = e.i64s(op, "static_sizes")?;
+    let steps = e.i64s(op, "static_strides")?;
+    let strides: Vec<i64> = src_strides.iter().zip(&steps).map(|(a, b)| dyn_mul(*a, *b)).collect();
+    memref_rank_reduction(&sizes, &strides, &res_strides).ok_or_else(cannot)
 }
 
 /// `memref.view %buf[%shift][%sizes]`: reinterprets bytes of a 1-D i8 memref.
