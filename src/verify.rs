@@ -2556,9 +2556,15 @@ impl<'m> Verifier<'m> {
         else {
             return Ok(());
         };
+        // MLIR asks the layout's affine map: `strided<[1]>` (offset 0) is the
+        // identity map (d0) -> (d0); no other strided layout is.
         let identity = |l: &Option<crate::attrs::AttrId>| match l {
             None => true,
-            Some(a) => matches!(m.ctx.attr_kind(*a), Attribute::AffineMap(map) if map.is_identity()),
+            Some(a) => match m.ctx.attr_kind(*a) {
+                Attribute::AffineMap(map) => map.is_identity(),
+                Attribute::Strided { strides, offset } => strides.as_slice() == [1] && *offset == 0,
+                _ => false,
+            },
         };
         let show = |v: i64| if v == crate::types::DYNAMIC { "?".to_string() } else { v.to_string() };
         let space = space.map(|a| format!(", {}", crate::printer::attr_to_string(&m.ctx, a))).unwrap_or_default();
