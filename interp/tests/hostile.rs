@@ -169,5 +169,14 @@ fn fuzz_regressions_end_cleanly() {
             let (code, err) = run(&args);
             assert!(matches!(code, Some(0..=2)), "{ps} ({cmd:?}): exit {code:?}\n{err}");
         }
+        // What prints must print the same again (the roundtrip target).
+        let once = Command::new(env!("CARGO_BIN_EXE_mlir-interp")).args(["print", "--generic", &ps]).output();
+        let once = once.expect("print");
+        if once.status.success() {
+            let p = tmp("reprint.mlir", &String::from_utf8_lossy(&once.stdout));
+            let twice = Command::new(env!("CARGO_BIN_EXE_mlir-interp")).arg("print").arg("--generic").arg(&p).output();
+            let twice = twice.expect("print again");
+            assert_eq!(String::from_utf8_lossy(&twice.stdout), String::from_utf8_lossy(&once.stdout), "{ps}");
+        }
     }
 }

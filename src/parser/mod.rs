@@ -326,7 +326,10 @@ impl<'a> Parser<'a> {
             }
         }
         self.pop_region_scope()?;
-        self.block_scopes.pop();
+        // Top-level ops form no region a label could name (fuzzing found a
+        // top-level `cf.br ^bb1` accepted, printed, and then rejected).
+        let scope = self.block_scopes.pop().unwrap_or_default();
+        self.all_blocks_defined(&scope)?;
         self.finish_scope()?;
         self.resolve_loc_aliases(&ops)?;
         let single_module = ops.len() == 1 && self.m.op(ops[0]).name.kind == OpKind::BuiltinModule;
@@ -937,16 +940,20 @@ impl<'a> Parser<'a> {
         let res = res.and_then(|_| self.pop_region_scope());
         let scope = self.block_scopes.pop().unwrap_or_default();
         res?;
-        if let Some((name, (_, _, span))) =
-            scope.blocks.iter().filter(|(_, (_, defined, _))| !defined).min_by_key(|(_, (_, _, s))| s.start)
-        {
-            let _ = name;
-            return self.err_at(*span, "reference to an undefined block");
-        }
+        self.all_blocks_defined(&scope)?;
         if isolated {
             self.finish_scope()?;
         }
         Ok(region)
+    }
+
+    /// Fails at the first reference to a block label the scope never defined.
+    fn all_blocks_defined(&self, scope: &BlockScope) -> PResult<()> {
+        let undefined = scope.blocks.values().filter(|(_, defined, _)| !defined).min_by_key(|(_, _, s)| s.start);
+        match undefined {
+            Some((_, _, span)) => self.err_at(*span, "reference to an undefined block"),
+            None => Ok(()),
+        }
     }
 
     fn parse_region_body(&mut self, region: RegionId, open: Span, entry_args: &[(UseName, TypeId)]) -> PResult<()> {
