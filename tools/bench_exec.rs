@@ -1,0 +1,83 @@
+//! Execution benchmark: `cargo bench --bench exec`. Runs every program of
+//! `fixtures/bench/` through mlir-interp (`run --stats`, the release binary)
+//! and through the reference pipeline (`mlir-opt` with the file's
+//! `// PIPELINE:` or the standard lowering, then `mlir-runner`: compile, JIT
+//! and run), alternating the two, `BENCH_RUNS` times each (default 3), and
+//! prints a Markdown table of medians: executed ops and ops/s for us, the
+//! reference's wall time, and the ratio ours / reference (below 1: we are
+//! faster end to end). Both sides must print the same output. Declared with
+//! `harness = false`: a plain `main`, never part of `cargo test`.
+
+use mlir_interp::cli::EntryResult;
+use mlir_interp::differential::{self, Toolchain};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Instant;
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+fn pipeline(text: &str) -> String {
+    let line = text.lines().find_map(|l| l.trim_start().strip_prefix("// PIPELINE:"));
+    line.map_or(differential::DEFAULT_PIPELINE.to_string(), |p| p.trim().to_string())
+}
+
+/// One run of ours: wall seconds, executed ops (from `--stats`), stdout.
+fn ours(bin: &str, file: &Path) -> (f64, u64, String) {
+    let t = Instant::now();
+    let out = Command::new(bin).args(["run", "--stats"]).arg(file).output().expect("run mlir-interp");
+    let secs = t.elapsed().as_secs_f64();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{}: {err}", file.display());
+    let ops = err.split_whitespace().find_map(|w| w.parse::<u64>().ok()).unwrap_or(0);
+    (secs, ops, String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+fn main() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let bin = env!("CARGO_BIN_EXE_mlir-interp");
+    let runs: usize = std::env::var("BENCH_RUNS").ok().and_then(|v| v.parse().ok()).unwrap_or(3).max(1);
+    let tc = Toolchain::default();
+    let have_ref = Path::new(&tc.mlir_runner).exists();
+    if !have_ref {
+        eprintln!("bench exec: {} not found; timing mlir-interp only", tc.mlir_runner);
+    }
+    let mut files: Vec<PathBuf> = std::fs::read_dir(root.join("fixtures/bench"))
+        .expect("fixtures/bench")
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "mlir"))
+        .collect();
+    files.sort();
+    println!("| program | ops | mlir-interp (s) | ops/s | mlir-opt + mlir-runner (s) | ratio |");
+    println!("|---|---:|---:|---:|---:|---:|");
+    for f in files {
+        let text = std::fs::read_to_string(&f).expect("read bench program");
+        let pipe = pipeline(&text);
+        let (mut mine, mut theirs, mut ops) = (Vec::new(), Vec::new(), 0);
+        for _ in 0..runs {
+            let (secs, n, out) = ours(bin, &f);
+            mine.push(secs);
+            ops = n;
+            if have_ref {
+                let t = Instant::now();
+                let r = differential::run_reference(&tc, &f, &pipe, "main", EntryResult::Void).expect("reference");
+                theirs.push(t.elapsed().as_secs_f64());
+                assert_eq!(r.status, 0, "{}: {}", f.display(), r.stderr);
+                let same = differential::normalize(&r.stdout, false) == differential::normalize(&out, false);
+                assert!(same, "{}: outputs differ\n--- ours\n{out}--- reference\n{}", f.display(), r.stdout);
+            }
+        }
+        let name = f.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let m = median(mine);
+        let (r, ratio) = if theirs.is_empty() {
+            ("-".to_string(), "-".to_string())
+        } else {
+            let t = median(theirs);
+            (format!("{t:.3}"), format!("{:.2}", m / t))
+        };
+        println!("| {name} | {ops} | {m:.3} | {:.1} M | {r} | {ratio} |", ops as f64 / m / 1e6);
+    }
+}
