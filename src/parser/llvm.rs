@@ -87,6 +87,11 @@ pub const GEP_NUW: i64 = 4;
 /// The `rawConstantIndices` marker of a dynamic GEP index.
 pub const GEP_DYNAMIC: i64 = i32::MIN as i64;
 
+/// True for the llvm type keywords kept as text.
+pub(super) fn is_textual(kw: &str) -> bool {
+    TEXTUAL.contains(&kw)
+}
+
 /// True for the llvm type keywords parsed into a structure.
 pub(super) fn is_structured(kw: &str) -> bool {
     STRUCTURED.contains(&kw)

@@ -156,6 +156,10 @@ impl<'a> Parser<'a> {
                     self.bump()?;
                     return self.parse_llvm_type_body(&kw, span);
                 }
+                if !crate::parser::llvm::is_textual(&kw) {
+                    let at = crate::diag::Span::new(span.start as usize + 6, span.end as usize);
+                    return self.err_at(at, format!("unknown LLVM type: {kw}"));
+                }
             }
         }
         let dialect = self.m.ctx.ident(ns);

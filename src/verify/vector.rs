@@ -143,15 +143,7 @@ impl<'m> Verifier<'m> {
     }
 
     /// Each `v[i]` in `[min, shape[i] (+1 when closed))`.
-    fn confined_to_shape(
-        &self,
-        op: OpId,
-        v: &[i64],
-        shape: &[i64],
-        name: &str,
-        closed: bool,
-        min: i64,
-    ) -> VResult {
+    fn confined_to_shape(&self, op: OpId, v: &[i64], shape: &[i64], name: &str, closed: bool, min: i64) -> VResult {
         for (i, (x, d)) in v.iter().zip(shape).enumerate() {
             let max = if closed { d.saturating_add(1) } else { *d };
             if *x < min || *x >= max {
