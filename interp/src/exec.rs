@@ -78,14 +78,7 @@ pub enum Flow {
     Exit(Vec<Value>),
 }
 
-/// `overflow<nsw>`.
-pub const NSW: u8 = 1;
-/// `overflow<nuw>`.
-pub const NUW: u8 = 2;
-/// `exact`.
-pub const EXACT: u8 = 4;
-/// `nneg`.
-pub const NNEG: u8 = 8;
+pub use crate::sem::int::{EXACT, NNEG, NSW, NUW};
 /// `unsignedCmp` on scf.for.
 pub const UNSIGNED: u8 = 16;
 

@@ -8,5 +8,7 @@ pub mod error;
 pub mod exec;
 pub mod float;
 pub mod memory;
+pub mod operands;
 pub mod runtime;
+pub mod sem;
 pub mod value;

@@ -30,7 +30,7 @@ use mlir_ir::ir::OpId;
 use mlir_ir::ops::ComplexOp;
 use mlir_ir::types::TypeKind;
 
-use super::arith::{maximumf, To};
+use crate::sem::fp::{maximumf, To};
 
 /// Executes one complex op.
 pub fn exec(e: &mut Engine, fr: &mut Frame, op: OpId, kind: ComplexOp) -> Result<Flow> {

@@ -3,17 +3,17 @@
 //! zero and signed INT_MIN / -1 are immediate UB; a shift by at least the
 //! width is poison, as in `arith`.
 
-use super::arith::{self, extsi, extui};
 use crate::error::{Error, ErrorKind, Result};
 use crate::exec::{Engine, Flow, Frame};
 use crate::int_op;
+use crate::operands::{int2, int_cast};
+use crate::sem::int::*;
 use crate::value::{Int, Value};
 use mlir_ir::ir::OpId;
 use mlir_ir::ops::IndexOp;
 
 /// Executes one index op.
 pub fn exec(e: &mut Engine, fr: &mut Frame, op: OpId, kind: IndexOp) -> Result<Flow> {
-    use arith::*;
     use IndexOp::*;
     let pred = e.aux[op.0 as usize].pred;
     match kind {
@@ -53,5 +53,5 @@ fn constant(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
 
 /// `index.casts` (sign-extend or truncate) and `index.castu` (zero-extend or truncate).
 fn cast(e: &Engine, fr: &mut Frame, op: OpId, signed: bool) -> Result<Flow> {
-    arith::int_cast(e, fr, op, |w, a, to| if signed { int_op!(w, extsi(a, to)) } else { int_op!(w, extui(a, to, 0)) })
+    int_cast(e, fr, op, |w, a, to| if signed { int_op!(w, extsi(a, to)) } else { int_op!(w, extui(a, to, 0)) })
 }

@@ -104,8 +104,8 @@ pub fn copysign(x: Float, y: Float) -> Float {
 
 /// `clampf(x, lo, hi) = maximumf(minimumf(x, lo), hi)` (MathOps.td).
 pub fn clampf(x: Float, lo: Float, hi: Float) -> Float {
-    let m = crate::dialects::arith::maximumf(x, lo, false);
-    crate::dialects::arith::maximumf(m, hi, true)
+    let m = crate::sem::fp::maximumf(x, lo, false);
+    crate::sem::fp::maximumf(m, hi, true)
 }
 
 /// `absi`: wraps, so the most negative value is its own absolute value.

@@ -26,7 +26,8 @@ use mlir_ir::ops::{MemrefOp, OpKind};
 use mlir_ir::types::{TypeId, TypeKind, DYNAMIC};
 use std::rc::Rc;
 
-use super::arith::{bitwise, maximumf, maxnumf, maxsi, maxui, minsi, minui, Out};
+use crate::sem::fp::{maximumf, maxnumf};
+use crate::sem::int::{bitwise, maxsi, maxui, minsi, minui, Out};
 
 /// Executes one memref op.
 pub fn exec(e: &mut Engine, fr: &mut Frame, op: OpId, kind: MemrefOp) -> Result<Flow> {
@@ -505,11 +506,11 @@ pub fn memory_kind_name(kind: i64) -> &'static str {
 }
 
 fn addi_plain<N: crate::value::Z>(w: u32, a: &Int, b: &Int) -> Option<Out> {
-    super::arith::addi::<N>(w, a, b, 0)
+    crate::sem::int::addi::<N>(w, a, b, 0)
 }
 
 fn muli_plain<N: crate::value::Z>(w: u32, a: &Int, b: &Int) -> Option<Out> {
-    super::arith::muli::<N>(w, a, b, 0)
+    crate::sem::int::muli::<N>(w, a, b, 0)
 }
 
 /// `memref.atomic_rmw kind %v, %m[%i]`: stores `kind(old, %v)`, returns old.

@@ -20,9 +20,9 @@ use mlir_ir::ir::OpId;
 use mlir_ir::ops::{OpKind, ScfOp};
 use mlir_ir::types::DYNAMIC;
 
-use super::arith::{addi, cmpi, Out};
 use super::tensor;
 use super::vector::arr as tensor_arr;
+use crate::sem::int::{addi, cmpi, Out};
 
 /// Executes one scf op.
 pub fn exec(e: &mut Engine, fr: &mut Frame, op: OpId, kind: ScfOp) -> Result<Flow> {

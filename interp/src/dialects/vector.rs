@@ -55,8 +55,9 @@ use ndarray::{ArrayD, IxDyn};
 use num_bigint::BigUint;
 use std::rc::Rc;
 
-use super::arith::{self, addi, maxsi, maxui, minsi, minui, muli, Out};
 use super::memref;
+use crate::sem::fp::{maximumf, maxnumf};
+use crate::sem::int::{addi, bitwise, maxsi, maxui, minsi, minui, muli, Out};
 
 /// Executes one vector op.
 pub fn exec(e: &mut Engine, fr: &mut Frame, op: OpId, kind: VectorOp) -> Result<Flow> {
@@ -730,7 +731,7 @@ pub fn combine(op: OpId, k: Kind, a: &Scalar, b: &Scalar) -> Result<Scalar> {
             let w = x.width();
             let bits = |f: fn(u128, u128) -> u128,
                         g: fn(&num_bigint::BigInt, &num_bigint::BigInt) -> num_bigint::BigInt| {
-                Ok(Scalar::Int(arith::bitwise(x, y, f, g)))
+                Ok(Scalar::Int(bitwise(x, y, f, g)))
             };
             match k {
                 Kind::Add => int_out(op, int_op!(w, addi(x, y, 0))),
@@ -748,10 +749,10 @@ pub fn combine(op: OpId, k: Kind, a: &Scalar, b: &Scalar) -> Result<Scalar> {
         (Scalar::Float(x), Scalar::Float(y)) => Ok(Scalar::Float(match k {
             Kind::Add => float::add(*x, *y, ne),
             Kind::Mul => float::mul(*x, *y, ne),
-            Kind::MinNumF => arith::maxnumf(*x, *y, false),
-            Kind::MaxNumF => arith::maxnumf(*x, *y, true),
-            Kind::MinimumF => arith::maximumf(*x, *y, false),
-            Kind::MaximumF => arith::maximumf(*x, *y, true),
+            Kind::MinNumF => maxnumf(*x, *y, false),
+            Kind::MaxNumF => maxnumf(*x, *y, true),
+            Kind::MinimumF => maximumf(*x, *y, false),
+            Kind::MaximumF => maximumf(*x, *y, true),
             _ => return Err(invalid(op, format!("combining kind {k:?} on floats"))),
         })),
         _ => Err(invalid(op, "combining lanes of different types")),
