@@ -503,6 +503,19 @@ impl<'m> Engine<'m> {
         &fr[self.slot[v.0 as usize] as usize]
     }
 
+    /// Overwrites the slot of value `v` (an op that updates a value it does
+    /// not define: `tensor.parallel_insert_slice` on a loop's shared output).
+    pub fn set(&self, fr: &mut Frame, v: ValueId, val: Value) {
+        fr[self.slot[v.0 as usize] as usize] = val;
+    }
+
+    /// Executes the single op `op` outside the usual block walk (the ops of
+    /// a region without a terminator, like `scf.forall.in_parallel`'s).
+    pub fn exec_op(&mut self, fr: &mut Frame, op: OpId) -> Result<Flow> {
+        self.tick(op)?;
+        self.step(fr, op)
+    }
+
     /// All operands of `op` (cloned: cheap, arrays are shared).
     pub fn args(&self, fr: &Frame, op: OpId) -> Vec<Value> {
         self.m.operands(op).iter().map(|v| self.get(fr, *v).clone()).collect()

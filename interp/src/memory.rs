@@ -1178,3 +1178,45 @@ mod tests {
         assert_eq!(b.read_lane(8, Lane::Int(300)), w);
     }
 }
+
+/// The copy of a `dma_start` (memref or affine): `count` elements from
+/// `src` at its index to `dst` at its index, row-major; `stride` is empty
+/// or `[stride, elements per stride]` applied to the source.
+pub fn dma_copy(op: OpId, src: (&MemRef, &[i64]), dst: (&MemRef, &[i64]), count: i64, stride: &[i64]) -> Result<()> {
+    let (stride, per) = match stride {
+        [s, p] if *p > 0 => (*s, *p),
+        [] => (count.max(1), count.max(1)),
+        _ => {
+            let msg = format!("dma_start with stride and elements per stride {}", list(stride));
+            return Err(Error::at(op, ErrorKind::Ub(msg)));
+        }
+    };
+    let s0 = position(src.0, src.1);
+    let d0 = position(dst.0, dst.1);
+    for k in 0..count.max(0) {
+        let s = s0.saturating_add((k / per).saturating_mul(stride)).saturating_add(k % per);
+        let v = src.0.load(op, &unposition(src.0, s), "dma_start read")?;
+        dst.0.store(op, &unposition(dst.0, d0.saturating_add(k)), &v, "dma_start write")?;
+    }
+    Ok(())
+}
+
+/// The row-major position of `idx` in the view's index space.
+fn position(m: &MemRef, idx: &[i64]) -> i64 {
+    idx.iter().zip(&m.sizes).fold(0i64, |acc, (i, n)| acc.saturating_mul(*n).saturating_add(*i))
+}
+
+/// The logical index at row-major position `p` (out-of-range positions
+/// give an index past the first dimension, which the access then reports).
+fn unposition(m: &MemRef, mut p: i64) -> Vec<i64> {
+    let mut idx = vec![0i64; m.rank()];
+    for d in (1..m.rank()).rev() {
+        let n = m.sizes[d].max(1);
+        idx[d] = p.rem_euclid(n);
+        p = p.div_euclid(n);
+    }
+    if let Some(first) = idx.first_mut() {
+        *first = p;
+    }
+    idx
+}

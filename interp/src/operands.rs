@@ -6,11 +6,14 @@
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::exec::{Engine, Flow, Frame};
+use crate::memory::MemRef;
 use crate::sem::fp::To;
 use crate::sem::int::Out;
-use crate::value::{map1, map2, map2_pair, Int, Poison, Scalar};
+use crate::value::{map1, map2, map2_pair, Int, Poison, Scalar, Value};
 use mlir_ir::ir::OpId;
 use mlir_ir::types::TypeKind;
+use ndarray::{ArrayD, IxDyn};
+use std::rc::Rc;
 
 /// The operand types do not fit the op (the verifier admitted them).
 pub fn bad_types(op: OpId) -> Error {
@@ -99,4 +102,117 @@ pub fn int_cast(e: &Engine, fr: &mut Frame, op: OpId, f: impl Fn(u32, &Int, u32)
         bad_shape(op),
     )?;
     e.assign(fr, op, v)
+}
+
+// ---- vectors and tensors ----------------------------------------------------
+
+/// An invalid-IR error at `op`.
+pub fn invalid(op: OpId, msg: impl Into<String>) -> Error {
+    Error::at(op, ErrorKind::Invalid(msg.into()))
+}
+
+/// Operand `i` as an array (a scalar reads as a 0-D array).
+pub fn arr(e: &Engine, fr: &Frame, op: OpId, i: usize) -> Result<Rc<ArrayD<Scalar>>> {
+    match e.arg(fr, op, i)? {
+        Value::Array(a) => Ok(a.clone()),
+        Value::Scalar(s) => Ok(Rc::new(ArrayD::from_elem(IxDyn(&[]), s.clone()))),
+        _ => Err(invalid(op, format!("operand #{i} is not a vector or tensor"))),
+    }
+}
+
+/// An array value of `shape` from row-major `elems`.
+pub fn array(op: OpId, shape: &[usize], elems: Vec<Scalar>) -> Result<Value> {
+    let n = elems.len();
+    ArrayD::from_shape_vec(IxDyn(shape), elems)
+        .map(|a| Value::Array(Rc::new(a)))
+        .map_err(|_| invalid(op, format!("{n} elements do not fill shape {shape:?}")))
+}
+
+/// Builds an array of `shape` by evaluating `f` at every index, row-major.
+pub fn tabulate(op: OpId, shape: &[usize], mut f: impl FnMut(&[usize]) -> Result<Scalar>) -> Result<Value> {
+    let n = count(op, shape)?;
+    let mut elems = Vec::with_capacity(n);
+    let mut idx = vec![0usize; shape.len()];
+    for _ in 0..n {
+        elems.push(f(&idx)?);
+        next_index(&mut idx, shape);
+    }
+    array(op, shape, elems)
+}
+
+/// The element count of `shape`, checked.
+pub fn count(op: OpId, shape: &[usize]) -> Result<usize> {
+    shape.iter().try_fold(1usize, |a, d| a.checked_mul(*d)).ok_or_else(|| invalid(op, "element count overflows"))
+}
+
+/// Advances a row-major odometer; wraps to all zeros after the last index.
+pub fn next_index(idx: &mut [usize], shape: &[usize]) {
+    for d in (0..idx.len()).rev() {
+        idx[d] += 1;
+        if idx[d] < shape[d] {
+            return;
+        }
+        idx[d] = 0;
+    }
+}
+
+/// The element at `idx` (checked by the caller to be in bounds).
+pub fn at<'a>(op: OpId, a: &'a ArrayD<Scalar>, idx: &[usize]) -> Result<&'a Scalar> {
+    a.get(IxDyn(idx)).ok_or_else(|| invalid(op, format!("index {idx:?} outside shape {:?}", a.shape())))
+}
+
+/// The integer value of an index or integer attribute list: `array<i64: ..>`
+/// or `[1 : i64, ..]`.
+pub fn i64s(e: &Engine, op: OpId, name: &str) -> Result<Vec<i64>> {
+    Ok(e.ints_attr(op, name)?.unwrap_or_default())
+}
+
+/// An index or integer scalar as a signed number; `None` for poison.
+pub fn index_or_poison(op: OpId, v: &Value) -> Result<Option<i64>> {
+    match v.scalar() {
+        Some(Scalar::Int(i)) => Ok(Some(i.to_i64().unwrap_or(i64::MAX))),
+        Some(Scalar::Poison(_)) => Ok(None),
+        _ => Err(invalid(op, "expected an index operand")),
+    }
+}
+
+/// The scalars of a list of scalar values.
+pub fn scalars(op: OpId, vals: Vec<Value>) -> Result<Vec<Scalar>> {
+    vals.into_iter()
+        .map(|v| match v {
+            Value::Scalar(s) => Ok(s),
+            _ => Err(invalid(op, "expected scalar operands")),
+        })
+        .collect()
+}
+
+// ---- memrefs and indices ----------------------------------------------------
+
+/// The memref in `v`.
+pub fn as_memref(op: OpId, v: &Value) -> Result<Rc<MemRef>> {
+    match v {
+        Value::Memref(m) => Ok(m.clone()),
+        _ => Err(invalid(op, "expected a memref operand")),
+    }
+}
+
+/// Memref operand `i`.
+pub fn memref_arg(e: &Engine, fr: &Frame, op: OpId, i: usize) -> Result<Rc<MemRef>> {
+    as_memref(op, e.arg(fr, op, i)?)
+}
+
+/// An index (or integer) value as `i64`, failing on poison.
+pub fn index_of(e: &Engine, op: OpId, v: &Value, what: &str) -> Result<i64> {
+    e.observe(op, v, what)?;
+    v.scalar().and_then(Scalar::as_int).and_then(Int::to_i64).ok_or_else(|| invalid(op, "expected an index operand"))
+}
+
+/// Index operands `range` of `op`.
+pub fn index_args(e: &Engine, fr: &Frame, op: OpId, range: std::ops::Range<usize>, what: &str) -> Result<Vec<i64>> {
+    e.args_in(fr, op, range)?.iter().map(|v| index_of(e, op, v, what)).collect()
+}
+
+/// An index value.
+pub fn index_value(e: &Engine, v: i64) -> Value {
+    Value::int(Int::from_i128(e.cfg.index_bits, i128::from(v)))
 }

@@ -26,7 +26,9 @@ use mlir_ir::ops::AffineOp;
 use mlir_ir::types::{TypeKind, DYNAMIC};
 use std::rc::Rc;
 
-use super::memref::{combine, dma_copy, index_args, index_of, index_value, memory_kind_name, memref_arg};
+use crate::memory::dma_copy;
+use crate::operands::{index_args, index_of, index_value, memref_arg};
+use crate::sem::atomic::{combine, memory_kind_name};
 
 /// Executes one affine op.
 pub fn exec(e: &mut Engine, fr: &mut Frame, op: OpId, kind: AffineOp) -> Result<Flow> {

@@ -49,7 +49,7 @@ use mlir_ir::types::{TypeId, TypeKind, DYNAMIC};
 use ndarray::{ArrayD, IxDyn};
 use std::rc::Rc;
 
-use super::memref::{as_memref, index_args, memref_arg};
+use crate::operands::{as_memref, index_args, memref_arg};
 
 /// Executes one bufferization op.
 pub fn exec(e: &mut Engine, fr: &mut Frame, op: OpId, kind: BufferizationOp) -> Result<Flow> {

@@ -16,18 +16,17 @@
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::exec::{Engine, Flow, Frame};
-use crate::float::{self, Round};
-use crate::int_op;
 use crate::memory::{self, elem_of, list, mem_ub, AllocKind, AllocLayout, Freed, MemRef, CONSTANT_GLOBAL};
-use crate::value::{Int, Scalar, Value};
+use crate::value::{Scalar, Value};
 use mlir_ir::attrs::Attribute;
 use mlir_ir::ir::OpId;
 use mlir_ir::ops::{MemrefOp, OpKind};
 use mlir_ir::types::{TypeId, TypeKind, DYNAMIC};
 use std::rc::Rc;
 
-use crate::sem::fp::{maximumf, maxnumf};
-use crate::sem::int::{bitwise, maxsi, maxui, minsi, minui, Out};
+use crate::memory::dma_copy;
+use crate::operands::{index_args, index_of, index_value, memref_arg};
+use crate::sem::atomic::combine;
 
 /// Executes one memref op.
 pub fn exec(e: &mut Engine, fr: &mut Frame, op: OpId, kind: MemrefOp) -> Result<Flow> {
@@ -77,35 +76,6 @@ fn invalid(op: OpId, msg: impl Into<String>) -> Error {
 
 fn ub(op: OpId, msg: impl Into<String>) -> Error {
     Error::at(op, ErrorKind::Ub(msg.into()))
-}
-
-/// The memref in `v`.
-pub fn as_memref(op: OpId, v: &Value) -> Result<Rc<MemRef>> {
-    match v {
-        Value::Memref(m) => Ok(m.clone()),
-        _ => Err(invalid(op, "expected a memref operand")),
-    }
-}
-
-/// Memref operand `i`.
-pub fn memref_arg(e: &Engine, fr: &Frame, op: OpId, i: usize) -> Result<Rc<MemRef>> {
-    as_memref(op, e.arg(fr, op, i)?)
-}
-
-/// An index (or integer) value as `i64`, failing on poison.
-pub fn index_of(e: &Engine, op: OpId, v: &Value, what: &str) -> Result<i64> {
-    e.observe(op, v, what)?;
-    v.scalar().and_then(Scalar::as_int).and_then(Int::to_i64).ok_or_else(|| invalid(op, "expected an index operand"))
-}
-
-/// Index operands `range` of `op`.
-pub fn index_args(e: &Engine, fr: &Frame, op: OpId, range: std::ops::Range<usize>, what: &str) -> Result<Vec<i64>> {
-    e.args_in(fr, op, range)?.iter().map(|v| index_of(e, op, v, what)).collect()
-}
-
-/// An index value.
-pub fn index_value(e: &Engine, v: i64) -> Value {
-    Value::int(Int::from_i128(e.cfg.index_bits, i128::from(v)))
 }
 
 fn result_memref(e: &Engine, fr: &mut Frame, op: OpId, m: MemRef) -> Result<Flow> {
@@ -457,62 +427,6 @@ fn rank(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     e.assign(fr, op, index_value(e, m.rank() as i64))
 }
 
-/// The combining function of atomic kind `kind` (the enum order of
-/// `arith::AtomicRMWKind`, as the parser stores it): `(current, operand)`.
-pub fn combine(op: OpId, kind: i64, cur: &Scalar, v: &Scalar) -> Result<Scalar> {
-    if let Some(p) = cur.poison().or(v.poison()) {
-        return Ok(Scalar::Poison(p));
-    }
-    let bad = || invalid(op, format!("atomic kind {kind} does not apply to these operands"));
-    let int = |f: &dyn Fn(u32, &Int, &Int) -> Option<Out>| -> Result<Scalar> {
-        let (Scalar::Int(a), Scalar::Int(b)) = (cur, v) else { return Err(bad()) };
-        match f(a.width(), a, b) {
-            Some(Out::Val(r)) => Ok(Scalar::Int(r)),
-            _ => Err(bad()),
-        }
-    };
-    let flt = |f: &dyn Fn(float::Float, float::Float) -> float::Float| -> Result<Scalar> {
-        let (Scalar::Float(a), Scalar::Float(b)) = (cur, v) else { return Err(bad()) };
-        Ok(Scalar::Float(f(*a, *b)))
-    };
-    match memory_kind_name(kind) {
-        "addf" => flt(&|a, b| float::add(a, b, Round::NearestEven)),
-        "mulf" => flt(&|a, b| float::mul(a, b, Round::NearestEven)),
-        "maximumf" => flt(&|a, b| maximumf(a, b, true)),
-        "minimumf" => flt(&|a, b| maximumf(a, b, false)),
-        "maxnumf" => flt(&|a, b| maxnumf(a, b, true)),
-        "minnumf" => flt(&|a, b| maxnumf(a, b, false)),
-        "addi" => int(&|w, a, b| int_op!(w, addi_plain(a, b))),
-        "muli" => int(&|w, a, b| int_op!(w, muli_plain(a, b))),
-        "maxs" => int(&|w, a, b| int_op!(w, maxsi(a, b))),
-        "maxu" => int(&|w, a, b| int_op!(w, maxui(a, b))),
-        "mins" => int(&|w, a, b| int_op!(w, minsi(a, b))),
-        "minu" => int(&|w, a, b| int_op!(w, minui(a, b))),
-        "andi" => int(&|_, a, b| Some(Out::Val(bitwise(a, b, |x, y| x & y, |x, y| x & y)))),
-        "ori" => int(&|_, a, b| Some(Out::Val(bitwise(a, b, |x, y| x | y, |x, y| x | y)))),
-        "xori" => int(&|_, a, b| Some(Out::Val(bitwise(a, b, |x, y| x ^ y, |x, y| x ^ y)))),
-        "assign" => Ok(v.clone()),
-        _ => Err(bad()),
-    }
-}
-
-/// `arith::AtomicRMWKind` in enum order: the parser stores a kind
-/// (`atomic_rmw`, `affine.parallel` reductions) as its position here.
-pub use mlir_ir::ops::ATOMIC_KINDS;
-
-/// The name of atomic kind `kind`.
-pub fn memory_kind_name(kind: i64) -> &'static str {
-    usize::try_from(kind).ok().and_then(|k| ATOMIC_KINDS.get(k)).copied().unwrap_or("?")
-}
-
-fn addi_plain<N: crate::value::Z>(w: u32, a: &Int, b: &Int) -> Option<Out> {
-    crate::sem::int::addi::<N>(w, a, b, 0)
-}
-
-fn muli_plain<N: crate::value::Z>(w: u32, a: &Int, b: &Int) -> Option<Out> {
-    crate::sem::int::muli::<N>(w, a, b, 0)
-}
-
 /// `memref.atomic_rmw kind %v, %m[%i]`: stores `kind(old, %v)`, returns old.
 fn atomic_rmw(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let kind = int_attr(e, op, "kind").ok_or_else(|| invalid(op, "atomic_rmw without a kind"))?;
@@ -561,45 +475,6 @@ fn dma_start(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let rest = index_args(e, fr, op, tag_end..e.m.operands(op).len(), "used as a dma stride")?;
     dma_copy(op, (&src, &src_idx), (&dst, &dst_idx), count, &rest)?;
     Ok(Flow::Next)
-}
-
-/// The copy of a `dma_start` (memref or affine): `count` elements from
-/// `src` at its index to `dst` at its index, row-major; `stride` is empty
-/// or `[stride, elements per stride]` applied to the source.
-pub fn dma_copy(op: OpId, src: (&MemRef, &[i64]), dst: (&MemRef, &[i64]), count: i64, stride: &[i64]) -> Result<()> {
-    let (stride, per) = match stride {
-        [s, p] if *p > 0 => (*s, *p),
-        [] => (count.max(1), count.max(1)),
-        _ => return Err(ub(op, format!("dma_start with stride and elements per stride {}", list(stride)))),
-    };
-    let s0 = position(src.0, src.1);
-    let d0 = position(dst.0, dst.1);
-    for k in 0..count.max(0) {
-        let s = s0.saturating_add((k / per).saturating_mul(stride)).saturating_add(k % per);
-        let v = src.0.load(op, &unposition(src.0, s), "dma_start read")?;
-        dst.0.store(op, &unposition(dst.0, d0.saturating_add(k)), &v, "dma_start write")?;
-    }
-    Ok(())
-}
-
-/// The row-major position of `idx` in the view's index space.
-fn position(m: &MemRef, idx: &[i64]) -> i64 {
-    idx.iter().zip(&m.sizes).fold(0i64, |acc, (i, n)| acc.saturating_mul(*n).saturating_add(*i))
-}
-
-/// The logical index at row-major position `p` (out-of-range positions
-/// give an index past the first dimension, which the access then reports).
-fn unposition(m: &MemRef, mut p: i64) -> Vec<i64> {
-    let mut idx = vec![0i64; m.rank()];
-    for d in (1..m.rank()).rev() {
-        let n = m.sizes[d].max(1);
-        idx[d] = p.rem_euclid(n);
-        p = p.div_euclid(n);
-    }
-    if let Some(first) = idx.first_mut() {
-        *first = p;
-    }
-    idx
 }
 
 // ---- views -----------------------------------------------------------------

@@ -20,8 +20,6 @@ use mlir_ir::ir::OpId;
 use mlir_ir::ops::{OpKind, ScfOp};
 use mlir_ir::types::DYNAMIC;
 
-use super::tensor;
-use super::vector::arr as tensor_arr;
 use crate::sem::int::{addi, cmpi, Out};
 
 /// Executes one scf op.
@@ -232,17 +230,16 @@ fn forall(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     e.assign_all(fr, op, outs)
 }
 
-/// `scf.forall.in_parallel`: applies its `tensor.parallel_insert_slice`s
-/// to the shared outputs (the last block arguments of the loop body) and
-/// leaves the body with the updated outputs.
-fn in_parallel(e: &Engine, fr: &Frame, op: OpId) -> Result<Flow> {
+/// `scf.forall.in_parallel`: runs its `tensor.parallel_insert_slice`s, which
+/// update the shared outputs (the last block arguments of the loop body) in
+/// place, and leaves the body with the updated outputs.
+fn in_parallel(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let m = e.m;
     let block = m.op(op).parent.ok_or_else(|| invalid(op, "scf.forall.in_parallel outside a loop"))?;
     let loop_op = m.parent_op(op).ok_or_else(|| invalid(op, "scf.forall.in_parallel outside a loop"))?;
     let n_outs = m.op(loop_op).results.len as usize;
     let args: Vec<_> = m.args(block).collect();
     let shared = args.get(args.len().saturating_sub(n_outs)..).unwrap_or(&[]).to_vec();
-    let mut outs: Vec<Value> = shared.iter().map(|v| e.get(fr, *v).clone()).collect();
     for &r in m.regions(op) {
         for &b in &m.region(r).blocks {
             for &inner in &m.block(b).ops {
@@ -253,15 +250,15 @@ fn in_parallel(e: &Engine, fr: &Frame, op: OpId) -> Result<Flow> {
                     ));
                 }
                 let dest = *m.operands(inner).get(1).ok_or_else(|| invalid(inner, "missing destination"))?;
-                let j = shared.iter().position(|v| *v == dest).ok_or_else(|| {
-                    invalid(inner, "tensor.parallel_insert_slice must insert into a shared output of the loop")
-                })?;
-                let src = tensor_arr(e, fr, inner, 0)?;
-                let Value::Array(cur) = &outs[j] else { return Err(invalid(inner, "shared output is not a tensor")) };
-                let (offsets, sizes, strides) = tensor::parallel_insert_params(e, fr, inner)?;
-                outs[j] = tensor::inserted(inner, &src, cur, &offsets, &sizes, &strides)?;
+                if !shared.contains(&dest) {
+                    return Err(invalid(
+                        inner,
+                        "tensor.parallel_insert_slice must insert into a shared output of the loop",
+                    ));
+                }
+                e.exec_op(fr, inner)?;
             }
         }
     }
-    Ok(Flow::Exit(outs))
+    Ok(Flow::Exit(shared.iter().map(|v| e.get(fr, *v).clone()).collect()))
 }

@@ -19,7 +19,7 @@ use mlir_ir::types::{TypeId, TypeKind, DYNAMIC};
 use ndarray::{ArrayD, IxDyn};
 use std::rc::Rc;
 
-use super::vector::{arr, array, at, count, i64s, index_of, invalid, next_index, scalars, tabulate};
+use crate::operands::{arr, array, at, count, i64s, index_or_poison, invalid, next_index, scalars, tabulate};
 
 /// Executes one tensor op.
 pub fn exec(e: &mut Engine, fr: &mut Frame, op: OpId, kind: TensorOp) -> Result<Flow> {
@@ -39,7 +39,7 @@ pub fn exec(e: &mut Engine, fr: &mut Frame, op: OpId, kind: TensorOp) -> Result<
         CollapseShape => collapse_shape(e, fr, op),
         ExtractSlice => extract_slice(e, fr, op),
         InsertSlice => insert_slice(e, fr, op),
-        ParallelInsertSlice => Err(invalid(op, "tensor.parallel_insert_slice outside scf.forall.in_parallel")),
+        ParallelInsertSlice => parallel_insert_slice(e, fr, op),
         Pad => pad(e, fr, op),
         Concat => concat(e, fr, op),
         Bitcast => bitcast(e, fr, op),
@@ -68,7 +68,7 @@ fn static_shape(e: &Engine, op: OpId, ty: TypeId) -> Result<Vec<i64>> {
 
 /// A size operand as `usize`; negative or poison sizes are UB.
 fn size_of(op: OpId, v: &Value, what: &str) -> Result<usize> {
-    match index_of(op, v)? {
+    match index_or_poison(op, v)? {
         Some(n) => usize::try_from(n).map_err(|_| ub(op, format!("negative {what} {n}"))),
         None => Err(Error::at(op, ErrorKind::Poison { what: format!("used as a {what}"), origin: poison_origin(v) })),
     }
@@ -112,7 +112,7 @@ fn check_shape(e: &Engine, op: OpId, shape: &[usize], ty: TypeId) -> Result<()> 
 fn indices(e: &Engine, fr: &Frame, op: OpId, range: std::ops::Range<usize>) -> Result<Vec<i64>> {
     e.args_in(fr, op, range)?
         .iter()
-        .map(|v| match index_of(op, v)? {
+        .map(|v| match index_or_poison(op, v)? {
             Some(i) => Ok(i),
             None => Err(Error::at(
                 op,
@@ -443,9 +443,9 @@ fn insert_slice(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     e.assign(fr, op, out)
 }
 
-/// `dest` with `src` written over the slice (shared with
-/// `tensor.parallel_insert_slice`).
-pub fn inserted(
+/// `dest` with `src` written over the slice (`insert_slice` and
+/// `parallel_insert_slice`).
+fn inserted(
     op: OpId,
     src: &ArrayD<Scalar>,
     dest: &ArrayD<Scalar>,
@@ -467,14 +467,21 @@ pub fn inserted(
     Ok(Value::Array(Rc::new(out)))
 }
 
-/// Reads the offsets, sizes and strides of a `parallel_insert_slice`.
-pub fn parallel_insert_params(e: &Engine, fr: &Frame, op: OpId) -> Result<(Vec<i64>, Vec<usize>, Vec<i64>)> {
+/// `tensor.parallel_insert_slice %src into %dest[..][..][..]`, run by
+/// `scf.forall.in_parallel` (which checks that `%dest` is a shared output):
+/// updates `%dest`'s value in place, so the loop sees the insertion.
+fn parallel_insert_slice(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let r = ranges(e, op)?;
     let [_, _, ro, rs, rt] = r.as_slice() else { return Err(invalid(op, "bad operand segments")) };
     let offsets = mixed(e, fr, op, "static_offsets", ro.clone())?;
     let sizes = sizes_of(op, &mixed(e, fr, op, "static_sizes", rs.clone())?)?;
     let strides = mixed(e, fr, op, "static_strides", rt.clone())?;
-    Ok((offsets, sizes, strides))
+    let src = arr(e, fr, op, 0)?;
+    let dest = *e.m.operands(op).get(1).ok_or_else(|| invalid(op, "missing destination"))?;
+    let Value::Array(cur) = e.get(fr, dest).clone() else { return Err(invalid(op, "destination is not a tensor")) };
+    let new = inserted(op, &src, &cur, &offsets, &sizes, &strides)?;
+    e.set(fr, dest, new);
+    Ok(Flow::Next)
 }
 
 /// `tensor.pad %t low[..] high[..] { ^bb(%i..): tensor.yield %x }`: the

@@ -55,7 +55,9 @@ use ndarray::{ArrayD, IxDyn};
 use num_bigint::BigUint;
 use std::rc::Rc;
 
-use super::memref;
+use crate::operands::{
+    arr, array, at, count, i64s, index_args, index_or_poison, invalid, memref_arg, next_index, scalars, tabulate,
+};
 use crate::sem::fp::{maximumf, maxnumf};
 use crate::sem::int::{addi, bitwise, maxsi, maxui, minsi, minui, muli, Out};
 
@@ -115,11 +117,6 @@ pub fn exec(e: &mut Engine, fr: &mut Frame, op: OpId, kind: VectorOp) -> Result<
 
 // ---- shared helpers (also used by tensor.rs) ------------------------------
 
-/// An invalid-IR error at `op`.
-pub fn invalid(op: OpId, msg: impl Into<String>) -> Error {
-    Error::at(op, ErrorKind::Invalid(msg.into()))
-}
-
 /// The static shape of a vector type, scalable dims scaled by `vscale`.
 pub fn vector_dims(e: &Engine, op: OpId, ty: TypeId) -> Result<Vec<usize>> {
     match e.m.ctx.type_kind(ty) {
@@ -136,71 +133,6 @@ pub fn vector_dims(e: &Engine, op: OpId, ty: TypeId) -> Result<Vec<usize>> {
             })
             .collect(),
         _ => Ok(Vec::new()),
-    }
-}
-
-/// Operand `i` as an array (a scalar reads as a 0-D array).
-pub fn arr(e: &Engine, fr: &Frame, op: OpId, i: usize) -> Result<Rc<ArrayD<Scalar>>> {
-    match e.arg(fr, op, i)? {
-        Value::Array(a) => Ok(a.clone()),
-        Value::Scalar(s) => Ok(Rc::new(ArrayD::from_elem(IxDyn(&[]), s.clone()))),
-        _ => Err(invalid(op, format!("operand #{i} is not a vector or tensor"))),
-    }
-}
-
-/// An array value of `shape` from row-major `elems`.
-pub fn array(op: OpId, shape: &[usize], elems: Vec<Scalar>) -> Result<Value> {
-    let n = elems.len();
-    ArrayD::from_shape_vec(IxDyn(shape), elems)
-        .map(|a| Value::Array(Rc::new(a)))
-        .map_err(|_| invalid(op, format!("{n} elements do not fill shape {shape:?}")))
-}
-
-/// Builds an array of `shape` by evaluating `f` at every index, row-major.
-pub fn tabulate(op: OpId, shape: &[usize], mut f: impl FnMut(&[usize]) -> Result<Scalar>) -> Result<Value> {
-    let n = count(op, shape)?;
-    let mut elems = Vec::with_capacity(n);
-    let mut idx = vec![0usize; shape.len()];
-    for _ in 0..n {
-        elems.push(f(&idx)?);
-        next_index(&mut idx, shape);
-    }
-    array(op, shape, elems)
-}
-
-/// The element count of `shape`, checked.
-pub fn count(op: OpId, shape: &[usize]) -> Result<usize> {
-    shape.iter().try_fold(1usize, |a, d| a.checked_mul(*d)).ok_or_else(|| invalid(op, "element count overflows"))
-}
-
-/// Advances a row-major odometer; wraps to all zeros after the last index.
-pub fn next_index(idx: &mut [usize], shape: &[usize]) {
-    for d in (0..idx.len()).rev() {
-        idx[d] += 1;
-        if idx[d] < shape[d] {
-            return;
-        }
-        idx[d] = 0;
-    }
-}
-
-/// The element at `idx` (checked by the caller to be in bounds).
-pub fn at<'a>(op: OpId, a: &'a ArrayD<Scalar>, idx: &[usize]) -> Result<&'a Scalar> {
-    a.get(IxDyn(idx)).ok_or_else(|| invalid(op, format!("index {idx:?} outside shape {:?}", a.shape())))
-}
-
-/// The integer value of an index or integer attribute list: `array<i64: ..>`
-/// or `[1 : i64, ..]`.
-pub fn i64s(e: &Engine, op: OpId, name: &str) -> Result<Vec<i64>> {
-    Ok(e.ints_attr(op, name)?.unwrap_or_default())
-}
-
-/// An index or integer scalar as a signed number; `None` for poison.
-pub fn index_of(op: OpId, v: &Value) -> Result<Option<i64>> {
-    match v.scalar() {
-        Some(Scalar::Int(i)) => Ok(Some(i.to_i64().unwrap_or(i64::MAX))),
-        Some(Scalar::Poison(_)) => Ok(None),
-        _ => Err(invalid(op, "expected an index operand")),
     }
 }
 
@@ -246,16 +178,6 @@ fn from_elements(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     e.assign(fr, op, v)
 }
 
-/// The scalars of a list of scalar values.
-pub fn scalars(op: OpId, vals: Vec<Value>) -> Result<Vec<Scalar>> {
-    vals.into_iter()
-        .map(|v| match v {
-            Value::Scalar(s) => Ok(s),
-            _ => Err(invalid(op, "expected scalar operands")),
-        })
-        .collect()
-}
-
 /// `vector.to_elements`: one result per element, row-major.
 fn to_elements(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let a = arr(e, fr, op, 0)?;
@@ -277,7 +199,7 @@ fn create_mask(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let dims = vector_dims(e, op, e.result_type(op, 0))?;
     let mut bounds = Vec::with_capacity(dims.len());
     for v in e.args(fr, op) {
-        match index_of(op, &v)? {
+        match index_or_poison(op, &v)? {
             Some(b) => bounds.push(b),
             None => return e.assign(fr, op, tabulate(op, &dims, |_| Ok(poison(op)))?),
         }
@@ -318,7 +240,7 @@ fn positions(e: &Engine, op: OpId, dyn_args: &[Value]) -> Result<Vec<Option<i64>
     for p in i64s(e, op, "static_position")? {
         if p == mlir_ir::types::DYNAMIC {
             let v = next.next().ok_or_else(|| invalid(op, "missing dynamic position operand"))?;
-            out.push(index_of(op, v)?);
+            out.push(index_or_poison(op, v)?);
         } else {
             out.push(Some(p));
         }
@@ -343,7 +265,7 @@ fn extract(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
 /// `at`, if any (a 0-D vector has none).
 fn element_position(e: &Engine, fr: &mut Frame, op: OpId, at: usize) -> Result<Vec<Option<i64>>> {
     if e.m.operands(op).len() > at {
-        Ok(vec![index_of(op, e.arg(fr, op, at)?)?])
+        Ok(vec![index_or_poison(op, e.arg(fr, op, at)?)?])
     } else {
         Ok(Vec::new())
     }
@@ -1444,7 +1366,7 @@ fn tensor_pos(op: OpId, shape: &[usize], idx: &[i64], what: &str) -> Result<Vec<
 
 /// Index operands `range` (poison there is observed: it would be an address).
 fn indices(e: &Engine, fr: &Frame, op: OpId, range: std::ops::Range<usize>) -> Result<Vec<i64>> {
-    memref::index_args(e, fr, op, range, "used as a memory index")
+    index_args(e, fr, op, range, "used as a memory index")
 }
 
 /// The enabled lanes of a memory-op mask; a poison lane would decide
@@ -1845,7 +1767,7 @@ fn transfer_write(e: &Engine, fr: &mut Frame, op: OpId, outer: Option<&ArrayD<Sc
 /// same bytes seen as one vector element (the source is a static,
 /// contiguous memref, which the verifier requires).
 fn type_cast(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
-    let m = memref::memref_arg(e, fr, op, 0)?;
+    let m = memref_arg(e, fr, op, 0)?;
     let elem_ty = match e.m.ctx.type_kind(e.result_type(op, 0)) {
         TypeKind::MemRef { elem, .. } => *elem,
         _ => return Err(invalid(op, "type_cast to a non-memref type")),

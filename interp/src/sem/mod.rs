@@ -3,5 +3,6 @@
 //! files read operands, call one of these, and write results; code two
 //! dialects share lives here, never in a dialect file.
 
+pub mod atomic;
 pub mod fp;
 pub mod int;
