@@ -1062,15 +1062,20 @@ impl<'m> Verifier<'m> {
             Attribute::DenseArray { values: crate::attrs::DenseValues::Ints(v), .. } => {
                 v.iter().map(|x| x.to_i64()).collect()
             }
-            Attribute::Array(items) => items
-                .iter()
-                .map(|a| match self.m.ctx.attr_kind(*a) {
-                    Attribute::Integer { value, .. } => value.to_i64(),
-                    _ => None,
-                })
-                .collect(),
+            Attribute::Array(items) => self.int_items(items),
             _ => None,
         }
+    }
+
+    /// The values of a list of integer attributes (`[1, 2]`).
+    fn int_items(&self, items: &[crate::attrs::AttrId]) -> Option<Vec<i64>> {
+        items
+            .iter()
+            .map(|a| match self.m.ctx.attr_kind(*a) {
+                Attribute::Integer { value, .. } => value.to_i64(),
+                _ => None,
+            })
+            .collect()
     }
 
     /// The body of a `#vector.<what><body>` attribute (`add` of `#vector.kind<add>`).

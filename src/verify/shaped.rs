@@ -211,13 +211,7 @@ impl<'m> Verifier<'m> {
         groups
             .iter()
             .map(|g| match self.m.ctx.attr_kind(*g) {
-                Attribute::Array(items) => items
-                    .iter()
-                    .map(|a| match self.m.ctx.attr_kind(*a) {
-                        Attribute::Integer { value, .. } => value.to_i64(),
-                        _ => None,
-                    })
-                    .collect(),
+                Attribute::Array(items) => self.int_items(items),
                 _ => None,
             })
             .collect()
