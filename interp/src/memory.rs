@@ -893,6 +893,36 @@ pub fn try_vec<T: Clone>(at: OpId, n: usize, x: T, what: &str) -> Result<Vec<T>>
     Ok(v)
 }
 
+/// Integers whose all-zero bit pattern is the value 0.
+trait ZeroBits: Copy {}
+impl ZeroBits for u8 {}
+impl ZeroBits for u64 {}
+
+/// `n` zeros, allocated fallibly and zeroed by the allocator (as `vec![0; n]`
+/// is: untouched pages cost nothing), so a memref's size costs memory only
+/// where the program writes.
+fn try_zeroed<T: ZeroBits>(at: OpId, n: usize) -> Result<Vec<T>> {
+    let fail = || {
+        let bytes = n.saturating_mul(std::mem::size_of::<T>());
+        Error::at(at, ErrorKind::Resource(format!("the host could not allocate {bytes} bytes for a memref")))
+    };
+    if n == 0 || std::mem::size_of::<T>() == 0 {
+        return Ok(Vec::new());
+    }
+    let layout = std::alloc::Layout::array::<T>(n).map_err(|_| fail())?;
+    // SAFETY: the layout has a nonzero size; a null pointer (refusal) is
+    // checked; the memory is zeroed, and all-zero bits are a valid `T`
+    // (`ZeroBits`); it was allocated by the global allocator with `T`'s
+    // layout for `n` elements, as `Vec::from_raw_parts` requires.
+    unsafe {
+        let p = std::alloc::alloc_zeroed(layout) as *mut T;
+        if p.is_null() {
+            return Err(fail());
+        }
+        Ok(Vec::from_raw_parts(p, n, n))
+    }
+}
+
 impl Memory {
     /// Empty memory with a budget of `limit` bytes (0: [`default_limit`]).
     pub fn with_limit(limit: usize) -> Memory {
@@ -944,9 +974,9 @@ impl Memory {
     /// A new buffer of `bytes` bytes, none initialized.
     pub fn new_buffer(&mut self, at: OpId, bytes: usize, kind: AllocKind, align: u64) -> Result<Rc<RefCell<Buffer>>> {
         let meta = bytes.div_ceil(64) * 8;
-        self.reserve(at, bytes.saturating_add(meta), &format!("an allocation of {bytes} bytes"))?;
-        let data = try_vec(at, bytes, 0u8, "a memref")?;
-        let init = try_vec(at, bytes.div_ceil(64), 0u64, "a memref")?;
+        self.reserve(at, bytes.saturating_add(meta), "the allocation")?;
+        let data = try_zeroed::<u8>(at, bytes)?;
+        let init = try_zeroed::<u64>(at, bytes.div_ceil(64))?;
         if matches!(kind, AllocKind::Heap | AllocKind::Alloca) {
             self.tracked += bytes + meta;
         }
