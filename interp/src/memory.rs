@@ -30,12 +30,11 @@
 //! allocation op, reported only when the value is observed.
 
 use crate::error::{Error, ErrorKind, Result};
-use crate::exec::Engine;
 use crate::float::{self, FloatKind};
 use crate::value::{Int, Poison, Scalar, Value};
 use mlir_ir::affine::AffineMap;
 use mlir_ir::ir::OpId;
-use mlir_ir::types::{TypeId, TypeKind};
+use mlir_ir::types::TypeId;
 use ndarray::{ArrayD, IxDyn};
 use num_bigint::{BigInt, BigUint, Sign};
 use rustc_hash::FxHashMap;
@@ -124,63 +123,6 @@ impl Elem {
     pub fn bytes(&self) -> usize {
         self.lanes() * self.lane.bytes()
     }
-}
-
-/// Fresh tensor-owned storage holding `t`, as bufferization materializes a
-/// tensor as a buffer (`to_buffer`, `buffer_cast`, a tensor passed to a
-/// memref runtime function); `what` names the op for diagnostics.
-pub fn tensor_storage(
-    e: &mut Engine,
-    at: OpId,
-    elem_ty: TypeId,
-    layout: AllocLayout,
-    t: &ArrayD<Scalar>,
-    what: &str,
-) -> Result<MemRef> {
-    let elem = elem_of(e, at, elem_ty)?;
-    let sizes = t.shape().iter().map(|d| i64::try_from(*d).unwrap_or(i64::MAX)).collect();
-    let m = e.mem.alloc(at, elem, sizes, layout, AllocKind::Tensor, 0)?;
-    m.write_all(at, t, what)?;
-    Ok(m)
-}
-
-/// The storage kind of element type `ty`, or an unsupported error at `at`.
-pub fn elem_of(e: &Engine, at: OpId, ty: TypeId) -> Result<Elem> {
-    let ctx = &e.m.ctx;
-    let name: Rc<str> = mlir_ir::printer::type_to_string(ctx, ty).into();
-    let lane_of = |t: TypeId| match ctx.type_kind(t) {
-        TypeKind::Integer { width, .. } => Some(Lane::Int(*width)),
-        TypeKind::Index => Some(Lane::Int(e.cfg.index_bits)),
-        TypeKind::Float(k) => Some(Lane::Float(*k)),
-        TypeKind::Complex(c) => match ctx.type_kind(*c) {
-            TypeKind::Float(k) => Some(Lane::Complex(*k)),
-            _ => None,
-        },
-        _ => None,
-    };
-    let unsupported = || Error::at(at, ErrorKind::Unsupported(format!("memref elements of type {name}")));
-    if let TypeKind::Vector { shape, elem, .. } = ctx.type_kind(ty) {
-        let lane = lane_of(*elem).ok_or_else(unsupported)?;
-        let scalable = match ctx.type_kind(ty) {
-            TypeKind::Vector { scalable, .. } => scalable.iter().any(|s| *s),
-            _ => false,
-        };
-        let vshape = shape
-            .iter()
-            .map(|d| {
-                let n = usize::try_from(*d).ok()?;
-                if scalable {
-                    n.checked_mul(e.cfg.vscale as usize)
-                } else {
-                    Some(n)
-                }
-            })
-            .collect::<Option<Vec<usize>>>()
-            .ok_or_else(unsupported)?;
-        return Ok(Elem { lane, vshape, name, ty });
-    }
-    let lane = lane_of(ty).ok_or_else(unsupported)?;
-    Ok(Elem { lane, vshape: Vec::new(), name, ty })
 }
 
 /// A block of memory.

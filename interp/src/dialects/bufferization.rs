@@ -40,7 +40,7 @@
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::exec::{Engine, Flow, Frame};
-use crate::memory::{self, elem_of, AllocKind, AllocLayout, MemRef};
+use crate::memory::{AllocKind, AllocLayout, MemRef};
 use crate::value::{Int, Poison, Scalar, Value};
 use mlir_ir::attrs::Attribute;
 use mlir_ir::ir::OpId;
@@ -49,7 +49,7 @@ use mlir_ir::types::{TypeId, TypeKind, DYNAMIC};
 use ndarray::{ArrayD, IxDyn};
 use std::rc::Rc;
 
-use crate::operands::{as_memref, index_args, memref_arg};
+use crate::operands::{as_memref, elem_of, index_args, memref_arg};
 
 /// Executes one bufferization op.
 pub fn exec(e: &mut Engine, fr: &mut Frame, op: OpId, kind: BufferizationOp) -> Result<Flow> {
@@ -126,7 +126,7 @@ fn to_buffer(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let t = tensor_arg(e, fr, op, 0)?;
     let ty = e.result_type(op, 0);
     let elem_ty = memref_elem(op, e.m.ctx.type_kind(ty))?;
-    let m = memory::tensor_storage(e, op, elem_ty, layout_of(e, ty), &t, "bufferization.to_buffer")?;
+    let m = crate::operands::tensor_storage(e, op, elem_ty, layout_of(e, ty), &t, "bufferization.to_buffer")?;
     m.buf.borrow_mut().read_only =
         e.m.attr(op, "read_only").map(|_| "memory that bufferization.to_buffer marked read_only");
     e.assign(fr, op, Value::Memref(Rc::new(m)))

@@ -16,7 +16,7 @@
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::exec::{Engine, Flow, Frame};
-use crate::memory::{self, elem_of, list, mem_ub, AllocKind, AllocLayout, Freed, MemRef, CONSTANT_GLOBAL};
+use crate::memory::{self, list, mem_ub, AllocKind, AllocLayout, Freed, MemRef, CONSTANT_GLOBAL};
 use crate::value::{Scalar, Value};
 use mlir_ir::attrs::Attribute;
 use mlir_ir::ir::OpId;
@@ -25,7 +25,7 @@ use mlir_ir::types::{TypeId, TypeKind, DYNAMIC};
 use std::rc::Rc;
 
 use crate::memory::dma_copy;
-use crate::operands::{index_args, index_of, index_value, memref_arg};
+use crate::operands::{elem_of, index_args, index_of, index_value, memref_arg};
 use crate::sem::atomic::combine;
 
 /// Executes one memref op.
@@ -352,7 +352,7 @@ fn buffer_cast(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
         TypeKind::UnrankedMemRef { elem, .. } => (*elem, AllocLayout::Identity),
         _ => return Err(invalid(op, "buffer_cast to a non-memref type")),
     };
-    let m = memory::tensor_storage(e, op, elem_ty, layout, &t, "buffer_cast")?;
+    let m = crate::operands::tensor_storage(e, op, elem_ty, layout, &t, "buffer_cast")?;
     result_memref(e, fr, op, m)
 }
 

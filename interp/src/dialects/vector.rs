@@ -1772,7 +1772,7 @@ fn type_cast(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
         TypeKind::MemRef { elem, .. } => *elem,
         _ => return Err(invalid(op, "type_cast to a non-memref type")),
     };
-    let elem = memory::elem_of(e, op, elem_ty)?;
+    let elem = crate::operands::elem_of(e, op, elem_ty)?;
     let bytes = m.num_elements().and_then(|n| n.checked_mul(m.elem.bytes()));
     if !m.is_contiguous() || bytes != Some(elem.bytes()) {
         return Err(invalid(
