@@ -16,16 +16,19 @@ use ndarray::{ArrayD, IxDyn};
 use std::rc::Rc;
 
 /// The operand types do not fit the op (the verifier admitted them).
+#[inline]
 pub fn bad_types(op: OpId) -> Error {
     Error::at(op, ErrorKind::Invalid("operand types do not match the op".into()))
 }
 
 /// Elementwise operands of different shapes.
+#[inline]
 pub fn bad_shape(op: OpId) -> impl Fn() -> Error {
     move || Error::at(op, ErrorKind::Invalid("operand shapes do not match".into()))
 }
 
 /// Turns an integer outcome into a scalar (or the UB error).
+#[inline]
 pub fn out(e: &Engine, op: OpId, o: Option<Out>) -> Result<Scalar> {
     match o {
         Some(Out::Val(i)) => Ok(Scalar::Int(i)),
@@ -36,12 +39,14 @@ pub fn out(e: &Engine, op: OpId, o: Option<Out>) -> Result<Scalar> {
 }
 
 /// The integer width of operand 0's elements.
+#[inline]
 pub fn operand_width(e: &Engine, op: OpId) -> Result<u32> {
     let t = e.operand_type(op, 0).ok_or_else(|| bad_types(op))?;
     e.int_width(e.elem_type(t)).ok_or_else(|| bad_types(op))
 }
 
 /// What result 0's elements are: an integer width or a float format.
+#[inline]
 pub fn result_to(e: &Engine, op: OpId) -> Result<To> {
     let t = e.elem_type(e.result_type(op, 0));
     if let TypeKind::Float(k) = e.m.ctx.type_kind(t) {
@@ -51,6 +56,7 @@ pub fn result_to(e: &Engine, op: OpId) -> Result<To> {
 }
 
 /// A binary integer op, elementwise, poison in gives poison out.
+#[inline]
 pub fn int2(e: &Engine, fr: &mut Frame, op: OpId, f: impl Fn(u32, &Int, &Int) -> Option<Out>) -> Result<Flow> {
     let w = operand_width(e, op)?;
     let (a, b) = (e.arg(fr, op, 0)?, e.arg(fr, op, 1)?);
@@ -68,6 +74,7 @@ pub fn int2(e: &Engine, fr: &mut Frame, op: OpId, f: impl Fn(u32, &Int, &Int) ->
 }
 
 /// A binary integer op with two results (the extended ops).
+#[inline]
 pub fn int2x(e: &Engine, fr: &mut Frame, op: OpId, f: impl Fn(u32, &Int, &Int) -> Option<(Int, Int)>) -> Result<Flow> {
     let w = operand_width(e, op)?;
     let (a, b) = (e.arg(fr, op, 0)?, e.arg(fr, op, 1)?);
@@ -88,6 +95,7 @@ pub fn int2x(e: &Engine, fr: &mut Frame, op: OpId, f: impl Fn(u32, &Int, &Int) -
 }
 
 /// An integer-to-integer cast at the result's width.
+#[inline]
 pub fn int_cast(e: &Engine, fr: &mut Frame, op: OpId, f: impl Fn(u32, &Int, u32) -> Option<Out>) -> Result<Flow> {
     let from = operand_width(e, op)?;
     let To::Int(to) = result_to(e, op)? else { return Err(bad_types(op)) };
@@ -107,11 +115,13 @@ pub fn int_cast(e: &Engine, fr: &mut Frame, op: OpId, f: impl Fn(u32, &Int, u32)
 // ---- vectors and tensors ----------------------------------------------------
 
 /// An invalid-IR error at `op`.
+#[inline]
 pub fn invalid(op: OpId, msg: impl Into<String>) -> Error {
     Error::at(op, ErrorKind::Invalid(msg.into()))
 }
 
 /// Operand `i` as an array (a scalar reads as a 0-D array).
+#[inline]
 pub fn arr(e: &Engine, fr: &Frame, op: OpId, i: usize) -> Result<Rc<ArrayD<Scalar>>> {
     match e.arg(fr, op, i)? {
         Value::Array(a) => Ok(a.clone()),
@@ -121,6 +131,7 @@ pub fn arr(e: &Engine, fr: &Frame, op: OpId, i: usize) -> Result<Rc<ArrayD<Scala
 }
 
 /// An array value of `shape` from row-major `elems`.
+#[inline]
 pub fn array(op: OpId, shape: &[usize], elems: Vec<Scalar>) -> Result<Value> {
     let n = elems.len();
     ArrayD::from_shape_vec(IxDyn(shape), elems)
@@ -129,6 +140,7 @@ pub fn array(op: OpId, shape: &[usize], elems: Vec<Scalar>) -> Result<Value> {
 }
 
 /// Builds an array of `shape` by evaluating `f` at every index, row-major.
+#[inline]
 pub fn tabulate(op: OpId, shape: &[usize], mut f: impl FnMut(&[usize]) -> Result<Scalar>) -> Result<Value> {
     let n = count(op, shape)?;
     let mut elems = Vec::with_capacity(n);
@@ -141,11 +153,13 @@ pub fn tabulate(op: OpId, shape: &[usize], mut f: impl FnMut(&[usize]) -> Result
 }
 
 /// The element count of `shape`, checked.
+#[inline]
 pub fn count(op: OpId, shape: &[usize]) -> Result<usize> {
     shape.iter().try_fold(1usize, |a, d| a.checked_mul(*d)).ok_or_else(|| invalid(op, "element count overflows"))
 }
 
 /// Advances a row-major odometer; wraps to all zeros after the last index.
+#[inline]
 pub fn next_index(idx: &mut [usize], shape: &[usize]) {
     for d in (0..idx.len()).rev() {
         idx[d] += 1;
@@ -157,17 +171,20 @@ pub fn next_index(idx: &mut [usize], shape: &[usize]) {
 }
 
 /// The element at `idx` (checked by the caller to be in bounds).
+#[inline]
 pub fn at<'a>(op: OpId, a: &'a ArrayD<Scalar>, idx: &[usize]) -> Result<&'a Scalar> {
     a.get(IxDyn(idx)).ok_or_else(|| invalid(op, format!("index {idx:?} outside shape {:?}", a.shape())))
 }
 
 /// The integer value of an index or integer attribute list: `array<i64: ..>`
 /// or `[1 : i64, ..]`.
+#[inline]
 pub fn i64s(e: &Engine, op: OpId, name: &str) -> Result<Vec<i64>> {
     Ok(e.ints_attr(op, name)?.unwrap_or_default())
 }
 
 /// An index or integer scalar as a signed number; `None` for poison.
+#[inline]
 pub fn index_or_poison(op: OpId, v: &Value) -> Result<Option<i64>> {
     match v.scalar() {
         Some(Scalar::Int(i)) => Ok(Some(i.to_i64().unwrap_or(i64::MAX))),
@@ -177,6 +194,7 @@ pub fn index_or_poison(op: OpId, v: &Value) -> Result<Option<i64>> {
 }
 
 /// The scalars of a list of scalar values.
+#[inline]
 pub fn scalars(op: OpId, vals: Vec<Value>) -> Result<Vec<Scalar>> {
     vals.into_iter()
         .map(|v| match v {
@@ -189,6 +207,7 @@ pub fn scalars(op: OpId, vals: Vec<Value>) -> Result<Vec<Scalar>> {
 // ---- memrefs and indices ----------------------------------------------------
 
 /// The memref in `v`.
+#[inline]
 pub fn as_memref(op: OpId, v: &Value) -> Result<Rc<MemRef>> {
     match v {
         Value::Memref(m) => Ok(m.clone()),
@@ -197,22 +216,26 @@ pub fn as_memref(op: OpId, v: &Value) -> Result<Rc<MemRef>> {
 }
 
 /// Memref operand `i`.
+#[inline]
 pub fn memref_arg(e: &Engine, fr: &Frame, op: OpId, i: usize) -> Result<Rc<MemRef>> {
     as_memref(op, e.arg(fr, op, i)?)
 }
 
 /// An index (or integer) value as `i64`, failing on poison.
+#[inline]
 pub fn index_of(e: &Engine, op: OpId, v: &Value, what: &str) -> Result<i64> {
     e.observe(op, v, what)?;
     v.scalar().and_then(Scalar::as_int).and_then(Int::to_i64).ok_or_else(|| invalid(op, "expected an index operand"))
 }
 
 /// Index operands `range` of `op`.
+#[inline]
 pub fn index_args(e: &Engine, fr: &Frame, op: OpId, range: std::ops::Range<usize>, what: &str) -> Result<Vec<i64>> {
     e.args_in(fr, op, range)?.iter().map(|v| index_of(e, op, v, what)).collect()
 }
 
 /// An index value.
+#[inline]
 pub fn index_value(e: &Engine, v: i64) -> Value {
     Value::int(Int::from_i128(e.cfg.index_bits, i128::from(v)))
 }
@@ -222,6 +245,7 @@ pub fn index_value(e: &Engine, v: i64) -> Value {
 /// Fresh tensor-owned storage holding `t`, as bufferization materializes a
 /// tensor as a buffer (`to_buffer`, `buffer_cast`, a tensor passed to a
 /// memref runtime function); `what` names the op for diagnostics.
+#[inline]
 pub fn tensor_storage(
     e: &mut Engine,
     at: OpId,
@@ -238,6 +262,7 @@ pub fn tensor_storage(
 }
 
 /// The storage kind of element type `ty`, or an unsupported error at `at`.
+#[inline]
 pub fn elem_of(e: &Engine, at: OpId, ty: TypeId) -> Result<Elem> {
     let ctx = &e.m.ctx;
     let name: Rc<str> = mlir_ir::printer::type_to_string(ctx, ty).into();

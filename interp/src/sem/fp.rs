@@ -6,6 +6,7 @@ use crate::float::{self, Float, Round};
 
 /// `cmpf` with predicate `p` in enum order (false, oeq, ogt, oge, olt, ole,
 /// one, ord, ueq, ugt, uge, ult, ule, une, uno, true).
+#[inline]
 pub fn cmpf(p: u8, a: Float, b: Float) -> bool {
     use float::Ordering::*;
     let o = float::compare(a, b);
@@ -30,6 +31,7 @@ pub fn cmpf(p: u8, a: Float, b: Float) -> bool {
 }
 
 /// `maximumf` (`max`) / `minimumf`: NaN wins; -0 < +0.
+#[inline]
 pub fn maximumf(a: Float, b: Float, max: bool) -> Float {
     if float::is_nan(a) {
         return a;
@@ -64,6 +66,7 @@ pub fn maximumf(a: Float, b: Float, max: bool) -> Float {
 }
 
 /// `maxnumf` / `minnumf`: a NaN operand loses to a number.
+#[inline]
 pub fn maxnumf(a: Float, b: Float, max: bool) -> Float {
     match (float::is_nan(a), float::is_nan(b)) {
         (true, _) => b,
@@ -73,6 +76,7 @@ pub fn maxnumf(a: Float, b: Float, max: bool) -> Float {
 }
 
 /// The rounding mode of `roundingmode` enum value `p`.
+#[inline]
 pub fn round_mode(p: u8) -> Round {
     match p {
         1 => Round::Down,

@@ -48,6 +48,7 @@ fn div_floor<N: Z>(a: &N, b: &N) -> N {
 }
 
 /// `addi` with optional `nsw`/`nuw`.
+#[inline]
 pub fn addi<N: Z>(w: u32, a: &Int, b: &Int, fl: u8) -> Option<Out> {
     let r = N::s(a).add(&N::s(b));
     if fl & NSW != 0 && !fits_s(w, &r)? || fl & NUW != 0 && !fits_u(w, &N::u(a).add(&N::u(b)))? {
@@ -57,6 +58,7 @@ pub fn addi<N: Z>(w: u32, a: &Int, b: &Int, fl: u8) -> Option<Out> {
 }
 
 /// `subi` with optional `nsw`/`nuw`.
+#[inline]
 pub fn subi<N: Z>(w: u32, a: &Int, b: &Int, fl: u8) -> Option<Out> {
     let r = N::s(a).sub(&N::s(b));
     if fl & NSW != 0 && !fits_s(w, &r)? || fl & NUW != 0 && !fits_u(w, &N::u(a).sub(&N::u(b)))? {
@@ -66,6 +68,7 @@ pub fn subi<N: Z>(w: u32, a: &Int, b: &Int, fl: u8) -> Option<Out> {
 }
 
 /// `muli` with optional `nsw`/`nuw`.
+#[inline]
 pub fn muli<N: Z>(w: u32, a: &Int, b: &Int, fl: u8) -> Option<Out> {
     let r = N::s(a).mul(&N::s(b))?;
     if fl & NSW != 0 && !fits_s(w, &r)? || fl & NUW != 0 && !fits_u(w, &N::u(a).mul(&N::u(b))?)? {
@@ -87,6 +90,7 @@ fn signed_div_ub<N: Z>(w: u32, a: &N, b: &N, what: &str) -> Option<Option<String
 }
 
 /// `divsi` with optional `exact`.
+#[inline]
 pub fn divsi<N: Z>(w: u32, a: &Int, b: &Int, fl: u8) -> Option<Out> {
     let (a, b) = (N::s(a), N::s(b));
     if let Some(m) = signed_div_ub(w, &a, &b, "signed division")? {
@@ -99,6 +103,7 @@ pub fn divsi<N: Z>(w: u32, a: &Int, b: &Int, fl: u8) -> Option<Out> {
 }
 
 /// `divui` with optional `exact`.
+#[inline]
 pub fn divui<N: Z>(w: u32, a: &Int, b: &Int, fl: u8) -> Option<Out> {
     let (a, b) = (N::u(a), N::u(b));
     if b.is_zero() {
@@ -111,6 +116,7 @@ pub fn divui<N: Z>(w: u32, a: &Int, b: &Int, fl: u8) -> Option<Out> {
 }
 
 /// `ceildivsi`: quotient rounded toward +inf.
+#[inline]
 pub fn ceildivsi<N: Z>(w: u32, a: &Int, b: &Int) -> Option<Out> {
     let (a, b) = (N::s(a), N::s(b));
     if let Some(m) = signed_div_ub(w, &a, &b, "signed ceiling division")? {
@@ -122,6 +128,7 @@ pub fn ceildivsi<N: Z>(w: u32, a: &Int, b: &Int) -> Option<Out> {
 }
 
 /// `ceildivui`.
+#[inline]
 pub fn ceildivui<N: Z>(w: u32, a: &Int, b: &Int) -> Option<Out> {
     let (a, b) = (N::u(a), N::u(b));
     if b.is_zero() {
@@ -132,6 +139,7 @@ pub fn ceildivui<N: Z>(w: u32, a: &Int, b: &Int) -> Option<Out> {
 }
 
 /// `floordivsi`: quotient rounded toward -inf.
+#[inline]
 pub fn floordivsi<N: Z>(w: u32, a: &Int, b: &Int) -> Option<Out> {
     let (a, b) = (N::s(a), N::s(b));
     if let Some(m) = signed_div_ub(w, &a, &b, "signed floor division")? {
@@ -141,6 +149,7 @@ pub fn floordivsi<N: Z>(w: u32, a: &Int, b: &Int) -> Option<Out> {
 }
 
 /// `remsi`: remainder with the dividend's sign.
+#[inline]
 pub fn remsi<N: Z>(w: u32, a: &Int, b: &Int) -> Option<Out> {
     let (a, b) = (N::s(a), N::s(b));
     if let Some(m) = signed_div_ub(w, &a, &b, "signed remainder")? {
@@ -150,6 +159,7 @@ pub fn remsi<N: Z>(w: u32, a: &Int, b: &Int) -> Option<Out> {
 }
 
 /// `remui`.
+#[inline]
 pub fn remui<N: Z>(w: u32, a: &Int, b: &Int) -> Option<Out> {
     let (a, b) = (N::u(a), N::u(b));
     if b.is_zero() {
@@ -159,6 +169,7 @@ pub fn remui<N: Z>(w: u32, a: &Int, b: &Int) -> Option<Out> {
 }
 
 /// `andi`/`ori`/`xori` on the encodings.
+#[inline]
 pub fn bitwise(
     a: &Int,
     b: &Int,
@@ -181,6 +192,7 @@ fn shift_amount<N: Z>(w: u32, b: &Int) -> Option<u32> {
 }
 
 /// `shli` with optional `nsw`/`nuw`; an amount >= width is poison.
+#[inline]
 pub fn shli<N: Z>(w: u32, a: &Int, b: &Int, fl: u8) -> Option<Out> {
     let Some(s) = shift_amount::<N>(w, b) else { return Some(Out::Poison) };
     let p = N::pow2(s)?;
@@ -192,6 +204,7 @@ pub fn shli<N: Z>(w: u32, a: &Int, b: &Int, fl: u8) -> Option<Out> {
 }
 
 /// `shrui` with optional `exact`.
+#[inline]
 pub fn shrui<N: Z>(w: u32, a: &Int, b: &Int, fl: u8) -> Option<Out> {
     let Some(s) = shift_amount::<N>(w, b) else { return Some(Out::Poison) };
     let (a, p) = (N::u(a), N::pow2(s)?);
@@ -202,6 +215,7 @@ pub fn shrui<N: Z>(w: u32, a: &Int, b: &Int, fl: u8) -> Option<Out> {
 }
 
 /// `shrsi` with optional `exact`.
+#[inline]
 pub fn shrsi<N: Z>(w: u32, a: &Int, b: &Int, fl: u8) -> Option<Out> {
     let Some(s) = shift_amount::<N>(w, b) else { return Some(Out::Poison) };
     let (a, p) = (N::s(a), N::pow2(s)?);
@@ -212,38 +226,45 @@ pub fn shrsi<N: Z>(w: u32, a: &Int, b: &Int, fl: u8) -> Option<Out> {
 }
 
 /// `maxsi`.
+#[inline]
 pub fn maxsi<N: Z>(_w: u32, a: &Int, b: &Int) -> Option<Out> {
     Some(Out::Val(if N::s(a) >= N::s(b) { a } else { b }.clone()))
 }
 
 /// `maxui`.
+#[inline]
 pub fn maxui<N: Z>(_w: u32, a: &Int, b: &Int) -> Option<Out> {
     Some(Out::Val(if N::u(a) >= N::u(b) { a } else { b }.clone()))
 }
 
 /// `minsi`.
+#[inline]
 pub fn minsi<N: Z>(_w: u32, a: &Int, b: &Int) -> Option<Out> {
     Some(Out::Val(if N::s(a) <= N::s(b) { a } else { b }.clone()))
 }
 
 /// `minui`.
+#[inline]
 pub fn minui<N: Z>(_w: u32, a: &Int, b: &Int) -> Option<Out> {
     Some(Out::Val(if N::u(a) <= N::u(b) { a } else { b }.clone()))
 }
 
 /// `addui_extended`: the sum and the carry bit.
+#[inline]
 pub fn addui_extended<N: Z>(w: u32, a: &Int, b: &Int) -> Option<(Int, Int)> {
     let r = N::u(a).add(&N::u(b));
     Some((r.wrap(w), Int::bool(!fits_u(w, &r)?)))
 }
 
 /// `mulsi_extended`: low and high halves of the signed product.
+#[inline]
 pub fn mulsi_extended<N: Z>(w: u32, a: &Int, b: &Int) -> Option<(Int, Int)> {
     let p = N::s(a).mul(&N::s(b))?;
     Some((p.wrap(w), div_floor(&p, &N::pow2(w)?).wrap(w)))
 }
 
 /// `mului_extended`: low and high halves of the unsigned product.
+#[inline]
 pub fn mului_extended<N: Z>(w: u32, a: &Int, b: &Int) -> Option<(Int, Int)> {
     let p = N::u(a).mul(&N::u(b))?;
     Some((p.wrap(w), p.div_t(&N::pow2(w)?).wrap(w)))
@@ -251,6 +272,7 @@ pub fn mului_extended<N: Z>(w: u32, a: &Int, b: &Int) -> Option<(Int, Int)> {
 
 /// `cmpi` / `index.cmp` with predicate `p` in enum order
 /// (eq, ne, slt, sle, sgt, sge, ult, ule, ugt, uge); i1 true is -1 when signed.
+#[inline]
 pub fn cmpi<N: Z>(_w: u32, p: u8, a: &Int, b: &Int) -> Option<bool> {
     let s = || (N::s(a), N::s(b));
     let u = || (N::u(a), N::u(b));
@@ -269,11 +291,13 @@ pub fn cmpi<N: Z>(_w: u32, p: u8, a: &Int, b: &Int) -> Option<bool> {
 }
 
 /// `extsi` (also `index_cast`, which sign-extends or truncates).
+#[inline]
 pub fn extsi<N: Z>(_w: u32, a: &Int, to: u32) -> Option<Out> {
     Some(Out::Val(N::s(a).wrap(to)))
 }
 
 /// `extui` with optional `nneg` (also `index_castui`).
+#[inline]
 pub fn extui<N: Z>(_w: u32, a: &Int, to: u32, fl: u8) -> Option<Out> {
     if fl & NNEG != 0 && N::s(a).is_neg() {
         return Some(Out::Poison);
@@ -282,6 +306,7 @@ pub fn extui<N: Z>(_w: u32, a: &Int, to: u32, fl: u8) -> Option<Out> {
 }
 
 /// `trunci` with optional `nsw`/`nuw`.
+#[inline]
 pub fn trunci<N: Z>(_w: u32, a: &Int, to: u32, fl: u8) -> Option<Out> {
     if fl & NSW != 0 && !fits_s(to, &N::s(a))? || fl & NUW != 0 && !fits_u(to, &N::u(a))? {
         return Some(Out::Poison);
