@@ -303,21 +303,40 @@ pub fn engine_stack_size(cfg: &Config) -> usize {
 /// stack is only reserved (each call's share counts against `--max-memory`
 /// when the call happens); a stack the host cannot reserve is a usage error
 /// that says what to change.
-pub fn on_engine_thread<T: Send>(cfg: &Config, f: impl FnOnce() -> T + Send) -> Result<T, String> {
+pub fn on_engine_thread<T: Send>(cfg: &Config, f: impl FnOnce() -> T + Send) -> Result<T, ThreadError> {
     let stack = engine_stack_size(cfg);
     let hint = "lower --max-call-depth or raise the memory available";
     std::thread::scope(|s| {
         let h = std::thread::Builder::new().stack_size(stack).spawn_scoped(s, f);
         match h {
-            // A panic on the engine thread exits through the panic hook; a
-            // library caller without it gets the internal-error text here.
-            Ok(h) => h.join().map_err(|_| "internal error: the engine thread panicked".to_string()),
-            Err(e) => Err(format!(
+            // In the binary a panic exits through the panic hook first; a
+            // library caller without the hook gets `Panicked`.
+            Ok(h) => h.join().map_err(|_| ThreadError::Panicked),
+            Err(e) => Err(ThreadError::Spawn(format!(
                 "cannot start the engine thread with a {stack}-byte stack for --max-call-depth {}: {e}; {hint}",
                 cfg.max_call_depth
-            )),
+            ))),
         }
     })
+}
+
+/// Why [`on_engine_thread`] returned no result.
+#[derive(Debug)]
+pub enum ThreadError {
+    /// The host refused the thread (its stack): a usage problem, exit 2.
+    Spawn(String),
+    /// The engine panicked: an internal error, exit 3.
+    Panicked,
+}
+
+impl ThreadError {
+    /// The exit status and message for this failure.
+    pub fn report(&self) -> (i32, String) {
+        match self {
+            ThreadError::Spawn(m) => (EXIT_INPUT, m.clone()),
+            ThreadError::Panicked => (EXIT_INTERNAL, "internal error: the engine thread panicked".into()),
+        }
+    }
 }
 
 /// Runs the engine on its own thread (see [`on_engine_thread`]); with
@@ -339,8 +358,9 @@ fn run_on_big_stack(m: &mlir_ir::Module, src: &Source, cfg: Config, entry: &str,
     match on_engine_thread(&c, || run(m, src, cfg, entry, res, stats)) {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("error: {e}");
-            EXIT_INPUT
+            let (code, msg) = e.report();
+            eprintln!("error: {msg}");
+            code
         }
     }
 }

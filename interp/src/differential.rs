@@ -86,7 +86,10 @@ pub fn run_ours(src: &Source, cfg: Config, entry: &str, res: EntryResult) -> Out
             }
         }
     };
-    crate::cli::on_engine_thread(&c, go).unwrap_or_else(|e| Outcome { stdout: String::new(), status: 2, stderr: e })
+    crate::cli::on_engine_thread(&c, go).unwrap_or_else(|e| {
+        let (status, stderr) = e.report();
+        Outcome { stdout: String::new(), status, stderr }
+    })
 }
 
 /// Lowers `file` with `pipeline` and runs it with mlir-runner. `Err` means
