@@ -122,12 +122,12 @@ impl<'a> Parser<'a> {
             "distinct" => {
                 self.bump()?;
                 self.expect(Tok::LSquare, "'[' after 'distinct'")?;
-                let id = self.parse_i64()?;
+                let id = self.parse_distinct_id()?;
                 self.expect(Tok::RSquare, "']' to close distinct ID")?;
                 self.expect(Tok::Less, "'<' after distinct ID")?;
                 let inner = self.parse_attribute(None)?;
                 self.expect(Tok::Greater, "'>' to close distinct attribute")?;
-                Ok(self.m.ctx.attr(Attribute::Distinct { id: id as u64, inner }))
+                Ok(self.m.ctx.attr(Attribute::Distinct { id, inner }))
             }
             s if !is_type_keyword(s) => self.err("expected attribute value"),
             _ => {
@@ -699,6 +699,18 @@ impl<'a> Parser<'a> {
     }
 
     /// A possibly negative 64-bit integer literal.
+    /// The ID of `distinct[ID]`: an unsigned 64-bit integer literal, with
+    /// mlir-opt's messages (a sign is "expected distinct ID"; a value past
+    /// 2^64 - 1 is reported after the literal, where mlir-opt reports it).
+    fn parse_distinct_id(&mut self) -> PResult<u64> {
+        if !self.is(Tok::Integer) {
+            return self.err("expected distinct ID");
+        }
+        let v = parse_int_spelling(self.spelling()).and_then(|v| u64::try_from(v).ok());
+        self.bump()?;
+        v.map_or_else(|| self.err("expected an unsigned 64-bit integer"), Ok)
+    }
+
     pub fn parse_i64(&mut self) -> PResult<i64> {
         let neg = self.eat(Tok::Minus)?;
         if !self.is(Tok::Integer) {
