@@ -1114,43 +1114,6 @@ fn map_extents(at: OpId, map: &AffineMap, syms: &[i64], sizes: &[i64]) -> Result
     Ok(ext)
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn lanes_have_natural_sizes() {
-        assert_eq!(Lane::Int(1).bytes(), 1);
-        assert_eq!(Lane::Int(8).bytes(), 1);
-        assert_eq!(Lane::Int(17).bytes(), 3);
-        assert_eq!(Lane::Float(FloatKind::F4E2M1FN).bytes(), 1);
-        assert_eq!(Lane::Float(FloatKind::F8E4M3FN).bytes(), 1);
-        assert_eq!(Lane::Float(FloatKind::F80).bytes(), 10);
-        assert_eq!(Lane::Complex(FloatKind::F32).bytes(), 8);
-    }
-
-    #[test]
-    fn ints_round_trip_through_bytes() {
-        let mut b = Buffer {
-            data: vec![0; 64],
-            init: vec![0; 1],
-            poison: FxHashMap::default(),
-            origin: OpId(0),
-            kind: AllocKind::Heap,
-            freed: None,
-            addr: 0,
-            read_only: None,
-        };
-        assert_eq!(b.read_lane(0, Lane::Int(32)), Scalar::Poison(Poison(OpId(0))));
-        let x = Scalar::Int(Int::from_i128(17, -5));
-        b.write_lane(3, Lane::Int(17), &x);
-        assert_eq!(b.read_lane(3, Lane::Int(17)), x);
-        let w = Scalar::Int(Int::from_big(300, &BigInt::from(-7)));
-        b.write_lane(8, Lane::Int(300), &w);
-        assert_eq!(b.read_lane(8, Lane::Int(300)), w);
-    }
-}
-
 /// The copy of a `dma_start` (memref or affine): `count` elements from
 /// `src` at its index to `dst` at its index, row-major; `stride` is empty
 /// or `[stride, elements per stride]` applied to the source.
@@ -1191,4 +1154,41 @@ fn unposition(m: &MemRef, mut p: i64) -> Vec<i64> {
         *first = p;
     }
     idx
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lanes_have_natural_sizes() {
+        assert_eq!(Lane::Int(1).bytes(), 1);
+        assert_eq!(Lane::Int(8).bytes(), 1);
+        assert_eq!(Lane::Int(17).bytes(), 3);
+        assert_eq!(Lane::Float(FloatKind::F4E2M1FN).bytes(), 1);
+        assert_eq!(Lane::Float(FloatKind::F8E4M3FN).bytes(), 1);
+        assert_eq!(Lane::Float(FloatKind::F80).bytes(), 10);
+        assert_eq!(Lane::Complex(FloatKind::F32).bytes(), 8);
+    }
+
+    #[test]
+    fn ints_round_trip_through_bytes() {
+        let mut b = Buffer {
+            data: vec![0; 64],
+            init: vec![0; 1],
+            poison: FxHashMap::default(),
+            origin: OpId(0),
+            kind: AllocKind::Heap,
+            freed: None,
+            addr: 0,
+            read_only: None,
+        };
+        assert_eq!(b.read_lane(0, Lane::Int(32)), Scalar::Poison(Poison(OpId(0))));
+        let x = Scalar::Int(Int::from_i128(17, -5));
+        b.write_lane(3, Lane::Int(17), &x);
+        assert_eq!(b.read_lane(3, Lane::Int(17)), x);
+        let w = Scalar::Int(Int::from_big(300, &BigInt::from(-7)));
+        b.write_lane(8, Lane::Int(300), &w);
+        assert_eq!(b.read_lane(8, Lane::Int(300)), w);
+    }
 }
