@@ -660,11 +660,18 @@ impl<'m> Engine<'m> {
         r
     }
 
+    /// The op owning `region` and its entry block, whose arguments `args` become.
+    #[inline]
+    fn enter_region(&self, fr: &mut Frame, region: RegionId, args: Vec<Value>) -> Result<(OpId, BlockId)> {
+        let parent = self.m.region(region).parent.unwrap_or(OpId(0));
+        let b = *self.m.region(region).blocks.first().ok_or_else(|| invalid(parent, "region has no block"))?;
+        self.set_block_args(fr, b, args, parent)?;
+        Ok((parent, b))
+    }
+
     fn run_blocks(&mut self, fr: &mut Frame, region: RegionId, args: Vec<Value>) -> Result<(OpId, Vec<Value>)> {
         let m = self.m;
-        let parent = m.region(region).parent.unwrap_or(OpId(0));
-        let mut b = *m.region(region).blocks.first().ok_or_else(|| invalid(parent, "region has no block"))?;
-        self.set_block_args(fr, b, args, parent)?;
+        let (parent, mut b) = self.enter_region(fr, region, args)?;
         'blocks: loop {
             for &op in &m.block(b).ops {
                 self.tick(op)?;
@@ -693,9 +700,7 @@ impl<'m> Engine<'m> {
         args: Vec<Value>,
     ) -> Result<(OpId, Vec<Value>)> {
         let m = self.m;
-        let parent = m.region(region).parent.unwrap_or(OpId(0));
-        let mut b = *m.region(region).blocks.first().ok_or_else(|| invalid(parent, "region has no block"))?;
-        self.set_block_args(fr, b, args, parent)?;
+        let (parent, mut b) = self.enter_region(fr, region, args)?;
         'blocks: loop {
             for &op in &m.block(b).ops {
                 let flow = self.exec_op(fr, op)?;
