@@ -10,6 +10,9 @@
 //! Calls recurse on the host stack with a checked depth (`--max-call-depth`);
 //! the CLI runs the engine on a thread whose stack is sized for that depth.
 
+mod run;
+
+use crate::code::{Code, Slot};
 use crate::dialects;
 use crate::error::{Error, ErrorKind, Result};
 use crate::runtime::{self, RtFn};
@@ -78,31 +81,8 @@ pub enum Flow {
     Exit(Vec<Value>),
 }
 
+pub use crate::code::{Aux, UNSIGNED};
 pub use crate::sem::int::{EXACT, NNEG, NSW, NUW};
-/// `unsignedCmp` on scf.for.
-pub const UNSIGNED: u8 = 16;
-
-/// Attributes of an op decoded at load time.
-#[derive(Clone, Debug, Default)]
-pub struct Aux {
-    /// [`NSW`], [`NUW`], [`EXACT`], [`NNEG`], [`UNSIGNED`] bits.
-    pub flags: u8,
-    /// Comparison predicate (cmpi/cmpf/index.cmp enum order) or rounding mode.
-    pub pred: u8,
-    /// Callee of `func.call` / `func.constant`.
-    pub callee: Option<FuncRef>,
-    /// Decoded constant of `arith.constant`, `index.constant`, ...
-    pub constant: Option<Value>,
-    /// A float literal of the constant with no defined result in its format
-    /// (reported when the constant executes, under `--float-policy strict`).
-    pub no_result: Option<String>,
-    /// Fuel the op costs beyond its first unit: the elements of its
-    /// statically shaped vector and tensor operands and results.
-    pub work: u64,
-    /// Bytes its statically shaped vector and tensor results occupy,
-    /// checked against the memory budget before it runs.
-    pub result_bytes: usize,
-}
 
 /// A function of the module (with a body) or an external declaration.
 #[derive(Clone, Debug)]
@@ -121,6 +101,20 @@ pub struct Func {
     pub results: Vec<TypeId>,
     /// Argument types.
     pub inputs: Vec<TypeId>,
+    /// The entry block of the body and the slot of its first argument.
+    pub entry: Option<(BlockId, Slot)>,
+}
+
+impl Func {
+    /// Entry block, first argument slot and frame size of a defined
+    /// function that is not bound to the runtime.
+    #[inline]
+    pub fn fast_entry(&self) -> Option<(BlockId, Slot, u32)> {
+        match (self.entry, self.runtime) {
+            (Some((b, s)), None) => Some((b, s, self.nslots)),
+            _ => None,
+        }
+    }
 }
 
 /// The loaded program and the state of a run.
@@ -152,6 +146,14 @@ pub struct Engine<'m> {
     /// Who watches the run (trace, debugger, pass checking); `None` costs
     /// one check per region entry and per call.
     pub observer: Option<Box<dyn Observer + 'm>>,
+    /// The translated module.
+    code: Rc<Code>,
+    /// The values the last region exit left.
+    exits: Vec<Value>,
+    /// A buffer for parallel block-argument copies.
+    scratch: Vec<Value>,
+    /// Frames of returned calls, kept to be reused.
+    frames: Vec<Frame>,
 }
 
 /// A watcher of a run: told before and after every executed op (operands
@@ -197,6 +199,10 @@ impl<'m> Engine<'m> {
             mem: crate::memory::Memory::with_limit(cfg.max_memory),
             global_slots: FxHashMap::default(),
             observer: None,
+            code: Rc::new(Code::default()),
+            exits: Vec::new(),
+            scratch: Vec::new(),
+            frames: Vec::new(),
         };
         let top = m.top.ok_or_else(|| Error::global(ErrorKind::Invalid("no top-level module".into())))?;
         e.collect_funcs(top);
@@ -205,11 +211,16 @@ impl<'m> Engine<'m> {
                 let mut n = 0u32;
                 e.number_region(body, &mut n);
                 e.funcs[i].nslots = n;
+                let entry = m.region(body).blocks[0];
+                let arg0 = m.args(entry).next().map_or(0, |v| e.slot[v.0 as usize]);
+                e.funcs[i].entry = Some((entry, arg0));
             }
         }
         for i in 0..m.ops.len() {
             e.decode(OpId(i as u32))?;
         }
+        let inputs = crate::code::Inputs { slot: &e.slot, aux: &e.aux, index_bits: cfg.index_bits };
+        e.code = Rc::new(crate::code::translate(m, &inputs));
         Ok(e)
     }
 
@@ -256,7 +267,7 @@ impl<'m> Engine<'m> {
         let runtime = if body.is_none() { Some(RtFn::from_name(&name)) } else { None };
         let id = FuncRef(self.funcs.len() as u32);
         self.by_name.entry(name.clone()).or_insert(id);
-        self.funcs.push(Func { op, name, body, nslots: 0, runtime, results, inputs });
+        self.funcs.push(Func { op, name, body, nslots: 0, runtime, results, inputs, entry: None });
     }
 
     fn number_region(&mut self, r: RegionId, n: &mut u32) {
@@ -670,23 +681,9 @@ impl<'m> Engine<'m> {
     }
 
     fn run_blocks(&mut self, fr: &mut Frame, region: RegionId, args: Vec<Value>) -> Result<(OpId, Vec<Value>)> {
-        let m = self.m;
-        let (parent, mut b) = self.enter_region(fr, region, args)?;
-        'blocks: loop {
-            for &op in &m.block(b).ops {
-                self.tick(op)?;
-                match self.step(fr, op)? {
-                    Flow::Next => {}
-                    Flow::Branch(t, vals) => {
-                        self.set_block_args(fr, t, vals, op)?;
-                        b = t;
-                        continue 'blocks;
-                    }
-                    Flow::Exit(vals) => return Ok((op, vals)),
-                }
-            }
-            return Err(invalid(parent, "block ends without a terminator"));
-        }
+        let (_, b) = self.enter_region(fr, region, args)?;
+        let op = self.run_code(fr, b)?;
+        Ok((op, std::mem::take(&mut self.exits)))
     }
 
     /// [`Engine::run_blocks`] telling the observer before and after each op.
@@ -788,15 +785,9 @@ impl<'m> Engine<'m> {
         if args.len() != func.inputs.len() {
             return Err(invalid(at, format!("{} arguments for {} parameters", args.len(), func.inputs.len())));
         }
-        if self.depth >= self.cfg.max_call_depth {
-            return Err(Error::at(at, ErrorKind::CallDepth(self.cfg.max_call_depth)));
-        }
-        // The frame and the host stack the call nests on count against the
-        // memory budget.
-        let frame = (func.nslots as usize).saturating_mul(std::mem::size_of::<Value>()) + STACK_PER_CALL;
-        self.mem.track(at, frame, "a call frame")?;
-        self.depth += 1;
-        let mut fr = vec![Value::Opaque; func.nslots as usize];
+        let nslots = func.nslots;
+        let frame = self.enter_call(at, nslots)?;
+        let mut fr = vec![Value::Opaque; nslots as usize];
         let observed = self.observer.is_some();
         if observed {
             self.notify(|o, e| o.call(e, at, f, &args));
@@ -805,13 +796,31 @@ impl<'m> Engine<'m> {
         self.mem.push_scope();
         let r = self.run_region(&mut fr, body, args);
         self.mem.pop_scope();
-        self.depth -= 1;
-        self.mem.untrack(frame);
+        self.leave_call(frame);
         let results = r?.1;
         if observed {
             self.notify(|o, e| o.ret(e, f, &results));
         }
         Ok(results)
+    }
+
+    /// Checks the call depth and charges a frame of `nslots` (and the host
+    /// stack the call nests on) to the memory budget; returns the bytes
+    /// charged, for [`Engine::leave_call`].
+    fn enter_call(&mut self, at: OpId, nslots: u32) -> Result<usize> {
+        if self.depth >= self.cfg.max_call_depth {
+            return Err(Error::at(at, ErrorKind::CallDepth(self.cfg.max_call_depth)));
+        }
+        let frame = (nslots as usize).saturating_mul(std::mem::size_of::<Value>()) + STACK_PER_CALL;
+        self.mem.track(at, frame, "a call frame")?;
+        self.depth += 1;
+        Ok(frame)
+    }
+
+    /// Ends a call [`Engine::enter_call`] began.
+    fn leave_call(&mut self, frame: usize) {
+        self.depth -= 1;
+        self.mem.untrack(frame);
     }
 
     /// Calls the defined function `name` with `args` (the library entry

@@ -2,6 +2,7 @@
 //! The IR, parser and printer live in the `mlir-ir` crate.
 
 pub mod cli;
+pub mod code;
 pub mod dialects;
 pub mod differential;
 pub mod error;

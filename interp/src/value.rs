@@ -66,6 +66,23 @@ impl Int {
         Int { width, repr: Repr::Wide(Rc::new(mag)) }
     }
 
+    /// A `width`-bit integer (at most 64) from its encoding, which must
+    /// already fit (the fast path's results are masked).
+    #[inline(always)]
+    pub fn from_word(width: u32, bits: u64) -> Int {
+        debug_assert!(width <= 64 && (width == 64 || bits >> width == 0));
+        Int { width, repr: Repr::Inline(u128::from(bits)) }
+    }
+
+    /// The encoding of an integer of at most 64 bits.
+    #[inline(always)]
+    pub fn word(&self) -> Option<u64> {
+        match self.repr {
+            Repr::Inline(v) if self.width <= 64 => Some(v as u64),
+            _ => None,
+        }
+    }
+
     /// 0 or 1 of width 1.
     pub fn bool(b: bool) -> Int {
         Int::from_u128(1, b as u128)
@@ -354,6 +371,16 @@ impl Value {
     /// Poison made by `op`.
     pub fn poison(op: OpId) -> Value {
         Value::Scalar(Scalar::Poison(Poison(op)))
+    }
+
+    /// The encoding of an integer scalar of at most 64 bits; `None` for
+    /// anything else, poison included.
+    #[inline(always)]
+    pub fn word(&self) -> Option<u64> {
+        match self {
+            Value::Scalar(Scalar::Int(i)) => i.word(),
+            _ => None,
+        }
     }
 
     /// The scalar, if this is one.

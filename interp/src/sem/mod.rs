@@ -6,3 +6,4 @@
 pub mod atomic;
 pub mod fp;
 pub mod int;
+pub mod word;

@@ -1,0 +1,463 @@
+//! The translated form of a module: every block becomes a run of compact
+//! instructions whose operands and results are frame slots, resolved once
+//! at load. The region tree stays (a structured op still runs its regions),
+//! but the hot ops — integer and float arithmetic of scalars, comparisons,
+//! casts, selects, constants, branches with their block-argument copies,
+//! `scf.for`/`scf.if` and their yields, direct calls and returns, memref
+//! loads and stores — are instructions of their own with decoded widths,
+//! predicates and flags. Every other op is [`Inst::Op`], which its dialect
+//! executes.
+//!
+//! A specialised instruction computes only the plain case (scalar operands,
+//! no poison, no flag or UB consequence, see `sem::word`); on anything else
+//! the engine runs the op through its dialect, so the dialect files stay
+//! the one statement of each op's semantics.
+
+use crate::sem::word::{Bin, Cast};
+use crate::value::{FuncRef, Value};
+use mlir_ir::ir::{BlockId, Module, OpId, ValueId};
+use mlir_ir::ops::OpKind;
+use mlir_ir::types::{FloatKind, TypeId, TypeKind};
+
+/// An index into a frame.
+pub type Slot = u32;
+
+/// `unsignedCmp` on scf.for (an [`Aux::flags`] bit beside `sem::int`'s).
+pub const UNSIGNED: u8 = 16;
+
+/// Attributes of an op decoded at load time.
+#[derive(Clone, Debug, Default)]
+pub struct Aux {
+    /// `NSW`, `NUW`, `EXACT`, `NNEG` (see `sem::int`) and [`UNSIGNED`] bits.
+    pub flags: u8,
+    /// Comparison predicate (cmpi/cmpf/index.cmp enum order) or rounding mode.
+    pub pred: u8,
+    /// Callee of `func.call` / `func.constant`.
+    pub callee: Option<FuncRef>,
+    /// Decoded constant of `arith.constant`, `index.constant`, ...
+    pub constant: Option<Value>,
+    /// A float literal of the constant with no defined result in its format
+    /// (reported when the constant executes, under `--float-policy strict`).
+    pub no_result: Option<String>,
+    /// Fuel the op costs beyond its first unit: the elements of its
+    /// statically shaped vector and tensor operands and results.
+    pub work: u64,
+    /// Bytes its statically shaped vector and tensor results occupy,
+    /// checked against the memory budget before it runs.
+    pub result_bytes: usize,
+}
+
+/// A run of slots in [`Code::pool`] (operand lists).
+#[derive(Clone, Copy, Debug)]
+pub struct Span {
+    /// First entry.
+    pub start: u32,
+    /// Number of entries.
+    pub len: u32,
+}
+
+/// The block-argument copies of a branch: `(from, to)` slot pairs in
+/// [`Code::pairs`]; `temp` when a later copy reads a slot an earlier one
+/// writes, so the copies go through a buffer to stay parallel.
+#[derive(Clone, Copy, Debug)]
+pub struct Copies {
+    /// First pair.
+    pub start: u32,
+    /// Number of pairs.
+    pub len: u16,
+    /// The copies need a buffer.
+    pub temp: bool,
+}
+
+/// A float operation the fast path computes (with `crate::float`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FBin {
+    /// `addf`
+    Add,
+    /// `subf`
+    Sub,
+    /// `mulf`
+    Mul,
+    /// `divf`
+    Div,
+}
+
+/// One translated instruction.
+#[derive(Clone, Copy, Debug)]
+pub enum Inst {
+    /// Any op: its dialect executes it.
+    Op(OpId),
+    /// The end of a block without a terminator (the op owning the region).
+    End(OpId),
+    /// A constant: [`Code::consts`] entry `k` into `d`.
+    Const { op: OpId, k: u32, d: Slot },
+    /// An integer binary op on `w`-bit scalars with flags `fl`.
+    Int2 { op: OpId, f: Bin, w: u8, fl: u8, a: Slot, b: Slot, d: Slot },
+    /// `cmpi` with predicate `p` on `w`-bit scalars.
+    Cmpi { op: OpId, p: u8, w: u8, a: Slot, b: Slot, d: Slot },
+    /// An integer cast from `from` to `to` bits.
+    Cast { op: OpId, f: Cast, fl: u8, from: u8, to: u8, a: Slot, d: Slot },
+    /// `select` with a scalar condition.
+    Select { op: OpId, c: Slot, t: Slot, f: Slot, d: Slot },
+    /// A float binary op on scalars.
+    Float2 { op: OpId, f: FBin, a: Slot, b: Slot, d: Slot },
+    /// `cf.br`.
+    Br { op: OpId, to: BlockId, copies: Copies },
+    /// `cf.cond_br`: [`Code::conds`] entry `k`.
+    CondBr { op: OpId, c: Slot, k: u32 },
+    /// A terminator leaving its region with the values of `vals`.
+    Exit { op: OpId, vals: Span },
+    /// `scf.for`: [`Code::fors`] entry `k`.
+    For { op: OpId, k: u32 },
+    /// `scf.if`: [`Code::ifs`] entry `k`.
+    If { op: OpId, k: u32 },
+    /// A direct call of `f` with `args`, results into `res..`.
+    Call { op: OpId, f: FuncRef, args: Span, res: Slot },
+    /// `memref.load %m[idx]` into `d`.
+    Load { op: OpId, m: Slot, idx: Span, d: Slot },
+    /// `memref.store %v, %m[idx]`.
+    Store { op: OpId, v: Slot, m: Slot, idx: Span },
+}
+
+/// The targets of a `cf.cond_br`.
+#[derive(Clone, Copy, Debug)]
+pub struct CondTargets {
+    /// Taken when true, with its copies.
+    pub t: (BlockId, Copies),
+    /// Taken when false, with its copies.
+    pub f: (BlockId, Copies),
+}
+
+/// A decoded `scf.for`.
+#[derive(Clone, Copy, Debug)]
+pub struct ForLoop {
+    /// Lower bound, upper bound and step.
+    pub bounds: [Slot; 3],
+    /// Width of the induction variable.
+    pub w: u8,
+    /// `unsignedCmp`.
+    pub unsigned: bool,
+    /// The body's block.
+    pub body: BlockId,
+    /// The induction variable; the iteration arguments follow it.
+    pub iv: Slot,
+    /// Initial values of the iteration arguments.
+    pub inits: Span,
+    /// The first result (results are consecutive slots).
+    pub res: Slot,
+}
+
+/// A decoded `scf.if`.
+#[derive(Clone, Copy, Debug)]
+pub struct IfThen {
+    /// The condition.
+    pub c: Slot,
+    /// The then block.
+    pub then: BlockId,
+    /// The else block, if the region has one.
+    pub els: Option<BlockId>,
+    /// The first result and the number of results.
+    pub res: (Slot, u32),
+}
+
+/// The translated module.
+#[derive(Debug, Default)]
+pub struct Code {
+    /// All instructions; each block's run ends with its terminator or an [`Inst::End`].
+    pub insts: Vec<Inst>,
+    /// Where each block's run starts, by block id.
+    starts: Vec<u32>,
+    /// Operand slot lists.
+    pub pool: Vec<Slot>,
+    /// Block-argument copy pairs.
+    pub pairs: Vec<(Slot, Slot)>,
+    /// Constants.
+    pub consts: Vec<Value>,
+    /// `cf.cond_br` targets.
+    pub conds: Vec<CondTargets>,
+    /// `scf.for` loops.
+    pub fors: Vec<ForLoop>,
+    /// `scf.if`s.
+    pub ifs: Vec<IfThen>,
+}
+
+impl Code {
+    /// The first instruction of block `b`.
+    #[inline(always)]
+    pub fn start(&self, b: BlockId) -> usize {
+        self.starts[b.0 as usize] as usize
+    }
+
+    /// The slots of `s`.
+    #[inline(always)]
+    pub fn slots(&self, s: Span) -> &[Slot] {
+        &self.pool[s.start as usize..(s.start + s.len) as usize]
+    }
+
+    /// The pairs of `c`.
+    #[inline(always)]
+    pub fn copies(&self, c: Copies) -> &[(Slot, Slot)] {
+        &self.pairs[c.start as usize..c.start as usize + c.len as usize]
+    }
+}
+
+/// What translation reads besides the module.
+pub struct Inputs<'a> {
+    /// Slot of every value (`u32::MAX` outside functions).
+    pub slot: &'a [u32],
+    /// Decoded attributes by op id.
+    pub aux: &'a [Aux],
+    /// Width of `index`.
+    pub index_bits: u32,
+}
+
+/// Translates every block of `m`.
+pub fn translate(m: &Module, inp: &Inputs<'_>) -> Code {
+    let mut t = Translator { m, inp, code: Code::default() };
+    t.code.starts = vec![u32::MAX; m.blocks.len()];
+    for b in 0..m.blocks.len() {
+        t.block(BlockId(b as u32));
+    }
+    t.code
+}
+
+struct Translator<'a> {
+    m: &'a Module,
+    inp: &'a Inputs<'a>,
+    code: Code,
+}
+
+impl Translator<'_> {
+    fn block(&mut self, b: BlockId) {
+        self.code.starts[b.0 as usize] = self.code.insts.len() as u32;
+        for &op in &self.m.block(b).ops {
+            let inst = self.inst(op).unwrap_or(Inst::Op(op));
+            self.code.insts.push(inst);
+        }
+        let parent = self.m.block(b).parent.and_then(|r| self.m.region(r).parent).unwrap_or(OpId(0));
+        self.code.insts.push(Inst::End(parent));
+    }
+
+    fn slot(&self, v: ValueId) -> Option<Slot> {
+        let s = *self.inp.slot.get(v.0 as usize)?;
+        (s != u32::MAX).then_some(s)
+    }
+
+    fn operand(&self, op: OpId, i: usize) -> Option<Slot> {
+        self.slot(*self.m.operands(op).get(i)?)
+    }
+
+    fn result(&self, op: OpId) -> Option<Slot> {
+        if self.m.op(op).results.len == 0 {
+            return None;
+        }
+        self.slot(self.m.result(op, 0))
+    }
+
+    /// A list of operand slots in the pool.
+    fn span(&mut self, vals: &[ValueId]) -> Option<Span> {
+        let slots: Vec<Slot> = vals.iter().map(|v| self.slot(*v)).collect::<Option<_>>()?;
+        let start = self.code.pool.len() as u32;
+        self.code.pool.extend(slots);
+        Some(Span { start, len: vals.len() as u32 })
+    }
+
+    /// The width of a scalar integer or index type of at most 64 bits.
+    fn word(&self, ty: TypeId) -> Option<u8> {
+        let w = match self.m.ctx.type_kind(ty) {
+            TypeKind::Integer { width, .. } => *width,
+            TypeKind::Index => self.inp.index_bits,
+            _ => return None,
+        };
+        (1..=64).contains(&w).then_some(w as u8)
+    }
+
+    fn operand_word(&self, op: OpId, i: usize) -> Option<u8> {
+        self.word(self.m.type_of(*self.m.operands(op).get(i)?))
+    }
+
+    fn result_type(&self, op: OpId) -> Option<TypeId> {
+        (self.m.op(op).results.len == 1).then(|| self.m.type_of(self.m.result(op, 0)))
+    }
+
+    fn inst(&mut self, op: OpId) -> Option<Inst> {
+        let aux = &self.inp.aux[op.0 as usize];
+        let (fl, pred) = (aux.flags, aux.pred);
+        let kind = self.m.op(op).name.kind;
+        if let Some(f) = int_bin(kind) {
+            let w = self.word(self.result_type(op)?)?;
+            let (a, b, d) = (self.operand(op, 0)?, self.operand(op, 1)?, self.result(op)?);
+            return Some(Inst::Int2 { op, f, w, fl, a, b, d });
+        }
+        if let Some(f) = float_bin(kind) {
+            let TypeKind::Float(k) = self.m.ctx.type_kind(self.result_type(op)?) else { return None };
+            if f == FBin::Div && !plain_float(*k) {
+                return None;
+            }
+            let (a, b, d) = (self.operand(op, 0)?, self.operand(op, 1)?, self.result(op)?);
+            return Some(Inst::Float2 { op, f, a, b, d });
+        }
+        if let Some(f) = int_cast(kind) {
+            let (from, to) = (self.operand_word(op, 0)?, self.word(self.result_type(op)?)?);
+            return Some(Inst::Cast { op, f, fl, from, to, a: self.operand(op, 0)?, d: self.result(op)? });
+        }
+        match kind {
+            OpKind::ArithConstant | OpKind::IndexConstant | OpKind::IndexBoolConstant => {
+                let v = aux.constant.clone().filter(|_| aux.no_result.is_none())?;
+                let d = self.result(op)?;
+                self.code.consts.push(v);
+                Some(Inst::Const { op, k: self.code.consts.len() as u32 - 1, d })
+            }
+            OpKind::ArithCmpi => {
+                let w = self.operand_word(op, 0)?;
+                Some(Inst::Cmpi {
+                    op,
+                    p: pred,
+                    w,
+                    a: self.operand(op, 0)?,
+                    b: self.operand(op, 1)?,
+                    d: self.result(op)?,
+                })
+            }
+            OpKind::ArithSelect => {
+                self.operand_word(op, 0)?;
+                let (c, t, f) = (self.operand(op, 0)?, self.operand(op, 1)?, self.operand(op, 2)?);
+                Some(Inst::Select { op, c, t, f, d: self.result(op)? })
+            }
+            OpKind::CfBr => {
+                let to = *self.m.successors(op).first()?;
+                let copies = self.copies(self.m.operands(op), to)?;
+                Some(Inst::Br { op, to, copies })
+            }
+            OpKind::CfCondBr => self.cond_br(op),
+            OpKind::FuncReturn
+            | OpKind::ScfYield
+            | OpKind::ScfCondition
+            | OpKind::AffineYield
+            | OpKind::LlvmReturn
+            | OpKind::TensorYield
+            | OpKind::VectorYield => Some(Inst::Exit { op, vals: self.span(self.m.operands(op))? }),
+            OpKind::ScfFor => self.for_loop(op),
+            OpKind::ScfIf => self.if_then(op),
+            OpKind::FuncCall => {
+                let f = aux.callee?;
+                let args = self.span(self.m.operands(op))?;
+                let res = if self.m.op(op).results.len == 0 { 0 } else { self.result(op)? };
+                Some(Inst::Call { op, f, args, res })
+            }
+            OpKind::MemrefLoad => {
+                let idx = self.span(self.m.operands(op).get(1..)?)?;
+                Some(Inst::Load { op, m: self.operand(op, 0)?, idx, d: self.result(op)? })
+            }
+            OpKind::MemrefStore => {
+                let idx = self.span(self.m.operands(op).get(2..)?)?;
+                Some(Inst::Store { op, v: self.operand(op, 0)?, m: self.operand(op, 1)?, idx })
+            }
+            _ => None,
+        }
+    }
+
+    /// The copies of `vals` into the arguments of block `to`.
+    fn copies(&mut self, vals: &[ValueId], to: BlockId) -> Option<Copies> {
+        let dsts: Vec<ValueId> = self.m.args(to).collect();
+        if dsts.len() != vals.len() {
+            return None;
+        }
+        let pairs: Vec<(Slot, Slot)> =
+            vals.iter().zip(&dsts).map(|(s, d)| Some((self.slot(*s)?, self.slot(*d)?))).collect::<Option<_>>()?;
+        let temp = pairs.iter().enumerate().any(|(i, (_, d))| pairs[i + 1..].iter().any(|(s, _)| s == d));
+        let start = self.code.pairs.len() as u32;
+        self.code.pairs.extend(pairs);
+        Some(Copies { start, len: u16::try_from(vals.len()).ok()?, temp })
+    }
+
+    fn cond_br(&mut self, op: OpId) -> Option<Inst> {
+        let (&t, &f) = (self.m.successors(op).first()?, self.m.successors(op).get(1)?);
+        let ops = self.m.operands(op);
+        let nt = self.m.block(t).args.len as usize;
+        let tc = self.copies(ops.get(1..1 + nt)?, t)?;
+        let fc = self.copies(ops.get(1 + nt..)?, f)?;
+        self.operand_word(op, 0)?;
+        self.code.conds.push(CondTargets { t: (t, tc), f: (f, fc) });
+        Some(Inst::CondBr { op, c: self.operand(op, 0)?, k: self.code.conds.len() as u32 - 1 })
+    }
+
+    fn for_loop(&mut self, op: OpId) -> Option<Inst> {
+        let ops = self.m.operands(op);
+        let w = self.operand_word(op, 0)?;
+        let bounds = [self.operand(op, 0)?, self.operand(op, 1)?, self.operand(op, 2)?];
+        let &r = self.m.regions(op).first()?;
+        let &body = self.m.region(r).blocks.first()?;
+        let iv = self.slot(self.m.args(body).next()?)?;
+        let n = ops.len().checked_sub(3)?;
+        if self.m.block(body).args.len as usize != n + 1 || self.m.op(op).results.len as usize != n {
+            return None;
+        }
+        let inits = self.span(ops.get(3..)?)?;
+        let res = if n == 0 { 0 } else { self.result(op)? };
+        let unsigned = self.inp.aux[op.0 as usize].flags & UNSIGNED != 0;
+        self.code.fors.push(ForLoop { bounds, w, unsigned, body, iv, inits, res });
+        Some(Inst::For { op, k: self.code.fors.len() as u32 - 1 })
+    }
+
+    fn if_then(&mut self, op: OpId) -> Option<Inst> {
+        self.operand_word(op, 0)?;
+        let regions = self.m.regions(op);
+        let then = *self.m.region(*regions.first()?).blocks.first()?;
+        let els = match regions.get(1) {
+            Some(r) => self.m.region(*r).blocks.first().copied(),
+            None => None,
+        };
+        let n = self.m.op(op).results.len;
+        let res = (if n == 0 { 0 } else { self.result(op)? }, n);
+        self.code.ifs.push(IfThen { c: self.operand(op, 0)?, then, els, res });
+        Some(Inst::If { op, k: self.code.ifs.len() as u32 - 1 })
+    }
+}
+
+/// Formats whose `divf` needs no policy decision (they have NaN and infinity).
+fn plain_float(k: FloatKind) -> bool {
+    matches!(k, FloatKind::F16 | FloatKind::BF16 | FloatKind::F32 | FloatKind::F64)
+}
+
+fn int_bin(k: OpKind) -> Option<Bin> {
+    Some(match k {
+        OpKind::ArithAddi => Bin::Add,
+        OpKind::ArithSubi => Bin::Sub,
+        OpKind::ArithMuli => Bin::Mul,
+        OpKind::ArithDivui => Bin::DivU,
+        OpKind::ArithDivsi => Bin::DivS,
+        OpKind::ArithRemui => Bin::RemU,
+        OpKind::ArithRemsi => Bin::RemS,
+        OpKind::ArithAndi => Bin::And,
+        OpKind::ArithOri => Bin::Or,
+        OpKind::ArithXori => Bin::Xor,
+        OpKind::ArithShli => Bin::Shl,
+        OpKind::ArithShrui => Bin::ShrU,
+        OpKind::ArithShrsi => Bin::ShrS,
+        OpKind::ArithMaxsi => Bin::MaxS,
+        OpKind::ArithMaxui => Bin::MaxU,
+        OpKind::ArithMinsi => Bin::MinS,
+        OpKind::ArithMinui => Bin::MinU,
+        _ => return None,
+    })
+}
+
+fn float_bin(k: OpKind) -> Option<FBin> {
+    Some(match k {
+        OpKind::ArithAddf => FBin::Add,
+        OpKind::ArithSubf => FBin::Sub,
+        OpKind::ArithMulf => FBin::Mul,
+        OpKind::ArithDivf => FBin::Div,
+        _ => return None,
+    })
+}
+
+fn int_cast(k: OpKind) -> Option<Cast> {
+    Some(match k {
+        OpKind::ArithExtsi | OpKind::ArithIndexCast => Cast::Signed,
+        OpKind::ArithExtui | OpKind::ArithIndexCastui => Cast::Unsigned,
+        OpKind::ArithTrunci => Cast::Trunc,
+        _ => return None,
+    })
+}

@@ -1,0 +1,325 @@
+//! The block loop over translated code (see `crate::code`): one `match` on
+//! the instruction, arms one line long. A specialised instruction computes
+//! the plain case from its decoded slots and widths; anything else (poison,
+//! a flag or UB consequence, an unusual value) goes to [`Engine::fallback`],
+//! which runs the op through its dialect exactly as an [`Inst::Op`].
+
+use super::{invalid, Engine, Flow, Frame};
+use crate::code::{Code, Copies, FBin, Inst, Slot, Span};
+use crate::error::Result;
+use crate::float::{self, Round};
+use crate::sem::word::{self, Bin, Cast};
+use crate::value::{FuncRef, Int, Scalar, Value};
+use mlir_ir::ir::{BlockId, OpId};
+use std::rc::Rc;
+
+/// The most indices a fast load or store gathers on the stack.
+const MAX_FAST_RANK: usize = 8;
+
+impl Engine<'_> {
+    /// Runs translated code from block `entry` until a terminator leaves the
+    /// region; returns that terminator, its values left in `self.exits`.
+    pub(super) fn run_code(&mut self, fr: &mut Frame, entry: BlockId) -> Result<OpId> {
+        let code = Rc::clone(&self.code);
+        let mut pc = code.start(entry);
+        loop {
+            let inst = code.insts[pc];
+            pc += 1;
+            match inst {
+                Inst::Op(op) => match self.op_flow(fr, op)? {
+                    Flow::Next => {}
+                    Flow::Branch(t, vals) => pc = self.jump(fr, op, t, vals)?,
+                    Flow::Exit(vals) => return self.exit_with(op, vals),
+                },
+                Inst::End(parent) => return Err(invalid(parent, "block ends without a terminator")),
+                Inst::Const { op, k, d } => self.constant(fr, &code, op, k, d)?,
+                Inst::Int2 { op, f, w, fl, a, b, d } => self.int2(fr, op, f, w, fl, [a, b, d])?,
+                Inst::Cmpi { op, p, w, a, b, d } => self.cmpi(fr, op, p, w, [a, b, d])?,
+                Inst::Cast { op, f, fl, from, to, a, d } => self.int_cast(fr, op, f, fl, (from, to), a, d)?,
+                Inst::Select { op, c, t, f, d } => self.select(fr, op, [c, t, f, d])?,
+                Inst::Float2 { op, f, a, b, d } => self.float2(fr, op, f, [a, b, d])?,
+                Inst::Br { op, to, copies } => pc = self.br(fr, &code, op, to, copies)?,
+                Inst::CondBr { op, c, k } => pc = self.cond_br(fr, &code, op, c, k)?,
+                Inst::Exit { op, vals } => return self.exit(fr, &code, op, vals),
+                Inst::For { op, k } => self.for_loop(fr, &code, op, k)?,
+                Inst::If { op, k } => self.if_then(fr, &code, op, k)?,
+                Inst::Call { op, f, args, res } => self.call_fast(fr, &code, op, f, args, res)?,
+                Inst::Load { op, m, idx, d } => self.mem_load(fr, &code, op, m, idx, d)?,
+                Inst::Store { op, v, m, idx } => self.mem_store(fr, &code, op, v, m, idx)?,
+            }
+        }
+    }
+
+    /// Ticks and executes `op` through its dialect.
+    #[inline]
+    fn op_flow(&mut self, fr: &mut Frame, op: OpId) -> Result<Flow> {
+        self.tick(op)?;
+        self.step(fr, op)
+    }
+
+    /// Executes a non-terminator through its dialect (already ticked).
+    #[inline(never)]
+    fn fallback(&mut self, fr: &mut Frame, op: OpId) -> Result<()> {
+        match self.step(fr, op)? {
+            Flow::Next => Ok(()),
+            _ => Err(invalid(op, "a non-terminator changed the control flow")),
+        }
+    }
+
+    /// Passes `vals` to block `t` and returns where it starts.
+    fn jump(&mut self, fr: &mut Frame, op: OpId, t: BlockId, vals: Vec<Value>) -> Result<usize> {
+        self.set_block_args(fr, t, vals, op)?;
+        Ok(self.code.start(t))
+    }
+
+    fn exit_with(&mut self, op: OpId, vals: Vec<Value>) -> Result<OpId> {
+        self.exits = vals;
+        Ok(op)
+    }
+
+    #[inline(always)]
+    fn constant(&mut self, fr: &mut Frame, code: &Code, op: OpId, k: u32, d: Slot) -> Result<()> {
+        self.tick(op)?;
+        fr[d as usize] = code.consts[k as usize].clone();
+        Ok(())
+    }
+
+    #[inline(always)]
+    fn int2(&mut self, fr: &mut Frame, op: OpId, f: Bin, w: u8, fl: u8, [a, b, d]: [Slot; 3]) -> Result<()> {
+        self.tick(op)?;
+        let w = u32::from(w);
+        match (fr[a as usize].word(), fr[b as usize].word()) {
+            (Some(x), Some(y)) => match word::bin(f, w, fl, x, y) {
+                Some(r) => fr[d as usize] = Value::int(Int::from_word(w, r)),
+                None => self.fallback(fr, op)?,
+            },
+            _ => self.fallback(fr, op)?,
+        }
+        Ok(())
+    }
+
+    #[inline(always)]
+    fn cmpi(&mut self, fr: &mut Frame, op: OpId, p: u8, w: u8, [a, b, d]: [Slot; 3]) -> Result<()> {
+        self.tick(op)?;
+        match (fr[a as usize].word(), fr[b as usize].word()) {
+            (Some(x), Some(y)) => fr[d as usize] = Value::int(Int::bool(word::cmp(p, u32::from(w), x, y))),
+            _ => self.fallback(fr, op)?,
+        }
+        Ok(())
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn int_cast(
+        &mut self,
+        fr: &mut Frame,
+        op: OpId,
+        f: Cast,
+        fl: u8,
+        (from, to): (u8, u8),
+        a: Slot,
+        d: Slot,
+    ) -> Result<()> {
+        self.tick(op)?;
+        let to = u32::from(to);
+        match fr[a as usize].word().and_then(|x| word::cast(f, fl, u32::from(from), to, x)) {
+            Some(r) => fr[d as usize] = Value::int(Int::from_word(to, r)),
+            None => self.fallback(fr, op)?,
+        }
+        Ok(())
+    }
+
+    #[inline(always)]
+    fn select(&mut self, fr: &mut Frame, op: OpId, [c, t, f, d]: [Slot; 4]) -> Result<()> {
+        self.tick(op)?;
+        let pick = match &fr[c as usize] {
+            Value::Scalar(Scalar::Int(i)) => {
+                if i.is_nonzero() {
+                    t
+                } else {
+                    f
+                }
+            }
+            _ => return self.fallback(fr, op),
+        };
+        fr[d as usize] = fr[pick as usize].clone();
+        Ok(())
+    }
+
+    #[inline(always)]
+    fn float2(&mut self, fr: &mut Frame, op: OpId, f: FBin, [a, b, d]: [Slot; 3]) -> Result<()> {
+        self.tick(op)?;
+        let (Value::Scalar(Scalar::Float(x)), Value::Scalar(Scalar::Float(y))) = (&fr[a as usize], &fr[b as usize])
+        else {
+            return self.fallback(fr, op);
+        };
+        let r = match f {
+            FBin::Add => float::add(*x, *y, Round::NearestEven),
+            FBin::Sub => float::sub(*x, *y, Round::NearestEven),
+            FBin::Mul => float::mul(*x, *y, Round::NearestEven),
+            FBin::Div => float::div(*x, *y, Round::NearestEven),
+        };
+        fr[d as usize] = Value::float(r);
+        Ok(())
+    }
+
+    /// Copies block arguments in parallel.
+    #[inline(always)]
+    fn copy(&mut self, fr: &mut Frame, code: &Code, c: Copies) {
+        let pairs = code.copies(c);
+        if !c.temp {
+            for &(s, d) in pairs {
+                fr[d as usize] = fr[s as usize].clone();
+            }
+            return;
+        }
+        self.scratch.clear();
+        self.scratch.extend(pairs.iter().map(|&(s, _)| fr[s as usize].clone()));
+        for (&(_, d), v) in pairs.iter().zip(self.scratch.drain(..)) {
+            fr[d as usize] = v;
+        }
+    }
+
+    #[inline(always)]
+    fn br(&mut self, fr: &mut Frame, code: &Code, op: OpId, to: BlockId, c: Copies) -> Result<usize> {
+        self.tick(op)?;
+        self.copy(fr, code, c);
+        Ok(code.start(to))
+    }
+
+    #[inline(always)]
+    fn cond_br(&mut self, fr: &mut Frame, code: &Code, op: OpId, c: Slot, k: u32) -> Result<usize> {
+        self.tick(op)?;
+        let Some(cond) = fr[c as usize].word() else {
+            // Poison: the dialect reports it.
+            return match self.step(fr, op)? {
+                Flow::Branch(t, vals) => self.jump(fr, op, t, vals),
+                _ => Err(invalid(op, "cf.cond_br did not branch")),
+            };
+        };
+        let targets = code.conds[k as usize];
+        let (to, copies) = if cond != 0 { targets.t } else { targets.f };
+        self.copy(fr, code, copies);
+        Ok(code.start(to))
+    }
+
+    #[inline(always)]
+    fn exit(&mut self, fr: &Frame, code: &Code, op: OpId, vals: Span) -> Result<OpId> {
+        self.tick(op)?;
+        self.exits.clear();
+        self.exits.extend(code.slots(vals).iter().map(|s| fr[*s as usize].clone()));
+        Ok(op)
+    }
+
+    /// Moves the values the last region exit left into consecutive slots from `first`.
+    #[inline(always)]
+    fn take_exits(&mut self, fr: &mut Frame, first: Slot) {
+        for (i, v) in self.exits.drain(..).enumerate() {
+            fr[first as usize + i] = v;
+        }
+    }
+
+    /// `scf.for` with scalar bounds; its body runs in an allocation scope
+    /// per iteration, as `Engine::run_scoped` runs it.
+    fn for_loop(&mut self, fr: &mut Frame, code: &Code, op: OpId, k: u32) -> Result<()> {
+        self.tick(op)?;
+        let l = code.fors[k as usize];
+        let [lb, ub, step] = l.bounds.map(|s| fr[s as usize].word());
+        let (Some(lb), Some(ub), Some(step)) = (lb, ub, step) else {
+            return self.fallback(fr, op);
+        };
+        let w = u32::from(l.w);
+        let inits = code.slots(l.inits);
+        for (i, s) in inits.iter().enumerate() {
+            fr[l.iv as usize + 1 + i] = fr[*s as usize].clone();
+        }
+        let below = if l.unsigned { 6 } else { 2 };
+        let mut iv = lb;
+        while word::cmp(below, w, iv, ub) {
+            fr[l.iv as usize] = Value::int(Int::from_word(w, iv));
+            self.mem.push_scope();
+            let r = self.run_code(fr, l.body);
+            self.mem.pop_scope();
+            r?;
+            self.take_exits(fr, l.iv + 1);
+            iv = iv.wrapping_add(step) & word::mask(w);
+        }
+        for i in 0..inits.len() {
+            fr[l.res as usize + i] = fr[l.iv as usize + 1 + i].clone();
+        }
+        Ok(())
+    }
+
+    fn if_then(&mut self, fr: &mut Frame, code: &Code, op: OpId, k: u32) -> Result<()> {
+        self.tick(op)?;
+        let i = code.ifs[k as usize];
+        let Some(c) = fr[i.c as usize].word() else {
+            return self.fallback(fr, op);
+        };
+        if let Some(b) = if c != 0 { Some(i.then) } else { i.els } {
+            self.run_code(fr, b)?;
+            self.take_exits(fr, i.res.0);
+        }
+        Ok(())
+    }
+
+    /// A direct call of a defined function: the arguments go straight into
+    /// the callee's entry block, on a recycled frame.
+    fn call_fast(&mut self, fr: &mut Frame, code: &Code, op: OpId, f: FuncRef, args: Span, res: Slot) -> Result<()> {
+        self.tick(op)?;
+        let Some((entry, arg0, nslots)) = self.funcs.get(f.0 as usize).and_then(|f| f.fast_entry()) else {
+            return self.fallback(fr, op);
+        };
+        let frame = self.enter_call(op, nslots)?;
+        let mut callee = self.frames.pop().unwrap_or_default();
+        callee.resize(nslots as usize, Value::Opaque);
+        for (i, s) in code.slots(args).iter().enumerate() {
+            callee[arg0 as usize + i] = fr[*s as usize].clone();
+        }
+        self.mem.push_scope();
+        let r = self.run_code(&mut callee, entry);
+        self.mem.pop_scope();
+        self.leave_call(frame);
+        callee.clear();
+        self.frames.push(callee);
+        r?;
+        self.take_exits(fr, res);
+        Ok(())
+    }
+
+    /// The indices of a fast access as signed numbers, if all are plain.
+    #[inline(always)]
+    fn indices(fr: &Frame, code: &Code, idx: Span, out: &mut [i64; MAX_FAST_RANK]) -> Option<usize> {
+        let slots = code.slots(idx);
+        if slots.len() > MAX_FAST_RANK {
+            return None;
+        }
+        for (o, s) in out.iter_mut().zip(slots) {
+            *o = match &fr[*s as usize] {
+                Value::Scalar(Scalar::Int(i)) => i.to_i64()?,
+                _ => return None,
+            };
+        }
+        Some(slots.len())
+    }
+
+    fn mem_load(&mut self, fr: &mut Frame, code: &Code, op: OpId, m: Slot, idx: Span, d: Slot) -> Result<()> {
+        self.tick(op)?;
+        let mut ix = [0i64; MAX_FAST_RANK];
+        let v = match (&fr[m as usize], Self::indices(fr, code, idx, &mut ix)) {
+            (Value::Memref(mr), Some(n)) => mr.load(op, &ix[..n], "load")?,
+            _ => return self.fallback(fr, op),
+        };
+        fr[d as usize] = v;
+        Ok(())
+    }
+
+    fn mem_store(&mut self, fr: &mut Frame, code: &Code, op: OpId, v: Slot, m: Slot, idx: Span) -> Result<()> {
+        self.tick(op)?;
+        let mut ix = [0i64; MAX_FAST_RANK];
+        match (&fr[m as usize], Self::indices(fr, code, idx, &mut ix)) {
+            (Value::Memref(mr), Some(n)) => mr.store(op, &ix[..n], &fr[v as usize], "store"),
+            _ => self.fallback(fr, op),
+        }
+    }
+}
