@@ -424,7 +424,7 @@ impl<'m> Engine<'m> {
                         .chunks(2)
                         .map(|c| match c {
                             [re, im] => {
-                                Ok(Scalar::Complex(self.float_of(op, re, *part)?, self.float_of(op, im, *part)?))
+                                Ok(Scalar::complex(self.float_of(op, re, *part)?, self.float_of(op, im, *part)?))
                             }
                             _ => Err(invalid(op, "complex dense constant with an odd number of parts")),
                         })

@@ -188,7 +188,7 @@ impl Buffer {
             Lane::Float(k) => Scalar::Float(float::from_bits(k, le_u128(bytes))),
             Lane::Complex(k) => {
                 let h = n / 2;
-                Scalar::Complex(float::from_bits(k, le_u128(&bytes[..h])), float::from_bits(k, le_u128(&bytes[h..])))
+                Scalar::complex(float::from_bits(k, le_u128(&bytes[..h])), float::from_bits(k, le_u128(&bytes[h..])))
             }
         }
     }
@@ -215,7 +215,8 @@ impl Buffer {
         match (lane, s) {
             (Lane::Int(_), Scalar::Int(i)) => encode_int(i, out),
             (Lane::Float(k), Scalar::Float(f)) if f.kind == k => put_le(f.bits, out),
-            (Lane::Complex(k), Scalar::Complex(re, im)) if re.kind == k && im.kind == k => {
+            (Lane::Complex(k), Scalar::Complex(c)) if c.parts().0.kind == k && c.parts().1.kind == k => {
+                let (re, im) = c.parts();
                 let h = n / 2;
                 put_le(re.bits, &mut out[..h]);
                 put_le(im.bits, &mut out[h..]);

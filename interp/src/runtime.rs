@@ -302,7 +302,10 @@ fn scalar_text(e: &Engine, op: OpId, s: &Scalar, et: TypeId) -> Result<String> {
         // mlir-opt 22 rejects vector.print of complex; we print it as
         // printMemrefC32/C64 print an element (`std::complex` through
         // `std::ostream`: `(re,im)`, each part `%g`).
-        (Scalar::Complex(re, im), TypeKind::Complex(_)) => Ok(format!("({},{})", format_g(*re), format_g(*im))),
+        (Scalar::Complex(c), TypeKind::Complex(_)) => {
+            let (re, im) = c.parts();
+            Ok(format!("({},{})", format_g(re), format_g(im)))
+        }
         _ => Err(unsupported(&mlir_ir::printer::type_to_string(&e.m.ctx, et))),
     }
 }
@@ -489,8 +492,9 @@ fn c_elem_text(op: OpId, name: &str, ce: CElem, v: &Value, out: &mut Vec<u8>) ->
         }
         (CElem::Ind, Scalar::Int(i)) => out.extend(u64_of(i).to_string().bytes()),
         (CElem::F16 | CElem::BF16 | CElem::F32 | CElem::F64, Scalar::Float(f)) => out.extend(format_g(*f).bytes()),
-        (CElem::C32 | CElem::C64, Scalar::Complex(re, im)) => {
-            out.extend(format!("({},{})", format_g(*re), format_g(*im)).bytes())
+        (CElem::C32 | CElem::C64, Scalar::Complex(c)) => {
+            let (re, im) = c.parts();
+            out.extend(format!("({},{})", format_g(re), format_g(im)).bytes())
         }
         _ => return Err(bad()),
     }

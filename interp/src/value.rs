@@ -15,18 +15,17 @@ use num_bigint::{BigInt, BigUint, Sign};
 use num_traits::{One, Signed, ToPrimitive, Zero};
 use std::rc::Rc;
 
-/// An integer of `width` bits, stored as its unsigned encoding.
+/// An integer of `width` bits, stored as its unsigned encoding: 24 bytes,
+/// the width beside the variant tag, so values stay small.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Int {
-    width: u32,
-    repr: Repr,
-}
+pub struct Int(Repr);
 
-/// Storage: inline for widths up to 128 bits, shared big integer above.
+/// Storage: inline (two 64-bit halves, so the type needs only 8-byte
+/// alignment) for widths up to 128 bits, a shared big integer above.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 enum Repr {
-    Inline(u128),
-    Wide(Rc<BigUint>),
+    Inline { width: u32, lo: u64, hi: u64 },
+    Wide { width: u32, big: Rc<BigUint> },
 }
 
 fn mask128(width: u32) -> u128 {
@@ -38,12 +37,18 @@ fn mask128(width: u32) -> u128 {
 }
 
 impl Int {
+    /// The inline encoding `v` (already masked) of a `width` <= 128 integer.
+    #[inline(always)]
+    fn inline(width: u32, v: u128) -> Int {
+        Int(Repr::Inline { width, lo: v as u64, hi: (v >> 64) as u64 })
+    }
+
     /// The low `width` bits of `v`.
     pub fn from_u128(width: u32, v: u128) -> Int {
         if width <= 128 {
-            return Int { width, repr: Repr::Inline(v & mask128(width)) };
+            return Int::inline(width, v & mask128(width));
         }
-        Int { width, repr: Repr::Wide(Rc::new(BigUint::from(v))) }
+        Int(Repr::Wide { width, big: Rc::new(BigUint::from(v)) })
     }
 
     /// `v` modulo 2^width (two's complement for negatives).
@@ -60,10 +65,9 @@ impl Int {
         let r = v & &m;
         let (_, mag) = r.into_parts();
         if width <= 128 {
-            let lo = mag.to_u128().unwrap_or(0);
-            return Int { width, repr: Repr::Inline(lo) };
+            return Int::inline(width, mag.to_u128().unwrap_or(0));
         }
-        Int { width, repr: Repr::Wide(Rc::new(mag)) }
+        Int(Repr::Wide { width, big: Rc::new(mag) })
     }
 
     /// A `width`-bit integer (at most 64) from its encoding, which must
@@ -71,57 +75,63 @@ impl Int {
     #[inline(always)]
     pub fn from_word(width: u32, bits: u64) -> Int {
         debug_assert!(width <= 64 && (width == 64 || bits >> width == 0));
-        Int { width, repr: Repr::Inline(u128::from(bits)) }
+        Int(Repr::Inline { width, lo: bits, hi: 0 })
     }
 
     /// The encoding of an integer of at most 64 bits.
     #[inline(always)]
     pub fn word(&self) -> Option<u64> {
-        match self.repr {
-            Repr::Inline(v) if self.width <= 64 => Some(v as u64),
+        match self.0 {
+            Repr::Inline { width, lo, .. } if width <= 64 => Some(lo),
             _ => None,
         }
     }
 
     /// 0 or 1 of width 1.
     pub fn bool(b: bool) -> Int {
-        Int::from_u128(1, b as u128)
+        Int::from_word(1, b as u64)
     }
 
     /// The bit width.
+    #[inline]
     pub fn width(&self) -> u32 {
-        self.width
+        match self.0 {
+            Repr::Inline { width, .. } | Repr::Wide { width, .. } => width,
+        }
     }
 
     /// True when any bit is set.
+    #[inline]
     pub fn is_nonzero(&self) -> bool {
-        match &self.repr {
-            Repr::Inline(v) => *v != 0,
-            Repr::Wide(b) => !b.is_zero(),
+        match &self.0 {
+            Repr::Inline { lo, hi, .. } => *lo != 0 || *hi != 0,
+            Repr::Wide { big, .. } => !big.is_zero(),
         }
     }
 
     /// The encoding if the width is at most 128.
+    #[inline]
     pub fn bits128(&self) -> Option<u128> {
-        match &self.repr {
-            Repr::Inline(v) => Some(*v),
-            Repr::Wide(_) => None,
+        match self.0 {
+            Repr::Inline { lo, hi, .. } => Some(u128::from(hi) << 64 | u128::from(lo)),
+            Repr::Wide { .. } => None,
         }
     }
 
     /// The unsigned reading.
     pub fn to_ubig(&self) -> BigInt {
-        match &self.repr {
-            Repr::Inline(v) => BigInt::from(*v),
-            Repr::Wide(b) => BigInt::from_biguint(Sign::Plus, (**b).clone()),
+        match (&self.0, self.bits128()) {
+            (Repr::Wide { big, .. }, _) => BigInt::from_biguint(Sign::Plus, (**big).clone()),
+            (_, v) => BigInt::from(v.unwrap_or(0)),
         }
     }
 
     /// The signed (two's complement) reading.
     pub fn to_sbig(&self) -> BigInt {
         let u = self.to_ubig();
-        if self.width > 0 && u.bit(u64::from(self.width - 1)) {
-            u - (BigInt::one() << self.width)
+        let width = self.width();
+        if width > 0 && u.bit(u64::from(width - 1)) {
+            u - (BigInt::one() << width)
         } else {
             u
         }
@@ -129,18 +139,20 @@ impl Int {
 
     /// The unsigned reading if it fits in `u64`.
     pub fn to_u64(&self) -> Option<u64> {
-        match &self.repr {
-            Repr::Inline(v) => u64::try_from(*v).ok(),
-            Repr::Wide(b) => b.to_u64(),
+        match &self.0 {
+            Repr::Inline { lo, hi: 0, .. } => Some(*lo),
+            Repr::Inline { .. } => None,
+            Repr::Wide { big, .. } => big.to_u64(),
         }
     }
 
     /// The signed reading if it fits in `i64`.
+    #[inline]
     pub fn to_i64(&self) -> Option<i64> {
-        match &self.repr {
-            Repr::Inline(v) if self.width <= 64 => {
-                let sh = 128 - self.width.max(1);
-                Some((((*v as i128) << sh) >> sh) as i64)
+        match self.0 {
+            Repr::Inline { width, lo, .. } if width <= 64 => {
+                let sh = 64 - width.max(1);
+                Some(((lo << sh) as i64) >> sh)
             }
             _ => self.to_sbig().to_i64(),
         }
@@ -148,20 +160,14 @@ impl Int {
 
     /// The signed reading as i128 for widths up to 64 (the fast path).
     fn s128(&self) -> i128 {
-        match &self.repr {
-            Repr::Inline(v) => {
-                let sh = 128 - self.width.max(1);
-                ((*v as i128) << sh) >> sh
-            }
-            Repr::Wide(_) => 0,
-        }
+        self.to_i64().map_or(0, i128::from)
     }
 
     /// The unsigned reading as i128 for widths up to 64.
     fn u128v(&self) -> i128 {
-        match &self.repr {
-            Repr::Inline(v) => *v as i128,
-            Repr::Wide(_) => 0,
+        match self.0 {
+            Repr::Inline { lo, .. } => i128::from(lo),
+            Repr::Wide { .. } => 0,
         }
     }
 }
@@ -293,6 +299,39 @@ macro_rules! int_op {
     }};
 }
 
+/// A complex number: real and imaginary parts of one float format, inline
+/// (16 bytes of encodings) for formats up to 64 bits, shared out of line
+/// for wider ones, so a scalar stays small.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Complex(CRepr);
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+enum CRepr {
+    Inline { kind: crate::float::FloatKind, re: u64, im: u64 },
+    Wide(Rc<[Float; 2]>),
+}
+
+impl Complex {
+    /// `re + im i`.
+    pub fn new(re: Float, im: Float) -> Complex {
+        let (k, (r, i)) = (re.kind, (re.bits, im.bits));
+        if im.kind == k && k.bit_width() <= 64 {
+            return Complex(CRepr::Inline { kind: k, re: r as u64, im: i as u64 });
+        }
+        Complex(CRepr::Wide(Rc::new([re, im])))
+    }
+
+    /// The real and imaginary parts.
+    pub fn parts(&self) -> (Float, Float) {
+        match &self.0 {
+            CRepr::Inline { kind, re, im } => {
+                (Float { kind: *kind, bits: u128::from(*re) }, Float { kind: *kind, bits: u128::from(*im) })
+            }
+            CRepr::Wide(p) => (p[0], p[1]),
+        }
+    }
+}
+
 /// Which op made a poison value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Poison(pub OpId);
@@ -304,8 +343,8 @@ pub enum Scalar {
     Int(Int),
     /// A float.
     Float(Float),
-    /// A complex number: real and imaginary parts of the same format.
-    Complex(Float, Float),
+    /// A complex number.
+    Complex(Complex),
     /// Poison made by an op.
     Poison(Poison),
 }
@@ -325,6 +364,11 @@ impl Scalar {
             Scalar::Float(f) => Some(*f),
             _ => None,
         }
+    }
+
+    /// The complex number `re + im i`.
+    pub fn complex(re: Float, im: Float) -> Scalar {
+        Scalar::Complex(Complex::new(re, im))
     }
 
     /// The poison origin, if this is poison.
@@ -469,6 +513,25 @@ pub fn map2_pair<E>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Frames are vectors of values and every op copies a few, so the
+    /// layouts that keep them small are part of the design.
+    #[test]
+    fn values_stay_small() {
+        assert_eq!(std::mem::size_of::<Int>(), 24);
+        assert_eq!(std::mem::size_of::<Float>(), 24);
+        assert_eq!(std::mem::size_of::<Scalar>(), 32);
+        assert_eq!(std::mem::size_of::<Value>(), 32);
+    }
+
+    #[test]
+    fn complex_parts_round_trip() {
+        use crate::float::{from_bits, FloatKind};
+        for k in [FloatKind::F16, FloatKind::F64, FloatKind::F80, FloatKind::F128] {
+            let (re, im) = (from_bits(k, 0x3C00), from_bits(k, 0x8000_0001));
+            assert_eq!(Complex::new(re, im).parts(), (re, im), "{}", k.name());
+        }
+    }
 
     #[test]
     fn readings() {

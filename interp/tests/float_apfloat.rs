@@ -131,7 +131,7 @@ fn check_convert<S: Ap + FloatConvert<T>, T: Ap>(
         "convert {} {a:#x} -> {} {r:?}: {:#x} vs {want:#x}",
         from.name(),
         to.name(),
-        got.bits
+        { got.bits }
     );
     Ok(())
 }
@@ -193,7 +193,7 @@ fn check_parse<T: Ap>(kind: FloatKind, text: &str) -> Result<(), TestCaseError> 
         same(kind, got, want.value.to_bits()),
         "{} {text}: {:#x} vs {:#x}",
         kind.name(),
-        got.bits,
+        { got.bits },
         want.value.to_bits()
     );
     Ok(())

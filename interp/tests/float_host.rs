@@ -82,7 +82,7 @@ fn check32(a: f32, b: f32, c: f32) -> Result<(), TestCaseError> {
         (exact::fma_exact(x, y, z, NE), a.mul_add(b, c), "exact fma"),
         (float::rem(x, y), a % b, "rem"),
     ] {
-        prop_assert!(same32(ours, host), "{name} {ctx}: {:#x} vs {host:e}", ours.bits);
+        prop_assert!(same32(ours, host), "{name} {ctx}: {:#x} vs {host:e}", { ours.bits });
     }
     Ok(())
 }
@@ -100,7 +100,7 @@ fn check64(a: f64, b: f64, c: f64) -> Result<(), TestCaseError> {
         (float::fma(x, y, z, NE), a.mul_add(b, c), "fma"),
         (float::rem(x, y), a % b, "rem"),
     ] {
-        prop_assert!(same64(ours, host), "{name} {ctx}: {:#x} vs {host:e}", ours.bits);
+        prop_assert!(same64(ours, host), "{name} {ctx}: {:#x} vs {host:e}", { ours.bits });
     }
     let narrow = float::convert(x, FloatKind::F32, NE).unwrap_or(float::nan(FloatKind::F32));
     prop_assert!(same32(narrow, a as f32), "f64 -> f32 {ctx}");

@@ -70,7 +70,7 @@ fn float_every_pair_like_apfloat() {
                         same(kind, got, want),
                         "{} {name} {a:#x} {b:#x}: APFloat {want:#x}, ours {:#x}",
                         kind.name(),
-                        got.bits
+                        { got.bits }
                     );
                     checked += 1;
                 }
@@ -102,7 +102,7 @@ fn float_conversions_like_apfloat() {
                     let x = float::from_bits(FloatKind::F32, hex(src));
                     let got = float::convert(x, kind, Round::NearestEven).unwrap_or_else(|e| panic!("{line}: {e}"));
                     if !same(kind, got, hex(want)) {
-                        bad.push(format!("{} truncf {line}: ours {:#x}", kind.name(), got.bits));
+                        bad.push(format!("{} truncf {line}: ours {:#x}", kind.name(), { got.bits }));
                     }
                 }
                 ["ext", "f32", code, want] => {
@@ -111,7 +111,7 @@ fn float_conversions_like_apfloat() {
                         float::convert(x, FloatKind::F32, Round::NearestEven).unwrap_or_else(|e| panic!("{line}: {e}"));
                     let known = KNOWN.iter().any(|(k, l, _)| *k == kind.name() && *l == line);
                     if !known && !same(FloatKind::F32, got, hex(want)) {
-                        bad.push(format!("{} extf {line}: ours {:#x}", kind.name(), got.bits));
+                        bad.push(format!("{} extf {line}: ours {:#x}", kind.name(), { got.bits }));
                     }
                 }
                 _ => panic!("bad line in {}.convert.txt: {line}", kind.name()),

@@ -147,7 +147,7 @@ fn libm_f32_within_two_ulp() {
             }
             let d = (y.bits as i64 - z32.bits as i64).abs();
             if float::is_inf(y) || float::is_inf(z32) || float::is_zero(z32) {
-                assert_eq!(y.bits, z32.bits, "{} {x}", f.name());
+                assert_eq!({ y.bits }, { z32.bits }, "{} {x}", f.name());
                 continue;
             }
             assert!(d <= 2, "{}({x}) = {:e}, f64 says {:e}", f.name(), as_f64(y), as_f64(z32));

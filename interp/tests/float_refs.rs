@@ -74,7 +74,7 @@ fn float_round_midpoints_every_mode() {
             match float::convert(input, kind, *mode) {
                 Err(e) => assert!(expected_error(kind, x), "{}: {e}", ctx()),
                 Ok(got) if *want == "nan" => assert!(float::is_nan(got), "{}: {got:?}", ctx()),
-                Ok(got) => assert_eq!(got.bits, hex(want), "{}", ctx()),
+                Ok(got) => assert_eq!({ got.bits }, hex(want), "{}", ctx()),
             }
             checked += 1;
         }
@@ -106,9 +106,9 @@ fn check_table(kind: FloatKind, name: &str, op: Op) {
             let got = op(x, y, Round::NearestEven);
             let ctx = || format!("{} {name} {a:#04x} {b:#04x}", kind.name());
             if float::is_nan(float::from_bits(kind, want)) {
-                assert!(float::is_nan(got), "{}: want NaN, got {:#04x}", ctx(), got.bits);
+                assert!(float::is_nan(got), "{}: want NaN, got {:#04x}", ctx(), { got.bits });
             } else {
-                assert_eq!(got.bits, want, "{}", ctx());
+                assert_eq!({ got.bits }, want, "{}", ctx());
             }
         }
     }

@@ -1,5 +1,5 @@
 //! The `complex` dialect on `complex<f16|bf16|f32|f64>`, as
-//! `Scalar::Complex(re, im)`.
+//! `Scalar::Complex` (see `value::Complex`).
 //!
 //! The reference is LLVM 22's `convert-complex-to-standard` lowering: every
 //! op is computed with the same formula, step for step, in the same order,
@@ -534,7 +534,7 @@ fn fmt(e: &Engine, op: OpId) -> Result<C> {
 
 fn parts(op: OpId, s: &Scalar) -> Result<Z> {
     match s {
-        Scalar::Complex(re, im) => Ok((*re, *im)),
+        Scalar::Complex(c) => Ok(c.parts()),
         _ => Err(invalid(op, "expected a complex value")),
     }
 }
@@ -551,7 +551,7 @@ fn unary(e: &Engine, fr: &mut Frame, op: OpId, f: impl Fn(C, Z) -> Z) -> Result<
             Scalar::Poison(p) => Ok(Scalar::Poison(*p)),
             _ => {
                 let (re, im) = f(c, parts(op, s)?);
-                Ok(Scalar::Complex(re, im))
+                Ok(Scalar::complex(re, im))
             }
         },
         bad(op),
@@ -568,7 +568,7 @@ fn binary(e: &Engine, fr: &mut Frame, op: OpId, f: impl Fn(C, Z, Z) -> Z) -> Res
             (Scalar::Poison(p), _) | (_, Scalar::Poison(p)) => Ok(Scalar::Poison(*p)),
             _ => {
                 let (re, im) = f(c, parts(op, x)?, parts(op, y)?);
-                Ok(Scalar::Complex(re, im))
+                Ok(Scalar::complex(re, im))
             }
         },
         bad(op),
@@ -615,7 +615,7 @@ fn create(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
         e.arg(fr, op, 1)?,
         |x, y| match (x, y) {
             (Scalar::Poison(p), _) | (_, Scalar::Poison(p)) => Ok(Scalar::Poison(*p)),
-            (Scalar::Float(a), Scalar::Float(b)) => Ok(Scalar::Complex(*a, *b)),
+            (Scalar::Float(a), Scalar::Float(b)) => Ok(Scalar::complex(*a, *b)),
             _ => Err(invalid(op, "complex.create of non-float parts")),
         },
         bad(op),
@@ -637,7 +637,7 @@ fn constant(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
         Value::Scalar(Scalar::Float(f)) => Ok(f),
         _ => Err(invalid(op, "complex.constant parts must be floats")),
     };
-    let v = Scalar::Complex(part(*re)?, part(*im)?);
+    let v = Scalar::complex(part(*re)?, part(*im)?);
     e.assign(fr, op, Value::Scalar(v))
 }
 
@@ -653,7 +653,7 @@ fn powi(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
                 let f = float::from_int(&n.to_sbig(), c.k, NE)
                     .map_err(|x| Error::at(op, ErrorKind::NoDefinedResult(x.to_string())))?;
                 let (re, im) = c.pow(parts(op, x)?, f, c.zero());
-                Ok(Scalar::Complex(re, im))
+                Ok(Scalar::complex(re, im))
             }
             _ => Err(invalid(op, "complex.powi exponent must be an integer")),
         },
@@ -682,7 +682,10 @@ fn bitcast(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
         |s| {
             let bits: u128 = match s {
                 Scalar::Poison(p) => return Ok(Scalar::Poison(*p)),
-                Scalar::Complex(re, im) => re.bits | (im.bits << re.kind.bit_width()),
+                Scalar::Complex(c) => {
+                    let (re, im) = c.parts();
+                    re.bits | (im.bits << re.kind.bit_width())
+                }
                 Scalar::Float(f) => f.bits,
                 Scalar::Int(i) => i.bits128().unwrap_or(0),
             };
@@ -690,7 +693,7 @@ fn bitcast(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
                 (Some(k), _) => {
                     let w = k.bit_width();
                     let lo = bits & ((1u128 << w) - 1);
-                    Ok(Scalar::Complex(float::from_bits(k, lo), float::from_bits(k, bits >> w)))
+                    Ok(Scalar::complex(float::from_bits(k, lo), float::from_bits(k, bits >> w)))
                 }
                 (None, Some(To::Float(k))) => Ok(Scalar::Float(float::from_bits(k, bits))),
                 (None, Some(To::Int(w))) => Ok(Scalar::Int(Int::from_u128(w, bits))),

@@ -62,15 +62,15 @@ fn float_limits_of_every_format() {
 fn float_wide_format_limits() {
     let s80 = format::semantics(K::F80);
     assert_eq!(s80.encode_max(false), 0x7FFE_FFFF_FFFF_FFFF_FFFF);
-    assert_eq!(nan(K::F80).bits, 0x7FFF_C000_0000_0000_0000);
+    assert_eq!({ nan(K::F80).bits }, 0x7FFF_C000_0000_0000_0000);
     assert_eq!(s80.encode_inf(true), 0xFFFF_8000_0000_0000_0000);
     let s128 = format::semantics(K::F128);
     assert_eq!(s128.encode_max(false), 0x7FFE_FFFF_FFFF_FFFF_FFFF_FFFF_FFFF_FFFF);
-    assert_eq!(nan(K::F128).bits, 0x7FFF_8000_0000_0000_0000_0000_0000_0000);
-    assert_eq!(dec(K::F80, "1").bits, 0x3FFF_8000_0000_0000_0000);
-    assert_eq!(dec(K::F128, "1").bits, 0x3FFF_0000_0000_0000_0000_0000_0000_0000);
-    assert_eq!(dec(K::TF32, "1").bits, 0x1FC00);
-    assert_eq!(nan(K::TF32).bits, 0x3FE00);
+    assert_eq!({ nan(K::F128).bits }, 0x7FFF_8000_0000_0000_0000_0000_0000_0000);
+    assert_eq!({ dec(K::F80, "1").bits }, 0x3FFF_8000_0000_0000_0000);
+    assert_eq!({ dec(K::F128, "1").bits }, 0x3FFF_0000_0000_0000_0000_0000_0000_0000);
+    assert_eq!({ dec(K::TF32, "1").bits }, 0x1FC00);
+    assert_eq!({ nan(K::TF32).bits }, 0x3FE00);
 }
 
 #[test]
@@ -90,7 +90,7 @@ fn float_canonical_nans() {
         (K::F8E8M0FNU, 0xFF),
     ];
     for &(kind, bits) in expect {
-        assert_eq!(nan(kind).bits, bits, "{}", kind.name());
+        assert_eq!({ nan(kind).bits }, bits, "{}", kind.name());
         assert!(is_nan(nan(kind)));
     }
     assert!(!has_nan(K::F4E2M1FN) && !is_nan(nan(K::F4E2M1FN)));
@@ -100,7 +100,7 @@ fn float_canonical_nans() {
 fn float_semantics_md_e4m3fn() {
     assert_eq!(to_f64(dec(K::F8E4M3FN, "464")), 448.0);
     assert!(is_nan(dec(K::F8E4M3FN, "465")));
-    assert_eq!(dec(K::F8E4M3FN, "-465").bits, 0xFF);
+    assert_eq!({ dec(K::F8E4M3FN, "-465").bits }, 0xFF);
     assert!(is_nan(cvt(f64v(f64::INFINITY), K::F8E4M3FN, Round::NearestEven)));
     assert_eq!(to_f64(cvt(f64v(-431.99999999999994), K::F8E4M3FN, Round::NearestEven)), -416.0);
     assert_eq!(to_f64(f(K::F8E4M3FN, 1)), 2f64.powi(-9));
@@ -127,12 +127,12 @@ fn float_semantics_md_e5m2_and_bf16() {
 #[test]
 fn float_semantics_md_fnuz() {
     for kind in [K::F8E4M3FNUZ, K::F8E5M2FNUZ, K::F8E4M3B11FNUZ] {
-        assert_eq!(cvt(f64v(-0.0), kind, Round::NearestEven).bits, 0);
+        assert_eq!({ cvt(f64v(-0.0), kind, Round::NearestEven).bits }, 0);
         assert!(is_nan(f(kind, 0x80)));
-        assert_eq!(cvt(f64v(-1e-30), kind, Round::NearestEven).bits, 0, "tiny negatives give +0");
-        assert_eq!(cvt(f64v(f64::NEG_INFINITY), kind, Round::NearestEven).bits, 0x80);
-        assert_eq!(neg(f(kind, 0)).bits, 0);
-        assert_eq!(mul(f(kind, 0), f(kind, 0xB8), Round::NearestEven).bits, 0);
+        assert_eq!({ cvt(f64v(-1e-30), kind, Round::NearestEven).bits }, 0, "tiny negatives give +0");
+        assert_eq!({ cvt(f64v(f64::NEG_INFINITY), kind, Round::NearestEven).bits }, 0x80);
+        assert_eq!({ neg(f(kind, 0)).bits }, 0);
+        assert_eq!({ mul(f(kind, 0), f(kind, 0xB8), Round::NearestEven).bits }, 0);
     }
     assert!(is_nan(dec(K::F8E4M3FNUZ, "256")));
     assert_eq!(to_f64(cvt(f64v(256.0), K::F8E4M3FNUZ, Round::TowardZero)), 240.0);
@@ -166,11 +166,11 @@ fn float_semantics_md_e8m0() {
     assert_eq!(err.as_deref(), Some("-1.5 is not representable in f8E8M0FNU (no zero, no sign)"));
     assert!(convert(f64v(-0.0), k, Round::NearestEven).is_err());
     assert!(from_int(&BigInt::from(-4), k, Round::NearestEven).is_err());
-    assert_eq!(cvt(f64v(2f64.powi(127)), k, Round::NearestEven).bits, 0xFE);
+    assert_eq!({ cvt(f64v(2f64.powi(127)), k, Round::NearestEven).bits }, 0xFE);
     assert!(is_nan(cvt(f64v(2f64.powi(128)), k, Round::NearestEven)));
-    assert_eq!(cvt(f64v(1e-300), k, Round::NearestEven).bits, 0);
+    assert_eq!({ cvt(f64v(1e-300), k, Round::NearestEven).bits }, 0);
     // a - a has no zero to land on: APFloat gives the smallest value.
-    assert_eq!(sub(f(k, 130), f(k, 130), Round::NearestEven).bits, 0);
+    assert_eq!({ sub(f(k, 130), f(k, 130), Round::NearestEven).bits }, 0);
     assert!(is_nan(sub(f(k, 127), f(k, 130), Round::NearestEven)));
 }
 
@@ -182,27 +182,27 @@ fn float_subnormals_round_once() {
     assert_eq!(bits_of(K::F8E4M3FN, 2f64.powi(-10) * 1.0000001), 1);
     assert_eq!(bits_of(K::F8E4M3FN, 3.0 * 2f64.powi(-10)), 2);
     assert_eq!(bits_of(K::F16, -2f64.powi(-25)), 0x8000);
-    assert_eq!(cvt(f64v(2f64.powi(-30)), K::F16, Round::Up).bits, 1);
-    assert_eq!(cvt(f64v(-2f64.powi(-30)), K::F16, Round::Up).bits, 0x8000);
+    assert_eq!({ cvt(f64v(2f64.powi(-30)), K::F16, Round::Up).bits }, 1);
+    assert_eq!({ cvt(f64v(-2f64.powi(-30)), K::F16, Round::Up).bits }, 0x8000);
 }
 
 #[test]
 fn float_decimal_literals() {
-    assert_eq!(dec(K::F32, "0.1").bits, u128::from(0.1f32.to_bits()));
-    assert_eq!(dec(K::F64, "-1.5e-3").bits, u128::from((-1.5e-3f64).to_bits()));
-    assert_eq!(dec(K::F64, "7").bits, u128::from(7f64.to_bits()));
-    assert_eq!(dec(K::F64, "1.").bits, u128::from(1f64.to_bits()));
-    assert_eq!(dec(K::F64, ".5").bits, u128::from(0.5f64.to_bits()));
-    assert_eq!(dec(K::F64, "1e-400").bits, 0);
-    assert_eq!(dec(K::F64, "-1e-99999999999").bits, 1 << 63);
+    assert_eq!({ dec(K::F32, "0.1").bits }, u128::from(0.1f32.to_bits()));
+    assert_eq!({ dec(K::F64, "-1.5e-3").bits }, u128::from((-1.5e-3f64).to_bits()));
+    assert_eq!({ dec(K::F64, "7").bits }, u128::from(7f64.to_bits()));
+    assert_eq!({ dec(K::F64, "1.").bits }, u128::from(1f64.to_bits()));
+    assert_eq!({ dec(K::F64, ".5").bits }, u128::from(0.5f64.to_bits()));
+    assert_eq!({ dec(K::F64, "1e-400").bits }, 0);
+    assert_eq!({ dec(K::F64, "-1e-99999999999").bits }, 1 << 63);
     assert!(is_inf(dec(K::F64, "1e99999999999")));
-    assert_eq!(dec(K::F64, "00000000000000000000000001e2").bits, u128::from(100f64.to_bits()));
+    assert_eq!({ dec(K::F64, "00000000000000000000000001e2").bits }, u128::from(100f64.to_bits()));
     // 2^-1075 plus a hair rounds up to the smallest subnormal.
     let hair = "2.4703282292062328e-324";
-    assert_eq!(dec(K::F64, hair).bits, 1);
-    assert_eq!(dec(K::F64, "2.4703282292062327e-324").bits, 0);
+    assert_eq!({ dec(K::F64, hair).bits }, 1);
+    assert_eq!({ dec(K::F64, "2.4703282292062327e-324").bits }, 0);
     let long = format!("1.{}1", "0".repeat(5000));
-    assert_eq!(dec(K::F64, &long).bits, u128::from(1f64.to_bits()));
+    assert_eq!({ dec(K::F64, &long).bits }, u128::from(1f64.to_bits()));
     for bad in ["", ".", "e5", "1e", "1e+", "--1", "1.2.3", "0x10", "1 "] {
         assert!(parse_decimal(K::F32, bad).is_err(), "{bad:?}");
     }
@@ -216,30 +216,30 @@ fn float_nan_signs_follow_apfloat() {
     let one = dec(k, "1");
     let inf = dec(k, "inf");
     // The NaN operand's sign survives (lhs first), payload is canonical.
-    assert_eq!(sub(one, neg_nan, Round::NearestEven).bits, 0xFFC0_0000);
-    assert_eq!(mul(neg_nan, one, Round::NearestEven).bits, 0xFFC0_0000);
-    assert_eq!(add(f(k, 0x7F80_0001), neg_nan, Round::Down).bits, 0x7FC0_0000);
+    assert_eq!({ sub(one, neg_nan, Round::NearestEven).bits }, 0xFFC0_0000);
+    assert_eq!({ mul(neg_nan, one, Round::NearestEven).bits }, 0xFFC0_0000);
+    assert_eq!({ add(f(k, 0x7F80_0001), neg_nan, Round::Down).bits }, 0x7FC0_0000);
     // Invalid operations give the positive default NaN.
-    assert_eq!(sub(inf, inf, Round::NearestEven).bits, 0x7FC0_0000);
-    assert_eq!(mul(f(k, 0x8000_0000), inf, Round::NearestEven).bits, 0x7FC0_0000);
-    assert_eq!(sqrt(dec(k, "-4"), Round::NearestEven).bits, 0x7FC0_0000);
-    assert_eq!(fma(inf, f(k, 0), neg_nan, Round::NearestEven).bits, 0x7FC0_0000);
+    assert_eq!({ sub(inf, inf, Round::NearestEven).bits }, 0x7FC0_0000);
+    assert_eq!({ mul(f(k, 0x8000_0000), inf, Round::NearestEven).bits }, 0x7FC0_0000);
+    assert_eq!({ sqrt(dec(k, "-4"), Round::NearestEven).bits }, 0x7FC0_0000);
+    assert_eq!({ fma(inf, f(k, 0), neg_nan, Round::NearestEven).bits }, 0x7FC0_0000);
     // NanOnly division by zero: NaN with the quotient's sign.
-    assert_eq!(div(f(K::F8E4M3FN, 0x38), f(K::F8E4M3FN, 0x80), Round::NearestEven).bits, 0xFF);
+    assert_eq!({ div(f(K::F8E4M3FN, 0x38), f(K::F8E4M3FN, 0x80), Round::NearestEven).bits }, 0xFF);
 }
 
 #[test]
 fn float_zero_signs() {
     let k = K::F16;
     let (one, pz, nz) = (dec(k, "1"), f(k, 0), f(k, 0x8000));
-    assert_eq!(sub(one, one, Round::NearestEven).bits, 0);
-    assert_eq!(sub(one, one, Round::Down).bits, 0x8000);
-    assert_eq!(add(nz, nz, Round::NearestEven).bits, 0x8000);
-    assert_eq!(add(nz, pz, Round::NearestEven).bits, 0);
-    assert_eq!(sqrt(nz, Round::NearestEven).bits, 0x8000);
-    assert_eq!(fma(one, nz, nz, Round::NearestEven).bits, 0x8000);
-    assert_eq!(fma(one, one, neg(one), Round::Down).bits, 0x8000);
-    assert_eq!(round_to_integral(dec(k, "-0.25"), Round::Up).bits, 0x8000);
+    assert_eq!({ sub(one, one, Round::NearestEven).bits }, 0);
+    assert_eq!({ sub(one, one, Round::Down).bits }, 0x8000);
+    assert_eq!({ add(nz, nz, Round::NearestEven).bits }, 0x8000);
+    assert_eq!({ add(nz, pz, Round::NearestEven).bits }, 0);
+    assert_eq!({ sqrt(nz, Round::NearestEven).bits }, 0x8000);
+    assert_eq!({ fma(one, nz, nz, Round::NearestEven).bits }, 0x8000);
+    assert_eq!({ fma(one, one, neg(one), Round::Down).bits }, 0x8000);
+    assert_eq!({ round_to_integral(dec(k, "-0.25"), Round::Up).bits }, 0x8000);
 }
 
 #[test]
@@ -250,7 +250,7 @@ fn float_rem_is_fmod() {
     assert_eq!(r("7668", "25152"), 7668.0);
     assert_eq!(r("-7.5", "2"), -1.5);
     assert_eq!(r("7.5", "-2"), 1.5);
-    assert_eq!(rem(dec(k, "-4"), dec(k, "2")).bits, 0x8000_0000);
+    assert_eq!({ rem(dec(k, "-4"), dec(k, "2")).bits }, 0x8000_0000);
     assert_eq!(r("1e38", "3"), (1e38f32 % 3.0) as f64);
     assert!(is_nan(rem(dec(k, "1"), f(k, 0))));
     assert_eq!(r("1", "inf"), 1.0);
@@ -308,9 +308,9 @@ fn float_compare_and_predicates() {
     assert_eq!(compare(nan(k), nan(k)), Ordering::Unordered);
     assert!(!is_normal(f(k, 1)) && is_normal(f(k, 8)) && !is_normal(f(k, 0)));
     assert!(is_negative(f(k, 0x80)) && !is_negative(f(K::F8E4M3FNUZ, 0x80)));
-    assert_eq!(abs(f(k, 0xC0)).bits, 0x40);
-    assert_eq!(neg(f(k, 0x40)).bits, 0xC0);
-    assert_eq!(from_bits(K::F4E2M1FN, 0xFF).bits, 0xF);
+    assert_eq!({ abs(f(k, 0xC0)).bits }, 0x40);
+    assert_eq!({ neg(f(k, 0x40)).bits }, 0xC0);
+    assert_eq!({ from_bits(K::F4E2M1FN, 0xFF).bits }, 0xF);
     assert!(is_nan(neg(f(K::F8E8M0FNU, 3))));
     // Pseudo-denormals, unnormals and pseudo-NaNs of x87.
     assert!(is_nan(f(K::F80, 0x4000_0000_0000_0000_0001)));
@@ -335,6 +335,6 @@ fn float_arith_small_formats() {
     // f64 arithmetic in other modes goes through the exact path.
     let one = f64v(1.0);
     let tiny = f64v(2f64.powi(-60));
-    assert_eq!(add(one, tiny, Round::Up).bits, u128::from(1f64.to_bits() + 1));
-    assert_eq!(sub(one, tiny, Round::TowardZero).bits, u128::from(1f64.to_bits() - 1));
+    assert_eq!({ add(one, tiny, Round::Up).bits }, u128::from(1f64.to_bits() + 1));
+    assert_eq!({ sub(one, tiny, Round::TowardZero).bits }, u128::from(1f64.to_bits() - 1));
 }
