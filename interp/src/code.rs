@@ -109,8 +109,17 @@ pub enum Inst {
     Exit { op: OpId, vals: Span },
     /// `scf.for`: [`Code::fors`] entry `k`.
     For { op: OpId, k: u32 },
+    /// The `scf.yield` ending the body of loop `k`: the yielded values go
+    /// to the iteration arguments and the next iteration starts, or the
+    /// loop ends. (When the loop was entered through its dialect, an
+    /// [`Inst::Exit`].)
+    Next { op: OpId, k: u32, copies: Copies },
     /// `scf.if`: [`Code::ifs`] entry `k`.
     If { op: OpId, k: u32 },
+    /// The `scf.yield` ending a branch of `scf.if` `k`: the values become
+    /// its results. (When the `scf.if` ran through its dialect, an
+    /// [`Inst::Exit`].)
+    Join { op: OpId, k: u32, copies: Copies },
     /// A direct call of `f` with `args`, results into `res..`.
     Call { op: OpId, f: FuncRef, args: Span, res: Slot },
     /// `memref.load %m[idx]` into `d`.
@@ -145,6 +154,10 @@ pub struct ForLoop {
     pub inits: Span,
     /// The first result (results are consecutive slots).
     pub res: Slot,
+    /// The instruction after the loop.
+    pub cont: u32,
+    /// Iterations need an allocation scope (the body allocates on the stack).
+    pub scoped: bool,
 }
 
 /// A decoded `scf.if`.
@@ -158,6 +171,8 @@ pub struct IfThen {
     pub els: Option<BlockId>,
     /// The first result and the number of results.
     pub res: (Slot, u32),
+    /// The instruction after the `scf.if`.
+    pub cont: u32,
 }
 
 /// The translated module.
@@ -218,6 +233,7 @@ pub fn translate(m: &Module, inp: &Inputs<'_>) -> Code {
     for b in 0..m.blocks.len() {
         t.block(BlockId(b as u32));
     }
+    t.link_yields();
     t.code
 }
 
@@ -359,12 +375,17 @@ impl Translator<'_> {
 
     /// The copies of `vals` into the arguments of block `to`.
     fn copies(&mut self, vals: &[ValueId], to: BlockId) -> Option<Copies> {
-        let dsts: Vec<ValueId> = self.m.args(to).collect();
+        let dsts: Vec<Slot> = self.m.args(to).map(|v| self.slot(v)).collect::<Option<_>>()?;
+        self.copies_to(vals, &dsts)
+    }
+
+    /// The parallel copies of `vals` into slots `dsts`.
+    fn copies_to(&mut self, vals: &[ValueId], dsts: &[Slot]) -> Option<Copies> {
         if dsts.len() != vals.len() {
             return None;
         }
         let pairs: Vec<(Slot, Slot)> =
-            vals.iter().zip(&dsts).map(|(s, d)| Some((self.slot(*s)?, self.slot(*d)?))).collect::<Option<_>>()?;
+            vals.iter().zip(dsts).map(|(s, d)| Some((self.slot(*s)?, *d))).collect::<Option<_>>()?;
         let temp = pairs.iter().enumerate().any(|(i, (_, d))| pairs[i + 1..].iter().any(|(s, _)| s == d));
         let start = self.code.pairs.len() as u32;
         self.code.pairs.extend(pairs);
@@ -396,7 +417,8 @@ impl Translator<'_> {
         let inits = self.span(ops.get(3..)?)?;
         let res = if n == 0 { 0 } else { self.result(op)? };
         let unsigned = self.inp.aux[op.0 as usize].flags & UNSIGNED != 0;
-        self.code.fors.push(ForLoop { bounds, w, unsigned, body, iv, inits, res });
+        let (cont, scoped) = (self.code.insts.len() as u32 + 1, self.allocates(r));
+        self.code.fors.push(ForLoop { bounds, w, unsigned, body, iv, inits, res, cont, scoped });
         Some(Inst::For { op, k: self.code.fors.len() as u32 - 1 })
     }
 
@@ -410,8 +432,53 @@ impl Translator<'_> {
         };
         let n = self.m.op(op).results.len;
         let res = (if n == 0 { 0 } else { self.result(op)? }, n);
-        self.code.ifs.push(IfThen { c: self.operand(op, 0)?, then, els, res });
+        let cont = self.code.insts.len() as u32 + 1;
+        self.code.ifs.push(IfThen { c: self.operand(op, 0)?, then, els, res, cont });
         Some(Inst::If { op, k: self.code.ifs.len() as u32 - 1 })
+    }
+}
+
+impl Translator<'_> {
+    /// True when an op in region `r` (at any depth) allocates on the stack.
+    fn allocates(&self, r: mlir_ir::ir::RegionId) -> bool {
+        let m = self.m;
+        m.region(r)
+            .blocks
+            .iter()
+            .flat_map(|b| &m.block(*b).ops)
+            .any(|&op| m.op(op).name.kind == OpKind::MemrefAlloca || m.regions(op).iter().any(|r| self.allocates(*r)))
+    }
+
+    /// Turns the `scf.yield`s ending the bodies of translated loops and
+    /// `scf.if`s into [`Inst::Next`] and [`Inst::Join`].
+    fn link_yields(&mut self) {
+        for k in 0..self.code.fors.len() {
+            let l = self.code.fors[k];
+            let n = self.m.block(l.body).args.len.saturating_sub(1);
+            let dsts: Vec<Slot> = (0..n).map(|i| l.iv + 1 + i).collect();
+            self.relink(l.body, &dsts, |op, copies| Inst::Next { op, k: k as u32, copies });
+        }
+        for k in 0..self.code.ifs.len() {
+            let i = self.code.ifs[k];
+            let dsts: Vec<Slot> = (0..i.res.1).map(|j| i.res.0 + j).collect();
+            for b in [Some(i.then), i.els].into_iter().flatten() {
+                self.relink(b, &dsts, |op, copies| Inst::Join { op, k: k as u32, copies });
+            }
+        }
+    }
+
+    /// Replaces the [`Inst::Exit`] of an `scf.yield` ending block `b` with
+    /// `make(op, copies of its operands into dsts)`.
+    fn relink(&mut self, b: BlockId, dsts: &[Slot], make: impl Fn(OpId, Copies) -> Inst) {
+        let m = self.m;
+        let Some(&last) = m.block(b).ops.last() else { return };
+        let at = self.code.start(b) + m.block(b).ops.len() - 1;
+        if m.op(last).name.kind != OpKind::ScfYield || !matches!(self.code.insts[at], Inst::Exit { .. }) {
+            return;
+        }
+        if let Some(copies) = self.copies_to(m.operands(last), dsts) {
+            self.code.insts[at] = make(last, copies);
+        }
     }
 }
 

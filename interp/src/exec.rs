@@ -63,6 +63,9 @@ impl Default for Config {
     }
 }
 
+/// The [`Engine::cost`] bit of an op that reserves memory for its result.
+const HEAVY: u64 = 1 << 63;
+
 /// Host stack bytes reserved per level of interpreted call (measured use is
 /// well below this; the reservation is virtual memory).
 pub const STACK_PER_CALL: usize = 16 * 1024;
@@ -127,6 +130,9 @@ pub struct Engine<'m> {
     slot: Vec<u32>,
     /// Decoded attributes, by op id.
     pub aux: Vec<Aux>,
+    /// The fuel each op costs (one plus [`Aux::work`]), with [`HEAVY`] set
+    /// when it must reserve memory for its result first, by op id.
+    cost: Vec<u64>,
     /// Functions by [`FuncRef`].
     pub funcs: Vec<Func>,
     by_name: FxHashMap<String, FuncRef>,
@@ -136,6 +142,9 @@ pub struct Engine<'m> {
     /// When `--timeout` runs out, and how often (in fuel) to look at the clock.
     deadline: Option<std::time::Instant>,
     next_clock: u64,
+    /// The fuel total at which [`Engine::tick`] takes its slow path: the
+    /// next clock reading or the step limit, whichever comes first.
+    check_at: u64,
     depth: u32,
     /// Where print functions write.
     pub out: Box<dyn Write + 'm>,
@@ -154,6 +163,8 @@ pub struct Engine<'m> {
     scratch: Vec<Value>,
     /// Frames of returned calls, kept to be reused.
     frames: Vec<Frame>,
+    /// The structures translated code is inside (see `run::Ctl`).
+    ctl: Vec<run::Ctl>,
 }
 
 /// A watcher of a run: told before and after every executed op (operands
@@ -188,12 +199,14 @@ impl<'m> Engine<'m> {
             cfg: cfg.clone(),
             slot: vec![u32::MAX; m.values.len()],
             aux: vec![Aux::default(); m.ops.len()],
+            cost: Vec::new(),
             funcs: Vec::new(),
             by_name: FxHashMap::default(),
             steps: 0,
             work: 0,
             deadline: None,
             next_clock: 0,
+            check_at: 0,
             depth: 0,
             out,
             mem: crate::memory::Memory::with_limit(cfg.max_memory),
@@ -203,6 +216,7 @@ impl<'m> Engine<'m> {
             exits: Vec::new(),
             scratch: Vec::new(),
             frames: Vec::new(),
+            ctl: Vec::new(),
         };
         let top = m.top.ok_or_else(|| Error::global(ErrorKind::Invalid("no top-level module".into())))?;
         e.collect_funcs(top);
@@ -219,6 +233,11 @@ impl<'m> Engine<'m> {
         for i in 0..m.ops.len() {
             e.decode(OpId(i as u32))?;
         }
+        e.cost = e
+            .aux
+            .iter()
+            .map(|a| a.work.saturating_add(1).min(HEAVY - 1) | HEAVY * u64::from(a.result_bytes >= 4096))
+            .collect();
         let inputs = crate::code::Inputs { slot: &e.slot, aux: &e.aux, index_bits: cfg.index_bits };
         e.code = Rc::new(crate::code::translate(m, &inputs));
         Ok(e)
@@ -726,14 +745,26 @@ impl<'m> Engine<'m> {
 
     /// Spends the fuel of one op (one unit plus the elements of its static
     /// vector and tensor values), checks the limits, and reserves memory for
-    /// large results before the op builds them.
+    /// large results before the op builds them. One comparison when no
+    /// limit is near and the op is light.
+    #[inline(always)]
     fn tick(&mut self, op: OpId) -> Result<()> {
         self.steps += 1;
-        let aux = &self.aux[op.0 as usize];
-        let (work, bytes) = (aux.work, aux.result_bytes);
-        self.charge(op, work.saturating_add(1))?;
-        if bytes >= 4096 {
-            self.mem.reserve(op, bytes, "the result")?;
+        let c = self.cost[op.0 as usize];
+        let w = self.work.saturating_add(c);
+        if w < self.check_at {
+            self.work = w;
+            return Ok(());
+        }
+        self.tick_slow(op, c)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn tick_slow(&mut self, op: OpId, c: u64) -> Result<()> {
+        self.charge(op, c & !HEAVY)?;
+        if c & HEAVY != 0 {
+            self.mem.reserve(op, self.aux[op.0 as usize].result_bytes, "the result")?;
         }
         Ok(())
     }
@@ -750,6 +781,7 @@ impl<'m> Engine<'m> {
         }
         if self.work >= self.next_clock {
             self.next_clock = self.work.saturating_add(1 << 16);
+            self.check_at = self.next_clock.min(self.cfg.max_steps.map_or(u64::MAX, |m| m.saturating_add(1)));
             if let Some(d) = self.deadline {
                 if std::time::Instant::now() >= d {
                     let secs = self.cfg.timeout.map_or(0.0, |t| t.as_secs_f64());

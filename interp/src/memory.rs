@@ -171,15 +171,44 @@ impl Buffer {
         self.init[i / 64] |= 1 << (i % 64);
     }
 
+    /// The bits of bytes `at..at + n` in the init bitmap's word `at / 64`,
+    /// when they all lie in it.
+    #[inline(always)]
+    fn init_mask(at: usize, n: usize) -> Option<u64> {
+        let b = at % 64;
+        (n >= 1 && b + n <= 64).then(|| (u64::MAX >> (64 - n)) << b)
+    }
+
+    /// True when every byte of `at..at + n` was written.
+    #[inline(always)]
+    fn all_init(&self, at: usize, n: usize) -> bool {
+        match Self::init_mask(at, n) {
+            Some(m) => self.init[at / 64] & m == m,
+            None => (at..at + n).all(|i| self.is_init(i)),
+        }
+    }
+
+    /// Marks bytes `at..at + n` written.
+    #[inline(always)]
+    fn set_all_init(&mut self, at: usize, n: usize) {
+        match Self::init_mask(at, n) {
+            Some(m) => self.init[at / 64] |= m,
+            None => (at..at + n).for_each(|i| self.set_init(i)),
+        }
+    }
+
     /// Decodes the lane at byte `at` (the caller checked `at + lane.bytes()`
     /// against [`Buffer::len`]): poison if a byte was never written or
     /// holds stored poison.
+    #[inline]
     pub fn read_lane(&self, at: usize, lane: Lane) -> Scalar {
         let n = lane.bytes();
-        if let Some(p) = (at..at + n).find_map(|i| self.poison.get(&i)) {
-            return Scalar::Poison(*p);
+        if !self.poison.is_empty() {
+            if let Some(p) = (at..at + n).find_map(|i| self.poison.get(&i)) {
+                return Scalar::Poison(*p);
+            }
         }
-        if !(at..at + n).all(|i| self.is_init(i)) {
+        if !self.all_init(at, n) {
             return Scalar::Poison(Poison(self.origin));
         }
         let bytes = &self.data[at..at + n];
@@ -195,11 +224,10 @@ impl Buffer {
 
     /// Encodes `s` into the lane at byte `at` (in range, checked by the
     /// caller); `None` when the scalar does not fit the lane kind.
+    #[inline]
     pub fn write_lane(&mut self, at: usize, lane: Lane, s: &Scalar) -> Option<()> {
         let n = lane.bytes();
-        for i in at..at + n {
-            self.set_init(i);
-        }
+        self.set_all_init(at, n);
         if let Scalar::Poison(p) = s {
             for i in at..at + n {
                 self.poison.insert(i, *p);
@@ -290,15 +318,24 @@ impl Ptr {
     }
 }
 
+/// The little-endian number in `bytes` (at most 16 of them).
+#[inline(always)]
 fn le_u128(bytes: &[u8]) -> u128 {
+    if let Ok(b) = <[u8; 4]>::try_from(bytes) {
+        return u128::from(u32::from_le_bytes(b));
+    }
+    if let Ok(b) = <[u8; 8]>::try_from(bytes) {
+        return u128::from(u64::from_le_bytes(b));
+    }
     bytes.iter().rev().take(16).fold(0u128, |acc, b| acc << 8 | u128::from(*b))
 }
 
-fn put_le(mut v: u128, out: &mut [u8]) {
-    for b in out.iter_mut() {
-        *b = v as u8;
-        v >>= 8;
-    }
+/// Writes the low bytes of `v` into `out`, little-endian.
+#[inline(always)]
+fn put_le(v: u128, out: &mut [u8]) {
+    let le = v.to_le_bytes();
+    let n = out.len().min(16);
+    out[..n].copy_from_slice(&le[..n]);
 }
 
 fn decode_int(w: u32, bytes: &[u8]) -> Scalar {
@@ -518,15 +555,68 @@ impl MemRef {
     }
 
     /// The element at logical `idx` (`what` names the access in messages).
+    #[inline]
     pub fn load(&self, at: OpId, idx: &[i64], what: &str) -> Result<Value> {
+        if let Some(s) = self.load_scalar(idx) {
+            return Ok(Value::Scalar(s));
+        }
         let byte = self.locate(at, idx, what)?;
         Ok(self.read_at(byte))
     }
 
     /// Writes the element at logical `idx`.
+    #[inline]
     pub fn store(&self, at: OpId, idx: &[i64], v: &Value, what: &str) -> Result<()> {
+        if let Value::Scalar(s) = v {
+            if self.store_scalar(idx, s) {
+                return Ok(());
+            }
+        }
         let byte = self.locate(at, idx, what)?;
         self.write_at(at, byte, v, what)
+    }
+
+    /// The byte of logical `idx` in a strided view of scalars when the
+    /// access is plainly fine (live, in bounds, no overflow, writable if
+    /// `write`), with the buffer borrowed once; `None` sends the access
+    /// down the checked path, which reports what is wrong.
+    #[inline(always)]
+    fn plain_byte(&self, b: &Buffer, idx: &[i64], write: bool) -> Option<usize> {
+        if self.map.is_some() || !self.elem.vshape.is_empty() || b.freed.is_some() || write && b.read_only.is_some() {
+            return None;
+        }
+        if idx.len() != self.sizes.len() {
+            return None;
+        }
+        let mut lin = self.offset;
+        for ((&i, &n), &s) in idx.iter().zip(&self.sizes).zip(&self.strides) {
+            if i < 0 || i >= n {
+                return None;
+            }
+            lin = lin.checked_add(i.checked_mul(s)?)?;
+        }
+        let eb = self.elem.lane.bytes();
+        let byte = usize::try_from(lin).ok()?.checked_mul(eb)?.checked_add(self.base)?;
+        (byte.checked_add(eb)? <= b.len()).then_some(byte)
+    }
+
+    /// [`MemRef::load`] of a scalar when nothing needs reporting.
+    #[inline(always)]
+    fn load_scalar(&self, idx: &[i64]) -> Option<Scalar> {
+        let b = self.buf.borrow();
+        let byte = self.plain_byte(&b, idx, false)?;
+        Some(b.read_lane(byte, self.elem.lane))
+    }
+
+    /// [`MemRef::store`] of a scalar when nothing needs reporting; false
+    /// when it did not store.
+    #[inline(always)]
+    fn store_scalar(&self, idx: &[i64], s: &Scalar) -> bool {
+        let mut b = self.buf.borrow_mut();
+        match self.plain_byte(&b, idx, true) {
+            Some(byte) => b.write_lane(byte, self.elem.lane, s).is_some(),
+            None => false,
+        }
     }
 
     /// The element number `lin` from the aligned base, checked only against

@@ -13,13 +13,41 @@ use crate::value::{FuncRef, Int, Scalar, Value};
 use mlir_ir::ir::{BlockId, OpId};
 use std::rc::Rc;
 
+/// A structure entered by translated code and not yet left.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Ctl {
+    /// `scf.for` number `k`.
+    Loop(u32),
+    /// `scf.if` number `k`.
+    If(u32),
+}
+
 /// The most indices a fast load or store gathers on the stack.
 const MAX_FAST_RANK: usize = 8;
 
 impl Engine<'_> {
     /// Runs translated code from block `entry` until a terminator leaves the
     /// region; returns that terminator, its values left in `self.exits`.
+    /// Translated `scf.for` and `scf.if` run inside this loop (their yields
+    /// jump back or on), tracked on `self.ctl` above its length at entry.
     pub(super) fn run_code(&mut self, fr: &mut Frame, entry: BlockId) -> Result<OpId> {
+        let base = self.ctl.len();
+        let r = self.run_insts(fr, entry, base);
+        if r.is_err() {
+            // Close the allocation scopes of the loops the error left.
+            for c in self.ctl.drain(base..) {
+                if let Ctl::Loop(k) = c {
+                    if self.code.fors[k as usize].scoped {
+                        self.mem.pop_scope();
+                    }
+                }
+            }
+        }
+        debug_assert!(self.ctl.len() == base);
+        r
+    }
+
+    fn run_insts(&mut self, fr: &mut Frame, entry: BlockId, base: usize) -> Result<OpId> {
         let code = Rc::clone(&self.code);
         let mut pc = code.start(entry);
         loop {
@@ -41,8 +69,17 @@ impl Engine<'_> {
                 Inst::Br { op, to, copies } => pc = self.br(fr, &code, op, to, copies)?,
                 Inst::CondBr { op, c, k } => pc = self.cond_br(fr, &code, op, c, k)?,
                 Inst::Exit { op, vals } => return self.exit(fr, &code, op, vals),
-                Inst::For { op, k } => self.for_loop(fr, &code, op, k)?,
-                Inst::If { op, k } => self.if_then(fr, &code, op, k)?,
+                Inst::For { op, k } => pc = self.for_enter(fr, &code, op, k, pc)?,
+                Inst::Next { op, k, copies } if self.ctl.len() > base && self.ctl.last() == Some(&Ctl::Loop(k)) => {
+                    pc = self.for_next(fr, &code, op, k, copies)?
+                }
+                Inst::If { op, k } => pc = self.if_enter(fr, &code, op, k, pc)?,
+                Inst::Join { op, k, copies } if self.ctl.len() > base && self.ctl.last() == Some(&Ctl::If(k)) => {
+                    pc = self.if_join(fr, &code, op, k, copies)?
+                }
+                Inst::Next { op, copies, .. } | Inst::Join { op, copies, .. } => {
+                    return self.exit_copies(fr, &code, op, copies)
+                }
                 Inst::Call { op, f, args, res } => self.call_fast(fr, &code, op, f, args, res)?,
                 Inst::Load { op, m, idx, d } => self.mem_load(fr, &code, op, m, idx, d)?,
                 Inst::Store { op, v, m, idx } => self.mem_store(fr, &code, op, v, m, idx)?,
@@ -211,6 +248,14 @@ impl Engine<'_> {
         Ok(op)
     }
 
+    /// A yield of a structure that ran through its dialect: a plain exit.
+    fn exit_copies(&mut self, fr: &Frame, code: &Code, op: OpId, copies: Copies) -> Result<OpId> {
+        self.tick(op)?;
+        self.exits.clear();
+        self.exits.extend(code.copies(copies).iter().map(|(s, _)| fr[*s as usize].clone()));
+        Ok(op)
+    }
+
     /// Moves the values the last region exit left into consecutive slots from `first`.
     #[inline(always)]
     fn take_exits(&mut self, fr: &mut Frame, first: Slot) {
@@ -219,48 +264,98 @@ impl Engine<'_> {
         }
     }
 
-    /// `scf.for` with scalar bounds; its body runs in an allocation scope
-    /// per iteration, as `Engine::run_scoped` runs it.
-    fn for_loop(&mut self, fr: &mut Frame, code: &Code, op: OpId, k: u32) -> Result<()> {
+    /// Enters `scf.for` `k` (at `pc`, the instruction after it): its body's
+    /// start, or `pc` when it runs no iteration. Each iteration of a body
+    /// that allocates on the stack gets its own allocation scope, as
+    /// `Engine::run_scoped` gives it.
+    #[inline(always)]
+    fn for_enter(&mut self, fr: &mut Frame, code: &Code, op: OpId, k: u32, pc: usize) -> Result<usize> {
         self.tick(op)?;
         let l = code.fors[k as usize];
-        let [lb, ub, step] = l.bounds.map(|s| fr[s as usize].word());
-        let (Some(lb), Some(ub), Some(step)) = (lb, ub, step) else {
-            return self.fallback(fr, op);
+        let [lb, ub] = [l.bounds[0], l.bounds[1]].map(|s| fr[s as usize].word());
+        let (Some(lb), Some(ub), Some(_)) = (lb, ub, fr[l.bounds[2] as usize].word()) else {
+            self.fallback(fr, op)?;
+            return Ok(pc);
         };
-        let w = u32::from(l.w);
-        let inits = code.slots(l.inits);
-        for (i, s) in inits.iter().enumerate() {
-            fr[l.iv as usize + 1 + i] = fr[*s as usize].clone();
+        let iters = l.iv as usize + 1;
+        for (i, s) in code.slots(l.inits).iter().enumerate() {
+            fr[iters + i] = fr[*s as usize].clone();
         }
-        let below = if l.unsigned { 6 } else { 2 };
-        let mut iv = lb;
-        while word::cmp(below, w, iv, ub) {
-            fr[l.iv as usize] = Value::int(Int::from_word(w, iv));
+        if !word::cmp(if l.unsigned { 6 } else { 2 }, u32::from(l.w), lb, ub) {
+            self.loop_results(fr, l.inits.len as usize, iters, l.res);
+            return Ok(pc);
+        }
+        fr[l.iv as usize] = Value::int(Int::from_word(u32::from(l.w), lb));
+        if l.scoped {
             self.mem.push_scope();
-            let r = self.run_code(fr, l.body);
-            self.mem.pop_scope();
-            r?;
-            self.take_exits(fr, l.iv + 1);
-            iv = iv.wrapping_add(step) & word::mask(w);
         }
-        for i in 0..inits.len() {
-            fr[l.res as usize + i] = fr[l.iv as usize + 1 + i].clone();
-        }
-        Ok(())
+        self.ctl.push(Ctl::Loop(k));
+        Ok(code.start(l.body))
     }
 
-    fn if_then(&mut self, fr: &mut Frame, code: &Code, op: OpId, k: u32) -> Result<()> {
+    /// The yield of loop `k`'s body: the next iteration's start, or the
+    /// instruction after the loop.
+    #[inline(always)]
+    fn for_next(&mut self, fr: &mut Frame, code: &Code, op: OpId, k: u32, copies: Copies) -> Result<usize> {
+        self.tick(op)?;
+        let l = code.fors[k as usize];
+        self.copy(fr, code, copies);
+        let w = u32::from(l.w);
+        let (iv, ub, step) =
+            (fr[l.iv as usize].word(), fr[l.bounds[1] as usize].word(), fr[l.bounds[2] as usize].word());
+        let (Some(iv), Some(ub), Some(step)) = (iv, ub, step) else {
+            return Err(invalid(op, "scf.for bounds changed during the loop"));
+        };
+        let next = iv.wrapping_add(step) & word::mask(w);
+        if l.scoped {
+            self.mem.pop_scope();
+        }
+        if word::cmp(if l.unsigned { 6 } else { 2 }, w, next, ub) {
+            fr[l.iv as usize] = Value::int(Int::from_word(w, next));
+            if l.scoped {
+                self.mem.push_scope();
+            }
+            return Ok(code.start(l.body));
+        }
+        self.ctl.pop();
+        self.loop_results(fr, copies.len as usize, l.iv as usize + 1, l.res);
+        Ok(l.cont as usize)
+    }
+
+    /// Copies the `n` iteration arguments from slot `iters` to the loop's results.
+    #[inline(always)]
+    fn loop_results(&mut self, fr: &mut Frame, n: usize, iters: usize, res: Slot) {
+        for i in 0..n {
+            fr[res as usize + i] = fr[iters + i].clone();
+        }
+    }
+
+    /// Enters `scf.if` `k` (at `pc`, the instruction after it): the start of
+    /// the branch taken, or `pc` when there is none.
+    #[inline(always)]
+    fn if_enter(&mut self, fr: &mut Frame, code: &Code, op: OpId, k: u32, pc: usize) -> Result<usize> {
         self.tick(op)?;
         let i = code.ifs[k as usize];
         let Some(c) = fr[i.c as usize].word() else {
-            return self.fallback(fr, op);
+            self.fallback(fr, op)?;
+            return Ok(pc);
         };
-        if let Some(b) = if c != 0 { Some(i.then) } else { i.els } {
-            self.run_code(fr, b)?;
-            self.take_exits(fr, i.res.0);
+        match if c != 0 { Some(i.then) } else { i.els } {
+            Some(b) => {
+                self.ctl.push(Ctl::If(k));
+                Ok(code.start(b))
+            }
+            None => Ok(pc),
         }
-        Ok(())
+    }
+
+    /// The yield of a branch of `scf.if` `k`: its values become the results.
+    #[inline(always)]
+    fn if_join(&mut self, fr: &mut Frame, code: &Code, op: OpId, k: u32, copies: Copies) -> Result<usize> {
+        self.tick(op)?;
+        self.ctl.pop();
+        self.copy(fr, code, copies);
+        Ok(code.ifs[k as usize].cont as usize)
     }
 
     /// A direct call of a defined function: the arguments go straight into
