@@ -236,7 +236,7 @@ impl<'m> Engine<'m> {
         e.cost = e
             .aux
             .iter()
-            .map(|a| a.work.saturating_add(1).min(HEAVY - 1) | HEAVY * u64::from(a.result_bytes >= 4096))
+            .map(|a| a.work.saturating_add(1).min(HEAVY - 1) | (HEAVY * u64::from(a.result_bytes >= 4096)))
             .collect();
         let inputs = crate::code::Inputs { slot: &e.slot, aux: &e.aux, index_bits: cfg.index_bits };
         e.code = Rc::new(crate::code::translate(m, &inputs));
