@@ -106,6 +106,9 @@ pub struct Func {
     pub inputs: Vec<TypeId>,
     /// The entry block of the body and the slot of its first argument.
     pub entry: Option<(BlockId, Slot)>,
+    /// Slots whose values may own storage (memrefs, vectors, tensors,
+    /// pointers): cleared when a frame is put back for reuse.
+    pub owning: Rc<[Slot]>,
 }
 
 impl Func {
@@ -161,8 +164,8 @@ pub struct Engine<'m> {
     exits: Vec<Value>,
     /// A buffer for parallel block-argument copies.
     scratch: Vec<Value>,
-    /// Frames of returned calls, kept to be reused.
-    frames: Vec<Frame>,
+    /// Frames of returned calls, kept to be reused, by function.
+    frames: Vec<Vec<Frame>>,
     /// The structures translated code is inside (see `run::Ctl`).
     ctl: Vec<run::Ctl>,
 }
@@ -228,6 +231,9 @@ impl<'m> Engine<'m> {
                 let entry = m.region(body).blocks[0];
                 let arg0 = m.args(entry).next().map_or(0, |v| e.slot[v.0 as usize]);
                 e.funcs[i].entry = Some((entry, arg0));
+                let mut owning = Vec::new();
+                e.owning_slots(body, &mut owning);
+                e.funcs[i].owning = owning.into();
             }
         }
         for i in 0..m.ops.len() {
@@ -238,6 +244,7 @@ impl<'m> Engine<'m> {
             .iter()
             .map(|a| a.work.saturating_add(1).min(HEAVY - 1) | (HEAVY * u64::from(a.result_bytes >= 4096)))
             .collect();
+        e.frames = vec![Vec::new(); e.funcs.len()];
         let inputs = crate::code::Inputs { slot: &e.slot, aux: &e.aux, index_bits: cfg.index_bits };
         e.code = Rc::new(crate::code::translate(m, &inputs));
         Ok(e)
@@ -286,7 +293,7 @@ impl<'m> Engine<'m> {
         let runtime = if body.is_none() { Some(RtFn::from_name(&name)) } else { None };
         let id = FuncRef(self.funcs.len() as u32);
         self.by_name.entry(name.clone()).or_insert(id);
-        self.funcs.push(Func { op, name, body, nslots: 0, runtime, results, inputs, entry: None });
+        self.funcs.push(Func { op, name, body, nslots: 0, runtime, results, inputs, entry: None, owning: Rc::new([]) });
     }
 
     fn number_region(&mut self, r: RegionId, n: &mut u32) {
@@ -303,6 +310,27 @@ impl<'m> Engine<'m> {
                 }
                 for &inner in m.regions(op) {
                     self.number_region(inner, n);
+                }
+            }
+        }
+    }
+
+    /// The slots of values in region `r` (at any depth) whose type is not
+    /// a plain scalar, so a value in them may own storage.
+    fn owning_slots(&self, r: RegionId, out: &mut Vec<Slot>) {
+        let m = self.m;
+        let owning = |v: ValueId| {
+            !matches!(
+                m.ctx.type_kind(m.type_of(v)),
+                TypeKind::Integer { .. } | TypeKind::Index | TypeKind::Float(_) | TypeKind::Complex(_)
+            )
+        };
+        for &b in &m.region(r).blocks {
+            out.extend(m.args(b).filter(|v| owning(*v)).map(|v| self.slot[v.0 as usize]));
+            for &op in &m.block(b).ops {
+                out.extend(m.results(op).filter(|v| owning(*v)).map(|v| self.slot[v.0 as usize]));
+                for &inner in m.regions(op) {
+                    self.owning_slots(inner, out);
                 }
             }
         }

@@ -366,8 +366,9 @@ impl Engine<'_> {
             return self.fallback(fr, op);
         };
         let frame = self.enter_call(op, nslots)?;
-        let mut callee = self.frames.pop().unwrap_or_default();
-        callee.resize(nslots as usize, Value::Opaque);
+        // A recycled frame keeps the last call's scalars: every slot is
+        // written before it is read (SSA dominance), so they are never seen.
+        let mut callee = self.frames[f.0 as usize].pop().unwrap_or_else(|| vec![Value::Opaque; nslots as usize]);
         for (i, s) in code.slots(args).iter().enumerate() {
             callee[arg0 as usize + i] = fr[*s as usize].clone();
         }
@@ -375,8 +376,10 @@ impl Engine<'_> {
         let r = self.run_code(&mut callee, entry);
         self.mem.pop_scope();
         self.leave_call(frame);
-        callee.clear();
-        self.frames.push(callee);
+        for &s in self.funcs[f.0 as usize].owning.iter() {
+            callee[s as usize] = Value::Opaque;
+        }
+        self.frames[f.0 as usize].push(callee);
         r?;
         self.take_exits(fr, res);
         Ok(())
