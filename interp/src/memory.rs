@@ -600,9 +600,10 @@ impl MemRef {
         (byte.checked_add(eb)? <= b.len()).then_some(byte)
     }
 
-    /// [`MemRef::load`] of a scalar when nothing needs reporting.
+    /// [`MemRef::load`] of a scalar when nothing needs reporting; `None`
+    /// sends the access down [`MemRef::load`]'s checked path.
     #[inline(always)]
-    fn load_scalar(&self, idx: &[i64]) -> Option<Scalar> {
+    pub fn load_scalar(&self, idx: &[i64]) -> Option<Scalar> {
         let b = self.buf.borrow();
         let byte = self.plain_byte(&b, idx, false)?;
         Some(b.read_lane(byte, self.elem.lane))

@@ -427,6 +427,51 @@ impl Value {
         }
     }
 
+    /// Overwrites `self` with the `w`-bit integer `bits` (masked already),
+    /// in place when it holds an inline integer: the fast path's results
+    /// land in slots that held the previous iteration's value.
+    #[inline(always)]
+    pub fn set_word(&mut self, w: u32, bits: u64) {
+        if let Value::Scalar(Scalar::Int(Int(Repr::Inline { width, lo, hi }))) = self {
+            (*width, *lo, *hi) = (w, bits, 0);
+            return;
+        }
+        *self = Value::int(Int::from_word(w, bits));
+    }
+
+    /// Overwrites `self` with the float `f`, in place when it holds a float.
+    #[inline(always)]
+    pub fn set_float(&mut self, f: Float) {
+        if let Value::Scalar(Scalar::Float(x)) = self {
+            *x = f;
+            return;
+        }
+        *self = Value::float(f);
+    }
+
+    /// Overwrites `self` with a copy of `src`, in place for plain scalars
+    /// (what block-argument and yield copies move).
+    #[inline(always)]
+    pub fn copy_from(&mut self, src: &Value) {
+        match src {
+            Value::Scalar(Scalar::Float(f)) => self.set_float(*f),
+            Value::Scalar(Scalar::Int(Int(Repr::Inline { width, lo, hi: 0 }))) if *width <= 64 => {
+                self.set_word(*width, *lo)
+            }
+            _ => *self = src.clone(),
+        }
+    }
+
+    /// Overwrites `self` with the scalar `s`, in place where it can.
+    #[inline(always)]
+    pub fn set_scalar(&mut self, s: Scalar) {
+        match s {
+            Scalar::Float(f) => self.set_float(f),
+            Scalar::Int(Int(Repr::Inline { width, lo, hi: 0 })) if width <= 64 => self.set_word(width, lo),
+            s => *self = Value::Scalar(s),
+        }
+    }
+
     /// The scalar, if this is one.
     pub fn scalar(&self) -> Option<&Scalar> {
         match self {

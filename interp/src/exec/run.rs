@@ -13,6 +13,22 @@ use crate::value::{FuncRef, Int, Scalar, Value};
 use mlir_ir::ir::{BlockId, OpId};
 use std::rc::Rc;
 
+/// Slot `r` to read and slot `w` to write at once (distinct slots: an
+/// op's operands and results are different values).
+#[inline(always)]
+fn read_write(fr: &mut Frame, r: Slot, w: Slot) -> Option<(&Value, &mut Value)> {
+    let (r, w) = (r as usize, w as usize);
+    if r < w {
+        let (lo, hi) = fr.split_at_mut(w);
+        Some((&lo[r], &mut hi[0]))
+    } else if w < r {
+        let (lo, hi) = fr.split_at_mut(r);
+        Some((&hi[0], &mut lo[w]))
+    } else {
+        None
+    }
+}
+
 /// A structure entered by translated code and not yet left.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Ctl {
@@ -127,7 +143,7 @@ impl Engine<'_> {
         let w = u32::from(w);
         match (fr[a as usize].word(), fr[b as usize].word()) {
             (Some(x), Some(y)) => match word::bin(f, w, fl, x, y) {
-                Some(r) => fr[d as usize] = Value::int(Int::from_word(w, r)),
+                Some(r) => fr[d as usize].set_word(w, r),
                 None => self.fallback(fr, op)?,
             },
             _ => self.fallback(fr, op)?,
@@ -139,7 +155,7 @@ impl Engine<'_> {
     fn cmpi(&mut self, fr: &mut Frame, op: OpId, p: u8, w: u8, [a, b, d]: [Slot; 3]) -> Result<()> {
         self.tick(op)?;
         match (fr[a as usize].word(), fr[b as usize].word()) {
-            (Some(x), Some(y)) => fr[d as usize] = Value::int(Int::bool(word::cmp(p, u32::from(w), x, y))),
+            (Some(x), Some(y)) => fr[d as usize].set_word(1, u64::from(word::cmp(p, u32::from(w), x, y))),
             _ => self.fallback(fr, op)?,
         }
         Ok(())
@@ -160,7 +176,7 @@ impl Engine<'_> {
         self.tick(op)?;
         let to = u32::from(to);
         match fr[a as usize].word().and_then(|x| word::cast(f, fl, u32::from(from), to, x)) {
-            Some(r) => fr[d as usize] = Value::int(Int::from_word(to, r)),
+            Some(r) => fr[d as usize].set_word(to, r),
             None => self.fallback(fr, op)?,
         }
         Ok(())
@@ -196,7 +212,7 @@ impl Engine<'_> {
             FBin::Mul => float::mul(*x, *y, Round::NearestEven),
             FBin::Div => float::div(*x, *y, Round::NearestEven),
         };
-        fr[d as usize] = Value::float(r);
+        fr[d as usize].set_float(r);
         Ok(())
     }
 
@@ -206,7 +222,10 @@ impl Engine<'_> {
         let pairs = code.copies(c);
         if !c.temp {
             for &(s, d) in pairs {
-                fr[d as usize] = fr[s as usize].clone();
+                // `None`: a value passed back into its own slot.
+                if let Some((from, to)) = read_write(fr, s, d) {
+                    to.copy_from(from);
+                }
             }
             return;
         }
@@ -311,7 +330,7 @@ impl Engine<'_> {
             self.mem.pop_scope();
         }
         if word::cmp(if l.unsigned { 6 } else { 2 }, w, next, ub) {
-            fr[l.iv as usize] = Value::int(Int::from_word(w, next));
+            fr[l.iv as usize].set_word(w, next);
             if l.scoped {
                 self.mem.push_scope();
             }
@@ -404,12 +423,14 @@ impl Engine<'_> {
     fn mem_load(&mut self, fr: &mut Frame, code: &Code, op: OpId, m: Slot, idx: Span, d: Slot) -> Result<()> {
         self.tick(op)?;
         let mut ix = [0i64; MAX_FAST_RANK];
-        let v = match (&fr[m as usize], Self::indices(fr, code, idx, &mut ix)) {
-            (Value::Memref(mr), Some(n)) => mr.load(op, &ix[..n], "load")?,
-            _ => return self.fallback(fr, op),
-        };
-        fr[d as usize] = v;
-        Ok(())
+        let n = Self::indices(fr, code, idx, &mut ix);
+        if let (Some(n), Some((Value::Memref(mr), slot))) = (n, read_write(fr, m, d)) {
+            if let Some(s) = mr.load_scalar(&ix[..n]) {
+                slot.set_scalar(s);
+                return Ok(());
+            }
+        }
+        self.fallback(fr, op)
     }
 
     fn mem_store(&mut self, fr: &mut Frame, code: &Code, op: OpId, v: Slot, m: Slot, idx: Span) -> Result<()> {

@@ -12,6 +12,7 @@ use super::{convert, host, nan, val, Float, FloatKind, Round};
 
 /// `b` in format `kind`: operands must share a format; a mismatched one is
 /// converted rather than trusted (the engine's verifier should prevent it).
+#[inline]
 fn same_kind(kind: FloatKind, b: Float) -> Float {
     if b.kind == kind {
         return b;
@@ -24,15 +25,18 @@ fn big(sig: u128) -> BigUint {
 }
 
 /// `a + b` rounded with `r`.
+#[inline]
 pub fn add(a: Float, b: Float, r: Round) -> Float {
     add_sub(a, same_kind(a.kind, b), r, false)
 }
 
 /// `a - b` rounded with `r`.
+#[inline]
 pub fn sub(a: Float, b: Float, r: Round) -> Float {
     add_sub(a, same_kind(a.kind, b), r, true)
 }
 
+#[inline]
 fn add_sub(a: Float, b: Float, r: Round, subtract: bool) -> Float {
     host::add_sub(a, b, r, subtract).unwrap_or_else(|| add_sub_exact(a, b, r, subtract))
 }
@@ -139,6 +143,7 @@ fn shift_amount(d: i64) -> usize {
 }
 
 /// `a * b` rounded with `r`.
+#[inline]
 pub fn mul(a: Float, b: Float, r: Round) -> Float {
     let b = same_kind(a.kind, b);
     host::mul(a, b, r).unwrap_or_else(|| mul_exact(a, b, r))
@@ -166,6 +171,7 @@ pub fn mul_exact(a: Float, b: Float, r: Round) -> Float {
 }
 
 /// `a / b` rounded with `r`.
+#[inline]
 pub fn div(a: Float, b: Float, r: Round) -> Float {
     let b = same_kind(a.kind, b);
     host::div(a, b, r).unwrap_or_else(|| div_exact(a, b, r))

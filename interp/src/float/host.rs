@@ -12,6 +12,7 @@ enum Host {
     F64,
 }
 
+#[inline]
 fn host(kind: FloatKind, r: Round) -> Option<Host> {
     match (kind, r) {
         (FloatKind::F32, Round::NearestEven) => Some(Host::F32),
@@ -22,6 +23,7 @@ fn host(kind: FloatKind, r: Round) -> Option<Host> {
 
 /// Applies `f32_op` or `f64_op` to the operands as host floats (unused
 /// slots repeat an operand).
+#[inline]
 fn apply(
     kind: FloatKind,
     r: Round,
@@ -45,6 +47,7 @@ fn apply(
 }
 
 /// `a + b` or `a - b`.
+#[inline]
 pub fn add_sub(a: Float, b: Float, r: Round, subtract: bool) -> Option<Float> {
     if subtract {
         apply(a.kind, r, [a, b, b], |x| x[0] - x[1], |x| x[0] - x[1])
@@ -54,21 +57,25 @@ pub fn add_sub(a: Float, b: Float, r: Round, subtract: bool) -> Option<Float> {
 }
 
 /// `a * b`.
+#[inline]
 pub fn mul(a: Float, b: Float, r: Round) -> Option<Float> {
     apply(a.kind, r, [a, b, b], |x| x[0] * x[1], |x| x[0] * x[1])
 }
 
 /// `a / b`.
+#[inline]
 pub fn div(a: Float, b: Float, r: Round) -> Option<Float> {
     apply(a.kind, r, [a, b, b], |x| x[0] / x[1], |x| x[0] / x[1])
 }
 
 /// `a * b + c`, fused.
+#[inline]
 pub fn fma(a: Float, b: Float, c: Float, r: Round) -> Option<Float> {
     apply(a.kind, r, [a, b, c], |x| x[0].mul_add(x[1], x[2]), |x| x[0].mul_add(x[1], x[2]))
 }
 
 /// `sqrt(a)`.
+#[inline]
 pub fn sqrt(a: Float, r: Round) -> Option<Float> {
     apply(a.kind, r, [a, a, a], |x| x[0].sqrt(), |x| x[0].sqrt())
 }
