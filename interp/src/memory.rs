@@ -90,6 +90,7 @@ pub enum Lane {
 
 impl Lane {
     /// Bytes one lane occupies: its bit width rounded up to whole bytes.
+    #[inline]
     pub fn bytes(self) -> usize {
         let bits = match self {
             Lane::Int(w) => w,
@@ -222,6 +223,22 @@ impl Buffer {
         }
     }
 
+    /// [`Buffer::read_lane`] straight into a value slot (overwritten in
+    /// place for integers up to 64 bits and floats that were written).
+    #[inline(always)]
+    pub fn read_lane_into(&self, at: usize, lane: Lane, slot: &mut Value) {
+        let n = lane.bytes();
+        if self.poison.is_empty() && n <= 8 && self.all_init(at, n) {
+            let bits = le_u128(&self.data[at..at + n]);
+            match lane {
+                Lane::Float(k) => return slot.set_float(float::from_bits(k, bits)),
+                Lane::Int(w) if (1..=64).contains(&w) => return slot.set_word(w, bits as u64 & (u64::MAX >> (64 - w))),
+                _ => {}
+            }
+        }
+        slot.set_scalar(self.read_lane(at, lane));
+    }
+
     /// Encodes `s` into the lane at byte `at` (in range, checked by the
     /// caller); `None` when the scalar does not fit the lane kind.
     #[inline]
@@ -346,7 +363,12 @@ fn decode_int(w: u32, bytes: &[u8]) -> Scalar {
     }
 }
 
+#[inline]
 fn encode_int(i: &Int, out: &mut [u8]) {
+    if let (Some(v), 1) = (i.word(), out.len()) {
+        out[0] = v as u8;
+        return;
+    }
     match i.bits128() {
         Some(v) => put_le(v, out),
         None => {
@@ -600,13 +622,26 @@ impl MemRef {
         (byte.checked_add(eb)? <= b.len()).then_some(byte)
     }
 
-    /// [`MemRef::load`] of a scalar when nothing needs reporting; `None`
-    /// sends the access down [`MemRef::load`]'s checked path.
+    /// [`MemRef::load`] of a scalar when nothing needs reporting.
     #[inline(always)]
-    pub fn load_scalar(&self, idx: &[i64]) -> Option<Scalar> {
+    fn load_scalar(&self, idx: &[i64]) -> Option<Scalar> {
         let b = self.buf.borrow();
         let byte = self.plain_byte(&b, idx, false)?;
         Some(b.read_lane(byte, self.elem.lane))
+    }
+
+    /// [`MemRef::load`] of a scalar into `slot` when nothing needs
+    /// reporting; false sends the access down the checked path.
+    #[inline(always)]
+    pub fn load_into(&self, idx: &[i64], slot: &mut Value) -> bool {
+        let b = self.buf.borrow();
+        match self.plain_byte(&b, idx, false) {
+            Some(byte) => {
+                b.read_lane_into(byte, self.elem.lane, slot);
+                true
+            }
+            None => false,
+        }
     }
 
     /// [`MemRef::store`] of a scalar when nothing needs reporting; false

@@ -147,15 +147,21 @@ impl Int {
     }
 
     /// The signed reading if it fits in `i64`.
-    #[inline]
+    #[inline(always)]
     pub fn to_i64(&self) -> Option<i64> {
         match self.0 {
             Repr::Inline { width, lo, .. } if width <= 64 => {
                 let sh = 64 - width.max(1);
                 Some(((lo << sh) as i64) >> sh)
             }
-            _ => self.to_sbig().to_i64(),
+            _ => self.wide_to_i64(),
         }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn wide_to_i64(&self) -> Option<i64> {
+        self.to_sbig().to_i64()
     }
 
     /// The signed reading as i128 for widths up to 64 (the fast path).

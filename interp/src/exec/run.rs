@@ -425,8 +425,7 @@ impl Engine<'_> {
         let mut ix = [0i64; MAX_FAST_RANK];
         let n = Self::indices(fr, code, idx, &mut ix);
         if let (Some(n), Some((Value::Memref(mr), slot))) = (n, read_write(fr, m, d)) {
-            if let Some(s) = mr.load_scalar(&ix[..n]) {
-                slot.set_scalar(s);
+            if mr.load_into(&ix[..n], slot) {
                 return Ok(());
             }
         }
