@@ -69,18 +69,8 @@ pub struct Copies {
     pub temp: bool,
 }
 
-/// A float operation the fast path computes (with `crate::float`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum FBin {
-    /// `addf`
-    Add,
-    /// `subf`
-    Sub,
-    /// `mulf`
-    Mul,
-    /// `divf`
-    Div,
-}
+/// A float operation the fast path computes: `addf`, `subf`, `mulf`, `divf`.
+pub use crate::float::host::Bin as FBin;
 
 /// One translated instruction.
 #[derive(Clone, Copy, Debug)]
@@ -99,8 +89,8 @@ pub enum Inst {
     Cast { op: OpId, f: Cast, fl: u8, from: u8, to: u8, a: Slot, d: Slot },
     /// `select` with a scalar condition.
     Select { op: OpId, c: Slot, t: Slot, f: Slot, d: Slot },
-    /// A float binary op on scalars.
-    Float2 { op: OpId, f: FBin, a: Slot, b: Slot, d: Slot },
+    /// A float binary op on scalars of format `k`.
+    Float2 { op: OpId, f: FBin, k: FloatKind, a: Slot, b: Slot, d: Slot },
     /// `cf.br`.
     Br { op: OpId, to: BlockId, copies: Copies },
     /// `cf.cond_br`: [`Code::conds`] entry `k`.
@@ -311,7 +301,7 @@ impl Translator<'_> {
                 return None;
             }
             let (a, b, d) = (self.operand(op, 0)?, self.operand(op, 1)?, self.result(op)?);
-            return Some(Inst::Float2 { op, f, a, b, d });
+            return Some(Inst::Float2 { op, f, k: *k, a, b, d });
         }
         if let Some(f) = int_cast(kind) {
             let (from, to) = (self.operand_word(op, 0)?, self.word(self.result_type(op)?)?);

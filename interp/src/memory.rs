@@ -231,7 +231,16 @@ impl Buffer {
         if self.poison.is_empty() && n <= 8 && self.all_init(at, n) {
             let bits = le_u128(&self.data[at..at + n]);
             match lane {
-                Lane::Float(k) => return slot.set_float(float::from_bits(k, bits)),
+                Lane::Float(k) => {
+                    let f = float::from_bits(k, bits);
+                    match slot {
+                        // The bits alone when the format matches (it does for a
+                        // slot reused by the same op): no struct copy.
+                        Value::Scalar(Scalar::Float(z)) if z.kind == k => z.bits = f.bits,
+                        _ => slot.set_float(f),
+                    }
+                    return;
+                }
                 Lane::Int(w) if (1..=64).contains(&w) => return slot.set_word(w, bits as u64 & (u64::MAX >> (64 - w))),
                 _ => {}
             }

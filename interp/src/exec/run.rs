@@ -7,10 +7,11 @@
 use super::{invalid, Engine, Flow, Frame};
 use crate::code::{Code, Copies, FBin, Inst, Slot, Span};
 use crate::error::Result;
-use crate::float::{self, Round};
+use crate::float::{self, host, Round};
 use crate::sem::word::{self, Bin, Cast};
 use crate::value::{FuncRef, Int, Scalar, Value};
 use mlir_ir::ir::{BlockId, OpId};
+use mlir_ir::types::FloatKind;
 use std::rc::Rc;
 
 /// Slot `r` to read and slot `w` to write at once (distinct slots: an
@@ -32,8 +33,9 @@ fn read_write(fr: &mut Frame, r: Slot, w: Slot) -> Option<(&Value, &mut Value)> 
 /// A structure entered by translated code and not yet left.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Ctl {
-    /// `scf.for` number `k`.
-    Loop(u32),
+    /// `scf.for` number `k`, with its induction variable, upper bound and
+    /// step (the slots hold them too; reading them here saves the decoding).
+    Loop { k: u32, iv: u64, ub: u64, step: u64 },
     /// `scf.if` number `k`.
     If(u32),
 }
@@ -52,7 +54,7 @@ impl Engine<'_> {
         if r.is_err() {
             // Close the allocation scopes of the loops the error left.
             for c in self.ctl.drain(base..) {
-                if let Ctl::Loop(k) = c {
+                if let Ctl::Loop { k, .. } = c {
                     if self.code.fors[k as usize].scoped {
                         self.mem.pop_scope();
                     }
@@ -81,12 +83,12 @@ impl Engine<'_> {
                 Inst::Cmpi { op, p, w, a, b, d } => self.cmpi(fr, op, p, w, [a, b, d])?,
                 Inst::Cast { op, f, fl, from, to, a, d } => self.int_cast(fr, op, f, fl, (from, to), a, d)?,
                 Inst::Select { op, c, t, f, d } => self.select(fr, op, [c, t, f, d])?,
-                Inst::Float2 { op, f, a, b, d } => self.float2(fr, op, f, [a, b, d])?,
+                Inst::Float2 { op, f, k, a, b, d } => self.float2(fr, op, f, k, [a, b, d])?,
                 Inst::Br { op, to, copies } => pc = self.br(fr, &code, op, to, copies)?,
                 Inst::CondBr { op, c, k } => pc = self.cond_br(fr, &code, op, c, k)?,
                 Inst::Exit { op, vals } => return self.exit(fr, &code, op, vals),
                 Inst::For { op, k } => pc = self.for_enter(fr, &code, op, k, pc)?,
-                Inst::Next { op, k, copies } if self.ctl.len() > base && self.ctl.last() == Some(&Ctl::Loop(k)) => {
+                Inst::Next { op, k, copies } if self.ctl.len() > base && self.in_loop(k) => {
                     pc = self.for_next(fr, &code, op, k, copies)?
                 }
                 Inst::If { op, k } => pc = self.if_enter(fr, &code, op, k, pc)?,
@@ -101,6 +103,12 @@ impl Engine<'_> {
                 Inst::Store { op, v, m, idx } => self.mem_store(fr, &code, op, v, m, idx)?,
             }
         }
+    }
+
+    /// True when the innermost structure entered is loop `k`.
+    #[inline(always)]
+    fn in_loop(&self, k: u32) -> bool {
+        matches!(self.ctl.last(), Some(Ctl::Loop { k: j, .. }) if *j == k)
     }
 
     /// Ticks and executes `op` through its dialect.
@@ -199,18 +207,31 @@ impl Engine<'_> {
         Ok(())
     }
 
+    /// A float op: f32 and f64 on the host's instructions straight from
+    /// the slots' bits (`float::host`), other formats and NaN results
+    /// through `crate::float`.
     #[inline(always)]
-    fn float2(&mut self, fr: &mut Frame, op: OpId, f: FBin, [a, b, d]: [Slot; 3]) -> Result<()> {
+    fn float2(&mut self, fr: &mut Frame, op: OpId, f: FBin, k: FloatKind, [a, b, d]: [Slot; 3]) -> Result<()> {
         self.tick(op)?;
         let (Value::Scalar(Scalar::Float(x)), Value::Scalar(Scalar::Float(y))) = (&fr[a as usize], &fr[b as usize])
         else {
             return self.fallback(fr, op);
         };
+        let (x, y) = (*x, *y);
+        let host = match k {
+            FloatKind::F32 => host::bin32(f, x.bits as u32, y.bits as u32).map(u128::from),
+            FloatKind::F64 => host::bin64(f, x.bits as u64, y.bits as u64).map(u128::from),
+            _ => None,
+        };
+        if let (Some(bits), Value::Scalar(Scalar::Float(z))) = (host, &mut fr[d as usize]) {
+            z.bits = bits;
+            return Ok(());
+        }
         let r = match f {
-            FBin::Add => float::add(*x, *y, Round::NearestEven),
-            FBin::Sub => float::sub(*x, *y, Round::NearestEven),
-            FBin::Mul => float::mul(*x, *y, Round::NearestEven),
-            FBin::Div => float::div(*x, *y, Round::NearestEven),
+            FBin::Add => float::add(x, y, Round::NearestEven),
+            FBin::Sub => float::sub(x, y, Round::NearestEven),
+            FBin::Mul => float::mul(x, y, Round::NearestEven),
+            FBin::Div => float::div(x, y, Round::NearestEven),
         };
         fr[d as usize].set_float(r);
         Ok(())
@@ -292,7 +313,7 @@ impl Engine<'_> {
         self.tick(op)?;
         let l = code.fors[k as usize];
         let [lb, ub] = [l.bounds[0], l.bounds[1]].map(|s| fr[s as usize].word());
-        let (Some(lb), Some(ub), Some(_)) = (lb, ub, fr[l.bounds[2] as usize].word()) else {
+        let (Some(lb), Some(ub), Some(step)) = (lb, ub, fr[l.bounds[2] as usize].word()) else {
             self.fallback(fr, op)?;
             return Ok(pc);
         };
@@ -308,7 +329,7 @@ impl Engine<'_> {
         if l.scoped {
             self.mem.push_scope();
         }
-        self.ctl.push(Ctl::Loop(k));
+        self.ctl.push(Ctl::Loop { k, iv: lb, ub, step });
         Ok(code.start(l.body))
     }
 
@@ -320,16 +341,16 @@ impl Engine<'_> {
         let l = code.fors[k as usize];
         self.copy(fr, code, copies);
         let w = u32::from(l.w);
-        let (iv, ub, step) =
-            (fr[l.iv as usize].word(), fr[l.bounds[1] as usize].word(), fr[l.bounds[2] as usize].word());
-        let (Some(iv), Some(ub), Some(step)) = (iv, ub, step) else {
-            return Err(invalid(op, "scf.for bounds changed during the loop"));
+        let Some(Ctl::Loop { iv, ub, step, .. }) = self.ctl.last_mut() else {
+            return Err(invalid(op, "scf.yield outside its loop"));
         };
-        let next = iv.wrapping_add(step) & word::mask(w);
+        let next = iv.wrapping_add(*step) & word::mask(w);
+        *iv = next;
+        let more = word::cmp(if l.unsigned { 6 } else { 2 }, w, next, *ub);
         if l.scoped {
             self.mem.pop_scope();
         }
-        if word::cmp(if l.unsigned { 6 } else { 2 }, w, next, ub) {
+        if more {
             fr[l.iv as usize].set_word(w, next);
             if l.scoped {
                 self.mem.push_scope();

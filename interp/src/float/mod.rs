@@ -46,7 +46,7 @@ mod arith;
 mod convert;
 mod decimal;
 pub mod format;
-mod host;
+pub mod host;
 pub mod libm;
 mod power;
 mod round;
