@@ -131,6 +131,8 @@ pub struct Buffer {
     data: Vec<u8>,
     /// One bit per byte: written at least once.
     init: Vec<u64>,
+    /// Bytes never written; 0 lets reads skip the bitmap.
+    unwritten: usize,
     /// Bytes holding (part of) a stored poison value, with its origin.
     poison: FxHashMap<usize, Poison>,
     /// The op that allocated it (or the `memref.global`).
@@ -169,7 +171,11 @@ impl Buffer {
     }
 
     fn set_init(&mut self, i: usize) {
-        self.init[i / 64] |= 1 << (i % 64);
+        let (w, bit) = (i / 64, 1 << (i % 64));
+        if self.init[w] & bit == 0 {
+            self.init[w] |= bit;
+            self.unwritten -= 1;
+        }
     }
 
     /// The bits of bytes `at..at + n` in the init bitmap's word `at / 64`,
@@ -183,6 +189,9 @@ impl Buffer {
     /// True when every byte of `at..at + n` was written.
     #[inline(always)]
     fn all_init(&self, at: usize, n: usize) -> bool {
+        if self.unwritten == 0 {
+            return true;
+        }
         match Self::init_mask(at, n) {
             Some(m) => self.init[at / 64] & m == m,
             None => (at..at + n).all(|i| self.is_init(i)),
@@ -192,8 +201,15 @@ impl Buffer {
     /// Marks bytes `at..at + n` written.
     #[inline(always)]
     fn set_all_init(&mut self, at: usize, n: usize) {
+        if self.unwritten == 0 {
+            return;
+        }
         match Self::init_mask(at, n) {
-            Some(m) => self.init[at / 64] |= m,
+            Some(m) => {
+                let w = &mut self.init[at / 64];
+                self.unwritten -= (m & !*w).count_ones() as usize;
+                *w |= m;
+            }
             None => (at..at + n).for_each(|i| self.set_init(i)),
         }
     }
@@ -1064,8 +1080,17 @@ impl Memory {
         }
         let addr = self.next_addr.div_ceil(align).saturating_mul(align);
         self.next_addr = addr.saturating_add(bytes as u64).saturating_add(MIN_ALIGN);
-        let buf =
-            Buffer { data, init, poison: FxHashMap::default(), origin: at, kind, freed: None, addr, read_only: None };
+        let buf = Buffer {
+            data,
+            init,
+            unwritten: bytes,
+            poison: FxHashMap::default(),
+            origin: at,
+            kind,
+            freed: None,
+            addr,
+            read_only: None,
+        };
         let rc = Rc::new(RefCell::new(buf));
         match kind {
             AllocKind::Heap => {
@@ -1312,6 +1337,7 @@ mod tests {
         let mut b = Buffer {
             data: vec![0; 64],
             init: vec![0; 1],
+            unwritten: 64,
             poison: FxHashMap::default(),
             origin: OpId(0),
             kind: AllocKind::Heap,
