@@ -13,13 +13,11 @@
 mod run;
 
 use crate::code::{Code, Slot};
-use crate::dialects;
 use crate::error::{Error, ErrorKind, Result};
-use crate::runtime::{self, RtFn};
 use crate::value::{FuncRef, Int, Scalar, Value};
 use mlir_ir::attrs::{Attribute, DenseValues, FloatLit, IntVal};
 use mlir_ir::ir::{BlockId, Module, OpId, RegionId, ValueId};
-use mlir_ir::ops::{DialectOp, OpKind};
+use mlir_ir::ops::OpKind;
 use mlir_ir::types::{TypeId, TypeKind};
 use ndarray::{ArrayD, IxDyn};
 use rustc_hash::FxHashMap;
@@ -98,8 +96,6 @@ pub struct Func {
     pub body: Option<RegionId>,
     /// Number of SSA slots of its frame.
     pub nslots: u32,
-    /// The runtime function an external declaration binds to.
-    pub runtime: Option<RtFn>,
     /// Result types.
     pub results: Vec<TypeId>,
     /// Argument types.
@@ -112,14 +108,10 @@ pub struct Func {
 }
 
 impl Func {
-    /// Entry block, first argument slot and frame size of a defined
-    /// function that is not bound to the runtime.
+    /// Entry block, first argument slot and frame size of a defined function.
     #[inline]
     pub fn fast_entry(&self) -> Option<(BlockId, Slot, u32)> {
-        match (self.entry, self.runtime) {
-            (Some((b, s)), None) => Some((b, s, self.nslots)),
-            _ => None,
-        }
+        self.entry.map(|(b, s)| (b, s, self.nslots))
     }
 }
 
@@ -168,6 +160,25 @@ pub struct Engine<'m> {
     frames: Vec<Vec<Frame>>,
     /// The structures translated code is inside (see `run::Ctl`).
     ctl: Vec<run::Ctl>,
+    /// What executes ops and external functions.
+    sem: Semantics,
+}
+
+/// Executes one op through its dialect.
+pub type OpFn = for<'a, 'm> fn(&'a mut Engine<'m>, &'a mut Frame, OpId) -> Result<Flow>;
+
+/// Calls an external function (a declaration without body) from an op.
+pub type ExternalFn = for<'a, 'm> fn(&'a mut Engine<'m>, OpId, FuncRef, Vec<Value>) -> Result<Vec<Value>>;
+
+/// The semantics the engine runs but does not define, supplied by the
+/// layer above it (`crate::dialects`), so the engine imports no dialect.
+#[derive(Clone, Copy)]
+pub struct Semantics {
+    /// Executes one op through its dialect.
+    pub op: OpFn,
+    /// Calls external function `f` (a declaration without body: the
+    /// runtime library) from op `at`.
+    pub external: ExternalFn,
 }
 
 /// A watcher of a run: told before and after every executed op (operands
@@ -195,8 +206,10 @@ fn invalid(op: OpId, msg: impl Into<String>) -> Error {
 }
 
 impl<'m> Engine<'m> {
-    /// Loads `m`: numbers slots, builds the function table, decodes attributes.
-    pub fn load(m: &'m Module, cfg: Config, out: Box<dyn Write + 'm>) -> Result<Engine<'m>> {
+    /// Loads `m` to run with `sem`: numbers slots, builds the function
+    /// table, decodes attributes, translates the code. (`Engine::load`,
+    /// in `crate::dialects`, supplies every dialect.)
+    pub fn with_semantics(m: &'m Module, cfg: Config, out: Box<dyn Write + 'm>, sem: Semantics) -> Result<Engine<'m>> {
         let mut e = Engine {
             m,
             cfg: cfg.clone(),
@@ -220,6 +233,7 @@ impl<'m> Engine<'m> {
             scratch: Vec::new(),
             frames: Vec::new(),
             ctl: Vec::new(),
+            sem,
         };
         let top = m.top.ok_or_else(|| Error::global(ErrorKind::Invalid("no top-level module".into())))?;
         e.collect_funcs(top);
@@ -290,10 +304,9 @@ impl<'m> Engine<'m> {
             _ => (Vec::new(), Vec::new()),
         };
         let body = m.regions(op).first().copied().filter(|r| !m.region(*r).blocks.is_empty());
-        let runtime = if body.is_none() { Some(RtFn::from_name(&name)) } else { None };
         let id = FuncRef(self.funcs.len() as u32);
         self.by_name.entry(name.clone()).or_insert(id);
-        self.funcs.push(Func { op, name, body, nslots: 0, runtime, results, inputs, entry: None, owning: Rc::new([]) });
+        self.funcs.push(Func { op, name, body, nslots: 0, results, inputs, entry: None, owning: Rc::new([]) });
     }
 
     fn number_region(&mut self, r: RegionId, n: &mut u32) {
@@ -836,12 +849,9 @@ impl<'m> Engine<'m> {
     /// Calls function `f` with `args` from op `at`.
     pub fn call(&mut self, at: OpId, f: FuncRef, args: Vec<Value>) -> Result<Vec<Value>> {
         let func = self.funcs.get(f.0 as usize).ok_or_else(|| invalid(at, "bad function reference"))?;
-        if let Some(rt) = func.runtime {
-            let name = func.name.clone();
-            let ins = func.inputs.clone();
-            return runtime::call(self, at, rt, &name, &ins, args);
-        }
-        let body = func.body.ok_or_else(|| invalid(at, "function without body"))?;
+        let Some(body) = func.body else {
+            return (self.sem.external)(self, at, f, args);
+        };
         if args.len() != func.inputs.len() {
             return Err(invalid(at, format!("{} arguments for {} parameters", args.len(), func.inputs.len())));
         }
@@ -938,38 +948,10 @@ impl<'m> Engine<'m> {
         Ok(vals)
     }
 
-    /// Executes one op: one arm per dialect, each dialect's file matches
-    /// its own ops exhaustively.
+    /// Executes one op through its dialect.
+    #[inline]
     fn step(&mut self, fr: &mut Frame, op: OpId) -> Result<Flow> {
-        let kind = self.m.op(op).name.kind;
-        match kind.dialect_op() {
-            DialectOp::Builtin(o) => dialects::builtin::exec(self, fr, op, o),
-            DialectOp::Func(o) => dialects::func::exec(self, fr, op, o),
-            DialectOp::Cf(o) => dialects::cf::exec(self, fr, op, o),
-            DialectOp::Arith(o) => dialects::arith::exec(self, fr, op, o),
-            DialectOp::Index(o) => dialects::index::exec(self, fr, op, o),
-            DialectOp::Ub(o) => dialects::ub::exec(self, fr, op, o),
-            DialectOp::Scf(o) => dialects::scf::exec(self, fr, op, o),
-            DialectOp::Vector(o) => dialects::vector::exec(self, fr, op, o),
-            DialectOp::Math(o) => dialects::math::exec(self, fr, op, o),
-            DialectOp::Memref(o) => dialects::memref::exec(self, fr, op, o),
-            DialectOp::Affine(o) => dialects::affine::exec(self, fr, op, o),
-            DialectOp::Tensor(o) => dialects::tensor::exec(self, fr, op, o),
-            DialectOp::Complex(o) => dialects::complex::exec(self, fr, op, o),
-            DialectOp::Bufferization(o) => dialects::bufferization::exec(self, fr, op, o),
-            DialectOp::Comb(o) => dialects::comb::exec(self, fr, op, o),
-            DialectOp::Llvm(o) => dialects::llvm::exec(self, fr, op, o),
-            DialectOp::Unknown => self.unknown(fr, op),
-        }
-    }
-
-    /// Ops the IR does not know: `vector.print` by name (older IR builds),
-    /// anything else is unsupported.
-    fn unknown(&mut self, fr: &mut Frame, op: OpId) -> Result<Flow> {
-        match self.m.op_name(op) {
-            "vector.print" => dialects::vector::print(self, fr, op),
-            name => Err(Error::at(op, ErrorKind::Unsupported(format!("operation '{name}'")))),
-        }
+        (self.sem.op)(self, fr, op)
     }
 }
 

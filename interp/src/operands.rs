@@ -2,17 +2,20 @@
 //! over scalars and vectors (read the operands, apply one pure function of
 //! `crate::sem` per element, propagate poison, turn UB into an error at the
 //! op, write the results), so `arith` and `index` share it without one
-//! dialect importing the other.
+//! dialect importing the other; and the `!llvm.ptr` helpers the llvm
+//! dialect and the runtime library both need.
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::exec::{Engine, Flow, Frame};
-use crate::memory::{AllocKind, AllocLayout, Elem, Lane, MemRef};
+use crate::memory::{mem_ub, AllocKind, AllocLayout, Buffer, Elem, Lane, MemRef};
 use crate::sem::fp::To;
 use crate::sem::int::Out;
 use crate::value::{map1, map2, map2_pair, Int, Poison, Scalar, Value};
+use mlir_ir::attrs::Attribute;
 use mlir_ir::ir::OpId;
 use mlir_ir::types::{TypeId, TypeKind};
 use ndarray::{ArrayD, IxDyn};
+use std::cell::RefCell;
 use std::rc::Rc;
 
 /// The operand types do not fit the op (the verifier admitted them).
@@ -299,4 +302,78 @@ pub fn elem_of(e: &Engine, at: OpId, ty: TypeId) -> Result<Elem> {
     }
     let lane = lane_of(ty).ok_or_else(unsupported)?;
     Ok(Elem { lane, vshape: Vec::new(), name, ty })
+}
+
+// ---- pointers (`!llvm.ptr`) ---------------------------------------------------
+
+/// The name of the global (or other allocation) `origin`, for messages.
+pub fn alloc_name(e: &Engine, origin: OpId) -> String {
+    let m = e.m;
+    match m.attr(origin, "sym_name").map(|a| m.ctx.attr_kind(a)) {
+        Some(Attribute::String { value, .. }) => format!("@{}", String::from_utf8_lossy(value)),
+        _ => format!("the allocation of '{}'", m.op_name(origin)),
+    }
+}
+
+/// The buffer and byte index of an access of `n` bytes through `v`:
+/// undefined behaviour through poison, null, a freed buffer or outside it.
+pub fn place(e: &Engine, op: OpId, v: &Value, n: usize, what: &str) -> Result<(Rc<RefCell<Buffer>>, usize)> {
+    e.observe(op, v, &format!("used as the address of {what}"))?;
+    let Value::Ptr(p) = v else { return Err(invalid(op, format!("the address of {what} is not a pointer"))) };
+    let Some(buf) = p.buf.clone() else {
+        return Err(Error::at(
+            op,
+            ErrorKind::Ub(format!("{what} through a null pointer (address {:#x}, no allocation)", p.offset)),
+        ));
+    };
+    let (origin, len) = {
+        let b = buf.borrow();
+        (b.origin, b.len())
+    };
+    let at = usize::try_from(p.offset).ok().filter(|at| at.checked_add(n).is_some_and(|end| end <= len));
+    match at {
+        Some(at) => Ok((buf, at)),
+        None => Err(mem_ub(
+            op,
+            origin,
+            format!(
+                "out-of-bounds {what}: {n} byte(s) at offset {} of {}, which has {len} bytes",
+                p.offset,
+                alloc_name(e, origin)
+            ),
+        )),
+    }
+}
+
+/// The bytes of the NUL-terminated string at `p` (without the NUL), as
+/// `printString`'s `fputs` reads them: undefined behaviour if the
+/// allocation ends, or a byte was never written, before a NUL.
+pub fn c_string(e: &Engine, op: OpId, p: &Value) -> Result<Vec<u8>> {
+    let (buf, start) = place(e, op, p, 1, "printString")?;
+    let b = buf.borrow();
+    let mut out = Vec::new();
+    for i in start..b.len() {
+        match b.byte(i) {
+            Ok(0) => return Ok(out),
+            Ok(c) => out.push(c),
+            Err(Poison(origin)) => {
+                return Err(Error::at(
+                    op,
+                    ErrorKind::Poison {
+                        what: format!("read by printString at offset {i} of {}", alloc_name(e, b.origin)),
+                        origin,
+                    },
+                ))
+            }
+        }
+    }
+    Err(mem_ub(
+        op,
+        b.origin,
+        format!(
+            "printString reads past the end of {} ({} bytes): no NUL byte from offset {start} on",
+            alloc_name(e, b.origin),
+            b.len()
+        ),
+    ))
 }

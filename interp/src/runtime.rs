@@ -9,7 +9,7 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::exec::Engine;
 use crate::float::{self, Float, FloatKind, Round};
 use crate::memory::{self, MemRef};
-use crate::value::{Int, Scalar, Value};
+use crate::value::{FuncRef, Int, Scalar, Value};
 use mlir_ir::attrs::Attribute;
 use mlir_ir::ir::OpId;
 use mlir_ir::types::{Signedness, TypeId, TypeKind};
@@ -80,8 +80,17 @@ fn bad_arg(op: OpId, name: &str) -> Error {
     Error::at(op, ErrorKind::Invalid(format!("bad argument for @{name}")))
 }
 
+/// Calls the external function `f` (a declaration: the runtime function
+/// its name binds to) from `op`.
+pub fn call(e: &mut Engine, op: OpId, f: FuncRef, args: Vec<Value>) -> Result<Vec<Value>> {
+    let func =
+        e.funcs.get(f.0 as usize).ok_or_else(|| Error::at(op, ErrorKind::Invalid("bad function reference".into())))?;
+    let (name, ins) = (func.name.clone(), func.inputs.clone());
+    call_as(e, op, RtFn::from_name(&name), &name, &ins, args)
+}
+
 /// Calls runtime function `rt` (declared as `name` with parameter types `ins`).
-pub fn call(e: &mut Engine, op: OpId, rt: RtFn, name: &str, ins: &[TypeId], args: Vec<Value>) -> Result<Vec<Value>> {
+fn call_as(e: &mut Engine, op: OpId, rt: RtFn, name: &str, ins: &[TypeId], args: Vec<Value>) -> Result<Vec<Value>> {
     for a in &args {
         e.observe(op, a, &format!("passed to @{name}"))?;
     }
@@ -130,7 +139,7 @@ pub fn call(e: &mut Engine, op: OpId, rt: RtFn, name: &str, ins: &[TypeId], args
         }
         RtFn::PrintString => {
             let p = args.first().ok_or_else(|| bad_arg(op, name))?;
-            let bytes = crate::dialects::llvm::c_string(e, op, p)?;
+            let bytes = crate::operands::c_string(e, op, p)?;
             e.out.write_all(&bytes).map_err(io(op))?;
             return Ok(Vec::new());
         }

@@ -15,6 +15,7 @@
 use crate::error::{Error, ErrorKind, Result};
 use crate::exec::{Engine, Flow, Frame};
 use crate::memory::{mem_ub, AllocKind, Buffer, Lane, Ptr, CONSTANT_GLOBAL};
+use crate::operands::{alloc_name, place};
 use crate::value::{Int, Poison, Scalar, Value};
 use mlir_ir::attrs::Attribute;
 use mlir_ir::datalayout;
@@ -151,15 +152,6 @@ fn addressof(e: &mut Engine, op: OpId) -> Result<Value> {
     }
     let buf = global(e, op, target)?;
     Ok(Value::Ptr(Ptr { buf: Some(buf), offset: 0 }))
-}
-
-/// The name of the global (or other allocation) `origin`, for messages.
-pub fn alloc_name(e: &Engine, origin: OpId) -> String {
-    let m = e.m;
-    match m.attr(origin, "sym_name").map(|a| m.ctx.attr_kind(a)) {
-        Some(Attribute::String { value, .. }) => format!("@{}", String::from_utf8_lossy(value)),
-        _ => format!("the allocation of '{}'", m.op_name(origin)),
-    }
 }
 
 fn type_attr(e: &Engine, op: OpId, name: &str) -> Result<TypeId> {
@@ -402,36 +394,6 @@ fn gep(e: &Engine, op: OpId, args: Vec<Value>) -> Result<Value> {
     Ok(Value::Ptr(Ptr { buf: base.buf, offset }))
 }
 
-/// The buffer and byte index of an access of `n` bytes through `v`:
-/// undefined behaviour through poison, null, a freed buffer or outside it.
-pub fn place(e: &Engine, op: OpId, v: &Value, n: usize, what: &str) -> Result<(Rc<RefCell<Buffer>>, usize)> {
-    e.observe(op, v, &format!("used as the address of {what}"))?;
-    let Value::Ptr(p) = v else { return Err(invalid(op, format!("the address of {what} is not a pointer"))) };
-    let Some(buf) = p.buf.clone() else {
-        return Err(Error::at(
-            op,
-            ErrorKind::Ub(format!("{what} through a null pointer (address {:#x}, no allocation)", p.offset)),
-        ));
-    };
-    let (origin, len) = {
-        let b = buf.borrow();
-        (b.origin, b.len())
-    };
-    let at = usize::try_from(p.offset).ok().filter(|at| at.checked_add(n).is_some_and(|end| end <= len));
-    match at {
-        Some(at) => Ok((buf, at)),
-        None => Err(mem_ub(
-            op,
-            origin,
-            format!(
-                "out-of-bounds {what}: {n} byte(s) at offset {} of {}, which has {len} bytes",
-                p.offset,
-                alloc_name(e, origin)
-            ),
-        )),
-    }
-}
-
 /// `llvm.load %p : !llvm.ptr -> T` of an integer or float.
 fn load(e: &Engine, op: OpId, p: &Value) -> Result<Value> {
     let lane = lane_of(e, op, e.result_type(op, 0))?;
@@ -453,37 +415,4 @@ fn store(e: &Engine, op: OpId, v: &Value, p: &Value) -> Result<()> {
     }
     let s = v.scalar().ok_or_else(|| invalid(op, "llvm.store of a non-scalar value"))?;
     b.write_lane(at, lane, s).ok_or_else(|| invalid(op, "stored value does not match its type"))
-}
-
-/// The bytes of the NUL-terminated string at `p` (without the NUL), as
-/// `printString`'s `fputs` reads them: undefined behaviour if the
-/// allocation ends, or a byte was never written, before a NUL.
-pub fn c_string(e: &Engine, op: OpId, p: &Value) -> Result<Vec<u8>> {
-    let (buf, start) = place(e, op, p, 1, "printString")?;
-    let b = buf.borrow();
-    let mut out = Vec::new();
-    for i in start..b.len() {
-        match b.byte(i) {
-            Ok(0) => return Ok(out),
-            Ok(c) => out.push(c),
-            Err(Poison(origin)) => {
-                return Err(Error::at(
-                    op,
-                    ErrorKind::Poison {
-                        what: format!("read by printString at offset {i} of {}", alloc_name(e, b.origin)),
-                        origin,
-                    },
-                ))
-            }
-        }
-    }
-    Err(mem_ub(
-        op,
-        b.origin,
-        format!(
-            "printString reads past the end of {} ({} bytes): no NUL byte from offset {start} on",
-            alloc_name(e, b.origin),
-            b.len()
-        ),
-    ))
 }
