@@ -3,18 +3,14 @@
 //! assertion, a resource limit), 2 bad input or usage, 3 an internal error
 //! of mlir-interp itself.
 
-use crate::exec::{Config, Engine, STACK_PER_CALL};
-use crate::value::{Scalar, Value};
+pub use crate::driver::{
+    engine_stack_size, limits, on_engine_thread, print_result, read_source, EntryResult, ThreadError, CLI_STACK,
+    EXIT_INPUT, EXIT_INTERNAL, EXIT_RUNTIME,
+};
+use crate::exec::{Config, Engine};
 use clap::{Parser, Subcommand, ValueEnum};
 use mlir_ir::diag::Source;
-use std::io::{Read, Write};
-
-/// Exit status for a program that failed at run time.
-pub const EXIT_RUNTIME: i32 = 1;
-/// Exit status for bad input or usage.
-pub const EXIT_INPUT: i32 = 2;
-/// Exit status for a bug in mlir-interp (a panic), never the program's fault.
-pub const EXIT_INTERNAL: i32 = 3;
+use std::io::Write;
 
 /// Makes every panic a one-line internal-error report and exit status
 /// [`EXIT_INTERNAL`], so an interpreter bug is never mistaken for a
@@ -32,16 +28,6 @@ pub fn install_panic_hook() {
         eprintln!("mlir-interp: internal error, please report it with the input: {msg}{at}");
         std::process::exit(EXIT_INTERNAL);
     }));
-}
-
-/// The stack of the thread the CLI runs on: room for [`limits`]'s nesting
-/// (virtual memory; only what deep input touches is ever committed).
-pub const CLI_STACK: usize = 512 << 20;
-
-/// The input bounds of the CLI: nesting up to 50,000 levels (25,000 nested
-/// regions), which parse, verify and print within [`CLI_STACK`].
-pub fn limits() -> mlir_ir::Limits {
-    mlir_ir::Limits { max_nesting: 50_000 }
 }
 
 /// Runs `main_with(cli)` on a thread with a [`CLI_STACK`] stack.
@@ -97,19 +83,6 @@ pub struct Cli {
     /// What to do.
     #[command(subcommand)]
     pub cmd: Cmd,
-}
-
-/// The result type the entry function's value is printed as.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum EntryResult {
-    /// Print nothing.
-    Void,
-    /// Print an i32 result.
-    I32,
-    /// Print an i64 result.
-    I64,
-    /// Print an f32 result.
-    F32,
 }
 
 /// `--float-policy` values (see `float::Policy`).
@@ -206,18 +179,6 @@ pub struct DiffArgs {
     pub max_steps: Option<u64>,
 }
 
-/// Reads a file or standard input; the name is what diagnostics show.
-pub fn read_source(file: &str) -> Result<Source, String> {
-    if file == "-" {
-        let mut s = String::new();
-        std::io::stdin().read_to_string(&mut s).map_err(|e| format!("cannot read standard input: {e}"))?;
-        return Ok(Source::new("<stdin>", s));
-    }
-    let bytes = std::fs::read(file).map_err(|e| format!("cannot open input file '{file}': {e}"))?;
-    let text = String::from_utf8(bytes).map_err(|_| format!("input file '{file}' is not valid UTF-8"))?;
-    Ok(Source::new(file, text))
-}
-
 /// Runs the CLI and returns the process exit status.
 pub fn main_with(cli: Cli) -> i32 {
     match cli.cmd {
@@ -293,52 +254,6 @@ pub fn main_with(cli: Cli) -> i32 {
     }
 }
 
-/// The host stack for an engine thread that may nest `max_call_depth` calls.
-pub fn engine_stack_size(cfg: &Config) -> usize {
-    (cfg.max_call_depth as usize).saturating_mul(STACK_PER_CALL).saturating_add(64 << 20)
-}
-
-/// Runs `f` on a thread whose stack fits `cfg.max_call_depth` calls, so deep
-/// recursion ends with the depth error rather than a host overflow. The
-/// stack is only reserved (each call's share counts against `--max-memory`
-/// when the call happens); a stack the host cannot reserve is a usage error
-/// that says what to change.
-pub fn on_engine_thread<T: Send>(cfg: &Config, f: impl FnOnce() -> T + Send) -> Result<T, ThreadError> {
-    let stack = engine_stack_size(cfg);
-    let hint = "lower --max-call-depth or raise the memory available";
-    std::thread::scope(|s| {
-        let h = std::thread::Builder::new().stack_size(stack).spawn_scoped(s, f);
-        match h {
-            // In the binary a panic exits through the panic hook first; a
-            // library caller without the hook gets `Panicked`.
-            Ok(h) => h.join().map_err(|_| ThreadError::Panicked),
-            Err(e) => Err(ThreadError::Spawn(format!(
-                "cannot start the engine thread with a {stack}-byte stack for --max-call-depth {}: {e}; {hint}",
-                cfg.max_call_depth
-            ))),
-        }
-    })
-}
-
-/// Why [`on_engine_thread`] returned no result.
-#[derive(Debug)]
-pub enum ThreadError {
-    /// The host refused the thread (its stack): a usage problem, exit 2.
-    Spawn(String),
-    /// The engine panicked: an internal error, exit 3.
-    Panicked,
-}
-
-impl ThreadError {
-    /// The exit status and message for this failure.
-    pub fn report(&self) -> (i32, String) {
-        match self {
-            ThreadError::Spawn(m) => (EXIT_INPUT, m.clone()),
-            ThreadError::Panicked => (EXIT_INTERNAL, "internal error: the engine thread panicked".into()),
-        }
-    }
-}
-
 /// Runs the engine on its own thread (see [`on_engine_thread`]); with
 /// `--timeout`, a watchdog ends the process if one op outlasts the limit
 /// by a second (the engine itself stops between ops).
@@ -398,40 +313,6 @@ fn run(m: &mlir_ir::Module, src: &Source, cfg: Config, entry: &str, res: EntryRe
             }
         }
     }
-}
-
-/// `--entry-point-result`: void prints nothing; i32/i64 print the integer,
-/// f32 prints `%e`; each followed by a newline. A mismatch is an error, as
-/// in mlir-runner.
-pub fn print_result(e: &mut Engine, entry: &str, vals: &[Value], res: EntryResult) -> crate::error::Result<()> {
-    use crate::error::{Error, ErrorKind};
-    let f = e.func_by_name(entry).map(|f| e.funcs[f.0 as usize].results.clone()).unwrap_or_default();
-    let kinds: Vec<_> = f.iter().map(|t| e.m.ctx.type_kind(*t).clone()).collect();
-    let bad = |msg: &str| Error::global(ErrorKind::Invalid(msg.to_string()));
-    let text = match res {
-        EntryResult::Void if kinds.is_empty() => return Ok(()),
-        EntryResult::Void => return Err(bad("expected void function")),
-        EntryResult::I32 | EntryResult::I64 => {
-            let w = if res == EntryResult::I32 { 32 } else { 64 };
-            if kinds.len() != 1 || !kinds[0].is_signless_int(w) {
-                return Err(bad(&format!("only single i{w} function result supported")));
-            }
-            match vals.first().and_then(Value::scalar) {
-                Some(Scalar::Int(i)) => i.to_i64().unwrap_or(0).to_string(),
-                _ => return Err(bad("bad entry result")),
-            }
-        }
-        EntryResult::F32 => {
-            if kinds.len() != 1 || kinds[0] != mlir_ir::types::TypeKind::Float(crate::float::FloatKind::F32) {
-                return Err(bad("only single f32 function result supported"));
-            }
-            match vals.first().and_then(Value::scalar) {
-                Some(Scalar::Float(f)) => crate::runtime::format_e(*f),
-                _ => return Err(bad("bad entry result")),
-            }
-        }
-    };
-    writeln!(e.out, "{text}").map_err(|err| bad(&format!("cannot write output: {err}")))
 }
 
 /// How many leaking allocation sites are shown in full.

@@ -8,7 +8,7 @@
 //! printed NaN (x86 prints `-nan` for computed NaNs; see the README) unless
 //! `--nan-exact` is given.
 
-use crate::cli::{print_result, EntryResult};
+use crate::driver::{print_result, EntryResult};
 use crate::exec::{Config, Engine};
 use mlir_ir::diag::Source;
 use std::path::Path;
@@ -63,7 +63,7 @@ pub struct Outcome {
 
 /// Runs `entry` of `src` in this engine, capturing what it prints.
 pub fn run_ours(src: &Source, cfg: Config, entry: &str, res: EntryResult) -> Outcome {
-    let m = match mlir_ir::parse_and_verify_with(src, &crate::cli::limits()) {
+    let m = match mlir_ir::parse_and_verify_with(src, &crate::driver::limits()) {
         Ok(m) => m,
         Err(d) => return Outcome { stdout: String::new(), status: 2, stderr: d.render(src) },
     };
@@ -86,7 +86,7 @@ pub fn run_ours(src: &Source, cfg: Config, entry: &str, res: EntryResult) -> Out
             }
         }
     };
-    crate::cli::on_engine_thread(&c, go).unwrap_or_else(|e| {
+    crate::driver::on_engine_thread(&c, go).unwrap_or_else(|e| {
         let (status, stderr) = e.report();
         Outcome { stdout: String::new(), status, stderr }
     })
@@ -178,7 +178,7 @@ pub fn first_difference(ours: &Outcome, theirs: &Outcome, nan_exact: bool) -> Op
 /// `mlir-interp diff`: exit 0 when both agree, 1 on a difference, 2 when
 /// the file or the toolchain cannot be used.
 pub fn main(file: &str, pipeline: Option<String>, entry: &str, res: EntryResult, nan_exact: bool, cfg: Config) -> i32 {
-    let src = match crate::cli::read_source(file) {
+    let src = match crate::driver::read_source(file) {
         Ok(s) => s,
         Err(e) => {
             eprintln!("error: {e}");

@@ -1,15 +1,18 @@
 //! `mlir-interp`: the execution engine of the reference interpreter.
 //! The IR, parser and printer live in the `mlir-ir` crate.
 
+pub mod access;
 pub mod cli;
 pub mod code;
 pub mod dialects;
 pub mod differential;
+pub mod driver;
 pub mod error;
 pub mod exec;
 pub mod float;
 pub mod memory;
 pub mod operands;
 pub mod runtime;
+pub mod scalar;
 pub mod sem;
 pub mod value;

@@ -11,10 +11,13 @@
 //! and writes through any view land in the same storage. Layouts given by a
 //! non-strided affine map keep the map ([`MapLayout`]) and address through it.
 //!
+//! Memory stores scalars (`crate::scalar`); reading and writing whole
+//! values is `crate::access`, a layer above both memory and values.
+//!
 //! # API for other dialects
 //! - [`elem_of`]: the storage kind of an element type.
 //! - [`Memory::alloc`]: a new buffer and its identity view ([`MemRef`]).
-//! - [`MemRef::load`] / [`MemRef::store`]: one element (a scalar, or a
+//! - [`MemRef::load`] / [`MemRef::store`] (in `crate::access`): one element (a scalar, or a
 //!   `Value::Array` for vector elements) at logical indices, bounds-checked
 //!   against the view and its buffer.
 //! - [`MemRef::read_all`] / [`MemRef::write_all`]: the whole view as an
@@ -31,11 +34,10 @@
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::float::{self, FloatKind};
-use crate::value::{Int, Poison, Scalar, Value};
+use crate::scalar::{Int, Poison, Scalar};
 use mlir_ir::affine::AffineMap;
 use mlir_ir::ir::OpId;
 use mlir_ir::types::TypeId;
-use ndarray::{ArrayD, IxDyn};
 use num_bigint::{BigInt, BigUint, Sign};
 use rustc_hash::FxHashMap;
 use std::cell::RefCell;
@@ -128,13 +130,13 @@ impl Elem {
 
 /// A block of memory.
 pub struct Buffer {
-    data: Vec<u8>,
+    pub(crate) data: Vec<u8>,
     /// One bit per byte: written at least once.
     init: Vec<u64>,
     /// Bytes never written; 0 lets reads skip the bitmap.
     unwritten: usize,
     /// Bytes holding (part of) a stored poison value, with its origin.
-    poison: FxHashMap<usize, Poison>,
+    pub(crate) poison: FxHashMap<usize, Poison>,
     /// The op that allocated it (or the `memref.global`).
     pub origin: OpId,
     /// Who owns it.
@@ -188,7 +190,7 @@ impl Buffer {
 
     /// True when every byte of `at..at + n` was written.
     #[inline(always)]
-    fn all_init(&self, at: usize, n: usize) -> bool {
+    pub(crate) fn all_init(&self, at: usize, n: usize) -> bool {
         if self.unwritten == 0 {
             return true;
         }
@@ -237,31 +239,6 @@ impl Buffer {
                 Scalar::complex(float::from_bits(k, le_u128(&bytes[..h])), float::from_bits(k, le_u128(&bytes[h..])))
             }
         }
-    }
-
-    /// [`Buffer::read_lane`] straight into a value slot (overwritten in
-    /// place for integers up to 64 bits and floats that were written).
-    #[inline(always)]
-    pub fn read_lane_into(&self, at: usize, lane: Lane, slot: &mut Value) {
-        let n = lane.bytes();
-        if self.poison.is_empty() && n <= 8 && self.all_init(at, n) {
-            let bits = le_u128(&self.data[at..at + n]);
-            match lane {
-                Lane::Float(k) => {
-                    let f = float::from_bits(k, bits);
-                    match slot {
-                        // The bits alone when the format matches (it does for a
-                        // slot reused by the same op): no struct copy.
-                        Value::Scalar(Scalar::Float(z)) if z.kind == k => z.bits = f.bits,
-                        _ => slot.set_float(f),
-                    }
-                    return;
-                }
-                Lane::Int(w) if (1..=64).contains(&w) => return slot.set_word(w, bits as u64 & (u64::MAX >> (64 - w))),
-                _ => {}
-            }
-        }
-        slot.set_scalar(self.read_lane(at, lane));
     }
 
     /// Encodes `s` into the lane at byte `at` (in range, checked by the
@@ -362,7 +339,7 @@ impl Ptr {
 
 /// The little-endian number in `bytes` (at most 16 of them).
 #[inline(always)]
-fn le_u128(bytes: &[u8]) -> u128 {
+pub(crate) fn le_u128(bytes: &[u8]) -> u128 {
     if let Ok(b) = <[u8; 4]>::try_from(bytes) {
         return u128::from(u32::from_le_bytes(b));
     }
@@ -455,7 +432,7 @@ pub fn mem_ub(at: OpId, alloc: OpId, msg: impl Into<String>) -> Error {
     Error::at(at, ErrorKind::MemUb { msg: msg.into(), alloc })
 }
 
-fn invalid(at: OpId, msg: impl Into<String>) -> Error {
+pub(crate) fn invalid(at: OpId, msg: impl Into<String>) -> Error {
     Error::at(at, ErrorKind::Invalid(msg.into()))
 }
 
@@ -527,7 +504,7 @@ impl MemRef {
     }
 
     /// The byte address of element number `lin`, checked against the buffer.
-    fn byte_of(&self, at: OpId, lin: i64, what: &str, idx: &[i64]) -> Result<usize> {
+    pub(crate) fn byte_of(&self, at: OpId, lin: i64, what: &str, idx: &[i64]) -> Result<usize> {
         let b = self.buf.borrow();
         let eb = self.elem.bytes();
         let byte = usize::try_from(lin)
@@ -569,66 +546,12 @@ impl MemRef {
         self.byte_of(at, lin, what, idx)
     }
 
-    fn read_at(&self, byte: usize) -> Value {
-        let b = self.buf.borrow();
-        let lane = self.elem.lane;
-        if self.elem.vshape.is_empty() {
-            return Value::Scalar(b.read_lane(byte, lane));
-        }
-        let lanes: Vec<Scalar> = (0..self.elem.lanes()).map(|k| b.read_lane(byte + k * lane.bytes(), lane)).collect();
-        match ArrayD::from_shape_vec(IxDyn(&self.elem.vshape), lanes) {
-            Ok(a) => Value::Array(Rc::new(a)),
-            Err(_) => Value::Opaque,
-        }
-    }
-
-    fn write_at(&self, at: OpId, byte: usize, v: &Value, what: &str) -> Result<()> {
-        let mut b = self.buf.borrow_mut();
-        if let Some(protected) = b.read_only {
-            return Err(mem_ub(at, b.origin, format!("{what} into {protected}")));
-        }
-        let lane = self.elem.lane;
-        let bad = || invalid(at, format!("value does not fit an element of type {}", self.elem.name));
-        match v {
-            Value::Scalar(s) if self.elem.vshape.is_empty() => b.write_lane(byte, lane, s).ok_or_else(bad),
-            Value::Array(a) if a.shape() == self.elem.vshape.as_slice() => {
-                for (k, s) in a.iter().enumerate() {
-                    b.write_lane(byte + k * lane.bytes(), lane, s).ok_or_else(bad)?;
-                }
-                Ok(())
-            }
-            _ => Err(bad()),
-        }
-    }
-
-    /// The element at logical `idx` (`what` names the access in messages).
-    #[inline]
-    pub fn load(&self, at: OpId, idx: &[i64], what: &str) -> Result<Value> {
-        if let Some(s) = self.load_scalar(idx) {
-            return Ok(Value::Scalar(s));
-        }
-        let byte = self.locate(at, idx, what)?;
-        Ok(self.read_at(byte))
-    }
-
-    /// Writes the element at logical `idx`.
-    #[inline]
-    pub fn store(&self, at: OpId, idx: &[i64], v: &Value, what: &str) -> Result<()> {
-        if let Value::Scalar(s) = v {
-            if self.store_scalar(idx, s) {
-                return Ok(());
-            }
-        }
-        let byte = self.locate(at, idx, what)?;
-        self.write_at(at, byte, v, what)
-    }
-
     /// The byte of logical `idx` in a strided view of scalars when the
     /// access is plainly fine (live, in bounds, no overflow, writable if
     /// `write`), with the buffer borrowed once; `None` sends the access
     /// down the checked path, which reports what is wrong.
     #[inline(always)]
-    fn plain_byte(&self, b: &Buffer, idx: &[i64], write: bool) -> Option<usize> {
+    pub(crate) fn plain_byte(&self, b: &Buffer, idx: &[i64], write: bool) -> Option<usize> {
         if self.map.is_some() || !self.elem.vshape.is_empty() || b.freed.is_some() || write && b.read_only.is_some() {
             return None;
         }
@@ -649,50 +572,21 @@ impl MemRef {
 
     /// [`MemRef::load`] of a scalar when nothing needs reporting.
     #[inline(always)]
-    fn load_scalar(&self, idx: &[i64]) -> Option<Scalar> {
+    pub(crate) fn load_scalar(&self, idx: &[i64]) -> Option<Scalar> {
         let b = self.buf.borrow();
         let byte = self.plain_byte(&b, idx, false)?;
         Some(b.read_lane(byte, self.elem.lane))
     }
 
-    /// [`MemRef::load`] of a scalar into `slot` when nothing needs
-    /// reporting; false sends the access down the checked path.
-    #[inline(always)]
-    pub fn load_into(&self, idx: &[i64], slot: &mut Value) -> bool {
-        let b = self.buf.borrow();
-        match self.plain_byte(&b, idx, false) {
-            Some(byte) => {
-                b.read_lane_into(byte, self.elem.lane, slot);
-                true
-            }
-            None => false,
-        }
-    }
-
     /// [`MemRef::store`] of a scalar when nothing needs reporting; false
     /// when it did not store.
     #[inline(always)]
-    fn store_scalar(&self, idx: &[i64], s: &Scalar) -> bool {
+    pub(crate) fn store_scalar(&self, idx: &[i64], s: &Scalar) -> bool {
         let mut b = self.buf.borrow_mut();
         match self.plain_byte(&b, idx, true) {
             Some(byte) => b.write_lane(byte, self.elem.lane, s).is_some(),
             None => false,
         }
-    }
-
-    /// The element number `lin` from the aligned base, checked only against
-    /// the buffer (runtime printers walk offset and strides themselves).
-    pub fn element_at(&self, at: OpId, lin: i64, what: &str) -> Result<Value> {
-        self.check_live(at, what)?;
-        let byte = self.byte_of(at, lin, what, &[])?;
-        Ok(self.read_at(byte))
-    }
-
-    /// Writes element number `lin` from the aligned base (see [`MemRef::element_at`]).
-    pub fn set_element_at(&self, at: OpId, lin: i64, v: &Value, what: &str) -> Result<()> {
-        self.check_live(at, what)?;
-        let byte = self.byte_of(at, lin, what, &[])?;
-        self.write_at(at, byte, v, what)
     }
 
     /// Every logical index of the view in row-major order.
@@ -713,59 +607,6 @@ impl MemRef {
             }
             out
         })
-    }
-
-    /// The whole view as an array of scalars in logical row-major order;
-    /// vector elements append their shape.
-    pub fn read_all(&self, at: OpId, what: &str) -> Result<ArrayD<Scalar>> {
-        self.check_live(at, what)?;
-        let n = self.num_elements().unwrap_or(0).saturating_mul(self.elem.lanes());
-        let mut out = Vec::new();
-        out.try_reserve_exact(n).map_err(|_| {
-            let bytes = n.saturating_mul(std::mem::size_of::<Scalar>());
-            Error::at(
-                at,
-                ErrorKind::Resource(format!("the host could not allocate {bytes} bytes to {what} {}", self.describe())),
-            )
-        })?;
-        for idx in self.indices() {
-            match self.load(at, &idx, what)? {
-                Value::Scalar(s) => out.push(s),
-                Value::Array(a) => out.extend(a.iter().cloned()),
-                _ => return Err(invalid(at, "bad memory element")),
-            }
-        }
-        let mut shape: Vec<usize> = self.sizes.iter().map(|d| usize::try_from(*d).unwrap_or(0)).collect();
-        shape.extend_from_slice(&self.elem.vshape);
-        ArrayD::from_shape_vec(IxDyn(&shape), out).map_err(|_| invalid(at, "bad memory shape"))
-    }
-
-    /// Writes `arr` (shaped like [`MemRef::read_all`]'s result) into the view.
-    pub fn write_all(&self, at: OpId, arr: &ArrayD<Scalar>, what: &str) -> Result<()> {
-        self.check_live(at, what)?;
-        let mut shape: Vec<usize> = self.sizes.iter().map(|d| usize::try_from(*d).unwrap_or(0)).collect();
-        shape.extend_from_slice(&self.elem.vshape);
-        if arr.shape() != shape.as_slice() {
-            return Err(mem_ub(
-                at,
-                self.origin(),
-                format!("{what}: a value of shape {:?} does not match {}", arr.shape(), self.describe()),
-            ));
-        }
-        let lanes = self.elem.lanes();
-        let flat: Vec<&Scalar> = arr.iter().collect();
-        for (k, idx) in self.indices().enumerate() {
-            let part = flat.get(k * lanes..(k + 1) * lanes).ok_or_else(|| invalid(at, "bad memory shape"))?;
-            let v = if self.elem.vshape.is_empty() {
-                Value::Scalar(part[0].clone())
-            } else {
-                let a = ArrayD::from_shape_vec(IxDyn(&self.elem.vshape), part.iter().map(|s| (*s).clone()).collect())
-                    .map_err(|_| invalid(at, "bad memory shape"))?;
-                Value::Array(Rc::new(a))
-            };
-            self.store(at, &idx, &v, what)?;
-        }
-        Ok(())
     }
 
     /// A view of the same memory with a new descriptor.

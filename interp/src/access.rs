@@ -1,0 +1,179 @@
+//! Element access: values (`crate::value`) in and out of memrefs, with
+//! the undefined-behaviour checks of `crate::memory`: one element at
+//! logical indices (a scalar, or a `Value::Array` for vector elements),
+//! by linear element number (for runtime printers), straight into a frame
+//! slot (the engine's fast path), and whole views as arrays. Above both
+//! memory (which stores scalars) and values (which hold memrefs).
+
+use crate::error::{Error, ErrorKind, Result};
+use crate::float;
+use crate::memory::{invalid, le_u128, mem_ub, Buffer, Lane, MemRef};
+use crate::value::{Scalar, Value};
+use mlir_ir::ir::OpId;
+use ndarray::{ArrayD, IxDyn};
+use std::rc::Rc;
+
+impl Buffer {
+    /// [`Buffer::read_lane`] straight into a value slot (overwritten in
+    /// place for integers up to 64 bits and floats that were written).
+    #[inline(always)]
+    pub fn read_lane_into(&self, at: usize, lane: Lane, slot: &mut Value) {
+        let n = lane.bytes();
+        if self.poison.is_empty() && n <= 8 && self.all_init(at, n) {
+            let bits = le_u128(&self.data[at..at + n]);
+            match lane {
+                Lane::Float(k) => {
+                    let f = float::from_bits(k, bits);
+                    match slot {
+                        // The bits alone when the format matches (it does for a
+                        // slot reused by the same op): no struct copy.
+                        Value::Scalar(Scalar::Float(z)) if z.kind == k => z.bits = f.bits,
+                        _ => slot.set_float(f),
+                    }
+                    return;
+                }
+                Lane::Int(w) if (1..=64).contains(&w) => return slot.set_word(w, bits as u64 & (u64::MAX >> (64 - w))),
+                _ => {}
+            }
+        }
+        slot.set_scalar(self.read_lane(at, lane));
+    }
+}
+
+impl MemRef {
+    fn read_at(&self, byte: usize) -> Value {
+        let b = self.buf.borrow();
+        let lane = self.elem.lane;
+        if self.elem.vshape.is_empty() {
+            return Value::Scalar(b.read_lane(byte, lane));
+        }
+        let lanes: Vec<Scalar> = (0..self.elem.lanes()).map(|k| b.read_lane(byte + k * lane.bytes(), lane)).collect();
+        match ArrayD::from_shape_vec(IxDyn(&self.elem.vshape), lanes) {
+            Ok(a) => Value::Array(Rc::new(a)),
+            Err(_) => Value::Opaque,
+        }
+    }
+
+    fn write_at(&self, at: OpId, byte: usize, v: &Value, what: &str) -> Result<()> {
+        let mut b = self.buf.borrow_mut();
+        if let Some(protected) = b.read_only {
+            return Err(mem_ub(at, b.origin, format!("{what} into {protected}")));
+        }
+        let lane = self.elem.lane;
+        let bad = || invalid(at, format!("value does not fit an element of type {}", self.elem.name));
+        match v {
+            Value::Scalar(s) if self.elem.vshape.is_empty() => b.write_lane(byte, lane, s).ok_or_else(bad),
+            Value::Array(a) if a.shape() == self.elem.vshape.as_slice() => {
+                for (k, s) in a.iter().enumerate() {
+                    b.write_lane(byte + k * lane.bytes(), lane, s).ok_or_else(bad)?;
+                }
+                Ok(())
+            }
+            _ => Err(bad()),
+        }
+    }
+
+    /// The element at logical `idx` (`what` names the access in messages).
+    #[inline]
+    pub fn load(&self, at: OpId, idx: &[i64], what: &str) -> Result<Value> {
+        if let Some(s) = self.load_scalar(idx) {
+            return Ok(Value::Scalar(s));
+        }
+        let byte = self.locate(at, idx, what)?;
+        Ok(self.read_at(byte))
+    }
+
+    /// Writes the element at logical `idx`.
+    #[inline]
+    pub fn store(&self, at: OpId, idx: &[i64], v: &Value, what: &str) -> Result<()> {
+        if let Value::Scalar(s) = v {
+            if self.store_scalar(idx, s) {
+                return Ok(());
+            }
+        }
+        let byte = self.locate(at, idx, what)?;
+        self.write_at(at, byte, v, what)
+    }
+
+    /// [`MemRef::load`] of a scalar into `slot` when nothing needs
+    /// reporting; false sends the access down the checked path.
+    #[inline(always)]
+    pub fn load_into(&self, idx: &[i64], slot: &mut Value) -> bool {
+        let b = self.buf.borrow();
+        match self.plain_byte(&b, idx, false) {
+            Some(byte) => {
+                b.read_lane_into(byte, self.elem.lane, slot);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// The element number `lin` from the aligned base, checked only against
+    /// the buffer (runtime printers walk offset and strides themselves).
+    pub fn element_at(&self, at: OpId, lin: i64, what: &str) -> Result<Value> {
+        self.check_live(at, what)?;
+        let byte = self.byte_of(at, lin, what, &[])?;
+        Ok(self.read_at(byte))
+    }
+
+    /// Writes element number `lin` from the aligned base (see [`MemRef::element_at`]).
+    pub fn set_element_at(&self, at: OpId, lin: i64, v: &Value, what: &str) -> Result<()> {
+        self.check_live(at, what)?;
+        let byte = self.byte_of(at, lin, what, &[])?;
+        self.write_at(at, byte, v, what)
+    }
+
+    /// The whole view as an array of scalars in logical row-major order;
+    /// vector elements append their shape.
+    pub fn read_all(&self, at: OpId, what: &str) -> Result<ArrayD<Scalar>> {
+        self.check_live(at, what)?;
+        let n = self.num_elements().unwrap_or(0).saturating_mul(self.elem.lanes());
+        let mut out = Vec::new();
+        out.try_reserve_exact(n).map_err(|_| {
+            let bytes = n.saturating_mul(std::mem::size_of::<Scalar>());
+            Error::at(
+                at,
+                ErrorKind::Resource(format!("the host could not allocate {bytes} bytes to {what} {}", self.describe())),
+            )
+        })?;
+        for idx in self.indices() {
+            match self.load(at, &idx, what)? {
+                Value::Scalar(s) => out.push(s),
+                Value::Array(a) => out.extend(a.iter().cloned()),
+                _ => return Err(invalid(at, "bad memory element")),
+            }
+        }
+        let mut shape: Vec<usize> = self.sizes.iter().map(|d| usize::try_from(*d).unwrap_or(0)).collect();
+        shape.extend_from_slice(&self.elem.vshape);
+        ArrayD::from_shape_vec(IxDyn(&shape), out).map_err(|_| invalid(at, "bad memory shape"))
+    }
+
+    /// Writes `arr` (shaped like [`MemRef::read_all`]'s result) into the view.
+    pub fn write_all(&self, at: OpId, arr: &ArrayD<Scalar>, what: &str) -> Result<()> {
+        self.check_live(at, what)?;
+        let mut shape: Vec<usize> = self.sizes.iter().map(|d| usize::try_from(*d).unwrap_or(0)).collect();
+        shape.extend_from_slice(&self.elem.vshape);
+        if arr.shape() != shape.as_slice() {
+            return Err(mem_ub(
+                at,
+                self.origin(),
+                format!("{what}: a value of shape {:?} does not match {}", arr.shape(), self.describe()),
+            ));
+        }
+        let lanes = self.elem.lanes();
+        let flat: Vec<&Scalar> = arr.iter().collect();
+        for (k, idx) in self.indices().enumerate() {
+            let part = flat.get(k * lanes..(k + 1) * lanes).ok_or_else(|| invalid(at, "bad memory shape"))?;
+            let v = if self.elem.vshape.is_empty() {
+                Value::Scalar(part[0].clone())
+            } else {
+                let a = ArrayD::from_shape_vec(IxDyn(&self.elem.vshape), part.iter().map(|s| (*s).clone()).collect())
+                    .map_err(|_| invalid(at, "bad memory shape"))?;
+                Value::Array(Rc::new(a))
+            };
+            self.store(at, &idx, &v, what)?;
+        }
+        Ok(())
+    }
+}
