@@ -4,8 +4,10 @@
 //! `// PIPELINE:` or the standard lowering, then `mlir-runner`: compile, JIT
 //! and run), alternating the two, `BENCH_RUNS` times each (default 3), and
 //! prints a Markdown table of medians: executed ops and ops/s for us, the
-//! reference's wall time, and the ratio ours / reference (below 1: we are
-//! faster end to end). Both sides must print the same output. Declared with
+//! reference's wall time, the ratio ours / reference (below 1: we are
+//! faster end to end), and our peak live buffer bytes beside our peak RSS
+//! (the memory target: RSS at most twice the buffers plus 20 MB). Both
+//! sides must print the same output. Declared with
 //! `harness = false`: a plain `main`, never part of `cargo test`.
 
 use mlir_interp::cli::EntryResult;
@@ -24,15 +26,23 @@ fn pipeline(text: &str) -> String {
     line.map_or(differential::DEFAULT_PIPELINE.to_string(), |p| p.trim().to_string())
 }
 
-/// One run of ours: wall seconds, executed ops (from `--stats`), stdout.
-fn ours(bin: &str, file: &Path) -> (f64, u64, String) {
+/// The number before `unit` after `key` in a `--stats` line.
+fn stat(line: &str, key: &str) -> f64 {
+    line.split(key).nth(1).and_then(|r| r.split_whitespace().next()).and_then(|v| v.parse().ok()).unwrap_or(0.0)
+}
+
+/// One run of ours: wall seconds, executed ops, peak buffer and RSS MiB
+/// (from `--stats`), stdout.
+fn ours(bin: &str, file: &Path) -> (f64, u64, (f64, f64), String) {
     let t = Instant::now();
     let out = Command::new(bin).args(["run", "--stats"]).arg(file).output().expect("run mlir-interp");
     let secs = t.elapsed().as_secs_f64();
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{}: {err}", file.display());
-    let ops = err.split_whitespace().find_map(|w| w.parse::<u64>().ok()).unwrap_or(0);
-    (secs, ops, String::from_utf8_lossy(&out.stdout).into_owned())
+    let line = err.lines().rfind(|l| l.starts_with("mlir-interp:")).unwrap_or("");
+    let ops = line.split_whitespace().find_map(|w| w.parse::<u64>().ok()).unwrap_or(0);
+    let mem = (stat(line, "peak buffers "), stat(line, "peak RSS "));
+    (secs, ops, mem, String::from_utf8_lossy(&out.stdout).into_owned())
 }
 
 fn main() {
@@ -51,16 +61,17 @@ fn main() {
         .filter(|p| p.extension().is_some_and(|x| x == "mlir"))
         .collect();
     files.sort();
-    println!("| program | ops | mlir-interp (s) | ops/s | mlir-opt + mlir-runner (s) | ratio |");
-    println!("|---|---:|---:|---:|---:|---:|");
+    println!("| program | ops | mlir-interp (s) | ops/s | mlir-opt + mlir-runner (s) | ratio | buffers (MiB) | peak RSS (MiB) |");
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|");
     for f in files {
         let text = std::fs::read_to_string(&f).expect("read bench program");
         let pipe = pipeline(&text);
-        let (mut mine, mut theirs, mut ops) = (Vec::new(), Vec::new(), 0);
+        let (mut mine, mut theirs, mut ops, mut mem) = (Vec::new(), Vec::new(), 0, (0.0, 0.0));
         for _ in 0..runs {
-            let (secs, n, out) = ours(bin, &f);
+            let (secs, n, m, out) = ours(bin, &f);
             mine.push(secs);
             ops = n;
+            mem = m;
             if have_ref {
                 let t = Instant::now();
                 let r = differential::run_reference(&tc, &f, &pipe, "main", EntryResult::Void).expect("reference");
@@ -78,6 +89,11 @@ fn main() {
             let t = median(theirs);
             (format!("{t:.3}"), format!("{:.2}", m / t))
         };
-        println!("| {name} | {ops} | {m:.3} | {:.1} M | {r} | {ratio} |", ops as f64 / m / 1e6);
+        println!(
+            "| {name} | {ops} | {m:.3} | {:.1} M | {r} | {ratio} | {:.1} | {:.1} |",
+            ops as f64 / m / 1e6,
+            mem.0,
+            mem.1
+        );
     }
 }

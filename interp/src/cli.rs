@@ -300,7 +300,13 @@ fn run(m: &mlir_ir::Module, src: &Source, cfg: Config, entry: &str, res: EntryRe
     if stats {
         let secs = start.elapsed().as_secs_f64();
         let n = e.steps();
-        eprintln!("mlir-interp: {n} ops in {secs:.3} s ({:.0} ops/s)", n as f64 / secs.max(1e-9));
+        let mib = |b: usize| b as f64 / (1024.0 * 1024.0);
+        let rss = peak_rss().map_or(String::new(), |r| format!(", peak RSS {:.1} MiB", mib(r)));
+        eprintln!(
+            "mlir-interp: {n} ops in {secs:.3} s ({:.0} ops/s), peak buffers {:.1} MiB{rss}",
+            n as f64 / secs.max(1e-9),
+            mib(e.mem.peak_buffer_bytes())
+        );
     }
     match r {
         Ok(()) => 0,
@@ -313,6 +319,14 @@ fn run(m: &mlir_ir::Module, src: &Source, cfg: Config, entry: &str, res: EntryRe
             }
         }
     }
+}
+
+/// The process's peak resident set size in bytes (Linux `VmHWM`).
+fn peak_rss() -> Option<usize> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find_map(|l| l.strip_prefix("VmHWM:"))?;
+    let kb: usize = line.trim().trim_end_matches("kB").trim().parse().ok()?;
+    Some(kb * 1024)
 }
 
 /// How many leaking allocation sites are shown in full.

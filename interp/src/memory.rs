@@ -131,10 +131,13 @@ impl Elem {
 /// A block of memory.
 pub struct Buffer {
     pub(crate) data: Vec<u8>,
-    /// One bit per byte: written at least once.
+    /// One bit per byte: written at least once. Dropped once every byte
+    /// has been written, so a filled buffer costs its bytes and no more.
     init: Vec<u64>,
     /// Bytes never written; 0 lets reads skip the bitmap.
     unwritten: usize,
+    /// What the allocation counted against the memory budget.
+    charged: usize,
     /// Bytes holding (part of) a stored poison value, with its origin.
     pub(crate) poison: FxHashMap<usize, Poison>,
     /// The op that allocated it (or the `memref.global`).
@@ -169,14 +172,23 @@ impl Buffer {
     }
 
     fn is_init(&self, i: usize) -> bool {
-        self.init[i / 64] >> (i % 64) & 1 == 1
+        self.unwritten == 0 || self.init[i / 64] >> (i % 64) & 1 == 1
     }
 
     fn set_init(&mut self, i: usize) {
         let (w, bit) = (i / 64, 1 << (i % 64));
-        if self.init[w] & bit == 0 {
+        if self.unwritten != 0 && self.init[w] & bit == 0 {
             self.init[w] |= bit;
-            self.unwritten -= 1;
+            self.written(1);
+        }
+    }
+
+    /// Counts `n` bytes written for the first time.
+    #[inline(always)]
+    fn written(&mut self, n: usize) {
+        self.unwritten -= n;
+        if self.unwritten == 0 {
+            self.init = Vec::new();
         }
     }
 
@@ -209,8 +221,11 @@ impl Buffer {
         match Self::init_mask(at, n) {
             Some(m) => {
                 let w = &mut self.init[at / 64];
-                self.unwritten -= (m & !*w).count_ones() as usize;
+                let new = (m & !*w).count_ones() as usize;
                 *w |= m;
+                if new != 0 {
+                    self.written(new);
+                }
             }
             None => (at..at + n).for_each(|i| self.set_init(i)),
         }
@@ -782,6 +797,9 @@ pub struct Memory {
     /// Bytes of memref buffers freed explicitly (heap and alloca) plus call
     /// frames: what the budget counts without asking the host.
     tracked: usize,
+    /// Bytes of live buffers (heap, stack, globals) and their peak.
+    buffer_bytes: usize,
+    peak_buffer_bytes: usize,
     next_addr: u64,
     /// Live heap allocations by address: origin op and size.
     live: BTreeMap<u64, (OpId, usize)>,
@@ -901,6 +919,11 @@ impl Memory {
         Ok(())
     }
 
+    /// The most bytes live buffers (heap, stack, globals) held at once.
+    pub fn peak_buffer_bytes(&self) -> usize {
+        self.peak_buffer_bytes
+    }
+
     /// Gives back what [`Memory::track`] counted.
     pub fn untrack(&mut self, bytes: usize) {
         self.tracked = self.tracked.saturating_sub(bytes);
@@ -921,10 +944,16 @@ impl Memory {
         }
         let addr = self.next_addr.div_ceil(align).saturating_mul(align);
         self.next_addr = addr.saturating_add(bytes as u64).saturating_add(MIN_ALIGN);
+        if matches!(kind, AllocKind::Heap | AllocKind::Alloca | AllocKind::Global) {
+            self.buffer_bytes += bytes;
+            self.peak_buffer_bytes = self.peak_buffer_bytes.max(self.buffer_bytes);
+        }
+        let charged = if matches!(kind, AllocKind::Heap | AllocKind::Alloca) { bytes + meta } else { 0 };
         let buf = Buffer {
             data,
             init,
             unwritten: bytes,
+            charged,
             poison: FxHashMap::default(),
             origin: at,
             kind,
@@ -1013,7 +1042,8 @@ impl Memory {
             ));
         }
         b.freed = Some(Freed::Dealloc);
-        self.tracked = self.tracked.saturating_sub(b.data.len() + b.init.len() * 8);
+        self.tracked = self.tracked.saturating_sub(b.charged);
+        self.buffer_bytes = self.buffer_bytes.saturating_sub(b.data.len());
         b.data = Vec::new();
         b.init = Vec::new();
         b.poison.clear();
@@ -1026,8 +1056,9 @@ impl Memory {
         let mut b = b.borrow_mut();
         if b.freed.is_none() {
             b.freed = Some(how);
-            if matches!(b.kind, AllocKind::Heap | AllocKind::Alloca) {
-                self.tracked = self.tracked.saturating_sub(b.data.len() + b.init.len() * 8);
+            self.tracked = self.tracked.saturating_sub(b.charged);
+            if matches!(b.kind, AllocKind::Heap | AllocKind::Alloca | AllocKind::Global) {
+                self.buffer_bytes = self.buffer_bytes.saturating_sub(b.data.len());
             }
             b.data = Vec::new();
             b.init = Vec::new();
@@ -1179,6 +1210,7 @@ mod tests {
             data: vec![0; 64],
             init: vec![0; 1],
             unwritten: 64,
+            charged: 0,
             poison: FxHashMap::default(),
             origin: OpId(0),
             kind: AllocKind::Heap,
