@@ -354,49 +354,71 @@ impl<'m> Engine<'m> {
         self.by_name.get(name).copied()
     }
 
+    /// Decodes the attributes of `op` the engine reads when it runs.
     fn decode(&mut self, op: OpId) -> Result<()> {
+        let (work, result_bytes) = self.decode_work(op);
+        let mut aux = Aux {
+            flags: self.decode_flags(op),
+            pred: self.decode_pred(op)?,
+            callee: self.decode_callee(op)?,
+            work,
+            result_bytes,
+            ..Aux::default()
+        };
+        self.decode_constant(op, &mut aux)?;
+        self.aux[op.0 as usize] = aux;
+        Ok(())
+    }
+
+    /// `overflow<nsw, nuw>`, `isExact`, `nonNeg` and `unsignedCmp` as bits.
+    fn decode_flags(&self, op: OpId) -> u8 {
         let m = self.m;
-        let mut aux = Aux::default();
-        if let Some(a) = m.attr(op, "overflowFlags") {
-            if let Attribute::Dialect { body, .. } = m.ctx.attr_kind(a) {
-                let inner = body.split_once('<').map(|(_, x)| x).unwrap_or("");
-                for w in inner.trim_end_matches('>').split(',').map(str::trim) {
-                    match w {
-                        "nsw" => aux.flags |= NSW,
-                        "nuw" => aux.flags |= NUW,
-                        _ => {}
-                    }
-                }
+        let mut flags = 0;
+        if let Some(Attribute::Dialect { body, .. }) = m.attr(op, "overflowFlags").map(|a| m.ctx.attr_kind(a)) {
+            let inner = body.split_once('<').map(|(_, x)| x).unwrap_or("");
+            for w in inner.trim_end_matches('>').split(',').map(str::trim) {
+                flags |= match w {
+                    "nsw" => NSW,
+                    "nuw" => NUW,
+                    _ => 0,
+                };
             }
         }
         for (name, bit) in [("isExact", EXACT), ("nonNeg", NNEG), ("unsignedCmp", UNSIGNED)] {
             if m.attr(op, name).is_some() {
-                aux.flags |= bit;
+                flags |= bit;
             }
         }
-        if let Some(a) = m.attr(op, "predicate").or_else(|| m.attr(op, "pred")) {
-            aux.pred = match m.ctx.attr_kind(a) {
-                Attribute::Integer { value, .. } => value.to_i64().unwrap_or(0) as u8,
+        flags
+    }
+
+    /// A comparison predicate or rounding mode in its enum order.
+    fn decode_pred(&self, op: OpId) -> Result<u8> {
+        let m = self.m;
+        let enum_attr = |a, prefix: &str, names: &[&str], what: &str| -> Result<u8> {
+            match m.ctx.attr_kind(a) {
+                Attribute::Integer { value, .. } => Ok(value.to_i64().unwrap_or(0) as u8),
                 Attribute::Dialect { body, .. } => {
-                    let p = body.trim_start_matches('<').trim_end_matches('>');
-                    let p = p.trim_start_matches("cmp_predicate").trim();
-                    mlir_ir_cmpi_index(p).ok_or_else(|| invalid(op, format!("unknown predicate '{p}'")))?
+                    let p = body.trim_start_matches('<').trim_end_matches('>').trim_start_matches(prefix).trim();
+                    let i = names.iter().position(|x| *x == p);
+                    i.map(|i| i as u8).ok_or_else(|| invalid(op, format!("unknown {what} '{p}'")))
                 }
-                _ => return Err(invalid(op, "malformed predicate attribute")),
-            };
-        }
+                _ => Err(invalid(op, format!("malformed {what} attribute"))),
+            }
+        };
         if let Some(a) = m.attr(op, "roundingmode") {
-            aux.pred = match m.ctx.attr_kind(a) {
-                Attribute::Integer { value, .. } => value.to_i64().unwrap_or(0) as u8,
-                Attribute::Dialect { body, .. } => {
-                    let p = body.trim_start_matches('<').trim_end_matches('>');
-                    let p = p.trim_start_matches("roundingmode").trim();
-                    ROUNDING_MODES.iter().position(|x| *x == p).ok_or_else(|| invalid(op, "unknown rounding mode"))?
-                        as u8
-                }
-                _ => return Err(invalid(op, "malformed roundingmode attribute")),
-            };
+            return enum_attr(a, "roundingmode", ROUNDING_MODES, "rounding mode");
         }
+        match m.attr(op, "predicate").or_else(|| m.attr(op, "pred")) {
+            Some(a) => enum_attr(a, "cmp_predicate", CMPI_PREDICATES, "predicate"),
+            None => Ok(0),
+        }
+    }
+
+    /// The elements of `op`'s statically shaped vector and tensor operands
+    /// and results (its fuel beyond one), and its results' bytes.
+    fn decode_work(&self, op: OpId) -> (u64, usize) {
+        let m = self.m;
         let shaped = |v: &ValueId| {
             let k = m.ctx.type_kind(m.type_of(*v));
             match k {
@@ -409,21 +431,36 @@ impl<'m> Engine<'m> {
         };
         let results: u64 = m.results(op).map(|v| shaped(&v)).fold(0, u64::saturating_add);
         let operands: u64 = m.operands(op).iter().map(shaped).fold(0, u64::saturating_add);
-        aux.work = results.saturating_add(operands);
-        aux.result_bytes = usize::try_from(results).unwrap_or(usize::MAX).saturating_mul(std::mem::size_of::<Scalar>());
+        let bytes = usize::try_from(results).unwrap_or(usize::MAX).saturating_mul(std::mem::size_of::<Scalar>());
+        (results.saturating_add(operands), bytes)
+    }
+
+    /// The function `func.call`, `llvm.call` or `func.constant` names.
+    fn decode_callee(&self, op: OpId) -> Result<Option<FuncRef>> {
+        let m = self.m;
         let kind = m.op(op).name.kind;
-        if matches!(kind, OpKind::FuncCall | OpKind::FuncConstant | OpKind::LlvmCall) {
-            let attr = if kind == OpKind::FuncConstant { "value" } else { "callee" };
-            if let Some(Attribute::SymbolRef { root, .. }) = m.attr(op, attr).map(|a| m.ctx.attr_kind(a)) {
-                let name = String::from_utf8_lossy(root);
-                aux.callee = Some(self.func_by_name(&name).ok_or_else(|| {
-                    invalid(op, format!("'{}' does not reference a valid function: @{name}", m.op_name(op)))
-                })?);
-            }
+        if !matches!(kind, OpKind::FuncCall | OpKind::FuncConstant | OpKind::LlvmCall) {
+            return Ok(None);
         }
+        let attr = if kind == OpKind::FuncConstant { "value" } else { "callee" };
+        let Some(Attribute::SymbolRef { root, .. }) = m.attr(op, attr).map(|a| m.ctx.attr_kind(a)) else {
+            return Ok(None);
+        };
+        let name = String::from_utf8_lossy(root);
+        let f = self
+            .func_by_name(&name)
+            .ok_or_else(|| invalid(op, format!("'{}' does not reference a valid function: @{name}", m.op_name(op))))?;
+        Ok(Some(f))
+    }
+
+    /// The value of a constant op, or the case values of a switch.
+    fn decode_constant(&self, op: OpId, aux: &mut Aux) -> Result<()> {
+        let m = self.m;
+        let kind = m.op(op).name.kind;
+        let first_type = || m.operands(op).first().map(|v| m.type_of(*v));
         let cases = match kind {
-            OpKind::CfSwitch => m.attr(op, "case_values").zip(m.operands(op).first().map(|v| m.type_of(*v))),
-            OpKind::ScfIndexSwitch => m.attr(op, "cases").zip(m.operands(op).first().map(|v| m.type_of(*v))),
+            OpKind::CfSwitch => m.attr(op, "case_values").zip(first_type()),
+            OpKind::ScfIndexSwitch => m.attr(op, "cases").zip(first_type()),
             _ => None,
         };
         if let Some((a, ty)) = cases {
@@ -434,14 +471,12 @@ impl<'m> Engine<'m> {
             if m.op(op).results.len != 1 {
                 return Err(invalid(op, "constant must have one result"));
             }
-            let ty = m.type_of(m.result(op, 0));
-            match self.attr_value(op, a, ty) {
+            match self.attr_value(op, a, m.type_of(m.result(op, 0))) {
                 Ok(v) => aux.constant = Some(v),
                 Err(Error { kind: ErrorKind::NoDefinedResult(msg), .. }) => aux.no_result = Some(msg),
                 Err(err) => return Err(err),
             }
         }
-        self.aux[op.0 as usize] = aux;
         Ok(())
     }
 
@@ -956,11 +991,6 @@ impl<'m> Engine<'m> {
 }
 
 use mlir_ir::ops::{CMPI_PREDICATES, ROUNDING_MODES};
-
-/// The enum value of an `index.cmp` predicate (same order as arith.cmpi).
-fn mlir_ir_cmpi_index(p: &str) -> Option<u8> {
-    CMPI_PREDICATES.iter().position(|x| *x == p).map(|i| i as u8)
-}
 
 #[cfg(test)]
 mod tests {
