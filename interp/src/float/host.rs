@@ -120,3 +120,35 @@ pub fn fma(a: Float, b: Float, c: Float, r: Round) -> Option<Float> {
 pub fn sqrt(a: Float, r: Round) -> Option<Float> {
     apply(a.kind, r, [a, a, a], |x| x[0].sqrt(), |x| x[0].sqrt())
 }
+
+/// `a` as a host f64 when its format is f32 or f64 (exactly: every f32 is
+/// an f64), for comparisons and classification without decoding.
+#[inline(always)]
+pub fn as_f64(a: Float) -> Option<f64> {
+    match a.kind {
+        FloatKind::F32 => Some(f64::from(f32::from_bits(a.bits as u32))),
+        FloatKind::F64 => Some(f64::from_bits(a.bits as u64)),
+        _ => None,
+    }
+}
+
+/// The encoding and width of an f32 or f64, for classification by bits.
+#[inline(always)]
+pub fn word(a: Float) -> Option<(u64, u32)> {
+    match a.kind {
+        FloatKind::F32 => Some((a.bits as u64 & 0xFFFF_FFFF, 32)),
+        FloatKind::F64 => Some((a.bits as u64, 64)),
+        _ => None,
+    }
+}
+
+/// The encoding of +infinity in the `w`-bit host format (32 or 64): the
+/// largest encoding below the NaNs once the sign is cleared.
+#[inline(always)]
+pub fn inf_bits(w: u32) -> u64 {
+    if w == 32 {
+        0x7F80_0000
+    } else {
+        0x7FF0_0000_0000_0000
+    }
+}

@@ -219,6 +219,14 @@ pub fn abs(a: Float) -> Float {
 
 /// IEEE comparison: NaN is unordered, -0 == +0.
 pub fn compare(a: Float, b: Float) -> Ordering {
+    if let (Some(x), Some(y)) = (host::as_f64(a), host::as_f64(b)) {
+        return match x.partial_cmp(&y) {
+            Some(std::cmp::Ordering::Less) => Ordering::Less,
+            Some(std::cmp::Ordering::Equal) => Ordering::Equal,
+            Some(std::cmp::Ordering::Greater) => Ordering::Greater,
+            None => Ordering::Unordered,
+        };
+    }
     let (va, vb) = (val(a), val(b));
     match (key(va), key(vb)) {
         (Some(x), Some(y)) => match cmp_keys(x, y) {
@@ -275,6 +283,9 @@ fn cmp_mag(a: u128, ea: i32, b: u128, eb: i32) -> std::cmp::Ordering {
 
 /// Whether `a` is a NaN.
 pub fn is_nan(a: Float) -> bool {
+    if let Some((bits, w)) = host::word(a) {
+        return bits & !(1 << (w - 1)) > host::inf_bits(w);
+    }
     matches!(val(a), Val::Nan { .. })
 }
 
@@ -285,11 +296,17 @@ pub fn is_inf(a: Float) -> bool {
 
 /// Whether `a` is a zero.
 pub fn is_zero(a: Float) -> bool {
+    if let Some((bits, w)) = host::word(a) {
+        return bits & !(1 << (w - 1)) == 0;
+    }
     matches!(val(a), Val::Zero { .. })
 }
 
 /// Whether the sign bit of `a` is set (false for FNUZ NaN, which has none).
 pub fn is_negative(a: Float) -> bool {
+    if let Some((bits, w)) = host::word(a) {
+        return bits >> (w - 1) == 1;
+    }
     match val(a) {
         Val::Nan { neg } => neg && semantics(a.kind).nan_encoding != format::NanEncoding::NegativeZero,
         Val::Inf { neg } | Val::Zero { neg } | Val::Fin { neg, .. } => neg,

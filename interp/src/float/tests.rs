@@ -338,3 +338,63 @@ fn float_arith_small_formats() {
     assert_eq!({ add(one, tiny, Round::Up).bits }, u128::from(1f64.to_bits() + 1));
     assert_eq!({ sub(one, tiny, Round::TowardZero).bits }, u128::from(1f64.to_bits() - 1));
 }
+
+/// The host shortcuts of `compare`, `is_nan`, `is_zero` and `is_negative`
+/// on f32/f64 agree with decoding the encodings, on the special values
+/// and their neighbours.
+#[test]
+fn host_classification_matches_decoding() {
+    let edges32: Vec<u128> = [
+        0u32,
+        1,
+        0x007F_FFFF,
+        0x0080_0000,
+        0x3F80_0000,
+        0x7F7F_FFFF,
+        0x7F80_0000,
+        0x7F80_0001,
+        0x7FC0_0000,
+        0x7FFF_FFFF,
+    ]
+    .iter()
+    .flat_map(|b| [*b, b | 0x8000_0000])
+    .map(u128::from)
+    .collect();
+    let edges64: Vec<u128> = [
+        0u64,
+        1,
+        0x000F_FFFF_FFFF_FFFF,
+        0x3FF0_0000_0000_0000,
+        0x7FF0_0000_0000_0000,
+        0x7FF0_0000_0000_0001,
+        0x7FF8_0000_0000_0000,
+    ]
+    .iter()
+    .flat_map(|b| [*b, b | 1 << 63])
+    .map(u128::from)
+    .collect();
+    for (k, edges) in [(K::F32, edges32), (K::F64, edges64)] {
+        for &x in &edges {
+            let a = f(k, x);
+            assert_eq!(is_nan(a), matches!(val(a), Val::Nan { .. }), "{x:#x}");
+            assert_eq!(is_zero(a), matches!(val(a), Val::Zero { .. }), "{x:#x}");
+            let neg = match val(a) {
+                Val::Nan { neg } | Val::Inf { neg } | Val::Zero { neg } | Val::Fin { neg, .. } => neg,
+            };
+            assert_eq!(is_negative(a), neg, "{x:#x}");
+            for &y in &edges {
+                let b = f(k, y);
+                // The decoding path compare takes for every other format.
+                let want = match (key(val(a)), key(val(b))) {
+                    (Some(p), Some(q)) => match cmp_keys(p, q) {
+                        std::cmp::Ordering::Less => Ordering::Less,
+                        std::cmp::Ordering::Equal => Ordering::Equal,
+                        std::cmp::Ordering::Greater => Ordering::Greater,
+                    },
+                    _ => Ordering::Unordered,
+                };
+                assert_eq!(compare(a, b), want, "{} {x:#x} vs {y:#x}", k.name());
+            }
+        }
+    }
+}
