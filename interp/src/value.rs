@@ -122,9 +122,20 @@ pub fn map1<E>(a: &Value, mut f: impl FnMut(&Scalar) -> Result<Scalar, E>, bad: 
     match a {
         Value::Scalar(s) => Ok(Value::Scalar(f(s)?)),
         Value::Array(arr) => {
+            // Arrays are built in standard order: a slice walk avoids the
+            // dynamic-rank iterator.
             let mut out = Vec::with_capacity(arr.len());
-            for s in arr.iter() {
-                out.push(f(s)?);
+            match arr.as_slice() {
+                Some(xs) => {
+                    for x in xs {
+                        out.push(f(x)?);
+                    }
+                }
+                None => {
+                    for x in arr.iter() {
+                        out.push(f(x)?);
+                    }
+                }
             }
             let shaped = ArrayD::from_shape_vec(arr.raw_dim(), out).map_err(|_| bad())?;
             Ok(Value::Array(Rc::new(shaped)))
@@ -144,8 +155,17 @@ pub fn map2<E>(
         (Value::Scalar(x), Value::Scalar(y)) => Ok(Value::Scalar(f(x, y)?)),
         (Value::Array(x), Value::Array(y)) if x.shape() == y.shape() => {
             let mut out = Vec::with_capacity(x.len());
-            for (p, q) in x.iter().zip(y.iter()) {
-                out.push(f(p, q)?);
+            match (x.as_slice(), y.as_slice()) {
+                (Some(xs), Some(ys)) => {
+                    for (p, q) in xs.iter().zip(ys) {
+                        out.push(f(p, q)?);
+                    }
+                }
+                _ => {
+                    for (p, q) in x.iter().zip(y.iter()) {
+                        out.push(f(p, q)?);
+                    }
+                }
             }
             let shaped = ArrayD::from_shape_vec(x.raw_dim(), out).map_err(|_| bad())?;
             Ok(Value::Array(Rc::new(shaped)))
