@@ -1,5 +1,5 @@
 //! Builtin attributes, locations and dialect attributes. Attributes are
-//! hash-consed in a [`crate::Context`] like types, because types contain
+//! hash-consed in a [`crate::ir::Context`] like types, because types contain
 //! attributes (layouts, encodings) and type equality must be structural.
 
 use crate::affine::{AffineMap, IntegerSet};

@@ -1,4 +1,4 @@
-//! Builtin and dialect types. Types are hash-consed in a [`crate::Context`],
+//! Builtin and dialect types. Types are hash-consed in a [`crate::ir::Context`],
 //! so a [`TypeId`] compares equal exactly when the types are equal.
 
 use crate::attrs::AttrId;

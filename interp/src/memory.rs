@@ -15,7 +15,7 @@
 //! values is `crate::access`, a layer above both memory and values.
 //!
 //! # API for other dialects
-//! - [`elem_of`]: the storage kind of an element type.
+//! - `operands::elem_of`: the storage kind of an element type.
 //! - [`Memory::alloc`]: a new buffer and its identity view ([`MemRef`]).
 //! - [`MemRef::load`] / [`MemRef::store`] (in `crate::access`): one element (a scalar, or a
 //!   `Value::Array` for vector elements) at logical indices, bounds-checked

@@ -8,7 +8,7 @@
 //! integers): `i128` serves as the fast number type for widths up to 64 bits
 //! (every sum of two such values fits), `BigInt` for everything else. A fast
 //! computation that would leave `i128` (a product, a large shift) reports
-//! `None` and is redone with `BigInt`; see [`int_op!`].
+//! `None` and is redone with `BigInt`; see [`crate::int_op!`].
 
 use crate::float::Float;
 use mlir_ir::ir::OpId;

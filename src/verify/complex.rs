@@ -1,6 +1,7 @@
 //! Verifier rules of the complex and bufferization dialects.
 
 use super::*;
+use crate::ops::ComplexOp;
 
 impl<'m> Verifier<'m> {
     /// The element type of a complex type.
@@ -158,5 +159,42 @@ impl<'m> Verifier<'m> {
             return self.err(span, "expected that `copy` and return type match");
         }
         Ok(())
+    }
+}
+
+impl Verifier<'_> {
+    /// Checks one op of the complex dialect.
+    pub(super) fn check_complex(&self, op: OpId, o: ComplexOp) -> VResult {
+        match o {
+            ComplexOp::Add
+            | ComplexOp::Sub
+            | ComplexOp::Mul
+            | ComplexOp::Div
+            | ComplexOp::Pow
+            | ComplexOp::Atan2
+            | ComplexOp::Neg
+            | ComplexOp::Conj
+            | ComplexOp::Exp
+            | ComplexOp::Expm1
+            | ComplexOp::Log
+            | ComplexOp::Log1p
+            | ComplexOp::Sqrt
+            | ComplexOp::Rsqrt
+            | ComplexOp::Sin
+            | ComplexOp::Cos
+            | ComplexOp::Tan
+            | ComplexOp::Tanh
+            | ComplexOp::Sign => {
+                let is_complex = |v: &Self, t: TypeId| matches!(v.m.ctx.type_kind(t), TypeKind::Complex(_));
+                self.check_elem(op, is_complex, "complex type with floating-point elements")?;
+                self.same_types(op)
+            }
+            ComplexOp::Powi => self.complex_powi(op),
+            ComplexOp::Abs | ComplexOp::Angle | ComplexOp::Re | ComplexOp::Im => self.complex_part(op),
+            ComplexOp::Create => self.complex_create(op),
+            ComplexOp::Constant => self.complex_constant(op),
+            ComplexOp::Eq | ComplexOp::Neq => self.complex_compare(op),
+            ComplexOp::Bitcast => self.complex_bitcast(op),
+        }
     }
 }

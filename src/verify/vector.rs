@@ -2,6 +2,7 @@
 //! transfers, contraction, with mlir-opt's messages.
 
 use super::*;
+use crate::ops::VectorOp;
 
 /// True when combining kind `kind` (`add`, `maxsi`, ...) applies to `elem`.
 fn kind_supports(kind: &str, elem: &TypeKind) -> bool {
@@ -822,6 +823,56 @@ impl<'m> Verifier<'m> {
         match self.combining_kind(op) {
             Some(k) if !kind_supports(k, self.m.ctx.type_kind(re)) => self.op_err(op, "unsupported contraction type"),
             _ => Ok(()),
+        }
+    }
+}
+
+impl Verifier<'_> {
+    /// Checks one op of the vector dialect.
+    pub(super) fn check_vector(&self, op: OpId, o: VectorOp) -> VResult {
+        match o {
+            VectorOp::Bitcast => self.vector_bitcast(op),
+            VectorOp::Broadcast => self.vector_broadcast(op),
+            VectorOp::Compressstore => self.vector_masked_memory(op, true, false),
+            VectorOp::ConstantMask => self.vector_constant_mask(op),
+            VectorOp::Contract => self.vector_contract(op),
+            VectorOp::CreateMask => self.vector_create_mask(op),
+            VectorOp::Deinterleave => self.vector_interleave(op, false),
+            VectorOp::Expandload => self.vector_masked_memory(op, false, false),
+            VectorOp::Extract => self.vector_extract(op),
+            VectorOp::Extractelement => self.vector_element_access(op, false),
+            VectorOp::Insertelement => self.vector_element_access(op, true),
+            VectorOp::Splat => self.vector_splat(op),
+            VectorOp::ExtractStridedSlice => self.vector_extract_strided_slice(op),
+            VectorOp::Fma => self.vector_fma(op),
+            VectorOp::FromElements => self.vector_elements(op, true),
+            VectorOp::Gather => self.vector_masked_memory(op, false, true),
+            VectorOp::Insert => self.vector_insert(op),
+            VectorOp::InsertStridedSlice => self.vector_insert_strided_slice(op),
+            VectorOp::Interleave => self.vector_interleave(op, true),
+            VectorOp::Load => self.vector_load_store(op, false),
+            VectorOp::Maskedload => self.vector_masked_memory(op, false, false),
+            VectorOp::Maskedstore => self.vector_masked_memory(op, true, false),
+            VectorOp::MultiReduction => self.vector_multi_reduction(op),
+            VectorOp::Outerproduct => self.vector_outerproduct(op),
+            VectorOp::Reduction => self.vector_reduction(op),
+            VectorOp::Scatter => self.vector_masked_memory(op, true, true),
+            VectorOp::ShapeCast => self.vector_shape_cast(op),
+            VectorOp::Shuffle => self.vector_shuffle(op),
+            VectorOp::Step => self.vector_step(op),
+            VectorOp::Store => self.vector_load_store(op, true),
+            VectorOp::ToElements => self.vector_elements(op, false),
+            VectorOp::TransferRead => self.vector_transfer(op, true),
+            VectorOp::TransferWrite => self.vector_transfer(op, false),
+            VectorOp::Transpose => self.vector_transpose(op),
+            VectorOp::Mask
+            | VectorOp::Print
+            | VectorOp::ScalableExtract
+            | VectorOp::ScalableInsert
+            | VectorOp::Scan
+            | VectorOp::TypeCast
+            | VectorOp::Vscale
+            | VectorOp::Yield => Ok(()),
         }
     }
 }

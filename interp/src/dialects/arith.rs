@@ -1,5 +1,5 @@
 //! The `arith` dialect. Integer semantics are pure functions generic over
-//! [`Z`] (see `value.rs`), float semantics call `crate::float` for every
+//! [`crate::value::Z`] (see `value.rs`), float semantics call `crate::float` for every
 //! operation; [`exec`] only reads operands, calls one, writes results.
 //!
 //! Choices the sources leave open:
