@@ -16,3 +16,4 @@ pub mod runtime;
 pub mod scalar;
 pub mod sem;
 pub mod value;
+pub mod view;

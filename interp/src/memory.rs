@@ -128,9 +128,71 @@ impl Elem {
     }
 }
 
+/// The alignment of every buffer's storage: enough for any element type a
+/// typed view reads (up to `complex<f64>`) and a cache line.
+pub const STORAGE_ALIGN: usize = 64;
+
+/// Zeroed bytes aligned to [`STORAGE_ALIGN`], so typed `ndarray` views of
+/// a buffer (`crate::view`) are aligned wherever their elements are.
+pub struct Storage {
+    ptr: std::ptr::NonNull<u8>,
+    len: usize,
+}
+
+impl Storage {
+    /// No bytes (a freed buffer's storage).
+    pub fn empty() -> Storage {
+        // An aligned dangling pointer, as for an empty slice.
+        let ptr = std::ptr::NonNull::new(std::ptr::without_provenance_mut(STORAGE_ALIGN))
+            .unwrap_or(std::ptr::NonNull::dangling());
+        Storage { ptr, len: 0 }
+    }
+
+    /// `len` zero bytes, allocated fallibly and zeroed by the allocator
+    /// (untouched pages cost nothing); `None` if the host refuses.
+    fn zeroed(len: usize) -> Option<Storage> {
+        if len == 0 {
+            return Some(Storage::empty());
+        }
+        let layout = std::alloc::Layout::from_size_align(len, STORAGE_ALIGN).ok()?;
+        // SAFETY: the layout has a nonzero size; a null result is a refusal.
+        let p = unsafe { std::alloc::alloc_zeroed(layout) };
+        std::ptr::NonNull::new(p).map(|ptr| Storage { ptr, len })
+    }
+}
+
+impl Drop for Storage {
+    fn drop(&mut self) {
+        if self.len != 0 {
+            // SAFETY: allocated in `zeroed` with this size and alignment.
+            unsafe {
+                std::alloc::dealloc(
+                    self.ptr.as_ptr(),
+                    std::alloc::Layout::from_size_align_unchecked(self.len, STORAGE_ALIGN),
+                )
+            }
+        }
+    }
+}
+
+impl std::ops::Deref for Storage {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        // SAFETY: `ptr` holds `len` initialized (zeroed) bytes owned by self.
+        unsafe { std::slice::from_raw_parts(self.ptr.as_ptr(), self.len) }
+    }
+}
+
+impl std::ops::DerefMut for Storage {
+    fn deref_mut(&mut self) -> &mut [u8] {
+        // SAFETY: as in `deref`, and `&mut self` is unique.
+        unsafe { std::slice::from_raw_parts_mut(self.ptr.as_ptr(), self.len) }
+    }
+}
+
 /// A block of memory.
 pub struct Buffer {
-    pub(crate) data: Vec<u8>,
+    pub(crate) data: Storage,
     /// One bit per byte: written at least once. Dropped once every byte
     /// has been written, so a filled buffer costs its bytes and no more.
     init: Vec<u64>,
@@ -252,6 +314,17 @@ impl Buffer {
             Lane::Complex(k) => {
                 let h = n / 2;
                 Scalar::complex(float::from_bits(k, le_u128(&bytes[..h])), float::from_bits(k, le_u128(&bytes[h..])))
+            }
+        }
+    }
+
+    /// Marks bytes `at..at + n` written with defined data (a library
+    /// caller wrote them through a mutable view).
+    pub(crate) fn mark_written(&mut self, at: usize, n: usize) {
+        self.set_all_init(at, n);
+        if !self.poison.is_empty() {
+            for i in at..at + n {
+                self.poison.remove(&i);
             }
         }
     }
@@ -848,7 +921,6 @@ pub fn try_vec<T: Clone>(at: OpId, n: usize, x: T, what: &str) -> Result<Vec<T>>
 
 /// Integers whose all-zero bit pattern is the value 0.
 trait ZeroBits: Copy {}
-impl ZeroBits for u8 {}
 impl ZeroBits for u64 {}
 
 /// `n` zeros, allocated fallibly and zeroed by the allocator (as `vec![0; n]`
@@ -933,7 +1005,9 @@ impl Memory {
     pub fn new_buffer(&mut self, at: OpId, bytes: usize, kind: AllocKind, align: u64) -> Result<Rc<RefCell<Buffer>>> {
         let meta = bytes.div_ceil(64) * 8;
         self.reserve(at, bytes.saturating_add(meta), "the allocation")?;
-        let data = try_zeroed::<u8>(at, bytes)?;
+        let data = Storage::zeroed(bytes).ok_or_else(|| {
+            Error::at(at, ErrorKind::Resource(format!("the host could not allocate {bytes} bytes for a memref")))
+        })?;
         let init = try_zeroed::<u64>(at, bytes.div_ceil(64))?;
         if matches!(kind, AllocKind::Heap | AllocKind::Alloca) {
             self.tracked += bytes + meta;
@@ -1044,7 +1118,7 @@ impl Memory {
         b.freed = Some(Freed::Dealloc);
         self.tracked = self.tracked.saturating_sub(b.charged);
         self.buffer_bytes = self.buffer_bytes.saturating_sub(b.data.len());
-        b.data = Vec::new();
+        b.data = Storage::empty();
         b.init = Vec::new();
         b.poison.clear();
         self.live.remove(&b.addr);
@@ -1060,7 +1134,7 @@ impl Memory {
             if matches!(b.kind, AllocKind::Heap | AllocKind::Alloca | AllocKind::Global) {
                 self.buffer_bytes = self.buffer_bytes.saturating_sub(b.data.len());
             }
-            b.data = Vec::new();
+            b.data = Storage::empty();
             b.init = Vec::new();
             b.poison.clear();
             self.live.remove(&b.addr);
@@ -1207,7 +1281,7 @@ mod tests {
     #[test]
     fn ints_round_trip_through_bytes() {
         let mut b = Buffer {
-            data: vec![0; 64],
+            data: Storage::zeroed(64).unwrap(),
             init: vec![0; 1],
             unwritten: 64,
             charged: 0,

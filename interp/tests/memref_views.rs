@@ -3,7 +3,12 @@
 //! collapse_shape over one buffer must read the same elements as the same
 //! chain applied to an ndarray reference (slicing, axis permutation and
 //! row-major reshape of the logical array). A collapse the engine refuses
-//! must really be of a non-contiguous group.
+//! must really be of a non-contiguous group. Reinterpret casts (any
+//! offset, sizes and strides inside the buffer, negative strides too)
+//! are checked against the flat buffer. After every step the memref's
+//! ndarray view (`MemRef::with_view`) shows the same elements, starting
+//! at the memref's own storage (no copy), and a write through its mutable
+//! view is what the engine then loads.
 
 use mlir_interp::memory::{AllocKind, AllocLayout, Elem, Lane, MemRef, Memory};
 use mlir_interp::value::{Int, Scalar, Value};
@@ -47,7 +52,7 @@ fn value_at(m: &MemRef, idx: &[i64]) -> i64 {
 /// Applies one random view op to both; returns false if it was skipped.
 fn step(rng: &mut Rng, m: &mut MemRef, r: &mut ArrayD<i64>) -> Result<(), TestCaseError> {
     let rank = m.rank();
-    match rng.below(4) {
+    match rng.below(5) {
         0 => {
             // subview with strides; maybe drop unit dims.
             let (mut offs, mut sizes, mut strides) = (Vec::new(), Vec::new(), Vec::new());
@@ -134,7 +139,43 @@ fn step(rng: &mut Rng, m: &mut MemRef, r: &mut ArrayD<i64>) -> Result<(), TestCa
                 }
             }
         }
+        4 => {
+            // reinterpret_cast of the whole buffer (`n` elements, filled
+            // with their linear index) to any in-bounds descriptor.
+            let n = m.buf.borrow().len() as i64 / 8;
+            let rank = 1 + rng.below(3) as usize;
+            let sizes: Vec<i64> = (0..rank).map(|_| 1 + rng.below(4)).collect();
+            let strides: Vec<i64> = (0..rank).map(|_| rng.below(9) - 4).collect();
+            let (lo, hi) = sizes.iter().zip(&strides).fold((0i64, 0i64), |(lo, hi), (k, s)| {
+                let reach = (k - 1) * s;
+                (lo + reach.min(0), hi + reach.max(0))
+            });
+            if hi - lo >= n {
+                return Ok(());
+            }
+            let offset = -lo + rng.below(n - (hi - lo));
+            let v = m.derived(offset, sizes.clone(), strides.clone());
+            let shape: Vec<usize> = sizes.iter().map(|x| *x as usize).collect();
+            *r = ArrayD::from_shape_fn(IxDyn(&shape), |ix| {
+                offset + ix.as_array_view().iter().zip(&strides).map(|(i, s)| *i as i64 * s).sum::<i64>()
+            });
+            *m = v;
+        }
         _ => {}
+    }
+    Ok(())
+}
+
+/// The memref's ndarray view equals `r` and starts at element 0 of the
+/// memref in its buffer's own storage.
+fn view_matches(m: &MemRef, r: &ArrayD<i64>) -> Result<(), TestCaseError> {
+    let at = m.storage_ptr() as usize + m.base + m.offset as usize * 8;
+    let (same, ptr) = m
+        .with_view::<i64, _>(|v| (v == r.view(), v.as_ptr() as usize))
+        .map_err(|e| TestCaseError::fail(e.to_string()))?;
+    prop_assert!(same, "view differs from the reference for {:?}", m);
+    if !r.is_empty() {
+        prop_assert_eq!(ptr, at, "the view is not on the memref's storage");
     }
     Ok(())
 }
@@ -158,6 +199,7 @@ proptest! {
             step(&mut rng, &mut m, &mut r)?;
             let ms: Vec<usize> = m.sizes.iter().map(|x| *x as usize).collect();
             prop_assert_eq!(ms.as_slice(), r.shape());
+            view_matches(&m, &r)?;
             for idx in m.indices() {
                 let ui: Vec<usize> = idx.iter().map(|x| *x as usize).collect();
                 prop_assert_eq!(value_at(&m, &idx), r[IxDyn(&ui)], "at {:?} of {:?}", idx, m);
