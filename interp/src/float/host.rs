@@ -18,33 +18,33 @@ pub enum Bin {
     Div,
 }
 
-/// `a op b` on f32 encodings, rounded to nearest-even; `None` for a NaN
-/// result (the generic path builds the canonical NaN). The engine's fast
-/// path calls this with the bits straight from its slots.
-#[inline(always)]
-pub fn bin32(op: Bin, a: u32, b: u32) -> Option<u32> {
-    let (x, y) = (f32::from_bits(a), f32::from_bits(b));
-    let r = match op {
-        Bin::Add => x + y,
-        Bin::Sub => x - y,
-        Bin::Mul => x * y,
-        Bin::Div => x / y,
+macro_rules! host_bin {
+    ($(#[$doc:meta])* $name:ident, $f:ty, $u:ty) => {
+        $(#[$doc])*
+        #[inline(always)]
+        pub fn $name(op: Bin, a: $u, b: $u) -> Option<$u> {
+            let (x, y) = (<$f>::from_bits(a), <$f>::from_bits(b));
+            let r = match op {
+                Bin::Add => x + y,
+                Bin::Sub => x - y,
+                Bin::Mul => x * y,
+                Bin::Div => x / y,
+            };
+            (!r.is_nan()).then_some(r.to_bits())
+        }
     };
-    (!r.is_nan()).then_some(r.to_bits())
 }
 
-/// [`bin32`] for f64 encodings.
-#[inline(always)]
-pub fn bin64(op: Bin, a: u64, b: u64) -> Option<u64> {
-    let (x, y) = (f64::from_bits(a), f64::from_bits(b));
-    let r = match op {
-        Bin::Add => x + y,
-        Bin::Sub => x - y,
-        Bin::Mul => x * y,
-        Bin::Div => x / y,
-    };
-    (!r.is_nan()).then_some(r.to_bits())
-}
+host_bin!(
+    /// `a op b` on f32 encodings, rounded to nearest-even; `None` for a NaN
+    /// result (the generic path builds the canonical NaN). The engine's fast
+    /// path calls this with the bits straight from its slots.
+    bin32, f32, u32
+);
+host_bin!(
+    /// [`bin32`] for f64 encodings.
+    bin64, f64, u64
+);
 
 /// The two host formats.
 #[derive(Clone, Copy)]
