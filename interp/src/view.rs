@@ -114,6 +114,9 @@ pub enum Undefined {
     Uninitialized(Vec<usize>),
     /// The element at this logical index holds poison made by this op.
     Poison(Vec<usize>, Poison),
+    /// The element at this logical index cannot be read at all (freed
+    /// memory, outside the buffer): the engine's message.
+    Unreadable(Vec<usize>, String),
 }
 
 /// Sizes and element strides of a view, in the memref's dims then its
@@ -253,8 +256,11 @@ impl MemRef {
         let b = self.buf.borrow();
         let bytes = self.elem.bytes();
         for idx in self.indices() {
-            let Ok(at) = self.locate(mlir_ir::ir::OpId(0), &idx, "view") else { continue };
             let logical = || idx.iter().map(|i| *i as usize).collect::<Vec<_>>();
+            let at = match self.locate(mlir_ir::ir::OpId(0), &idx, "read") {
+                Ok(at) => at,
+                Err(e) => return Err(Undefined::Unreadable(logical(), e.kind.to_string())),
+            };
             if let Some(p) = (at..at + bytes).find_map(|i| b.poison.get(&i)) {
                 return Err(Undefined::Poison(logical(), *p));
             }

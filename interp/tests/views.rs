@@ -176,4 +176,11 @@ func.func @main() -> memref<2xi32> {
   return %m : memref<2xi32>
 }"#);
     assert!(matches!(r[0].with_view::<i32, _>(|_| ()), Err(ViewError::Freed(_))));
+    match r[0].check_defined() {
+        Err(Undefined::Unreadable(idx, msg)) => {
+            assert_eq!(idx, vec![0]);
+            assert!(msg.contains("use after free"), "{msg}");
+        }
+        other => panic!("{other:?}"),
+    }
 }
