@@ -201,7 +201,7 @@ pub struct Buffer {
     /// What the allocation counted against the memory budget.
     charged: usize,
     /// Bytes holding (part of) a stored poison value, with its origin.
-    pub(crate) poison: FxHashMap<usize, Poison>,
+    pub(crate) poison: PoisonRuns,
     /// The op that allocated it (or the `memref.global`).
     pub origin: OpId,
     /// Who owns it.
@@ -299,10 +299,8 @@ impl Buffer {
     #[inline]
     pub fn read_lane(&self, at: usize, lane: Lane) -> Scalar {
         let n = lane.bytes();
-        if !self.poison.is_empty() {
-            if let Some(p) = (at..at + n).find_map(|i| self.poison.get(&i)) {
-                return Scalar::Poison(*p);
-            }
+        if let Some(p) = self.poison.first_in(at, n) {
+            return Scalar::Poison(p);
         }
         if !self.all_init(at, n) {
             return Scalar::Poison(Poison(self.origin));
@@ -322,11 +320,7 @@ impl Buffer {
     /// caller wrote them through a mutable view).
     pub(crate) fn mark_written(&mut self, at: usize, n: usize) {
         self.set_all_init(at, n);
-        if !self.poison.is_empty() {
-            for i in at..at + n {
-                self.poison.remove(&i);
-            }
-        }
+        self.poison.clear(at, n);
     }
 
     /// Encodes `s` into the lane at byte `at` (in range, checked by the
@@ -336,16 +330,10 @@ impl Buffer {
         let n = lane.bytes();
         self.set_all_init(at, n);
         if let Scalar::Poison(p) = s {
-            for i in at..at + n {
-                self.poison.insert(i, *p);
-            }
+            self.poison.set(at, n, *p);
             return Some(());
         }
-        if !self.poison.is_empty() {
-            for i in at..at + n {
-                self.poison.remove(&i);
-            }
-        }
+        self.poison.clear(at, n);
         let out = &mut self.data[at..at + n];
         match (lane, s) {
             (Lane::Int(_), Scalar::Int(i)) => encode_int(i, out),
@@ -366,8 +354,8 @@ impl Buffer {
     /// Byte `i` (in range): its value, or the poison it holds (never
     /// written, or part of a stored poison value).
     pub fn byte(&self, i: usize) -> std::result::Result<u8, Poison> {
-        if let Some(p) = self.poison.get(&i) {
-            return Err(*p);
+        if let Some(p) = self.poison.first_in(i, 1) {
+            return Err(p);
         }
         if !self.is_init(i) {
             return Err(Poison(self.origin));
@@ -381,6 +369,76 @@ impl Buffer {
         for (k, b) in bytes.iter().enumerate() {
             self.data[at + k] = *b;
             self.set_init(at + k);
+        }
+    }
+}
+
+/// The bytes of a buffer that hold a stored poison value, as runs of
+/// bytes (`start -> (end, origin)`, disjoint): storing poison into every
+/// element of an array costs one run, not an entry per byte.
+#[derive(Clone, Debug, Default)]
+pub struct PoisonRuns(BTreeMap<usize, (usize, Poison)>);
+
+impl PoisonRuns {
+    /// True when no byte holds poison (the common case, one check).
+    #[inline(always)]
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// The origin of the first poisoned byte of `at..at + n`, if any.
+    #[inline]
+    pub fn first_in(&self, at: usize, n: usize) -> Option<Poison> {
+        if self.0.is_empty() {
+            return None;
+        }
+        let mut first = None;
+        for (_, (end, p)) in self.0.range(..at + n).rev() {
+            if *end <= at {
+                break;
+            }
+            first = Some(*p);
+        }
+        first
+    }
+
+    /// Marks `at..at + n` poison made by `p`, joining a run of the same
+    /// origin that ends where this one starts.
+    pub fn set(&mut self, at: usize, n: usize, p: Poison) {
+        self.clear(at, n);
+        let mut start = at;
+        if let Some((&s, &(end, q))) = self.0.range(..at).next_back() {
+            if end == at && q == p {
+                start = s;
+            }
+        }
+        let mut end = at + n;
+        if let Some(&(e, q)) = self.0.get(&end) {
+            if q == p {
+                self.0.remove(&end);
+                end = e;
+            }
+        }
+        self.0.insert(start, (end, p));
+    }
+
+    /// Marks `at..at + n` free of poison (a defined value was stored).
+    #[inline]
+    pub fn clear(&mut self, at: usize, n: usize) {
+        if self.0.is_empty() {
+            return;
+        }
+        let end = at + n;
+        let hit: Vec<(usize, usize, Poison)> =
+            self.0.range(..end).rev().take_while(|(_, (e, _))| *e > at).map(|(s, (e, p))| (*s, *e, *p)).collect();
+        for (s, e, p) in hit {
+            self.0.remove(&s);
+            if s < at {
+                self.0.insert(s, (at, p));
+            }
+            if e > end {
+                self.0.insert(end, (e, p));
+            }
         }
     }
 }
@@ -1028,7 +1086,7 @@ impl Memory {
             init,
             unwritten: bytes,
             charged,
-            poison: FxHashMap::default(),
+            poison: PoisonRuns::default(),
             origin: at,
             kind,
             freed: None,
@@ -1120,7 +1178,7 @@ impl Memory {
         self.buffer_bytes = self.buffer_bytes.saturating_sub(b.data.len());
         b.data = Storage::empty();
         b.init = Vec::new();
-        b.poison.clear();
+        b.poison = PoisonRuns::default();
         self.live.remove(&b.addr);
         Ok(())
     }
@@ -1136,7 +1194,7 @@ impl Memory {
             }
             b.data = Storage::empty();
             b.init = Vec::new();
-            b.poison.clear();
+            b.poison = PoisonRuns::default();
             self.live.remove(&b.addr);
         }
     }
@@ -1267,6 +1325,44 @@ fn unposition(m: &MemRef, mut p: i64) -> Vec<i64> {
 mod tests {
     use super::*;
 
+    /// Poison runs behave like one origin per byte: random stores of
+    /// poison and of values, checked against that model byte by byte.
+    #[test]
+    fn poison_runs_match_a_per_byte_model() {
+        let mut seed = 0x1234_5678_9abc_def0u64;
+        let mut next = |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        };
+        for _ in 0..200 {
+            let mut runs = PoisonRuns::default();
+            let mut model: Vec<Option<Poison>> = vec![None; 64];
+            for _ in 0..40 {
+                let at = next(60) as usize;
+                let n = 1 + next(4) as usize;
+                if next(2) == 0 {
+                    let p = Poison(OpId(next(3) as u32));
+                    runs.set(at, n, p);
+                    model[at..at + n].iter_mut().for_each(|b| *b = Some(p));
+                } else {
+                    runs.clear(at, n);
+                    model[at..at + n].iter_mut().for_each(|b| *b = None);
+                }
+                for q in 0..60 {
+                    for len in 1..5 {
+                        let want = model[q..q + len].iter().find_map(|b| *b);
+                        assert_eq!(runs.first_in(q, len), want, "bytes {q}..{}", q + len);
+                    }
+                }
+                let keys: Vec<_> = runs.0.iter().map(|(s, (e, _))| (*s, *e)).collect();
+                assert!(keys.windows(2).all(|w| w[0].1 <= w[1].0), "runs overlap: {keys:?}");
+            }
+            assert_eq!(runs.is_empty(), model.iter().all(Option::is_none));
+        }
+    }
+
     #[test]
     fn lanes_have_natural_sizes() {
         assert_eq!(Lane::Int(1).bytes(), 1);
@@ -1285,7 +1381,7 @@ mod tests {
             init: vec![0; 1],
             unwritten: 64,
             charged: 0,
-            poison: FxHashMap::default(),
+            poison: PoisonRuns::default(),
             origin: OpId(0),
             kind: AllocKind::Heap,
             freed: None,

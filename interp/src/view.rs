@@ -261,8 +261,8 @@ impl MemRef {
                 Ok(at) => at,
                 Err(e) => return Err(Undefined::Unreadable(logical(), e.kind.to_string())),
             };
-            if let Some(p) = (at..at + bytes).find_map(|i| b.poison.get(&i)) {
-                return Err(Undefined::Poison(logical(), *p));
+            if let Some(p) = b.poison.first_in(at, bytes) {
+                return Err(Undefined::Poison(logical(), p));
             }
             if !b.all_init(at, bytes) {
                 return Err(Undefined::Uninitialized(logical()));
