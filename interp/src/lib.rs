@@ -10,6 +10,7 @@ pub mod driver;
 pub mod error;
 pub mod exec;
 pub mod float;
+pub mod lend;
 pub mod memory;
 pub mod operands;
 pub mod runtime;

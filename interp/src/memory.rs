@@ -55,6 +55,8 @@ pub enum AllocKind {
     Global,
     /// Storage made for a tensor (`buffer_cast`, `to_buffer`): never freed by the program.
     Tensor,
+    /// An array the library caller lent for one call (`crate::lend`).
+    Lent,
 }
 
 impl AllocKind {
@@ -64,6 +66,7 @@ impl AllocKind {
             AllocKind::Alloca => "stack memory (memref.alloca)",
             AllocKind::Global => "a global (memref.global)",
             AllocKind::Tensor => "memory owned by a tensor",
+            AllocKind::Lent => "an array lent by the caller",
         }
     }
 }
@@ -77,6 +80,8 @@ pub enum Freed {
     ScopeExit,
     /// Moved by `memref.realloc`.
     Realloc,
+    /// Lent by the library caller for a call that has returned.
+    Returned,
 }
 
 /// The storage kind of one scalar lane of an element.
@@ -137,6 +142,8 @@ pub const STORAGE_ALIGN: usize = 64;
 pub struct Storage {
     ptr: std::ptr::NonNull<u8>,
     len: usize,
+    /// Allocated here (freed on drop), or lent by the caller.
+    owned: bool,
 }
 
 impl Storage {
@@ -145,7 +152,17 @@ impl Storage {
         // An aligned dangling pointer, as for an empty slice.
         let ptr = std::ptr::NonNull::new(std::ptr::without_provenance_mut(STORAGE_ALIGN))
             .unwrap_or(std::ptr::NonNull::dangling());
-        Storage { ptr, len: 0 }
+        Storage { ptr, len: 0, owned: false }
+    }
+
+    /// The caller's `len` bytes at `ptr`, used in place and never freed here.
+    ///
+    /// # Safety
+    /// `ptr` must be valid for reads (and writes, unless the buffer is
+    /// read-only) of `len` bytes, with no other access, until the storage
+    /// is dropped or replaced (`crate::lend` does so when the call returns).
+    pub(crate) unsafe fn lent(ptr: std::ptr::NonNull<u8>, len: usize) -> Storage {
+        Storage { ptr, len, owned: false }
     }
 
     /// `len` zero bytes, allocated fallibly and zeroed by the allocator
@@ -157,13 +174,13 @@ impl Storage {
         let layout = std::alloc::Layout::from_size_align(len, STORAGE_ALIGN).ok()?;
         // SAFETY: the layout has a nonzero size; a null result is a refusal.
         let p = unsafe { std::alloc::alloc_zeroed(layout) };
-        std::ptr::NonNull::new(p).map(|ptr| Storage { ptr, len })
+        std::ptr::NonNull::new(p).map(|ptr| Storage { ptr, len, owned: true })
     }
 }
 
 impl Drop for Storage {
     fn drop(&mut self) {
-        if self.len != 0 {
+        if self.owned && self.len != 0 {
             // SAFETY: allocated in `zeroed` with this size and alignment.
             unsafe {
                 std::alloc::dealloc(
@@ -639,6 +656,7 @@ impl MemRef {
                     Freed::Dealloc => "freed by a dealloc",
                     Freed::ScopeExit => "freed when its allocation scope returned",
                     Freed::Realloc => "moved by memref.realloc",
+                    Freed::Returned => "lent by the caller for a call that has returned",
                 };
                 Err(mem_ub(
                     at,
@@ -1059,6 +1077,33 @@ impl Memory {
         self.tracked = self.tracked.saturating_sub(bytes);
     }
 
+    /// A buffer on the caller's `storage`, every byte defined (the
+    /// caller's data), read-only if `read_only` names why.
+    pub(crate) fn lent_buffer(
+        &mut self,
+        at: OpId,
+        storage: Storage,
+        read_only: Option<&'static str>,
+    ) -> Rc<RefCell<Buffer>> {
+        if self.next_addr == 0 {
+            self.next_addr = BASE_ADDR;
+        }
+        let addr = self.next_addr.div_ceil(STORAGE_ALIGN as u64).saturating_mul(STORAGE_ALIGN as u64);
+        self.next_addr = addr.saturating_add(storage.len() as u64).saturating_add(MIN_ALIGN);
+        Rc::new(RefCell::new(Buffer {
+            data: storage,
+            init: Vec::new(),
+            unwritten: 0,
+            charged: 0,
+            poison: PoisonRuns::default(),
+            origin: at,
+            kind: AllocKind::Lent,
+            freed: None,
+            addr,
+            read_only,
+        }))
+    }
+
     /// A new buffer of `bytes` bytes, none initialized.
     pub fn new_buffer(&mut self, at: OpId, bytes: usize, kind: AllocKind, align: u64) -> Result<Rc<RefCell<Buffer>>> {
         let meta = bytes.div_ceil(64) * 8;
@@ -1102,7 +1147,7 @@ impl Memory {
                 Some(s) => s.push(rc.clone()),
                 None => return Err(invalid(at, "memref.alloca outside any allocation scope")),
             },
-            AllocKind::Global | AllocKind::Tensor => {}
+            AllocKind::Global | AllocKind::Tensor | AllocKind::Lent => {}
         }
         Ok(rc)
     }

@@ -169,7 +169,8 @@ fn step(rng: &mut Rng, m: &mut MemRef, r: &mut ArrayD<i64>) -> Result<(), TestCa
 /// The memref's ndarray view equals `r` and starts at element 0 of the
 /// memref in its buffer's own storage.
 fn view_matches(m: &MemRef, r: &ArrayD<i64>) -> Result<(), TestCaseError> {
-    let at = m.storage_ptr() as usize + m.base + m.offset as usize * 8;
+    let at = (m.storage_ptr() as isize).wrapping_add(m.base as isize).wrapping_add((m.offset as isize).wrapping_mul(8))
+        as usize;
     let (same, ptr) = m
         .with_view::<i64, _>(|v| (v == r.view(), v.as_ptr() as usize))
         .map_err(|e| TestCaseError::fail(e.to_string()))?;

@@ -184,3 +184,78 @@ func.func @main() -> memref<2xi32> {
         other => panic!("{other:?}"),
     }
 }
+
+/// Loads `text` and calls `name` with `args` (arrays lent in place).
+fn call_lending(text: &str, name: &str, args: Vec<mlir_interp::lend::Arg<'_>>) -> Result<Vec<Value>, String> {
+    let src = Source::new("lend.mlir", text);
+    let m = mlir_ir::parse_and_verify(&src).unwrap_or_else(|d| panic!("{}", d.render(&src)));
+    let mut sink = Vec::new();
+    let mut e = Engine::load(&m, Config::default(), Box::new(&mut sink)).unwrap();
+    e.invoke_lending(name, args).map_err(|x| x.render(&m, &src))
+}
+
+const SCALE: &str = r#"
+func.func @scale(%m: memref<?x?xf32, strided<[?, ?], offset: ?>>, %k: f32) -> memref<?x?xf32, strided<[?, ?], offset: ?>> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %r = memref.dim %m, %c0 : memref<?x?xf32, strided<[?, ?], offset: ?>>
+  %c = memref.dim %m, %c1 : memref<?x?xf32, strided<[?, ?], offset: ?>>
+  scf.for %i = %c0 to %r step %c1 {
+    scf.for %j = %c0 to %c step %c1 {
+      %x = memref.load %m[%i, %j] : memref<?x?xf32, strided<[?, ?], offset: ?>>
+      %y = arith.mulf %x, %k : f32
+      memref.store %y, %m[%i, %j] : memref<?x?xf32, strided<[?, ?], offset: ?>>
+    }
+  }
+  return %m : memref<?x?xf32, strided<[?, ?], offset: ?>>
+}
+func.func @first(%m: memref<2x3xi32>) -> i32 {
+  %c0 = arith.constant 0 : index
+  %x = memref.load %m[%c0, %c0] : memref<2x3xi32>
+  return %x : i32
+}
+func.func @poke(%m: memref<2x3xi32>) {
+  %c0 = arith.constant 0 : index
+  %k = arith.constant 9 : i32
+  memref.store %k, %m[%c0, %c0] : memref<2x3xi32>
+  return
+}"#;
+
+#[test]
+fn lent_arrays_are_memref_arguments_in_place() {
+    use mlir_interp::lend::{Arg, Lent};
+    use mlir_interp::value::Scalar;
+    // A transposed, reversed view: negative and non-unit strides.
+    let mut a = ndarray::Array2::<f32>::from_shape_fn((2, 3), |(i, j)| (3 * i + j) as f32);
+    let two = Value::Scalar(Scalar::Float(mlir_interp::float::from_bits(
+        mlir_ir::types::FloatKind::F32,
+        u128::from(2.0f32.to_bits()),
+    )));
+    let mut v = a.view_mut().reversed_axes();
+    v.invert_axis(ndarray::Axis(0));
+    let out =
+        call_lending(SCALE, "scale", vec![Arg::Array(Lent::from_view_mut(v.into_dyn())), Arg::Value(two)]).unwrap();
+    assert_eq!(a, arr2(&[[0.0f32, 2.0, 4.0], [6.0, 8.0, 10.0]]), "the program wrote the caller's array");
+    // The memref it returned was given back with the call.
+    let Value::Memref(kept) = &out[0] else { panic!("{out:?}") };
+    assert!(matches!(kept.with_view::<f32, _>(|_| ()), Err(ViewError::Freed(_))));
+    assert!(kept.load(OpId(0), &[0, 0], "test").unwrap_err().kind.to_string().contains("lent by the caller"));
+}
+
+#[test]
+fn lent_arrays_must_fit_the_parameter_and_read_only_ones_stay_so() {
+    use mlir_interp::lend::{Arg, Lent};
+    let b = ndarray::Array2::<i32>::from_shape_fn((2, 3), |(i, j)| (10 * i + j) as i32 + 1);
+    let got = call_lending(SCALE, "first", vec![Arg::Array(Lent::from_view(b.view().into_dyn()))]).unwrap();
+    assert!(matches!(&got[0], Value::Scalar(Scalar::Int(i)) if i.to_i64() == Some(1)));
+    // A transposed array does not fit the identity layout of memref<2x3xi32>.
+    let t = ndarray::Array2::<i32>::zeros((3, 2));
+    let err = call_lending(SCALE, "first", vec![Arg::Array(Lent::from_view(t.t().into_dyn()))]).unwrap_err();
+    assert!(err.contains("argument #0") && err.contains("does not fit memref<2x3xi32>"), "{err}");
+    let wrong = ndarray::Array2::<f32>::zeros((2, 3));
+    let err = call_lending(SCALE, "first", vec![Arg::Array(Lent::from_view(wrong.view().into_dyn()))]).unwrap_err();
+    assert!(err.contains("an array of f32 cannot be passed as memref<2x3xi32>"), "{err}");
+    let err = call_lending(SCALE, "poke", vec![Arg::Array(Lent::from_view(b.view().into_dyn()))]).unwrap_err();
+    assert!(err.contains("read-only by the caller"), "{err}");
+    assert_eq!(b[[0, 0]], 1);
+}

@@ -1,0 +1,176 @@
+//! The library caller's arrays as memref arguments, in place: an
+//! `ndarray` view lent to [`Engine::invoke_lending`] becomes a memref on
+//! the caller's own memory for the duration of the call (what the
+//! program stores there, the caller sees), then is given back: a memref
+//! the program kept (returned it, or stored it) is then use-after-free.
+//! A read-only view's memory is read-only to the program (a store is
+//! undefined behaviour). The view's shape and strides must fit the
+//! function's memref parameter type (static sizes, static strides and
+//! offset of its layout); no copy is ever made.
+
+use crate::error::{Error, ErrorKind, Result};
+use crate::exec::Engine;
+use crate::memory::{Freed, Lane, MemRef, Storage};
+use crate::operands::elem_of;
+use crate::value::Value;
+use crate::view::Element;
+use mlir_ir::ir::OpId;
+use mlir_ir::layout::strides_and_offset;
+use mlir_ir::types::{TypeKind, DYNAMIC};
+use ndarray::{ArrayViewD, ArrayViewMutD};
+use std::marker::PhantomData;
+use std::ptr::NonNull;
+use std::rc::Rc;
+
+/// An array lent for one call (see the module comment).
+pub struct Lent<'a> {
+    /// The lowest-address element.
+    low: NonNull<u8>,
+    /// Bytes from `low` to logical element 0.
+    first: usize,
+    /// Bytes from `low` past the highest-address element.
+    span: usize,
+    shape: Vec<usize>,
+    /// Strides in elements.
+    strides: Vec<isize>,
+    size: usize,
+    fits: fn(Lane) -> bool,
+    type_name: &'static str,
+    read_only: bool,
+    _borrow: PhantomData<&'a mut [u8]>,
+}
+
+impl<'a> Lent<'a> {
+    /// Lends `v` read-only.
+    pub fn from_view<T: Element>(v: ArrayViewD<'a, T>) -> Lent<'a> {
+        Lent::new::<T>(v.as_ptr() as *mut u8, v.shape(), v.strides(), true)
+    }
+
+    /// Lends `v` for reading and writing.
+    pub fn from_view_mut<T: Element>(mut v: ArrayViewMutD<'a, T>) -> Lent<'a> {
+        let (shape, strides) = (v.shape().to_vec(), v.strides().to_vec());
+        Lent::new::<T>(v.as_mut_ptr() as *mut u8, &shape, &strides, false)
+    }
+
+    fn new<T: Element>(ptr: *mut u8, shape: &[usize], strides: &[isize], read_only: bool) -> Lent<'a> {
+        let size = std::mem::size_of::<T>();
+        let (mut below, mut above) = (0usize, 0usize);
+        if !shape.contains(&0) {
+            for (n, s) in shape.iter().zip(strides) {
+                let reach = (n - 1) * s.unsigned_abs() * size;
+                if *s < 0 {
+                    below += reach;
+                } else {
+                    above += reach;
+                }
+            }
+        }
+        let span = if shape.contains(&0) { 0 } else { below + above + size };
+        // The view's elements all lie in its allocation, so stepping back
+        // to the lowest one stays inside it.
+        let low = NonNull::new(ptr.wrapping_sub(below)).unwrap_or(NonNull::dangling());
+        Lent {
+            low,
+            first: below,
+            span,
+            shape: shape.to_vec(),
+            strides: strides.to_vec(),
+            size,
+            fits: T::fits,
+            type_name: std::any::type_name::<T>(),
+            read_only,
+            _borrow: PhantomData,
+        }
+    }
+}
+
+/// An argument of [`Engine::invoke_lending`].
+pub enum Arg<'a> {
+    /// A value as [`Engine::invoke`] takes it.
+    Value(Value),
+    /// An array lent as a memref argument.
+    Array(Lent<'a>),
+}
+
+impl Engine<'_> {
+    /// Calls the defined function `name` with `args`, lending arrays as
+    /// memref arguments for the duration of the call.
+    pub fn invoke_lending(&mut self, name: &str, args: Vec<Arg<'_>>) -> Result<Vec<Value>> {
+        let f = self
+            .func_by_name(name)
+            .ok_or_else(|| Error::global(ErrorKind::Invalid(format!("function not found: '{name}'"))))?;
+        let (op, inputs) = (self.funcs[f.0 as usize].op, self.funcs[f.0 as usize].inputs.clone());
+        let mut lent = Vec::new();
+        let mut vals = Vec::with_capacity(args.len());
+        for (i, a) in args.into_iter().enumerate() {
+            match a {
+                Arg::Value(v) => vals.push(v),
+                Arg::Array(l) => {
+                    let ty = *inputs.get(i).ok_or_else(|| lend_error(op, i, "there is no such parameter".into()))?;
+                    let m = self.lend(op, i, ty, l)?;
+                    lent.push(m.buf.clone());
+                    vals.push(Value::Memref(Rc::new(m)));
+                }
+            }
+        }
+        let r = self.invoke(name, vals);
+        for b in lent {
+            let mut b = b.borrow_mut();
+            b.freed = Some(Freed::Returned);
+            b.data = Storage::empty();
+        }
+        r
+    }
+
+    /// The memref of parameter `i` (of type `ty`) on the lent array `l`.
+    fn lend(&mut self, op: OpId, i: usize, ty: mlir_ir::types::TypeId, l: Lent<'_>) -> Result<MemRef> {
+        let ctx = &self.m.ctx;
+        let tname = mlir_ir::printer::type_to_string(ctx, ty);
+        let TypeKind::MemRef { shape, elem, .. } = ctx.type_kind(ty) else {
+            return Err(lend_error(op, i, format!("an array cannot be passed as {tname}")));
+        };
+        let elem = elem_of(self, op, *elem)?;
+        if !elem.vshape.is_empty() || !(l.fits)(elem.lane) || elem.lane.bytes() != l.size {
+            return Err(lend_error(op, i, format!("an array of {} cannot be passed as {tname}", l.type_name)));
+        }
+        let (strides, offset) =
+            strides_and_offset(ctx, ty).ok_or_else(|| lend_error(op, i, format!("{tname} has no strided layout")))?;
+        let first = (l.first / l.size) as i64;
+        let fits_shape = shape.len() == l.shape.len()
+            && shape.iter().zip(&l.shape).all(|(d, n)| *d == DYNAMIC || *d == *n as i64)
+            && strides
+                .iter()
+                .zip(&l.strides)
+                .zip(&l.shape)
+                .all(|((s, t), n)| *s == DYNAMIC || *n <= 1 || *s == *t as i64)
+            && (offset == DYNAMIC || offset == first);
+        if !fits_shape {
+            return Err(lend_error(
+                op,
+                i,
+                format!("an array of shape {:?} and strides {:?} does not fit {tname}", l.shape, l.strides),
+            ));
+        }
+        // SAFETY: `l` borrows the caller's array for the lifetime `'a`,
+        // which outlasts this call; its elements lie in `low..low + span`
+        // (the view's own bounds); the storage is replaced by an empty one
+        // when the call returns, before the borrow ends.
+        let storage = unsafe { Storage::lent(l.low, l.span) };
+        let read_only = l.read_only.then_some("an array lent read-only by the caller");
+        let buf = self.mem.lent_buffer(op, storage, read_only);
+        Ok(MemRef {
+            buf,
+            elem: Rc::new(elem),
+            base: 0,
+            offset: first,
+            sizes: l.shape.iter().map(|n| *n as i64).collect(),
+            strides: l.strides.iter().map(|s| *s as i64).collect(),
+            map: None,
+            view: true,
+        })
+    }
+}
+
+fn lend_error(op: OpId, i: usize, msg: String) -> Error {
+    Error::at(op, ErrorKind::Invalid(format!("argument #{i}: {msg}")))
+}
