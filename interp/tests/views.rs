@@ -259,3 +259,31 @@ fn lent_arrays_must_fit_the_parameter_and_read_only_ones_stay_so() {
     assert!(err.contains("read-only by the caller"), "{err}");
     assert_eq!(b[[0, 0]], 1);
 }
+
+#[test]
+fn a_strided_affine_map_layout_is_viewed_through_its_strides() {
+    // (i, j) -> (j * 2 + i): a column-major 2x3 array, a strided form.
+    let r = run(r#"
+#colmajor = affine_map<(i, j) -> (j * 2 + i)>
+func.func @main() -> memref<2x3xi32, #colmajor> {
+  %m = memref.alloc() : memref<2x3xi32, #colmajor>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  scf.for %i = %c0 to %c2 step %c1 {
+    scf.for %j = %c0 to %c3 step %c1 {
+      %t = arith.muli %i, %c3 : index
+      %k = arith.addi %t, %j : index
+      %v = arith.index_cast %k : index to i32
+      memref.store %v, %m[%i, %j] : memref<2x3xi32, #colmajor>
+    }
+  }
+  return %m : memref<2x3xi32, #colmajor>
+}"#);
+    let (same, strides) = r[0]
+        .with_view::<i32, _>(|v| (v == arr2(&[[0, 1, 2], [3, 4, 5]]).into_dyn().view(), v.strides().to_vec()))
+        .unwrap();
+    assert!(same);
+    assert_eq!(strides, vec![1, 2], "the view walks the buffer in column-major order");
+}
