@@ -72,8 +72,13 @@ pub struct Copies {
 /// A float operation the fast path computes: `addf`, `subf`, `mulf`, `divf`.
 pub use crate::float::host::Bin as FBin;
 
-/// One translated instruction.
+/// One translated instruction. Fields follow one naming: `op` is the op
+/// (for fuel, errors and the fallback to its dialect); `a`, `b`, `c`, `t`,
+/// `f`, `m`, `v` are operand slots; `d` and `res` the (first) result slot;
+/// `w`, `from`, `to` bit widths; `fl` flags; `p` a predicate; `k` an index
+/// into a side table of [`Code`]; `to` in a branch its target block.
 #[derive(Clone, Copy, Debug)]
+#[allow(missing_docs)] // the fields, named by the convention above
 pub enum Inst {
     /// Any op: its dialect executes it.
     Op(OpId),

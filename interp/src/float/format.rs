@@ -119,8 +119,10 @@ pub fn semantics(kind: FloatKind) -> &'static Semantics {
     }
 }
 
-/// A decoded value: `Fin` is `(-1)^neg * sig * 2^exp` with `sig > 0`.
+/// A decoded value: `Fin` is `(-1)^neg * sig * 2^exp` with `sig > 0`;
+/// `neg` is the sign bit in every variant.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(missing_docs)] // the fields, named above
 pub enum Val {
     /// Not a number (payload dropped).
     Nan { neg: bool },
