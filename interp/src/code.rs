@@ -15,6 +15,8 @@
 
 use crate::sem::word::{Bin, Cast};
 use crate::value::{FuncRef, Value};
+use mlir_ir::affine::AffineExpr;
+use mlir_ir::attrs::Attribute;
 use mlir_ir::ir::{BlockId, Module, OpId, ValueId};
 use mlir_ir::ops::OpKind;
 use mlir_ir::types::{FloatKind, TypeId, TypeKind};
@@ -153,6 +155,11 @@ pub struct ForLoop {
     pub cont: u32,
     /// Iterations need an allocation scope (the body allocates on the stack).
     pub scoped: bool,
+    /// An `affine.for` with constant bounds: lower bound, upper bound and
+    /// step as signed 64-bit numbers (its iteration stops where the
+    /// induction variable would overflow, rather than wrapping); `bounds`
+    /// is unused.
+    pub affine: Option<[i64; 3]>,
 }
 
 /// A decoded `scf.if`.
@@ -349,12 +356,23 @@ impl Translator<'_> {
             | OpKind::TensorYield
             | OpKind::VectorYield => Some(Inst::Exit { op, vals: self.span(self.m.operands(op))? }),
             OpKind::ScfFor => self.for_loop(op),
+            OpKind::AffineFor => self.affine_for(op),
             OpKind::ScfIf => self.if_then(op),
             OpKind::FuncCall => {
                 let f = aux.callee?;
                 let args = self.span(self.m.operands(op))?;
                 let res = if self.m.op(op).results.len == 0 { 0 } else { self.result(op)? };
                 Some(Inst::Call { op, f, args, res })
+            }
+            // An identity access map makes the affine access a plain one
+            // (a failure still goes to the affine dialect, with its words).
+            OpKind::AffineLoad if self.identity_map(op, 1) => {
+                let idx = self.span(self.m.operands(op).get(1..)?)?;
+                Some(Inst::Load { op, m: self.operand(op, 0)?, idx, d: self.result(op)? })
+            }
+            OpKind::AffineStore if self.identity_map(op, 2) => {
+                let idx = self.span(self.m.operands(op).get(2..)?)?;
+                Some(Inst::Store { op, v: self.operand(op, 0)?, m: self.operand(op, 1)?, idx })
             }
             OpKind::MemrefLoad => {
                 let idx = self.span(self.m.operands(op).get(1..)?)?;
@@ -413,7 +431,55 @@ impl Translator<'_> {
         let res = if n == 0 { 0 } else { self.result(op)? };
         let unsigned = self.inp.aux[op.0 as usize].flags & UNSIGNED != 0;
         let (cont, scoped) = (self.code.insts.len() as u32 + 1, self.allocates(r));
-        self.code.fors.push(ForLoop { bounds, w, unsigned, body, iv, inits, res, cont, scoped });
+        self.code.fors.push(ForLoop { bounds, w, unsigned, body, iv, inits, res, cont, scoped, affine: None });
+        Some(Inst::For { op, k: self.code.fors.len() as u32 - 1 })
+    }
+
+    /// True when `op`'s `map` is the identity on its operands from `first` on.
+    fn identity_map(&self, op: OpId, first: usize) -> bool {
+        let n = self.m.operands(op).len().saturating_sub(first);
+        match self.m.attr(op, "map").map(|a| self.m.ctx.attr_kind(a)) {
+            Some(Attribute::AffineMap(map)) => map.is_identity() && map.num_dims as usize == n,
+            _ => false,
+        }
+    }
+
+    /// `affine.for` whose bound maps are constants (the common case); other
+    /// bounds stay with the dialect.
+    fn affine_for(&mut self, op: OpId) -> Option<Inst> {
+        let m = self.m;
+        let constant = |name: &str, pick: fn(i64, i64) -> i64| match m.attr(op, name).map(|a| m.ctx.attr_kind(a)) {
+            Some(Attribute::AffineMap(map)) if map.num_dims == 0 && map.num_syms == 0 => map
+                .results
+                .iter()
+                .map(|e| match e {
+                    AffineExpr::Const(c) => Some(*c),
+                    _ => None,
+                })
+                .collect::<Option<Vec<i64>>>()?
+                .into_iter()
+                .reduce(pick),
+            _ => None,
+        };
+        let (lb, ub) = (constant("lowerBoundMap", i64::max)?, constant("upperBoundMap", i64::min)?);
+        let step = match m.attr(op, "step").map(|a| m.ctx.attr_kind(a)) {
+            Some(Attribute::Integer { value, .. }) => value.to_i64()?,
+            None => 1,
+            _ => return None,
+        };
+        let w = u8::try_from(self.inp.index_bits).ok()?;
+        let &r = m.regions(op).first()?;
+        let &body = m.region(r).blocks.first()?;
+        let iv = self.slot(m.args(body).next()?)?;
+        let n = m.operands(op).len();
+        if step <= 0 || m.block(body).args.len as usize != n + 1 || m.op(op).results.len as usize != n {
+            return None;
+        }
+        let inits = self.span(m.operands(op))?;
+        let res = if n == 0 { 0 } else { self.result(op)? };
+        let (cont, scoped) = (self.code.insts.len() as u32 + 1, self.allocates(r));
+        let (bounds, unsigned, affine) = ([0; 3], false, Some([lb, ub, step]));
+        self.code.fors.push(ForLoop { bounds, w, unsigned, body, iv, inits, res, cont, scoped, affine });
         Some(Inst::For { op, k: self.code.fors.len() as u32 - 1 })
     }
 
@@ -468,7 +534,8 @@ impl Translator<'_> {
         let m = self.m;
         let Some(&last) = m.block(b).ops.last() else { return };
         let at = self.code.start(b) + m.block(b).ops.len() - 1;
-        if m.op(last).name.kind != OpKind::ScfYield || !matches!(self.code.insts[at], Inst::Exit { .. }) {
+        let yields = matches!(m.op(last).name.kind, OpKind::ScfYield | OpKind::AffineYield);
+        if !yields || !matches!(self.code.insts[at], Inst::Exit { .. }) {
             return;
         }
         if let Some(copies) = self.copies_to(m.operands(last), dsts) {

@@ -312,20 +312,31 @@ impl Engine<'_> {
     fn for_enter(&mut self, fr: &mut Frame, code: &Code, op: OpId, k: u32, pc: usize) -> Result<usize> {
         self.tick(op)?;
         let l = code.fors[k as usize];
-        let [lb, ub] = [l.bounds[0], l.bounds[1]].map(|s| fr[s as usize].word());
-        let (Some(lb), Some(ub), Some(step)) = (lb, ub, fr[l.bounds[2] as usize].word()) else {
-            self.fallback(fr, op)?;
-            return Ok(pc);
+        let (lb, ub, step) = match l.affine {
+            Some([lb, ub, step]) => (lb as u64, ub as u64, step as u64),
+            None => {
+                let [lb, ub] = [l.bounds[0], l.bounds[1]].map(|s| fr[s as usize].word());
+                let (Some(lb), Some(ub), Some(step)) = (lb, ub, fr[l.bounds[2] as usize].word()) else {
+                    self.fallback(fr, op)?;
+                    return Ok(pc);
+                };
+                (lb, ub, step)
+            }
         };
         let iters = l.iv as usize + 1;
         for (i, s) in code.slots(l.inits).iter().enumerate() {
             fr[iters + i] = fr[*s as usize].clone();
         }
-        if !word::cmp(if l.unsigned { 6 } else { 2 }, u32::from(l.w), lb, ub) {
+        let w = u32::from(l.w);
+        let runs = match l.affine {
+            Some(_) => (lb as i64) < (ub as i64),
+            None => word::cmp(if l.unsigned { 6 } else { 2 }, w, lb, ub),
+        };
+        if !runs {
             self.loop_results(fr, l.inits.len as usize, iters, l.res);
             return Ok(pc);
         }
-        fr[l.iv as usize] = Value::int(Int::from_word(u32::from(l.w), lb));
+        fr[l.iv as usize] = Value::int(Int::from_word(w, lb & word::mask(w)));
         if l.scoped {
             self.mem.push_scope();
         }
@@ -344,14 +355,24 @@ impl Engine<'_> {
         let Some(Ctl::Loop { iv, ub, step, .. }) = self.ctl.last_mut() else {
             return Err(invalid(op, "scf.yield outside its loop"));
         };
-        let next = iv.wrapping_add(*step) & word::mask(w);
+        // scf.for wraps at the width; affine.for counts in i64 and stops
+        // where the next value would overflow.
+        let (next, more) = match l.affine {
+            Some(_) => match (*iv as i64).checked_add(*step as i64) {
+                Some(n) => (n as u64, n < *ub as i64),
+                None => (*iv, false),
+            },
+            None => {
+                let n = iv.wrapping_add(*step) & word::mask(w);
+                (n, word::cmp(if l.unsigned { 6 } else { 2 }, w, n, *ub))
+            }
+        };
         *iv = next;
-        let more = word::cmp(if l.unsigned { 6 } else { 2 }, w, next, *ub);
         if l.scoped {
             self.mem.pop_scope();
         }
         if more {
-            fr[l.iv as usize].set_word(w, next);
+            fr[l.iv as usize].set_word(w, next & word::mask(w));
             if l.scoped {
                 self.mem.push_scope();
             }
