@@ -18,7 +18,7 @@ use crate::value::{FuncRef, Value};
 use mlir_ir::affine::AffineExpr;
 use mlir_ir::attrs::Attribute;
 use mlir_ir::ir::{BlockId, Module, OpId, ValueId};
-use mlir_ir::ops::OpKind;
+use mlir_ir::ops::{DialectOp, OpKind};
 use mlir_ir::types::{FloatKind, TypeId, TypeKind};
 
 /// An index into a frame.
@@ -90,8 +90,10 @@ pub enum Inst {
     Const { op: OpId, k: u32, d: Slot },
     /// An integer binary op on `w`-bit scalars with flags `fl`.
     Int2 { op: OpId, f: Bin, w: u8, fl: u8, a: Slot, b: Slot, d: Slot },
-    /// `cmpi` with predicate `p` on `w`-bit scalars.
+    /// `cmpi` (or `index.cmp`) with predicate `p` on `w`-bit scalars.
     Cmpi { op: OpId, p: u8, w: u8, a: Slot, b: Slot, d: Slot },
+    /// `cmpf` with predicate `p` on scalars.
+    Cmpf { op: OpId, p: u8, a: Slot, b: Slot, d: Slot },
     /// An integer cast from `from` to `to` bits.
     Cast { op: OpId, f: Cast, fl: u8, from: u8, to: u8, a: Slot, d: Slot },
     /// `select` with a scalar condition.
@@ -304,6 +306,7 @@ impl Translator<'_> {
         let kind = self.m.op(op).name.kind;
         if let Some(f) = int_bin(kind) {
             let w = self.word(self.result_type(op)?)?;
+            let fl = if is_index(kind) { 0 } else { fl };
             let (a, b, d) = (self.operand(op, 0)?, self.operand(op, 1)?, self.result(op)?);
             return Some(Inst::Int2 { op, f, w, fl, a, b, d });
         }
@@ -326,7 +329,13 @@ impl Translator<'_> {
                 self.code.consts.push(v);
                 Some(Inst::Const { op, k: self.code.consts.len() as u32 - 1, d })
             }
-            OpKind::ArithCmpi => {
+            OpKind::ArithCmpf => {
+                let TypeKind::Float(_) = self.m.ctx.type_kind(self.m.type_of(*self.m.operands(op).first()?)) else {
+                    return None;
+                };
+                Some(Inst::Cmpf { op, p: pred, a: self.operand(op, 0)?, b: self.operand(op, 1)?, d: self.result(op)? })
+            }
+            OpKind::ArithCmpi | OpKind::IndexCmp => {
                 let w = self.operand_word(op, 0)?;
                 Some(Inst::Cmpi {
                     op,
@@ -568,8 +577,31 @@ fn int_bin(k: OpKind) -> Option<Bin> {
         OpKind::ArithMaxui => Bin::MaxU,
         OpKind::ArithMinsi => Bin::MinS,
         OpKind::ArithMinui => Bin::MinU,
+        // The index dialect: arith's semantics at the index width, no flags.
+        OpKind::IndexAdd => Bin::Add,
+        OpKind::IndexSub => Bin::Sub,
+        OpKind::IndexMul => Bin::Mul,
+        OpKind::IndexDivu => Bin::DivU,
+        OpKind::IndexDivs => Bin::DivS,
+        OpKind::IndexRemu => Bin::RemU,
+        OpKind::IndexRems => Bin::RemS,
+        OpKind::IndexAnd => Bin::And,
+        OpKind::IndexOr => Bin::Or,
+        OpKind::IndexXor => Bin::Xor,
+        OpKind::IndexShl => Bin::Shl,
+        OpKind::IndexShru => Bin::ShrU,
+        OpKind::IndexShrs => Bin::ShrS,
+        OpKind::IndexMaxs => Bin::MaxS,
+        OpKind::IndexMaxu => Bin::MaxU,
+        OpKind::IndexMins => Bin::MinS,
+        OpKind::IndexMinu => Bin::MinU,
         _ => return None,
     })
+}
+
+/// True for an op of the index dialect.
+fn is_index(k: OpKind) -> bool {
+    matches!(k.dialect_op(), DialectOp::Index(_))
 }
 
 fn float_bin(k: OpKind) -> Option<FBin> {

@@ -81,6 +81,7 @@ impl Engine<'_> {
                 Inst::Const { op, k, d } => self.constant(fr, &code, op, k, d)?,
                 Inst::Int2 { op, f, w, fl, a, b, d } => self.int2(fr, op, f, w, fl, [a, b, d])?,
                 Inst::Cmpi { op, p, w, a, b, d } => self.cmpi(fr, op, p, w, [a, b, d])?,
+                Inst::Cmpf { op, p, a, b, d } => self.cmpf(fr, op, p, [a, b, d])?,
                 Inst::Cast { op, f, fl, from, to, a, d } => self.int_cast(fr, op, f, fl, (from, to), a, d)?,
                 Inst::Select { op, c, t, f, d } => self.select(fr, op, [c, t, f, d])?,
                 Inst::Float2 { op, f, k, a, b, d } => self.float2(fr, op, f, k, [a, b, d])?,
@@ -164,6 +165,19 @@ impl Engine<'_> {
         self.tick(op)?;
         match (fr[a as usize].word(), fr[b as usize].word()) {
             (Some(x), Some(y)) => fr[d as usize].set_word(1, u64::from(word::cmp(p, u32::from(w), x, y))),
+            _ => self.fallback(fr, op)?,
+        }
+        Ok(())
+    }
+
+    #[inline(always)]
+    fn cmpf(&mut self, fr: &mut Frame, op: OpId, p: u8, [a, b, d]: [Slot; 3]) -> Result<()> {
+        self.tick(op)?;
+        match (&fr[a as usize], &fr[b as usize]) {
+            (Value::Scalar(Scalar::Float(x)), Value::Scalar(Scalar::Float(y))) => {
+                let c = crate::sem::fp::cmpf(p, *x, *y);
+                fr[d as usize].set_word(1, u64::from(c));
+            }
             _ => self.fallback(fr, op)?,
         }
         Ok(())
