@@ -123,6 +123,12 @@ pub struct Engine<'m> {
     pub cfg: Config,
     /// Slot of every value, by value id.
     slot: Vec<u32>,
+    /// Each op's operand slots (a run of `operand_slots`) and its first
+    /// result slot and result count, by op id: what the dialects' operand
+    /// plumbing reads without going back to the IR.
+    operand_runs: Vec<(u32, u32)>,
+    operand_slots: Vec<u32>,
+    result_runs: Vec<(u32, u32)>,
     /// Decoded attributes, by op id.
     pub aux: Vec<Aux>,
     /// The fuel each op costs (one plus [`Aux::work`]), with [`HEAVY`] set
@@ -214,6 +220,9 @@ impl<'m> Engine<'m> {
             m,
             cfg: cfg.clone(),
             slot: vec![u32::MAX; m.values.len()],
+            operand_runs: Vec::new(),
+            operand_slots: Vec::new(),
+            result_runs: Vec::new(),
             aux: vec![Aux::default(); m.ops.len()],
             cost: Vec::new(),
             funcs: Vec::new(),
@@ -253,6 +262,7 @@ impl<'m> Engine<'m> {
         for i in 0..m.ops.len() {
             e.decode(OpId(i as u32))?;
         }
+        e.resolve_slots();
         e.cost = e
             .aux
             .iter()
@@ -325,6 +335,21 @@ impl<'m> Engine<'m> {
                     self.number_region(inner, n);
                 }
             }
+        }
+    }
+
+    /// Resolves every op's operand and result slots once.
+    fn resolve_slots(&mut self) {
+        let m = self.m;
+        for i in 0..m.ops.len() {
+            let op = OpId(i as u32);
+            let start = self.operand_slots.len() as u32;
+            let ops = m.operands(op);
+            self.operand_slots.extend(ops.iter().map(|v| self.slot[v.0 as usize]));
+            self.operand_runs.push((start, ops.len() as u32));
+            let n = m.op(op).results.len;
+            let first = if n == 0 { u32::MAX } else { self.slot[m.result(op, 0).0 as usize] };
+            self.result_runs.push((first, n));
         }
     }
 
@@ -623,9 +648,20 @@ impl<'m> Engine<'m> {
     // ---- operand plumbing ----------------------------------------------
 
     /// Operand `i` of `op`.
+    #[inline]
     pub fn arg<'f>(&self, fr: &'f Frame, op: OpId, i: usize) -> Result<&'f Value> {
-        let v = self.m.operands(op).get(i).copied().ok_or_else(|| invalid(op, format!("missing operand #{i}")))?;
-        Ok(self.get(fr, v))
+        let (start, n) = self.operand_runs[op.0 as usize];
+        if i >= n as usize {
+            return Err(invalid(op, format!("missing operand #{i}")));
+        }
+        Ok(&fr[self.operand_slots[start as usize + i] as usize])
+    }
+
+    /// The operand slots of `op`.
+    #[inline]
+    fn operand_slots_of(&self, op: OpId) -> &[u32] {
+        let (start, n) = self.operand_runs[op.0 as usize];
+        &self.operand_slots[start as usize..(start + n) as usize]
     }
 
     /// The value in `v`'s slot.
@@ -651,25 +687,27 @@ impl<'m> Engine<'m> {
 
     /// All operands of `op` (cloned: cheap, arrays are shared).
     pub fn args(&self, fr: &Frame, op: OpId) -> Vec<Value> {
-        self.m.operands(op).iter().map(|v| self.get(fr, *v).clone()).collect()
+        self.operand_slots_of(op).iter().map(|s| fr[*s as usize].clone()).collect()
     }
 
     /// Operands `range` of `op`.
     pub fn args_in(&self, fr: &Frame, op: OpId, range: std::ops::Range<usize>) -> Result<Vec<Value>> {
-        let ops = self.m.operands(op);
-        let vs = ops.get(range).ok_or_else(|| invalid(op, "operand segments do not match the operands"))?;
-        Ok(vs.iter().map(|v| self.get(fr, *v).clone()).collect())
+        let slots = self.operand_slots_of(op);
+        let vs = slots.get(range).ok_or_else(|| invalid(op, "operand segments do not match the operands"))?;
+        Ok(vs.iter().map(|s| fr[*s as usize].clone()).collect())
     }
 
     /// Writes result `i` of `op`.
+    #[inline]
     pub fn assign_nth(&self, fr: &mut Frame, op: OpId, i: usize, val: Value) {
-        let v = self.m.result(op, i);
-        fr[self.slot[v.0 as usize] as usize] = val;
+        let (first, n) = self.result_runs[op.0 as usize];
+        debug_assert!(i < n as usize);
+        fr[first as usize + i] = val;
     }
 
     /// Writes result 0 of `op`.
     pub fn assign(&self, fr: &mut Frame, op: OpId, val: Value) -> Result<Flow> {
-        if self.m.op(op).results.len == 0 {
+        if self.result_runs[op.0 as usize].1 == 0 {
             return Err(invalid(op, "op has no result"));
         }
         self.assign_nth(fr, op, 0, val);
@@ -678,8 +716,9 @@ impl<'m> Engine<'m> {
 
     /// Writes all results of `op`.
     pub fn assign_all(&self, fr: &mut Frame, op: OpId, vals: Vec<Value>) -> Result<Flow> {
-        if vals.len() != self.m.op(op).results.len as usize {
-            return Err(invalid(op, format!("{} values for {} results", vals.len(), self.m.op(op).results.len)));
+        let n = self.result_runs[op.0 as usize].1 as usize;
+        if vals.len() != n {
+            return Err(invalid(op, format!("{} values for {n} results", vals.len())));
         }
         for (i, v) in vals.into_iter().enumerate() {
             self.assign_nth(fr, op, i, v);
