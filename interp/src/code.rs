@@ -96,6 +96,8 @@ pub enum Inst {
     Cmpf { op: OpId, p: u8, a: Slot, b: Slot, d: Slot },
     /// An integer cast from `from` to `to` bits.
     Cast { op: OpId, f: Cast, fl: u8, from: u8, to: u8, a: Slot, d: Slot },
+    /// `sitofp` (`signed`) or `uitofp` from a `from`-bit scalar to f32 or f64.
+    IntToFloat { op: OpId, signed: bool, from: u8, k: FloatKind, a: Slot, d: Slot },
     /// `select` with a scalar condition.
     Select { op: OpId, c: Slot, t: Slot, f: Slot, d: Slot },
     /// A float binary op on scalars of format `k`.
@@ -328,6 +330,15 @@ impl Translator<'_> {
                 let d = self.result(op)?;
                 self.code.consts.push(v);
                 Some(Inst::Const { op, k: self.code.consts.len() as u32 - 1, d })
+            }
+            OpKind::ArithSitofp | OpKind::ArithUitofp => {
+                let from = self.operand_word(op, 0)?;
+                let k = match self.m.ctx.type_kind(self.result_type(op)?) {
+                    TypeKind::Float(k @ (FloatKind::F32 | FloatKind::F64)) => *k,
+                    _ => return None,
+                };
+                let signed = kind == OpKind::ArithSitofp;
+                Some(Inst::IntToFloat { op, signed, from, k, a: self.operand(op, 0)?, d: self.result(op)? })
             }
             OpKind::ArithCmpf => {
                 let TypeKind::Float(_) = self.m.ctx.type_kind(self.m.type_of(*self.m.operands(op).first()?)) else {

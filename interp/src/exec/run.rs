@@ -84,6 +84,7 @@ impl Engine<'_> {
                 Inst::Cmpf { op, p, a, b, d } => self.cmpf(fr, op, p, [a, b, d])?,
                 Inst::Cast { op, f, fl, from, to, a, d } => self.int_cast(fr, op, f, fl, (from, to), a, d)?,
                 Inst::Select { op, c, t, f, d } => self.select(fr, op, [c, t, f, d])?,
+                Inst::IntToFloat { op, signed, from, k, a, d } => self.int_to_float(fr, op, (signed, from, k), a, d)?,
                 Inst::Float2 { op, f, k, a, b, d } => self.float2(fr, op, f, k, [a, b, d])?,
                 Inst::Br { op, to, copies } => pc = self.br(fr, &code, op, to, copies)?,
                 Inst::CondBr { op, c, k } => pc = self.cond_br(fr, &code, op, c, k)?,
@@ -166,6 +167,20 @@ impl Engine<'_> {
         match (fr[a as usize].word(), fr[b as usize].word()) {
             (Some(x), Some(y)) => fr[d as usize].set_word(1, u64::from(word::cmp(p, u32::from(w), x, y))),
             _ => self.fallback(fr, op)?,
+        }
+        Ok(())
+    }
+
+    /// `sitofp`/`uitofp` to f32 or f64 through the host's exact conversion.
+    #[inline(always)]
+    fn int_to_float(&mut self, fr: &mut Frame, op: OpId, to: (bool, u8, FloatKind), a: Slot, d: Slot) -> Result<()> {
+        self.tick(op)?;
+        let (signed, from, k) = to;
+        let Some(x) = fr[a as usize].word() else { return self.fallback(fr, op) };
+        let v = if signed { word::sext(u32::from(from), x) as u64 } else { x };
+        match host::from_word(k, v, signed) {
+            Some(bits) => fr[d as usize].set_float(float::Float { kind: k, bits }),
+            None => self.fallback(fr, op)?,
         }
         Ok(())
     }

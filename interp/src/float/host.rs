@@ -152,3 +152,18 @@ pub fn inf_bits(w: u32) -> u64 {
         0x7FF0_0000_0000_0000
     }
 }
+
+/// The f32 or f64 nearest (ties to even) to the integer `v` (signed when
+/// `signed`, else the unsigned reading of its 64 bits), as `kind`'s
+/// encoding: every 64-bit integer is finite in both, and the host's
+/// conversion rounds exactly so. `None` for other formats.
+#[inline(always)]
+pub fn from_word(kind: FloatKind, v: u64, signed: bool) -> Option<u128> {
+    Some(match (kind, signed) {
+        (FloatKind::F32, true) => u128::from((v as i64 as f32).to_bits()),
+        (FloatKind::F32, false) => u128::from((v as f32).to_bits()),
+        (FloatKind::F64, true) => u128::from((v as i64 as f64).to_bits()),
+        (FloatKind::F64, false) => u128::from((v as f64).to_bits()),
+        _ => return None,
+    })
+}

@@ -398,3 +398,30 @@ fn host_classification_matches_decoding() {
         }
     }
 }
+
+/// The host's integer-to-float conversion agrees with the exact one on
+/// the integers where rounding matters (ties around 2^24 and 2^53, the
+/// extremes) and on a spread of others.
+#[test]
+fn host_int_to_float_matches_exact_rounding() {
+    let mut vals: Vec<u64> = vec![0, 1, u64::MAX, i64::MAX as u64, i64::MIN as u64, 3 << 62];
+    for base in [1u64 << 24, 1 << 25, 1 << 53, 1 << 54, 1 << 63] {
+        for d in 0..6u64 {
+            vals.extend([base + d, base - d, base.wrapping_neg().wrapping_add(d)]);
+        }
+    }
+    let mut x = 0x9e37_79b9_7f4a_7c15u64;
+    for _ in 0..2000 {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        vals.push(x >> (x % 64));
+    }
+    for v in vals {
+        for (k, signed) in [(K::F32, true), (K::F32, false), (K::F64, true), (K::F64, false)] {
+            let exact = if signed { BigInt::from(v as i64) } else { BigInt::from(v) };
+            let want = from_int(&exact, k, Round::NearestEven).unwrap();
+            assert_eq!(host::from_word(k, v, signed), Some(want.bits), "{v:#x} {} signed {signed}", k.name());
+        }
+    }
+}
