@@ -5,7 +5,13 @@
 //! Loading numbers every SSA value of a function densely, so a frame is a
 //! `Vec<Value>` indexed by slot and no op execution hashes anything. Op
 //! attributes the hot path needs (predicates, flags, constants, callees) are
-//! decoded once into [`Aux`], a table indexed by op id.
+//! decoded once into [`Aux`], a table indexed by op id, and every block is
+//! translated once (`crate::code`) into the instructions `run.rs` executes.
+//! The engine defines no op semantics itself: the dialects and the runtime
+//! library come in as [`Semantics`] from the layer above.
+//!
+//! With an observer attached, regions are walked op by op through the
+//! dialects instead (the same results: `tests/translated.rs`).
 //!
 //! Calls recurse on the host stack with a checked depth (`--max-call-depth`);
 //! the CLI runs the engine on a thread whose stack is sized for that depth.
