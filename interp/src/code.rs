@@ -437,21 +437,35 @@ impl Translator<'_> {
     }
 
     fn for_loop(&mut self, op: OpId) -> Option<Inst> {
-        let ops = self.m.operands(op);
         let w = self.operand_word(op, 0)?;
         let bounds = [self.operand(op, 0)?, self.operand(op, 1)?, self.operand(op, 2)?];
-        let &r = self.m.regions(op).first()?;
-        let &body = self.m.region(r).blocks.first()?;
-        let iv = self.slot(self.m.args(body).next()?)?;
-        let n = ops.len().checked_sub(3)?;
-        if self.m.block(body).args.len as usize != n + 1 || self.m.op(op).results.len as usize != n {
+        let unsigned = self.inp.aux[op.0 as usize].flags & UNSIGNED != 0;
+        self.push_loop(op, 3, w, bounds, unsigned, None)
+    }
+
+    /// Records loop `op` (scf.for or affine.for) whose iteration arguments'
+    /// initial values are its operands from `first_init` on.
+    fn push_loop(
+        &mut self,
+        op: OpId,
+        first_init: usize,
+        w: u8,
+        bounds: [Slot; 3],
+        unsigned: bool,
+        affine: Option<[i64; 3]>,
+    ) -> Option<Inst> {
+        let m = self.m;
+        let &r = m.regions(op).first()?;
+        let &body = m.region(r).blocks.first()?;
+        let iv = self.slot(m.args(body).next()?)?;
+        let n = m.operands(op).len().checked_sub(first_init)?;
+        if m.block(body).args.len as usize != n + 1 || m.op(op).results.len as usize != n {
             return None;
         }
-        let inits = self.span(ops.get(3..)?)?;
+        let inits = self.span(m.operands(op).get(first_init..)?)?;
         let res = if n == 0 { 0 } else { self.result(op)? };
-        let unsigned = self.inp.aux[op.0 as usize].flags & UNSIGNED != 0;
         let (cont, scoped) = (self.code.insts.len() as u32 + 1, self.allocates(r));
-        self.code.fors.push(ForLoop { bounds, w, unsigned, body, iv, inits, res, cont, scoped, affine: None });
+        self.code.fors.push(ForLoop { bounds, w, unsigned, body, iv, inits, res, cont, scoped, affine });
         Some(Inst::For { op, k: self.code.fors.len() as u32 - 1 })
     }
 
@@ -487,20 +501,11 @@ impl Translator<'_> {
             None => 1,
             _ => return None,
         };
-        let w = u8::try_from(self.inp.index_bits).ok()?;
-        let &r = m.regions(op).first()?;
-        let &body = m.region(r).blocks.first()?;
-        let iv = self.slot(m.args(body).next()?)?;
-        let n = m.operands(op).len();
-        if step <= 0 || m.block(body).args.len as usize != n + 1 || m.op(op).results.len as usize != n {
+        if step <= 0 {
             return None;
         }
-        let inits = self.span(m.operands(op))?;
-        let res = if n == 0 { 0 } else { self.result(op)? };
-        let (cont, scoped) = (self.code.insts.len() as u32 + 1, self.allocates(r));
-        let (bounds, unsigned, affine) = ([0; 3], false, Some([lb, ub, step]));
-        self.code.fors.push(ForLoop { bounds, w, unsigned, body, iv, inits, res, cont, scoped, affine });
-        Some(Inst::For { op, k: self.code.fors.len() as u32 - 1 })
+        let w = u8::try_from(self.inp.index_bits).ok()?;
+        self.push_loop(op, 0, w, [0; 3], false, Some([lb, ub, step]))
     }
 
     fn if_then(&mut self, op: OpId) -> Option<Inst> {

@@ -13,7 +13,7 @@ use crate::exec::Engine;
 use crate::memory::{Freed, Lane, MemRef, Storage};
 use crate::operands::elem_of;
 use crate::value::Value;
-use crate::view::Element;
+use crate::view::{reach, Element};
 use mlir_ir::ir::OpId;
 use mlir_ir::layout::strides_and_offset;
 use mlir_ir::types::{TypeKind, DYNAMIC};
@@ -54,17 +54,8 @@ impl<'a> Lent<'a> {
 
     fn new<T: Element>(ptr: *mut u8, shape: &[usize], strides: &[isize], read_only: bool) -> Lent<'a> {
         let size = std::mem::size_of::<T>();
-        let (mut below, mut above) = (0usize, 0usize);
-        if !shape.contains(&0) {
-            for (n, s) in shape.iter().zip(strides) {
-                let reach = (n - 1) * s.unsigned_abs() * size;
-                if *s < 0 {
-                    below += reach;
-                } else {
-                    above += reach;
-                }
-            }
-        }
+        // An ndarray view lies within one allocation, so its reach fits.
+        let (below, above) = reach(shape, strides, size).unwrap_or((0, 0));
         let span = if shape.contains(&0) { 0 } else { below + above + size };
         // The view's elements all lie in its allocation, so stepping back
         // to the lowest one stays inside it.

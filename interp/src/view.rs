@@ -276,33 +276,34 @@ impl MemRef {
 /// lies in `0..len` (checked arithmetic: a reinterpret cast may hold any
 /// numbers).
 fn inside(first: isize, shape: &[usize], strides: &[isize], size: isize, len: usize) -> bool {
-    let (mut lo, mut hi) = (first, first);
-    for (n, s) in shape.iter().zip(strides) {
-        let Some(reach) = (*n as isize - 1).checked_mul(*s).and_then(|r| r.checked_mul(size)) else { return false };
-        let moved =
-            if reach < 0 { lo.checked_add(reach).map(|l| lo = l) } else { hi.checked_add(reach).map(|h| hi = h) };
-        if moved.is_none() {
-            return false;
-        }
+    let Some((below, above)) = reach(shape, strides, size as usize) else { return false };
+    let end = (first as usize).checked_add(above).and_then(|e| e.checked_add(size as usize));
+    first >= 0 && first as usize >= below && end.is_some_and(|e| e <= len)
+}
+
+/// The bytes a view's elements (`size` bytes each, `strides` in elements)
+/// reach below and above its element 0: the negative strides' extent and
+/// the positive ones'. `(0, 0)` for an empty view; `None` on overflow.
+pub(crate) fn reach(shape: &[usize], strides: &[isize], size: usize) -> Option<(usize, usize)> {
+    if shape.contains(&0) {
+        return Some((0, 0));
     }
-    lo >= 0 && hi.checked_add(size).is_some_and(|end| end <= len as isize)
+    let (mut below, mut above) = (0usize, 0usize);
+    for (n, s) in shape.iter().zip(strides) {
+        let r = (n - 1).checked_mul(s.unsigned_abs())?.checked_mul(size)?;
+        let side = if *s < 0 { &mut below } else { &mut above };
+        *side = side.checked_add(r)?;
+    }
+    Some((below, above))
 }
 
 /// The lowest-address element of the view and the strides' magnitudes:
 /// ndarray builds a view from there with non-negative strides, and the
 /// negative axes are flipped afterwards.
 fn low_corner<T>(base: *const u8, l: &Layout) -> (*const u8, Vec<usize>) {
-    let size = std::mem::size_of::<T>() as isize;
-    let mut low = l.first as isize;
-    if l.shape.iter().all(|n| *n > 0) {
-        for (n, s) in l.shape.iter().zip(&l.strides) {
-            if *s < 0 {
-                low += (*n as isize - 1) * s * size;
-            }
-        }
-    }
+    let below = reach(&l.shape, &l.strides, std::mem::size_of::<T>()).map_or(0, |r| r.0);
     // SAFETY (for the caller): `layout` checked `low` is inside the storage.
-    let ptr = base.wrapping_offset(low);
+    let ptr = base.wrapping_add(l.first).wrapping_sub(below);
     (ptr, l.strides.iter().map(|s| s.unsigned_abs()).collect())
 }
 

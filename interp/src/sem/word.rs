@@ -230,7 +230,7 @@ pub fn cast(f: Cast, fl: u8, from: u32, to: u32, a: u64) -> Option<u64> {
 mod tests {
     use super::*;
     use crate::int_op;
-    use crate::sem::int::{self, Out};
+    use crate::sem::int::*;
     use crate::value::Int;
     use proptest::prelude::*;
 
@@ -260,74 +260,28 @@ mod tests {
         let (x, y) = (&Int::from_u128(w, u128::from(a)), &Int::from_u128(w, u128::from(b)));
         let bitwise = |g: fn(u128, u128) -> u128| Some(Out::Val(Int::from_u128(w, g(x.bits128()?, y.bits128()?))));
         let out = match f {
-            Bin::Add => int_op!(w, add_(x, y, fl)),
-            Bin::Sub => int_op!(w, sub_(x, y, fl)),
-            Bin::Mul => int_op!(w, mul_(x, y, fl)),
-            Bin::DivU => int_op!(w, divu_(x, y, fl)),
-            Bin::DivS => int_op!(w, divs_(x, y, fl)),
-            Bin::RemU => int_op!(w, remu_(x, y)),
-            Bin::RemS => int_op!(w, rems_(x, y)),
+            Bin::Add => int_op!(w, addi(x, y, fl)),
+            Bin::Sub => int_op!(w, subi(x, y, fl)),
+            Bin::Mul => int_op!(w, muli(x, y, fl)),
+            Bin::DivU => int_op!(w, divui(x, y, fl)),
+            Bin::DivS => int_op!(w, divsi(x, y, fl)),
+            Bin::RemU => int_op!(w, remui(x, y)),
+            Bin::RemS => int_op!(w, remsi(x, y)),
             Bin::And => bitwise(|p, q| p & q),
             Bin::Or => bitwise(|p, q| p | q),
             Bin::Xor => bitwise(|p, q| p ^ q),
-            Bin::Shl => int_op!(w, shl_(x, y, fl)),
-            Bin::ShrU => int_op!(w, shru_(x, y, fl)),
-            Bin::ShrS => int_op!(w, shrs_(x, y, fl)),
-            Bin::MaxS => int_op!(w, maxs_(x, y)),
-            Bin::MaxU => int_op!(w, maxu_(x, y)),
-            Bin::MinS => int_op!(w, mins_(x, y)),
-            Bin::MinU => int_op!(w, minu_(x, y)),
+            Bin::Shl => int_op!(w, shli(x, y, fl)),
+            Bin::ShrU => int_op!(w, shrui(x, y, fl)),
+            Bin::ShrS => int_op!(w, shrsi(x, y, fl)),
+            Bin::MaxS => int_op!(w, maxsi(x, y)),
+            Bin::MaxU => int_op!(w, maxui(x, y)),
+            Bin::MinS => int_op!(w, minsi(x, y)),
+            Bin::MinU => int_op!(w, minui(x, y)),
         };
         match out? {
             Out::Val(v) => Some(v.bits128()? as u64),
             Out::Poison | Out::Ub(_) => None,
         }
-    }
-
-    // `int_op!` calls its function with the width first; these adapters
-    // give the general functions that shape under distinct names.
-    use crate::value::Z;
-    fn add_<N: Z>(w: u32, a: &Int, b: &Int, fl: u8) -> Option<Out> {
-        int::addi::<N>(w, a, b, fl)
-    }
-    fn sub_<N: Z>(w: u32, a: &Int, b: &Int, fl: u8) -> Option<Out> {
-        int::subi::<N>(w, a, b, fl)
-    }
-    fn mul_<N: Z>(w: u32, a: &Int, b: &Int, fl: u8) -> Option<Out> {
-        int::muli::<N>(w, a, b, fl)
-    }
-    fn divu_<N: Z>(w: u32, a: &Int, b: &Int, fl: u8) -> Option<Out> {
-        int::divui::<N>(w, a, b, fl)
-    }
-    fn divs_<N: Z>(w: u32, a: &Int, b: &Int, fl: u8) -> Option<Out> {
-        int::divsi::<N>(w, a, b, fl)
-    }
-    fn remu_<N: Z>(w: u32, a: &Int, b: &Int) -> Option<Out> {
-        int::remui::<N>(w, a, b)
-    }
-    fn rems_<N: Z>(w: u32, a: &Int, b: &Int) -> Option<Out> {
-        int::remsi::<N>(w, a, b)
-    }
-    fn shl_<N: Z>(w: u32, a: &Int, b: &Int, fl: u8) -> Option<Out> {
-        int::shli::<N>(w, a, b, fl)
-    }
-    fn shru_<N: Z>(w: u32, a: &Int, b: &Int, fl: u8) -> Option<Out> {
-        int::shrui::<N>(w, a, b, fl)
-    }
-    fn shrs_<N: Z>(w: u32, a: &Int, b: &Int, fl: u8) -> Option<Out> {
-        int::shrsi::<N>(w, a, b, fl)
-    }
-    fn maxs_<N: Z>(w: u32, a: &Int, b: &Int) -> Option<Out> {
-        int::maxsi::<N>(w, a, b)
-    }
-    fn maxu_<N: Z>(w: u32, a: &Int, b: &Int) -> Option<Out> {
-        int::maxui::<N>(w, a, b)
-    }
-    fn mins_<N: Z>(w: u32, a: &Int, b: &Int) -> Option<Out> {
-        int::minsi::<N>(w, a, b)
-    }
-    fn minu_<N: Z>(w: u32, a: &Int, b: &Int) -> Option<Out> {
-        int::minui::<N>(w, a, b)
     }
 
     fn general_cast(f: Cast, fl: u8, from: u32, to: u32, a: u64) -> Option<u64> {
@@ -342,13 +296,11 @@ mod tests {
             Out::Poison | Out::Ub(_) => None,
         }
     }
-    use crate::sem::int::{extsi, extui, trunci};
 
     fn general_cmp(p: u8, w: u32, a: u64, b: u64) -> bool {
         let (x, y) = (&Int::from_u128(w, u128::from(a)), &Int::from_u128(w, u128::from(b)));
         int_op!(w, cmpi(p, x, y)).unwrap()
     }
-    use crate::sem::int::cmpi;
 
     #[test]
     fn every_i8_and_i1_pair_agrees_with_the_general_semantics() {
