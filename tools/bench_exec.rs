@@ -7,7 +7,8 @@
 //! reference's wall time, the ratio ours / reference (below 1: we are
 //! faster end to end), and our peak live buffer bytes beside our peak RSS
 //! (the memory target: RSS at most twice the buffers plus 20 MB). Both
-//! sides must print the same output. Declared with
+//! sides must print the same output. `BENCH_ONLY=matmul,sieve` keeps the
+//! programs whose file name contains one of the words. Declared with
 //! `harness = false`: a plain `main`, never part of `cargo test`.
 
 use mlir_interp::cli::EntryResult;
@@ -61,6 +62,13 @@ fn main() {
         .filter(|p| p.extension().is_some_and(|x| x == "mlir"))
         .collect();
     files.sort();
+    if let Ok(only) = std::env::var("BENCH_ONLY") {
+        let words: Vec<&str> = only.split(',').map(str::trim).filter(|w| !w.is_empty()).collect();
+        files.retain(|f| {
+            let name = f.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+            words.iter().any(|w| name.contains(w))
+        });
+    }
     println!("| program | ops | mlir-interp (s) | ops/s | mlir-opt + mlir-runner (s) | ratio | buffers (MiB) | peak RSS (MiB) |");
     println!("|---|---:|---:|---:|---:|---:|---:|---:|");
     for f in files {

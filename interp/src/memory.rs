@@ -97,7 +97,7 @@ pub enum Lane {
 
 impl Lane {
     /// Bytes one lane occupies: its bit width rounded up to whole bytes.
-    #[inline]
+    #[inline(always)]
     pub fn bytes(self) -> usize {
         let bits = match self {
             Lane::Int(w) => w,
@@ -724,7 +724,8 @@ impl MemRef {
         }
         let mut lin = self.offset;
         for ((&i, &n), &s) in idx.iter().zip(&self.sizes).zip(&self.strides) {
-            if i < 0 || i >= n {
+            // Sizes are never negative: one unsigned compare checks both ends.
+            if i as u64 >= n as u64 {
                 return None;
             }
             lin = lin.checked_add(i.checked_mul(s)?)?;

@@ -69,7 +69,11 @@ impl Value {
     #[inline(always)]
     pub fn set_float(&mut self, f: Float) {
         if let Value::Scalar(Scalar::Float(x)) = self {
-            *x = f;
+            // Field by field: a whole-struct copy moves 16 bytes across the
+            // kind and the low bits, which defeats store forwarding when
+            // the bits were just written on their own.
+            x.kind = f.kind;
+            x.bits = f.bits;
             return;
         }
         *self = Value::float(f);
@@ -80,7 +84,7 @@ impl Value {
     #[inline(always)]
     pub fn copy_from(&mut self, src: &Value) {
         match src {
-            Value::Scalar(Scalar::Float(f)) => self.set_float(*f),
+            Value::Scalar(Scalar::Float(f)) => self.set_float(Float { kind: f.kind, bits: f.bits }),
             Value::Scalar(Scalar::Int(i)) => match i.word() {
                 Some(bits) => self.set_word(i.width(), bits),
                 None => *self = src.clone(),

@@ -242,20 +242,26 @@ impl Engine<'_> {
     #[inline(always)]
     fn float2(&mut self, fr: &mut Frame, op: OpId, f: FBin, k: FloatKind, [a, b, d]: [Slot; 3]) -> Result<()> {
         self.tick(op)?;
-        let (Value::Scalar(Scalar::Float(x)), Value::Scalar(Scalar::Float(y))) = (&fr[a as usize], &fr[b as usize])
-        else {
-            return self.fallback(fr, op);
-        };
-        let (x, y) = (*x, *y);
-        let host = match k {
-            FloatKind::F32 => host::bin32(f, x.bits as u32, y.bits as u32).map(u128::from),
-            FloatKind::F64 => host::bin64(f, x.bits as u64, y.bits as u64).map(u128::from),
-            _ => None,
+        // Only the low bits are read on the host path: copying whole
+        // `Float`s straddles the halves a load just wrote, and the CPU
+        // stalls on the store forwarding.
+        let host = match (&fr[a as usize], &fr[b as usize]) {
+            (Value::Scalar(Scalar::Float(x)), Value::Scalar(Scalar::Float(y))) => match k {
+                FloatKind::F32 => host::bin32(f, { x.bits } as u32, { y.bits } as u32).map(u128::from),
+                FloatKind::F64 => host::bin64(f, { x.bits } as u64, { y.bits } as u64).map(u128::from),
+                _ => None,
+            },
+            _ => return self.fallback(fr, op),
         };
         if let (Some(bits), Value::Scalar(Scalar::Float(z))) = (host, &mut fr[d as usize]) {
             z.bits = bits;
             return Ok(());
         }
+        let (Value::Scalar(Scalar::Float(x)), Value::Scalar(Scalar::Float(y))) = (&fr[a as usize], &fr[b as usize])
+        else {
+            return self.fallback(fr, op);
+        };
+        let (x, y) = (*x, *y);
         let r = match f {
             FBin::Add => float::add(x, y, Round::NearestEven),
             FBin::Sub => float::sub(x, y, Round::NearestEven),
@@ -483,10 +489,8 @@ impl Engine<'_> {
             return None;
         }
         for (o, s) in out.iter_mut().zip(slots) {
-            *o = match &fr[*s as usize] {
-                Value::Scalar(Scalar::Int(i)) => i.to_i64()?,
-                _ => return None,
-            };
+            // Indices are `index` values: 64 bits, so the word is the number.
+            *o = fr[*s as usize].word()? as i64;
         }
         Some(slots.len())
     }
