@@ -7,8 +7,9 @@
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::float;
-use crate::memory::{invalid, le_u128, mem_ub, Buffer, Lane, MemRef};
-use crate::value::{Scalar, Value};
+use crate::lane::le_u128;
+use crate::memory::{invalid, mem_ub, Buffer, Lane, MemRef};
+use crate::value::{Dense, Scalar, Value};
 use mlir_ir::ir::OpId;
 use ndarray::{ArrayD, IxDyn};
 use std::rc::Rc;
@@ -48,7 +49,7 @@ impl MemRef {
             return Value::Scalar(b.read_lane(byte, lane));
         }
         let lanes: Vec<Scalar> = (0..self.elem.lanes()).map(|k| b.read_lane(byte + k * lane.bytes(), lane)).collect();
-        match ArrayD::from_shape_vec(IxDyn(&self.elem.vshape), lanes) {
+        match Dense::new(&self.elem.vshape, &lanes, Some(lane)) {
             Ok(a) => Value::Array(Rc::new(a)),
             Err(_) => Value::Opaque,
         }
@@ -65,7 +66,7 @@ impl MemRef {
             Value::Scalar(s) if self.elem.vshape.is_empty() => b.write_lane(byte, lane, s).ok_or_else(bad),
             Value::Array(a) if a.shape() == self.elem.vshape.as_slice() => {
                 for (k, s) in a.iter().enumerate() {
-                    b.write_lane(byte + k * lane.bytes(), lane, s).ok_or_else(bad)?;
+                    b.write_lane(byte + k * lane.bytes(), lane, &s).ok_or_else(bad)?;
                 }
                 Ok(())
             }
@@ -140,7 +141,7 @@ impl MemRef {
         for idx in self.indices() {
             match self.load(at, &idx, what)? {
                 Value::Scalar(s) => out.push(s),
-                Value::Array(a) => out.extend(a.iter().cloned()),
+                Value::Array(a) => out.extend(a.iter()),
                 _ => return Err(invalid(at, "bad memory element")),
             }
         }
@@ -168,7 +169,8 @@ impl MemRef {
             let v = if self.elem.vshape.is_empty() {
                 Value::Scalar(part[0].clone())
             } else {
-                let a = ArrayD::from_shape_vec(IxDyn(&self.elem.vshape), part.iter().map(|s| (*s).clone()).collect())
+                let part: Vec<Scalar> = part.iter().map(|s| (*s).clone()).collect();
+                let a = Dense::new(&self.elem.vshape, &part, Some(self.elem.lane))
                     .map_err(|_| invalid(at, "bad memory shape"))?;
                 Value::Array(Rc::new(a))
             };

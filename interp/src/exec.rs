@@ -19,13 +19,13 @@
 mod run;
 
 use crate::code::{Code, Slot};
+use crate::dense::DenseError;
 use crate::error::{Error, ErrorKind, Result};
-use crate::value::{FuncRef, Int, Scalar, Value};
+use crate::value::{Dense, FuncRef, Int, Scalar, Value};
 use mlir_ir::attrs::{Attribute, DenseValues, FloatLit, IntVal};
 use mlir_ir::ir::{BlockId, Module, OpId, RegionId, ValueId};
 use mlir_ir::ops::OpKind;
 use mlir_ir::types::{TypeId, TypeKind};
-use ndarray::{ArrayD, IxDyn};
 use rustc_hash::FxHashMap;
 use std::io::Write;
 use std::rc::Rc;
@@ -542,7 +542,6 @@ impl<'m> Engine<'m> {
                 };
                 let n = shape.iter().try_fold(1usize, |a, d| a.checked_mul(*d)).unwrap_or(usize::MAX);
                 let what = "a dense constant";
-                self.mem.reserve(op, n.saturating_mul(std::mem::size_of::<Scalar>()), what)?;
                 let et = self.elem_type(*dty);
                 let elems: Vec<Scalar> = match (values, m.ctx.type_kind(et)) {
                     // Complex elements take two slots: real, imaginary.
@@ -565,21 +564,26 @@ impl<'m> Engine<'m> {
                         _ => return Err(Error::at(op, ErrorKind::Unsupported("this dense constant encoding".into()))),
                     },
                 };
-                let elems = if *splat || (elems.len() == 1 && n != 1) {
-                    let e = elems.first().cloned().ok_or_else(|| invalid(op, "empty splat"))?;
-                    crate::memory::try_vec(op, n, e, what)?
-                } else {
-                    elems
-                };
-                let arr = ArrayD::from_shape_vec(IxDyn(&shape), elems)
-                    .map_err(|_| invalid(op, "dense constant has the wrong number of elements"))?;
-                Ok(Value::Array(Rc::new(arr)))
+                let bad = |e| invalid(op, format!("bad dense constant: {e:?}"));
+                if *splat || (elems.len() == 1 && n != 1) {
+                    // One element repeated: the value costs its bytes alone.
+                    let e = elems.first().ok_or_else(|| invalid(op, "empty splat"))?;
+                    let lane = crate::lane::Lane::of(e).map_or(0, |l| l.bytes());
+                    self.mem.reserve(op, n.saturating_mul(lane), what)?;
+                    return match Dense::splat(&shape, e, None) {
+                        Ok(d) => Ok(Value::Array(Rc::new(d))),
+                        Err(DenseError::Alloc(bytes)) => Err(Error::at(
+                            op,
+                            ErrorKind::Resource(format!("the host could not allocate {bytes} bytes for {what}")),
+                        )),
+                        Err(x) => Err(bad(x)),
+                    };
+                }
+                Value::dense(&shape, &elems).map_err(bad)
             }
             Attribute::DenseArray { values: DenseValues::Ints(v), .. } => {
                 let elems = v.iter().map(|x| self.int_of(op, x, ty).map(Scalar::Int)).collect::<Result<Vec<_>>>()?;
-                Ok(Value::Array(Rc::new(
-                    ArrayD::from_shape_vec(IxDyn(&[elems.len()]), elems).map_err(|_| invalid(op, "bad array"))?,
-                )))
+                Value::dense(&[elems.len()], &elems).map_err(|e| invalid(op, format!("bad dense array: {e:?}")))
             }
             _ => Err(Error::at(op, ErrorKind::Unsupported("this constant attribute".into()))),
         }

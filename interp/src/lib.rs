@@ -4,12 +4,14 @@
 pub mod access;
 pub mod cli;
 pub mod code;
+pub mod dense;
 pub mod dialects;
 pub mod differential;
 pub mod driver;
 pub mod error;
 pub mod exec;
 pub mod float;
+pub mod lane;
 pub mod lend;
 pub mod memory;
 pub mod operands;

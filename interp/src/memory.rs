@@ -33,12 +33,11 @@
 //! allocation op, reported only when the value is observed.
 
 use crate::error::{Error, ErrorKind, Result};
-use crate::float::{self, FloatKind};
-use crate::scalar::{Int, Poison, Scalar};
+pub use crate::lane::Lane;
+use crate::scalar::{Poison, Scalar};
 use mlir_ir::affine::AffineMap;
 use mlir_ir::ir::OpId;
 use mlir_ir::types::TypeId;
-use num_bigint::{BigInt, BigUint, Sign};
 use rustc_hash::FxHashMap;
 use std::cell::RefCell;
 use std::collections::BTreeMap;
@@ -82,30 +81,6 @@ pub enum Freed {
     Realloc,
     /// Lent by the library caller for a call that has returned.
     Returned,
-}
-
-/// The storage kind of one scalar lane of an element.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Lane {
-    /// An integer (or `index`) of this many bits.
-    Int(u32),
-    /// A float.
-    Float(FloatKind),
-    /// A complex number of two floats.
-    Complex(FloatKind),
-}
-
-impl Lane {
-    /// Bytes one lane occupies: its bit width rounded up to whole bytes.
-    #[inline(always)]
-    pub fn bytes(self) -> usize {
-        let bits = match self {
-            Lane::Int(w) => w,
-            Lane::Float(k) => k.bit_width(),
-            Lane::Complex(k) => return 2 * Lane::Float(k).bytes(),
-        };
-        bits.div_ceil(8) as usize
-    }
 }
 
 /// The element of a memref: a scalar lane, or a vector of lanes.
@@ -322,15 +297,7 @@ impl Buffer {
         if !self.all_init(at, n) {
             return Scalar::Poison(Poison(self.origin));
         }
-        let bytes = &self.data[at..at + n];
-        match lane {
-            Lane::Int(w) => decode_int(w, bytes),
-            Lane::Float(k) => Scalar::Float(float::from_bits(k, le_u128(bytes))),
-            Lane::Complex(k) => {
-                let h = n / 2;
-                Scalar::complex(float::from_bits(k, le_u128(&bytes[..h])), float::from_bits(k, le_u128(&bytes[h..])))
-            }
-        }
+        lane.decode(&self.data[at..at + n])
     }
 
     /// Marks bytes `at..at + n` written with defined data (a library
@@ -351,19 +318,7 @@ impl Buffer {
             return Some(());
         }
         self.poison.clear(at, n);
-        let out = &mut self.data[at..at + n];
-        match (lane, s) {
-            (Lane::Int(_), Scalar::Int(i)) => encode_int(i, out),
-            (Lane::Float(k), Scalar::Float(f)) if f.kind == k => put_le(f.bits, out),
-            (Lane::Complex(k), Scalar::Complex(c)) if c.parts().0.kind == k && c.parts().1.kind == k => {
-                let (re, im) = c.parts();
-                let h = n / 2;
-                put_le(re.bits, &mut out[..h]);
-                put_le(im.bits, &mut out[h..]);
-            }
-            _ => return None,
-        }
-        Some(())
+        lane.encode(s, &mut self.data[at..at + n])
     }
 }
 
@@ -497,52 +452,6 @@ impl Ptr {
     pub fn addr(&self) -> u64 {
         let base = self.buf.as_ref().map_or(0, |b| b.borrow().addr);
         base.wrapping_add(self.offset as u64)
-    }
-}
-
-/// The little-endian number in `bytes` (at most 16 of them).
-#[inline(always)]
-pub(crate) fn le_u128(bytes: &[u8]) -> u128 {
-    if let Ok(b) = <[u8; 4]>::try_from(bytes) {
-        return u128::from(u32::from_le_bytes(b));
-    }
-    if let Ok(b) = <[u8; 8]>::try_from(bytes) {
-        return u128::from(u64::from_le_bytes(b));
-    }
-    bytes.iter().rev().take(16).fold(0u128, |acc, b| acc << 8 | u128::from(*b))
-}
-
-/// Writes the low bytes of `v` into `out`, little-endian.
-#[inline(always)]
-fn put_le(v: u128, out: &mut [u8]) {
-    let le = v.to_le_bytes();
-    let n = out.len().min(16);
-    out[..n].copy_from_slice(&le[..n]);
-}
-
-fn decode_int(w: u32, bytes: &[u8]) -> Scalar {
-    if w <= 128 {
-        Scalar::Int(Int::from_u128(w, le_u128(bytes)))
-    } else {
-        Scalar::Int(Int::from_big(w, &BigInt::from_biguint(Sign::Plus, BigUint::from_bytes_le(bytes))))
-    }
-}
-
-#[inline]
-fn encode_int(i: &Int, out: &mut [u8]) {
-    if let (Some(v), 1) = (i.word(), out.len()) {
-        out[0] = v as u8;
-        return;
-    }
-    match i.bits128() {
-        Some(v) => put_le(v, out),
-        None => {
-            let (_, mag) = i.to_ubig().into_parts();
-            let bytes = mag.to_bytes_le();
-            for (k, b) in out.iter_mut().enumerate() {
-                *b = bytes.get(k).copied().unwrap_or(0);
-            }
-        }
     }
 }
 
@@ -1370,6 +1279,9 @@ fn unposition(m: &MemRef, mut p: i64) -> Vec<i64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::float::FloatKind;
+    use crate::scalar::Int;
+    use num_bigint::BigInt;
 
     /// Poison runs behave like one origin per byte: random stores of
     /// poison and of values, checked against that model byte by byte.

@@ -10,7 +10,7 @@ use crate::exec::{Engine, Flow, Frame};
 use crate::memory::{mem_ub, AllocKind, AllocLayout, Buffer, Elem, Lane, MemRef};
 use crate::sem::fp::To;
 use crate::sem::int::Out;
-use crate::value::{map1, map2, map2_pair, Int, Poison, Scalar, Value};
+use crate::value::{map1, map2, map2_pair, Dense, Int, Poison, Scalar, Value};
 use mlir_ir::attrs::Attribute;
 use mlir_ir::ir::OpId;
 use mlir_ir::types::{TypeId, TypeKind};
@@ -127,8 +127,20 @@ pub fn invalid(op: OpId, msg: impl Into<String>) -> Error {
 #[inline]
 pub fn arr(e: &Engine, fr: &Frame, op: OpId, i: usize) -> Result<Rc<ArrayD<Scalar>>> {
     match e.arg(fr, op, i)? {
-        Value::Array(a) => Ok(a.clone()),
+        Value::Array(a) => Ok(Rc::new(a.to_array())),
         Value::Scalar(s) => Ok(Rc::new(ArrayD::from_elem(IxDyn(&[]), s.clone()))),
+        _ => Err(invalid(op, format!("operand #{i} is not a vector or tensor"))),
+    }
+}
+
+/// Operand `i` as a dense array (a scalar reads as a 0-D array).
+#[inline]
+pub fn dense(e: &Engine, fr: &Frame, op: OpId, i: usize) -> Result<Rc<Dense>> {
+    match e.arg(fr, op, i)? {
+        Value::Array(a) => Ok(a.clone()),
+        Value::Scalar(s) => Dense::new(&[], std::slice::from_ref(s), None)
+            .map(Rc::new)
+            .map_err(|x| invalid(op, format!("operand #{i}: {x:?}"))),
         _ => Err(invalid(op, format!("operand #{i} is not a vector or tensor"))),
     }
 }
@@ -137,9 +149,13 @@ pub fn arr(e: &Engine, fr: &Frame, op: OpId, i: usize) -> Result<Rc<ArrayD<Scala
 #[inline]
 pub fn array(op: OpId, shape: &[usize], elems: Vec<Scalar>) -> Result<Value> {
     let n = elems.len();
-    ArrayD::from_shape_vec(IxDyn(shape), elems)
-        .map(|a| Value::Array(Rc::new(a)))
-        .map_err(|_| invalid(op, format!("{n} elements do not fill shape {shape:?}")))
+    Value::dense(shape, &elems).map_err(|e| invalid(op, format!("{n} elements do not make a {shape:?} array: {e:?}")))
+}
+
+/// The array value of an ndarray of scalars.
+#[inline]
+pub fn array_value(op: OpId, a: &ArrayD<Scalar>) -> Result<Value> {
+    Value::from_array(a).map_err(|e| invalid(op, format!("elements do not make a {:?} array: {e:?}", a.shape())))
 }
 
 /// Builds an array of `shape` by evaluating `f` at every index, row-major.

@@ -255,7 +255,8 @@ pub fn vector_print(e: &mut Engine, op: OpId, args: Vec<Value>) -> Result<()> {
             Value::Scalar(s) => text.push_str(&scalar_text(e, op, s, et)?),
             Value::Array(a) => {
                 let shape = a.shape().to_vec();
-                let elems: Vec<&Scalar> = a.iter().collect();
+                let elems: Vec<Scalar> = a.iter().collect();
+                let elems: Vec<&Scalar> = elems.iter().collect();
                 nested(e, op, &shape, &elems, et, &mut text)?;
             }
             _ => return Err(bad_arg(op, "vector.print")),
@@ -415,7 +416,7 @@ fn tensor_as_memref(e: &mut Engine, op: OpId, name: &str, ty: Option<TypeId>, v:
         Some(TypeKind::RankedTensor { elem, .. } | TypeKind::UnrankedTensor { elem }) => *elem,
         _ => return Err(bad_arg(op, name)),
     };
-    let m = crate::operands::tensor_storage(e, op, elem_ty, memory::AllocLayout::Identity, t, name)?;
+    let m = crate::operands::tensor_storage(e, op, elem_ty, memory::AllocLayout::Identity, &t.to_array(), name)?;
     Ok(Value::Memref(std::rc::Rc::new(m)))
 }
 

@@ -3,10 +3,10 @@
 //! buffer of `crate::memory`), an `!llvm.ptr`, and the elementwise
 //! combinators dialects build vector semantics from.
 
+pub use crate::dense::{Builder, Dense};
 use crate::float::Float;
 pub use crate::scalar::{Complex, FuncRef, Int, Poison, Scalar, Z};
 use mlir_ir::ir::OpId;
-use ndarray::ArrayD;
 use std::rc::Rc;
 
 /// A runtime value.
@@ -14,8 +14,8 @@ use std::rc::Rc;
 pub enum Value {
     /// A scalar.
     Scalar(Scalar),
-    /// A vector or tensor: the shape and elements.
-    Array(Rc<ArrayD<Scalar>>),
+    /// A vector or tensor: the shape and the encoded elements.
+    Array(Rc<Dense>),
     /// A function reference (index into the engine's function table).
     Func(FuncRef),
     /// A memref: a buffer and a view descriptor on it.
@@ -30,6 +30,18 @@ impl Value {
     /// An integer value.
     pub fn int(i: Int) -> Value {
         Value::Scalar(Scalar::Int(i))
+    }
+
+    /// The array value of shape `shape` holding `elems` in row-major order
+    /// (its lane taken from the elements).
+    pub fn dense(shape: &[usize], elems: &[Scalar]) -> Result<Value, crate::dense::DenseError> {
+        Ok(Value::Array(Rc::new(Dense::new(shape, elems, None)?)))
+    }
+
+    /// The array value of an ndarray of scalars (its lane taken from the
+    /// elements).
+    pub fn from_array(a: &ndarray::ArrayD<Scalar>) -> Result<Value, crate::dense::DenseError> {
+        Ok(Value::Array(Rc::new(Dense::from_array(a, None)?)))
     }
 
     /// A float value.
@@ -115,7 +127,7 @@ impl Value {
     pub fn find_poison(&self) -> Option<Poison> {
         match self {
             Value::Scalar(s) => s.poison(),
-            Value::Array(a) => a.iter().find_map(|s| s.poison()),
+            Value::Array(a) => a.first_poison(),
             Value::Func(_) | Value::Memref(_) | Value::Ptr(_) | Value::Opaque => None,
         }
     }
@@ -126,23 +138,11 @@ pub fn map1<E>(a: &Value, mut f: impl FnMut(&Scalar) -> Result<Scalar, E>, bad: 
     match a {
         Value::Scalar(s) => Ok(Value::Scalar(f(s)?)),
         Value::Array(arr) => {
-            // Arrays are built in standard order: a slice walk avoids the
-            // dynamic-rank iterator.
-            let mut out = Vec::with_capacity(arr.len());
-            match arr.as_slice() {
-                Some(xs) => {
-                    for x in xs {
-                        out.push(f(x)?);
-                    }
-                }
-                None => {
-                    for x in arr.iter() {
-                        out.push(f(x)?);
-                    }
-                }
+            let mut out = Builder::new(arr.shape(), None).map_err(|_| bad())?;
+            for x in arr.iter() {
+                out.push(&f(&x)?).map_err(|_| bad())?;
             }
-            let shaped = ArrayD::from_shape_vec(arr.raw_dim(), out).map_err(|_| bad())?;
-            Ok(Value::Array(Rc::new(shaped)))
+            Ok(Value::Array(Rc::new(out.finish().map_err(|_| bad())?)))
         }
         Value::Func(_) | Value::Memref(_) | Value::Ptr(_) | Value::Opaque => Err(bad()),
     }
@@ -158,21 +158,11 @@ pub fn map2<E>(
     match (a, b) {
         (Value::Scalar(x), Value::Scalar(y)) => Ok(Value::Scalar(f(x, y)?)),
         (Value::Array(x), Value::Array(y)) if x.shape() == y.shape() => {
-            let mut out = Vec::with_capacity(x.len());
-            match (x.as_slice(), y.as_slice()) {
-                (Some(xs), Some(ys)) => {
-                    for (p, q) in xs.iter().zip(ys) {
-                        out.push(f(p, q)?);
-                    }
-                }
-                _ => {
-                    for (p, q) in x.iter().zip(y.iter()) {
-                        out.push(f(p, q)?);
-                    }
-                }
+            let mut out = Builder::new(x.shape(), None).map_err(|_| bad())?;
+            for (p, q) in x.iter().zip(y.iter()) {
+                out.push(&f(&p, &q)?).map_err(|_| bad())?;
             }
-            let shaped = ArrayD::from_shape_vec(x.raw_dim(), out).map_err(|_| bad())?;
-            Ok(Value::Array(Rc::new(shaped)))
+            Ok(Value::Array(Rc::new(out.finish().map_err(|_| bad())?)))
         }
         _ => Err(bad()),
     }
@@ -185,25 +175,23 @@ pub fn map2_pair<E>(
     mut f: impl FnMut(&Scalar, &Scalar) -> Result<(Scalar, Scalar), E>,
     bad: impl Fn() -> E,
 ) -> Result<(Value, Value), E> {
-    let mut second = Vec::new();
-    let first = map2(
-        a,
-        b,
-        |x, y| {
+    match (a, b) {
+        (Value::Scalar(x), Value::Scalar(y)) => {
             let (l, h) = f(x, y)?;
-            second.push(h);
-            Ok(l)
-        },
-        &bad,
-    )?;
-    let second = match (&first, second.len()) {
-        (Value::Scalar(_), 1) => Value::Scalar(second.pop().ok_or_else(&bad)?),
-        (Value::Array(arr), _) => {
-            Value::Array(Rc::new(ArrayD::from_shape_vec(arr.raw_dim(), second).map_err(|_| bad())?))
+            Ok((Value::Scalar(l), Value::Scalar(h)))
         }
-        _ => return Err(bad()),
-    };
-    Ok((first, second))
+        (Value::Array(x), Value::Array(y)) if x.shape() == y.shape() => {
+            let (mut first, mut second) = (Vec::with_capacity(x.len()), Vec::with_capacity(x.len()));
+            for (p, q) in x.iter().zip(y.iter()) {
+                let (l, h) = f(&p, &q)?;
+                first.push(l);
+                second.push(h);
+            }
+            let dense = |elems: &[Scalar]| Value::dense(x.shape(), elems).map_err(|_| bad());
+            Ok((dense(&first)?, dense(&second)?))
+        }
+        _ => Err(bad()),
+    }
 }
 
 #[cfg(test)]

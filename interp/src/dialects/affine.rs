@@ -24,10 +24,9 @@ use mlir_ir::attrs::{Attribute, DenseValues};
 use mlir_ir::ir::OpId;
 use mlir_ir::ops::AffineOp;
 use mlir_ir::types::{TypeKind, DYNAMIC};
-use std::rc::Rc;
 
 use crate::memory::dma_copy;
-use crate::operands::{index_args, index_of, index_value, memref_arg};
+use crate::operands::{array_value, index_args, index_of, index_value, memref_arg};
 use crate::sem::atomic::{combine, memory_kind_name};
 
 /// Executes one affine op.
@@ -229,7 +228,7 @@ fn vector_load(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
         }
     }
     let arr = ndarray::ArrayD::from_shape_vec(ndarray::IxDyn(&shape), lanes).map_err(|_| invalid(op, "bad vector"))?;
-    e.assign(fr, op, Value::Array(Rc::new(arr)))
+    e.assign(fr, op, array_value(op, &arr)?)
 }
 
 /// `affine.vector_store %v, %m[map(%i)]`.
@@ -379,7 +378,7 @@ fn identity(e: &Engine, op: OpId, kind: i64, ty: mlir_ir::types::TypeId) -> Resu
     match e.m.ctx.type_kind(ty) {
         TypeKind::Vector { shape, .. } => {
             let shape: Vec<usize> = shape.iter().map(|d| usize::try_from(*d).unwrap_or(0)).collect();
-            Ok(Value::Array(Rc::new(ndarray::ArrayD::from_elem(ndarray::IxDyn(&shape), s))))
+            array_value(op, &ndarray::ArrayD::from_elem(ndarray::IxDyn(&shape), s))
         }
         _ => Ok(Value::Scalar(s)),
     }

@@ -21,7 +21,7 @@ use crate::int_op;
 use crate::operands::{bad_shape, bad_types, int2, int2x, int_cast, result_to};
 use crate::sem::fp::*;
 use crate::sem::int::*;
-use crate::value::{map1, map2, Int, Poison, Scalar, Value};
+use crate::value::{map1, map2, Builder, Int, Poison, Scalar, Value};
 use mlir_ir::ir::OpId;
 use mlir_ir::ops::ArithOp;
 
@@ -145,6 +145,9 @@ fn cast(e: &Engine, fr: &mut Frame, op: OpId, f: impl Fn(&Scalar, To) -> Result<
 /// A binary float op, elementwise.
 fn float2(e: &Engine, fr: &mut Frame, op: OpId, f: impl Fn(Float, Float) -> Result<Scalar>) -> Result<Flow> {
     let (a, b) = (e.arg(fr, op, 0)?, e.arg(fr, op, 1)?);
+    if let Some(v) = float_lanes(op, a, b, &f)? {
+        return e.assign(fr, op, v);
+    }
     let v = map2(
         a,
         b,
@@ -156,6 +159,18 @@ fn float2(e: &Engine, fr: &mut Frame, op: OpId, f: impl Fn(Float, Float) -> Resu
         bad_shape(op),
     )?;
     e.assign(fr, op, v)
+}
+
+/// `f` over two arrays of float lanes without poison, read straight from
+/// their bytes; `None` for anything else (the scalar walk handles it).
+fn float_lanes(op: OpId, a: &Value, b: &Value, f: impl Fn(Float, Float) -> Result<Scalar>) -> Result<Option<Value>> {
+    let (Value::Array(x), Value::Array(y)) = (a, b) else { return Ok(None) };
+    let (Some(xs), Some(ys), true) = (x.floats(), y.floats(), x.shape() == y.shape()) else { return Ok(None) };
+    let mut out = Builder::new(x.shape(), None).map_err(|_| bad_shape(op)())?;
+    for (p, q) in xs.zip(ys) {
+        out.push(&f(p, q)?).map_err(|_| bad_types(op))?;
+    }
+    Ok(Some(Value::Array(std::rc::Rc::new(out.finish().map_err(|_| bad_shape(op)())?))))
 }
 
 /// Reports (under `--float-policy strict`) a `divf`/`remf` by zero in a
@@ -251,6 +266,9 @@ fn select(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
         }
         Value::Array(cs) => {
             let (Value::Array(ta), Value::Array(fa)) = (t, f) else { return Err(bad_types(op)) };
+            if let Some(d) = crate::value::Dense::select(cs, ta, fa) {
+                return e.assign(fr, op, Value::Array(std::rc::Rc::new(d)));
+            }
             if ta.shape() != cs.shape() || fa.shape() != cs.shape() {
                 return Err(bad_shape(op)());
             }
@@ -258,13 +276,12 @@ fn select(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
                 .iter()
                 .zip(ta.iter().zip(fa.iter()))
                 .map(|(c, (x, y))| match c {
-                    Scalar::Poison(p) => Scalar::Poison(*p),
-                    Scalar::Int(i) if i.is_nonzero() => x.clone(),
-                    _ => y.clone(),
+                    Scalar::Poison(p) => Scalar::Poison(p),
+                    Scalar::Int(i) if i.is_nonzero() => x,
+                    _ => y,
                 })
                 .collect();
-            let arr = ndarray::ArrayD::from_shape_vec(cs.raw_dim(), elems).map_err(|_| bad_shape(op)())?;
-            Value::Array(std::rc::Rc::new(arr))
+            crate::operands::array(op, cs.shape(), elems)?
         }
         _ => return Err(bad_types(op)),
     };

@@ -49,7 +49,7 @@ use mlir_ir::types::{TypeId, TypeKind, DYNAMIC};
 use ndarray::{ArrayD, IxDyn};
 use std::rc::Rc;
 
-use crate::operands::{as_memref, elem_of, index_args, memref_arg};
+use crate::operands::{array_value, as_memref, elem_of, index_args, memref_arg};
 
 /// Executes one bufferization op.
 pub fn exec(e: &mut Engine, fr: &mut Frame, op: OpId, kind: BufferizationOp) -> Result<Flow> {
@@ -72,7 +72,7 @@ fn invalid(op: OpId, msg: impl Into<String>) -> Error {
 /// The tensor value of operand `i`.
 fn tensor_arg(e: &Engine, fr: &Frame, op: OpId, i: usize) -> Result<Rc<ArrayD<Scalar>>> {
     match e.arg(fr, op, i)? {
-        Value::Array(a) => Ok(a.clone()),
+        Value::Array(a) => Ok(Rc::new(a.to_array())),
         _ => Err(invalid(op, format!("operand #{i} is not a tensor"))),
     }
 }
@@ -81,7 +81,7 @@ fn tensor_arg(e: &Engine, fr: &Frame, op: OpId, i: usize) -> Result<Rc<ArrayD<Sc
 fn to_tensor(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let m = memref_arg(e, fr, op, 0)?;
     let arr = m.read_all(op, "bufferization.to_tensor")?;
-    e.assign(fr, op, Value::Array(Rc::new(arr)))
+    e.assign(fr, op, array_value(op, &arr)?)
 }
 
 /// How storage of memref type `ty` is laid out: static strides are kept; a
@@ -138,8 +138,8 @@ fn alloc_tensor(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let seg = e.segments(op)?;
     let ndyn = seg.first().copied().unwrap_or(0);
     if seg.get(1).copied().unwrap_or(0) > 0 {
-        let t = tensor_arg(e, fr, op, ndyn)?;
-        return e.assign(fr, op, Value::Array(t));
+        let t = e.arg(fr, op, ndyn)?.clone();
+        return e.assign(fr, op, t);
     }
     let shape = match e.m.ctx.type_kind(e.result_type(op, 0)) {
         TypeKind::RankedTensor { shape, .. } => shape.clone(),
@@ -160,7 +160,7 @@ fn alloc_tensor(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
         crate::memory::try_vec(op, count, Scalar::Poison(Poison(op)), "a tensor")?,
     )
     .map_err(|_| invalid(op, "bad tensor shape"))?;
-    e.assign(fr, op, Value::Array(Rc::new(arr)))
+    e.assign(fr, op, array_value(op, &arr)?)
 }
 
 /// `clone %m`: a new heap allocation with the same contents.
@@ -214,7 +214,7 @@ fn materialize(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
             m.write_all(op, &src, "bufferization.materialize_in_destination")?;
             Ok(Flow::Next)
         }
-        Value::Array(d) if d.shape() == src.shape() => e.assign(fr, op, Value::Array(src)),
+        Value::Array(d) if d.shape() == src.shape() => e.assign(fr, op, array_value(op, &src)?),
         Value::Array(d) => Err(Error::at(
             op,
             ErrorKind::Ub(format!(

@@ -15,7 +15,7 @@
 use crate::error::{Error, ErrorKind, Result};
 use crate::exec::{Engine, Flow, Frame};
 use crate::memory::{mem_ub, AllocKind, Buffer, Lane, Ptr, CONSTANT_GLOBAL};
-use crate::operands::{alloc_name, place};
+use crate::operands::{alloc_name, array_value, place};
 use crate::value::{Int, Poison, Scalar, Value};
 use mlir_ir::attrs::Attribute;
 use mlir_ir::datalayout;
@@ -103,7 +103,7 @@ fn zero(e: &Engine, op: OpId, ty: TypeId) -> Result<Value> {
             let dims: Vec<usize> = shape.iter().map(|d| usize::try_from(*d).unwrap_or(0)).collect();
             let n = dims.iter().product();
             let arr = ArrayD::from_shape_vec(IxDyn(&dims), vec![z; n]).map_err(|_| invalid(op, "bad vector shape"))?;
-            Ok(Value::Array(Rc::new(arr)))
+            array_value(op, &arr)
         }
         _ => match scalar(ty) {
             Some(z) => Ok(Value::Scalar(z)),

@@ -30,10 +30,8 @@ use crate::float::{self, Float, Round as R};
 use crate::value::{map1, map2, map2_pair, Int, Scalar, Value};
 use mlir_ir::ir::OpId;
 use mlir_ir::ops::MathOp;
-use ndarray::ArrayD;
 use num_bigint::BigInt;
 use num_traits::{One, Signed, Zero};
-use std::rc::Rc;
 
 /// Executes one math op.
 pub fn exec(e: &mut Engine, fr: &mut Frame, op: OpId, o: MathOp) -> Result<Flow> {
@@ -227,9 +225,9 @@ fn float3(e: &Engine, fr: &mut Frame, op: OpId, f: impl Fn(Float, Float, Float) 
     let v = match args {
         [Value::Scalar(a), Value::Scalar(b), Value::Scalar(c)] => Value::Scalar(one([a, b, c])?),
         [Value::Array(a), Value::Array(b), Value::Array(c)] if a.shape() == b.shape() && a.shape() == c.shape() => {
-            let elems = a.iter().zip(b.iter()).zip(c.iter()).map(|((x, y), z)| one([x, y, z]));
+            let elems = a.iter().zip(b.iter()).zip(c.iter()).map(|((x, y), z)| one([&x, &y, &z]));
             let elems = elems.collect::<Result<Vec<_>>>()?;
-            Value::Array(Rc::new(ArrayD::from_shape_vec(a.raw_dim(), elems).map_err(|_| bad_shape(op)())?))
+            crate::operands::array(op, a.shape(), elems)?
         }
         _ => return Err(bad_shape(op)()),
     };

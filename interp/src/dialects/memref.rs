@@ -25,7 +25,7 @@ use mlir_ir::types::{TypeId, TypeKind, DYNAMIC};
 use std::rc::Rc;
 
 use crate::memory::dma_copy;
-use crate::operands::{elem_of, index_args, index_of, index_value, memref_arg};
+use crate::operands::{array_value, elem_of, index_args, index_of, index_value, memref_arg};
 use crate::sem::atomic::combine;
 
 /// Executes one memref op.
@@ -314,7 +314,7 @@ fn materialize_global(
         Some((a, _)) => {
             let v = e.attr_value(g, a, elem.ty)?;
             let arr = match v {
-                Value::Array(arr) => arr,
+                Value::Array(arr) => Rc::new(arr.to_array()),
                 Value::Scalar(s) => {
                     Rc::new(ndarray::ArrayD::from_elem(ndarray::IxDyn(shape_usize(shape).as_slice()), s))
                 }
@@ -352,7 +352,7 @@ fn buffer_cast(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
         TypeKind::UnrankedMemRef { elem, .. } => (*elem, AllocLayout::Identity),
         _ => return Err(invalid(op, "buffer_cast to a non-memref type")),
     };
-    let m = crate::operands::tensor_storage(e, op, elem_ty, layout, &t, "buffer_cast")?;
+    let m = crate::operands::tensor_storage(e, op, elem_ty, layout, &t.to_array(), "buffer_cast")?;
     result_memref(e, fr, op, m)
 }
 
@@ -360,7 +360,7 @@ fn buffer_cast(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
 fn tensor_load(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let m = memref_arg(e, fr, op, 0)?;
     let arr = m.read_all(op, "tensor_load")?;
-    e.assign(fr, op, Value::Array(Rc::new(arr)))
+    e.assign(fr, op, array_value(op, &arr)?)
 }
 
 /// `memref.tensor_store %t, %m`: copies the tensor into the memref.
@@ -369,7 +369,7 @@ fn tensor_store(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
         return Err(invalid(op, "tensor_store of a non-tensor value"));
     };
     let m = memref_arg(e, fr, op, 1)?;
-    m.write_all(op, &t, "tensor_store")?;
+    m.write_all(op, &t.to_array(), "tensor_store")?;
     Ok(Flow::Next)
 }
 

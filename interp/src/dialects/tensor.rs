@@ -19,7 +19,9 @@ use mlir_ir::types::{TypeId, TypeKind, DYNAMIC};
 use ndarray::{ArrayD, IxDyn};
 use std::rc::Rc;
 
-use crate::operands::{arr, array, at, count, i64s, index_or_poison, invalid, next_index, scalars, tabulate};
+use crate::operands::{
+    arr, array, array_value, at, count, dense, i64s, index_or_poison, invalid, next_index, scalars, tabulate,
+};
 
 /// Executes one tensor op.
 pub fn exec(e: &mut Engine, fr: &mut Frame, op: OpId, kind: TensorOp) -> Result<Flow> {
@@ -213,39 +215,40 @@ fn body_element(e: &mut Engine, fr: &mut Frame, body: RegionId, idx: &[usize]) -
 
 /// `tensor.extract %t[%i..]`; out of bounds is UB.
 fn extract(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
-    let t = arr(e, fr, op, 0)?;
+    let t = dense(e, fr, op, 0)?;
     let idx = indices(e, fr, op, 1..e.m.operands(op).len())?;
     let p = position(e, op, &idx, t.shape(), e.operand_type(op, 0))?;
-    let x = at(op, &t, &p)?.clone();
-    e.assign(fr, op, Value::Scalar(x))
+    let i = t.linear(&p).ok_or_else(|| invalid(op, "bad index"))?;
+    e.assign(fr, op, Value::Scalar(t.get(i)))
 }
 
 /// `tensor.insert %x into %t[%i..]`; out of bounds is UB.
 fn insert(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let x = e.arg(fr, op, 0)?.scalar().cloned().ok_or_else(|| invalid(op, "insert of a non-scalar"))?;
-    let t = arr(e, fr, op, 1)?;
+    let t = dense(e, fr, op, 1)?;
     let idx = indices(e, fr, op, 2..e.m.operands(op).len())?;
     let p = position(e, op, &idx, t.shape(), e.operand_type(op, 1))?;
+    let i = t.linear(&p).ok_or_else(|| invalid(op, "bad index"))?;
     let mut out = (*t).clone();
-    *out.get_mut(IxDyn(&p)).ok_or_else(|| invalid(op, "bad index"))? = x;
+    out.set(i, &x).map_err(|k| invalid(op, format!("insert: {k:?}")))?;
     e.assign(fr, op, Value::Array(Rc::new(out)))
 }
 
 /// `tensor.dim %t, %i`; an index outside the rank is UB.
 fn dim(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
-    let t = arr(e, fr, op, 0)?;
+    let t = dense(e, fr, op, 0)?;
     let i = indices(e, fr, op, 1..2)?[0];
     let d = usize::try_from(i)
         .ok()
         .and_then(|i| t.shape().get(i).copied())
-        .ok_or_else(|| ub(op, format!("tensor.dim index {i} outside rank {}", t.ndim())))?;
+        .ok_or_else(|| ub(op, format!("tensor.dim index {i} outside rank {}", t.shape().len())))?;
     e.assign(fr, op, Value::int(Int::from_u128(e.cfg.index_bits, d as u128)))
 }
 
 /// `tensor.rank %t`.
 fn rank(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
-    let t = arr(e, fr, op, 0)?;
-    e.assign(fr, op, Value::int(Int::from_u128(e.cfg.index_bits, t.ndim() as u128)))
+    let t = dense(e, fr, op, 0)?;
+    e.assign(fr, op, Value::int(Int::from_u128(e.cfg.index_bits, t.shape().len() as u128)))
 }
 
 // ---- reshaping ------------------------------------------------------------
@@ -257,7 +260,8 @@ fn cast(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     if matches!(e.m.ctx.type_kind(rty), TypeKind::RankedTensor { .. }) {
         check_shape(e, op, t.shape(), rty)?;
     }
-    e.assign(fr, op, Value::Array(t))
+    let v = e.arg(fr, op, 0)?.clone();
+    e.assign(fr, op, v)
 }
 
 /// `tensor.reshape %t(%shape)`: row-major reinterpretation.
@@ -464,7 +468,7 @@ fn inserted(
     for (p, s) in pos.iter().zip(src.iter()) {
         *out.get_mut(IxDyn(p)).ok_or_else(|| invalid(op, "bad index"))? = s.clone();
     }
-    Ok(Value::Array(Rc::new(out)))
+    array_value(op, &out)
 }
 
 /// `tensor.parallel_insert_slice %src into %dest[..][..][..]`, run by
@@ -479,7 +483,7 @@ fn parallel_insert_slice(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let src = arr(e, fr, op, 0)?;
     let dest = *e.m.operands(op).get(1).ok_or_else(|| invalid(op, "missing destination"))?;
     let Value::Array(cur) = e.get(fr, dest).clone() else { return Err(invalid(op, "destination is not a tensor")) };
-    let new = inserted(op, &src, &cur, &offsets, &sizes, &strides)?;
+    let new = inserted(op, &src, &cur.to_array(), &offsets, &sizes, &strides)?;
     e.set(fr, dest, new);
     Ok(Flow::Next)
 }
@@ -646,7 +650,7 @@ fn scatter(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
             *out.get_mut(IxDyn(&p)).ok_or_else(|| invalid(op, "bad index"))? = v.clone();
         }
     }
-    e.assign(fr, op, Value::Array(Rc::new(out)))
+    e.assign(fr, op, array_value(op, &out)?)
 }
 
 #[cfg(test)]

@@ -4,11 +4,11 @@
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::exec::{Engine, Flow, Frame};
+use crate::operands::array_value;
 use crate::value::{Poison, Scalar, Value};
 use mlir_ir::ir::OpId;
 use mlir_ir::ops::UbOp;
 use ndarray::{ArrayD, IxDyn};
-use std::rc::Rc;
 
 /// Executes one ub op.
 pub fn exec(e: &mut Engine, fr: &mut Frame, op: OpId, kind: UbOp) -> Result<Flow> {
@@ -28,7 +28,7 @@ fn poison_of(e: &Engine, op: OpId) -> Result<Value> {
             let n = dims.iter().product();
             let arr = ArrayD::from_shape_vec(IxDyn(&dims), vec![p; n])
                 .map_err(|_| Error::at(op, ErrorKind::Invalid("bad shape".into())))?;
-            Ok(Value::Array(Rc::new(arr)))
+            array_value(op, &arr)
         }
         None => Ok(Value::Scalar(p)),
     }

@@ -45,7 +45,7 @@ use crate::float::{self, Round};
 use crate::int_op;
 use crate::memory::{self, MemRef};
 use crate::runtime;
-use crate::value::{Int, Poison, Scalar, Value};
+use crate::value::{Dense, Int, Poison, Scalar, Value};
 use mlir_ir::affine::AffineExpr;
 use mlir_ir::attrs::Attribute;
 use mlir_ir::ir::OpId;
@@ -56,7 +56,8 @@ use num_bigint::BigUint;
 use std::rc::Rc;
 
 use crate::operands::{
-    arr, array, at, count, i64s, index_args, index_or_poison, invalid, memref_arg, next_index, scalars, tabulate,
+    arr, array, array_value, at, count, i64s, index_args, index_or_poison, invalid, memref_arg, next_index, scalars,
+    tabulate,
 };
 use crate::sem::fp::{maximumf, maxnumf};
 use crate::sem::int::{addi, bitwise, maxsi, maxui, minsi, minui, muli, Out};
@@ -281,7 +282,7 @@ fn extract_at(e: &Engine, fr: &mut Frame, op: OpId, pos: &[Option<i64>]) -> Resu
     let v = sub_array(op, &src, &p)?;
     let v = match (v, e.m.ctx.type_kind(rty)) {
         (Value::Array(a), TypeKind::Vector { .. }) => Value::Array(a),
-        (Value::Array(a), _) => Value::Scalar(a.iter().next().cloned().ok_or_else(|| invalid(op, "empty extract"))?),
+        (Value::Array(a), _) => Value::Scalar(a.iter().next().ok_or_else(|| invalid(op, "empty extract"))?),
         (s, _) => s,
     };
     e.assign(fr, op, v)
@@ -330,7 +331,7 @@ fn insert_at(e: &Engine, fr: &mut Frame, op: OpId, pos: &[Option<i64>]) -> Resul
             *d = s.clone();
         }
     }
-    e.assign(fr, op, Value::Array(Rc::new(out)))
+    e.assign(fr, op, array_value(op, &out)?)
 }
 
 /// `vector.scalable.extract %v[pos]`: a 1-D slice along the last dim.
@@ -362,7 +363,7 @@ fn scalable_insert(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
         *out.get_mut(IxDyn(&j)).ok_or_else(|| ub_bounds(op, &j, &shape))? = s.clone();
         next_index(&mut idx, item.shape());
     }
-    e.assign(fr, op, Value::Array(Rc::new(out)))
+    e.assign(fr, op, array_value(op, &out)?)
 }
 
 fn ub_bounds(op: OpId, idx: &[usize], shape: &[usize]) -> Error {
@@ -420,7 +421,7 @@ fn insert_strided_slice(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
         *out.get_mut(IxDyn(&j)).ok_or_else(|| ub_bounds(op, &j, &dshape))? = s.clone();
         next_index(&mut idx, src.shape());
     }
-    e.assign(fr, op, Value::Array(Rc::new(out)))
+    e.assign(fr, op, array_value(op, &out)?)
 }
 
 // ---- permutations ---------------------------------------------------------
@@ -445,7 +446,7 @@ fn shuffle(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     for m in i64s(e, op, "mask")? {
         match usize::try_from(m).ok().and_then(|i| all.get(i)) {
             Some(Value::Scalar(s)) => elems.push(s.clone()),
-            Some(Value::Array(r)) => elems.extend(r.iter().cloned()),
+            Some(Value::Array(r)) => elems.extend(r.iter()),
             Some(_) => return Err(invalid(op, "bad shuffle operand")),
             None if m == -1 => elems.extend(std::iter::repeat_n(poison(op), inner)),
             None => return Err(invalid(op, format!("shuffle index {m} out of range 0..{}", all.len()))),
@@ -869,7 +870,7 @@ fn scan(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
         *last.get_mut(IxDyn(&init_idx)).ok_or_else(|| invalid(op, "bad index"))? = fin;
         next_index(&mut idx, &outer);
     }
-    e.assign_all(fr, op, vec![Value::Array(Rc::new(out)), Value::Array(Rc::new(last))])
+    e.assign_all(fr, op, vec![array_value(op, &out)?, array_value(op, &last)?])
 }
 
 fn i64s_one(e: &Engine, op: OpId, name: &str) -> Result<i64> {
@@ -1001,7 +1002,7 @@ fn contract(e: &Engine, fr: &mut Frame, op: OpId, mask: Option<&ArrayD<Scalar>>)
     let v = if out.ndim() == 0 && e.m.ctx.type_kind(e.result_type(op, 0)).shape().is_none() {
         Value::Scalar(out.iter().next().cloned().ok_or_else(|| invalid(op, "empty accumulator"))?)
     } else {
-        Value::Array(Rc::new(out))
+        array_value(op, &out)?
     };
     e.assign(fr, op, v)
 }
@@ -1086,7 +1087,7 @@ fn outerproduct(e: &Engine, fr: &mut Frame, op: OpId, mask: Option<&ArrayD<Scala
         let x = at(op, &a, &i[..1])?;
         let y = match &b {
             Value::Scalar(s) => s.clone(),
-            Value::Array(r) => at(op, r, &i[1..])?.clone(),
+            Value::Array(r) => r.get(i[1]),
             _ => return Err(invalid(op, "bad outerproduct operand")),
         };
         let c = match &acc {
@@ -1116,6 +1117,13 @@ fn outerproduct(e: &Engine, fr: &mut Frame, op: OpId, mask: Option<&ArrayD<Scala
 
 /// `vector.fma %a, %b, %c`: fused, one rounding per lane.
 fn fma(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
+    if let (Value::Array(a), Value::Array(b), Value::Array(c)) =
+        (e.arg(fr, op, 0)?, e.arg(fr, op, 1)?, e.arg(fr, op, 2)?)
+    {
+        if let Some(d) = Dense::zip3_floats(a, b, c, |x, y, z| float::fma(x, y, z, Round::NearestEven)) {
+            return e.assign(fr, op, Value::Array(Rc::new(d)));
+        }
+    }
     let (a, b, c) = (arr(e, fr, op, 0)?, arr(e, fr, op, 1)?, arr(e, fr, op, 2)?);
     if a.shape() != b.shape() || a.shape() != c.shape() {
         return Err(invalid(op, "fma operand shapes differ"));
@@ -1205,7 +1213,7 @@ impl Place {
     fn of(e: &Engine, fr: &Frame, op: OpId, i: usize) -> Result<Place> {
         match e.arg(fr, op, i)? {
             Value::Memref(m) => Ok(Place::Mem(m.clone())),
-            Value::Array(a) => Ok(Place::Tensor((**a).clone())),
+            Value::Array(a) => Ok(Place::Tensor(a.to_array())),
             _ => Err(invalid(op, format!("operand #{i} is not a memref or tensor"))),
         }
     }
@@ -1298,7 +1306,7 @@ impl Place {
     /// Ends a writing op: a tensor destination becomes the op's result.
     fn finish(self, e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
         match self {
-            Place::Tensor(t) if e.m.op(op).results.len > 0 => e.assign(fr, op, Value::Array(Rc::new(t))),
+            Place::Tensor(t) if e.m.op(op).results.len > 0 => e.assign(fr, op, array_value(op, &t)?),
             _ => Ok(Flow::Next),
         }
     }
@@ -1423,7 +1431,7 @@ fn lane_dims(op: OpId, vdims: &[usize], eshape: &[usize]) -> Result<Vec<usize>> 
 fn push_lanes(op: OpId, out: &mut Vec<Scalar>, v: Value) -> Result<()> {
     match v {
         Value::Scalar(s) => out.push(s),
-        Value::Array(a) => out.extend(a.iter().cloned()),
+        Value::Array(a) => out.extend(a.iter()),
         _ => return Err(invalid(op, "bad memory element")),
     }
     Ok(())

@@ -14,7 +14,7 @@ pub fn run_int_array(body: &str, rty: &str) -> ArrayD<i64> {
     let mut e = Engine::load(&m, Config::default(), Box::new(&mut sink)).unwrap();
     let vals = e.run_entry("main").unwrap_or_else(|x| panic!("{}\n{text}", x.render(&m, &src)));
     let Some(Value::Array(a)) = vals.into_iter().next() else { panic!("no array result\n{text}") };
-    a.map(|s| match s {
+    a.to_array().map(|s| match s {
         Scalar::Int(i) => i.to_i64().unwrap(),
         other => panic!("non-integer lane {other:?}\n{text}"),
     })

@@ -1,0 +1,415 @@
+//! Vector and tensor values in one dense typed encoding: the shape, the
+//! elements in row-major order as bytes (each lane encoded as memory
+//! encodes it, `crate::lane`), and which elements are poison. A
+//! `vector<16xf32>` is 64 bytes, not 16 boxed scalars; an `i1` tensor is a
+//! byte per element; moving elements between values and buffers is a byte
+//! copy.
+
+use crate::float::Float;
+use crate::lane::{le_u128, put_le, Lane};
+use crate::scalar::{Poison, Scalar};
+use ndarray::{ArrayD, IxDyn};
+
+/// A vector or tensor value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Dense {
+    shape: Box<[usize]>,
+    lane: Lane,
+    /// `len() * lane.bytes()` bytes; a poison element's bytes are zero, so
+    /// equal values have equal bytes.
+    bytes: Box<[u8]>,
+    /// The origin of each poison element; `None` when no element is poison.
+    poison: Option<Box<[Option<Poison>]>>,
+}
+
+/// Why scalars could not become a [`Dense`] value (an interpreter bug:
+/// the verifier guarantees shapes and element types).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DenseError {
+    /// The element count is not the product of the shape.
+    Shape,
+    /// An element does not have the value's element type.
+    Kind,
+    /// The host could not allocate this many bytes.
+    Alloc(usize),
+}
+
+impl Dense {
+    /// The elements `elems` (row-major) of shape `shape`. The lane is
+    /// `lane`, or else the first non-poison element's; an all-poison value
+    /// without a lane stores no bytes (every read is poison anyway).
+    pub fn new(shape: &[usize], elems: &[Scalar], lane: Option<Lane>) -> Result<Dense, DenseError> {
+        let mut b = Builder::new(shape, lane)?;
+        for e in elems {
+            b.push(e)?;
+        }
+        b.finish()
+    }
+
+    /// The value of an ndarray of scalars (any memory order; read in
+    /// logical order).
+    pub fn from_array(a: &ArrayD<Scalar>, lane: Option<Lane>) -> Result<Dense, DenseError> {
+        match a.as_slice() {
+            Some(xs) => Dense::new(a.shape(), xs, lane),
+            None => Dense::new(a.shape(), &a.iter().cloned().collect::<Vec<_>>(), lane),
+        }
+    }
+
+    /// `s` in every element of shape `shape`: one encoding, repeated.
+    pub fn splat(shape: &[usize], s: &Scalar, lane: Option<Lane>) -> Result<Dense, DenseError> {
+        let n = shape.iter().try_fold(1usize, |n, d| n.checked_mul(*d)).ok_or(DenseError::Shape)?;
+        let mut one = Builder::new(&[1], lane)?;
+        one.push(s)?;
+        let one = one.finish()?;
+        let size = n.checked_mul(one.bytes.len()).ok_or(DenseError::Alloc(usize::MAX))?;
+        let mut bytes = Vec::new();
+        bytes.try_reserve_exact(size).map_err(|_| DenseError::Alloc(size))?;
+        for _ in 0..n {
+            bytes.extend_from_slice(&one.bytes);
+        }
+        let poison = match one.poison_at(0) {
+            Some(p) => {
+                let mut all = Vec::new();
+                all.try_reserve_exact(n).map_err(|_| DenseError::Alloc(n.saturating_mul(8)))?;
+                all.resize(n, Some(p));
+                Some(all.into_boxed_slice())
+            }
+            None => None,
+        };
+        Ok(Dense { shape: shape.into(), lane: one.lane, bytes: bytes.into_boxed_slice(), poison })
+    }
+
+    /// The shape.
+    pub fn shape(&self) -> &[usize] {
+        &self.shape
+    }
+
+    /// The element lane.
+    pub fn lane(&self) -> Lane {
+        self.lane
+    }
+
+    /// The number of elements.
+    pub fn len(&self) -> usize {
+        self.shape.iter().product()
+    }
+
+    /// True when there are no elements.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The encoded elements (a poison element's bytes are zero).
+    pub fn bytes(&self) -> &[u8] {
+        &self.bytes
+    }
+
+    /// The poison origin of element `i`, if it is poison.
+    #[inline]
+    pub fn poison_at(&self, i: usize) -> Option<Poison> {
+        self.poison.as_ref().and_then(|p| p[i])
+    }
+
+    /// The first poison element's origin, if any.
+    pub fn first_poison(&self) -> Option<Poison> {
+        self.poison.as_ref().and_then(|p| p.iter().find_map(|x| *x))
+    }
+
+    /// The row-major position of the element at `idx`, if inside the shape.
+    pub fn linear(&self, idx: &[usize]) -> Option<usize> {
+        if idx.len() != self.shape.len() {
+            return None;
+        }
+        idx.iter().zip(self.shape.iter()).try_fold(0usize, |acc, (&i, &n)| (i < n).then(|| acc * n + i))
+    }
+
+    /// Replaces element `i` (`i < len()`) with `s`.
+    pub fn set(&mut self, i: usize, s: &Scalar) -> Result<(), DenseError> {
+        let n = self.lane.bytes();
+        if let Scalar::Poison(p) = s {
+            let len = self.len();
+            self.poison.get_or_insert_with(|| vec![None; len].into_boxed_slice())[i] = Some(*p);
+            self.bytes[i * n..(i + 1) * n].fill(0);
+            return Ok(());
+        }
+        if n == 0 {
+            // All poison so far, with no lane: re-encode with the new one.
+            let elems: Vec<Scalar> = (0..self.len()).map(|k| if k == i { s.clone() } else { self.get(k) }).collect();
+            *self = Dense::new(&self.shape, &elems, None)?;
+            return Ok(());
+        }
+        if Lane::of(s) != Some(self.lane) {
+            return Err(DenseError::Kind);
+        }
+        self.lane.encode(s, &mut self.bytes[i * n..(i + 1) * n]).ok_or(DenseError::Kind)?;
+        if let Some(p) = &mut self.poison {
+            p[i] = None;
+            if p.iter().all(Option::is_none) {
+                self.poison = None;
+            }
+        }
+        Ok(())
+    }
+
+    /// Element `i` in row-major order (`i < len()`).
+    #[inline]
+    pub fn get(&self, i: usize) -> Scalar {
+        if let Some(p) = self.poison_at(i) {
+            return Scalar::Poison(p);
+        }
+        let n = self.lane.bytes();
+        self.lane.decode(&self.bytes[i * n..(i + 1) * n])
+    }
+
+    /// The elements in row-major order.
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = Scalar> + '_ {
+        (0..self.len()).map(|i| self.get(i))
+    }
+
+    /// The elements as floats, when they are of a float format and none is
+    /// poison: the lanes read straight from the bytes.
+    pub fn floats(&self) -> Option<impl ExactSizeIterator<Item = Float> + '_> {
+        let Lane::Float(kind) = self.lane else { return None };
+        if self.poison.is_some() {
+            return None;
+        }
+        Some(self.bytes.chunks_exact(self.lane.bytes()).map(move |c| Float { kind, bits: le_u128(c) }))
+    }
+
+    /// `f` over three same-shaped arrays of one float format without
+    /// poison, lane by lane into that format (`vector.fma`, `math.fma`);
+    /// `None` when the operands do not qualify.
+    pub fn zip3_floats(
+        a: &Dense,
+        b: &Dense,
+        c: &Dense,
+        mut f: impl FnMut(Float, Float, Float) -> Float,
+    ) -> Option<Dense> {
+        if a.shape != b.shape || a.shape != c.shape || a.lane != b.lane || a.lane != c.lane {
+            return None;
+        }
+        let (xs, ys, zs) = (a.floats()?, b.floats()?, c.floats()?);
+        let n = a.lane.bytes();
+        let mut bytes = vec![0u8; a.bytes.len()];
+        for (((x, y), z), out) in xs.zip(ys).zip(zs).zip(bytes.chunks_exact_mut(n)) {
+            let r = f(x, y, z);
+            if r.kind != x.kind {
+                return None;
+            }
+            put_le(r.bits, out);
+        }
+        Some(Dense { shape: a.shape.clone(), lane: a.lane, bytes: bytes.into_boxed_slice(), poison: None })
+    }
+
+    /// Elementwise `c ? t : f` for an `i1` array `c` without poison and
+    /// same-shaped `t`, `f` of one lane (their poison elements carried);
+    /// `None` when the operands do not qualify.
+    pub fn select(c: &Dense, t: &Dense, f: &Dense) -> Option<Dense> {
+        if c.lane != Lane::Int(1) || c.poison.is_some() || c.shape != t.shape || c.shape != f.shape || t.lane != f.lane
+        {
+            return None;
+        }
+        let n = t.lane.bytes();
+        let mut bytes = Vec::with_capacity(t.bytes.len());
+        let mut poison: Option<Box<[Option<Poison>]>> = None;
+        for (i, &k) in c.bytes.iter().enumerate() {
+            let src = if k & 1 != 0 { t } else { f };
+            bytes.extend_from_slice(&src.bytes[i * n..(i + 1) * n]);
+            if let Some(p) = src.poison_at(i) {
+                poison.get_or_insert_with(|| vec![None; c.bytes.len()].into_boxed_slice())[i] = Some(p);
+            }
+        }
+        Some(Dense { shape: c.shape.clone(), lane: t.lane, bytes: bytes.into_boxed_slice(), poison })
+    }
+
+    /// The elements as a standard-layout ndarray of scalars.
+    pub fn to_array(&self) -> ArrayD<Scalar> {
+        let elems: Vec<Scalar> = self.iter().collect();
+        ArrayD::from_shape_vec(IxDyn(&self.shape), elems).unwrap_or_else(|_| unreachable!("shape matches its elements"))
+    }
+}
+
+/// Builds a [`Dense`] value element by element, row-major, without an
+/// intermediate vector of scalars.
+#[derive(Debug)]
+pub struct Builder {
+    shape: Box<[usize]>,
+    total: usize,
+    /// Elements pushed so far.
+    n: usize,
+    lane: Option<Lane>,
+    bytes: Vec<u8>,
+    poison: Option<Vec<Option<Poison>>>,
+}
+
+impl Builder {
+    /// A builder for `shape`'s elements; `lane` when the element type is
+    /// known, else the first non-poison element decides.
+    pub fn new(shape: &[usize], lane: Option<Lane>) -> Result<Builder, DenseError> {
+        let total = shape.iter().try_fold(1usize, |n, d| n.checked_mul(*d)).ok_or(DenseError::Shape)?;
+        let bytes = match lane {
+            Some(l) => Vec::with_capacity(total.saturating_mul(l.bytes())),
+            None => Vec::new(),
+        };
+        Ok(Builder { shape: shape.into(), total, n: 0, lane, bytes, poison: None })
+    }
+
+    /// Appends the next element.
+    #[inline]
+    pub fn push(&mut self, s: &Scalar) -> Result<(), DenseError> {
+        if self.n == self.total {
+            return Err(DenseError::Shape);
+        }
+        let i = self.n;
+        self.n += 1;
+        if let Scalar::Poison(p) = s {
+            let total = self.total;
+            self.poison.get_or_insert_with(|| vec![None; total])[i] = Some(*p);
+            if let Some(l) = self.lane {
+                self.bytes.resize(self.bytes.len() + l.bytes(), 0);
+            }
+            return Ok(());
+        }
+        let lane = match self.lane {
+            Some(l) => l,
+            None => {
+                // The first defined element: earlier ones were all poison.
+                let l = Lane::of(s).ok_or(DenseError::Kind)?;
+                self.lane = Some(l);
+                self.bytes = Vec::with_capacity(self.total.saturating_mul(l.bytes()));
+                self.bytes.resize(i * l.bytes(), 0);
+                l
+            }
+        };
+        if Lane::of(s) != Some(lane) {
+            return Err(DenseError::Kind);
+        }
+        let at = self.bytes.len();
+        self.bytes.resize(at + lane.bytes(), 0);
+        lane.encode(s, &mut self.bytes[at..]).ok_or(DenseError::Kind)
+    }
+
+    /// The value, once every element was pushed.
+    pub fn finish(self) -> Result<Dense, DenseError> {
+        if self.n != self.total {
+            return Err(DenseError::Shape);
+        }
+        let lane = self.lane.unwrap_or(Lane::Int(0));
+        let mut bytes = self.bytes;
+        bytes.resize(self.total * lane.bytes(), 0);
+        let poison = self.poison.map(Vec::into_boxed_slice);
+        Ok(Dense { shape: self.shape, lane, bytes: bytes.into_boxed_slice(), poison })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::float::FloatKind;
+    use crate::scalar::Int;
+    use mlir_ir::ir::OpId;
+
+    fn f32s(xs: &[f32]) -> Vec<Scalar> {
+        xs.iter().map(|x| Scalar::Float(Float { kind: FloatKind::F32, bits: u128::from(x.to_bits()) })).collect()
+    }
+
+    /// A `vector<2x2xf32>` is 16 bytes, little-endian lanes in row-major order.
+    #[test]
+    fn f32_lanes_are_their_bits() {
+        let d = Dense::new(&[2, 2], &f32s(&[1.0, -0.0, f32::NAN, 2.5]), None).unwrap();
+        assert_eq!(d.bytes().len(), 16);
+        assert_eq!(&d.bytes()[4..8], &(-0.0f32).to_bits().to_le_bytes());
+        assert_eq!(d.get(2), f32s(&[f32::NAN])[0]);
+        assert_eq!(d.to_array().shape(), &[2, 2]);
+    }
+
+    /// Odd widths take whole bytes; wide integers round-trip; poison keeps
+    /// its origin and zero bytes.
+    #[test]
+    fn ints_and_poison_round_trip() {
+        let elems = vec![
+            Scalar::Int(Int::from_i128(17, -5)),
+            Scalar::Poison(Poison(OpId(7))),
+            Scalar::Int(Int::from_i128(17, 65535)),
+        ];
+        let d = Dense::new(&[3], &elems, None).unwrap();
+        assert_eq!(d.lane(), Lane::Int(17));
+        assert_eq!(d.bytes().len(), 9);
+        assert_eq!(&d.bytes()[3..6], &[0, 0, 0]);
+        assert_eq!(d.iter().collect::<Vec<_>>(), elems);
+        assert_eq!(d.first_poison(), Some(Poison(OpId(7))));
+        let wide = vec![Scalar::Int(Int::from_i128(300, -7))];
+        assert_eq!(Dense::new(&[1], &wide, None).unwrap().get(0), wide[0]);
+    }
+
+    /// All poison without a lane still reads back as poison; with the
+    /// type's lane it has room for later elements.
+    #[test]
+    fn all_poison() {
+        let p = Scalar::Poison(Poison(OpId(1)));
+        let d = Dense::splat(&[4], &p, None).unwrap();
+        assert!(d.iter().all(|s| s == p));
+        let t = Dense::splat(&[4], &p, Some(Lane::Float(FloatKind::F16))).unwrap();
+        assert_eq!(t.bytes().len(), 8);
+    }
+
+    /// Lane kernels agree with the scalar walk, and decline what they
+    /// cannot do (poison conditions, mixed formats).
+    #[test]
+    fn kernels() {
+        let a = Dense::new(&[3], &f32s(&[1.0, -2.0, 0.5]), None).unwrap();
+        let b = Dense::new(&[3], &f32s(&[3.0, 4.0, -0.0]), None).unwrap();
+        let r = Dense::zip3_floats(&a, &b, &a, |x, y, z| {
+            let [x, y, z] = [x, y, z].map(|v| f32::from_bits({ v.bits } as u32));
+            Float { kind: FloatKind::F32, bits: u128::from(x.mul_add(y, z).to_bits()) }
+        })
+        .unwrap();
+        assert_eq!(r, Dense::new(&[3], &f32s(&[4.0, -10.0, 0.5]), None).unwrap());
+        let bit = |b: i128| Scalar::Int(Int::from_i128(1, b));
+        let c = Dense::new(&[3], &[bit(1), bit(0), bit(1)], None).unwrap();
+        let p = Dense::new(
+            &[3],
+            &[f32s(&[9.0])[0].clone(), Scalar::Poison(Poison(OpId(3))), f32s(&[7.0])[0].clone()],
+            None,
+        )
+        .unwrap();
+        let s = Dense::select(&c, &p, &b).unwrap();
+        assert_eq!(s, Dense::new(&[3], &f32s(&[9.0, 4.0, 7.0]), None).unwrap());
+        let s = Dense::select(&Dense::new(&[3], &[bit(0), bit(1), bit(0)], None).unwrap(), &p, &b).unwrap();
+        assert_eq!(s.get(1), Scalar::Poison(Poison(OpId(3))));
+        let pc = Dense::new(&[3], &[bit(0), Scalar::Poison(Poison(OpId(1))), bit(0)], None).unwrap();
+        assert!(Dense::select(&pc, &a, &b).is_none());
+        assert!(Dense::zip3_floats(&a, &b, &p, |x, _, _| x).is_none());
+    }
+
+    /// `set` keeps the encoding: defined over poison, poison over defined,
+    /// and a first defined element into an all-poison value without a lane.
+    #[test]
+    fn set_elements() {
+        let p = Scalar::Poison(Poison(OpId(2)));
+        let mut d = Dense::splat(&[2, 2], &p, None).unwrap();
+        assert_eq!(d.linear(&[1, 0]), Some(2));
+        assert_eq!(d.linear(&[0, 2]), None);
+        d.set(2, &f32s(&[1.5])[0]).unwrap();
+        assert_eq!(d.lane(), Lane::Float(FloatKind::F32));
+        assert_eq!(d.get(2), f32s(&[1.5])[0]);
+        assert_eq!(d.get(0), p);
+        for i in [0, 1, 3] {
+            d.set(i, &f32s(&[0.0])[0]).unwrap();
+        }
+        assert_eq!(d, Dense::new(&[2, 2], &f32s(&[0.0, 0.0, 1.5, 0.0]), None).unwrap());
+        d.set(1, &p).unwrap();
+        assert_eq!(d.first_poison(), Some(Poison(OpId(2))));
+        assert_eq!(d.set(0, &Scalar::Int(Int::from_i128(32, 1))), Err(DenseError::Kind));
+    }
+
+    /// Shapes must hold the elements, and every element the one lane.
+    #[test]
+    fn errors() {
+        assert_eq!(Dense::new(&[3], &f32s(&[1.0]), None), Err(DenseError::Shape));
+        let mixed = vec![f32s(&[1.0])[0].clone(), Scalar::Int(Int::from_i128(32, 1))];
+        assert_eq!(Dense::new(&[2], &mixed, None), Err(DenseError::Kind));
+        let narrow = vec![Scalar::Int(Int::from_i128(8, 1)), Scalar::Int(Int::from_i128(16, 1))];
+        assert_eq!(Dense::new(&[2], &narrow, None), Err(DenseError::Kind));
+    }
+}
