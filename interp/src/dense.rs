@@ -2,8 +2,8 @@
 //! elements in row-major order as bytes (each lane encoded as memory
 //! encodes it, `crate::lane`), and which elements are poison. A
 //! `vector<16xf32>` is 64 bytes, not 16 boxed scalars; an `i1` tensor is a
-//! byte per element; moving elements between values and buffers is a byte
-//! copy.
+//! byte per element; elements move between values and buffers without
+//! re-encoding.
 
 use crate::float::Float;
 use crate::lane::{le_u128, put_le, Lane};
@@ -64,8 +64,11 @@ impl Dense {
         let size = n.checked_mul(one.bytes.len()).ok_or(DenseError::Alloc(usize::MAX))?;
         let mut bytes = Vec::new();
         bytes.try_reserve_exact(size).map_err(|_| DenseError::Alloc(size))?;
-        for _ in 0..n {
-            bytes.extend_from_slice(&one.bytes);
+        // A lane-less (all-poison) element has no bytes to repeat.
+        if !one.bytes.is_empty() {
+            for _ in 0..n {
+                bytes.extend_from_slice(&one.bytes);
+            }
         }
         let poison = match one.poison_at(0) {
             Some(p) => {
@@ -177,7 +180,7 @@ impl Dense {
     }
 
     /// `f` over three same-shaped arrays of one float format without
-    /// poison, lane by lane into that format (`vector.fma`, `math.fma`);
+    /// poison, lane by lane into that format (`vector.fma`);
     /// `None` when the operands do not qualify.
     pub fn zip3_floats(
         a: &Dense,

@@ -1,5 +1,5 @@
-//! Runtime values: a scalar (`crate::scalar`), a vector or tensor as an
-//! ndarray array of scalars, a function reference, a memref (a view on a
+//! Runtime values: a scalar (`crate::scalar`), a vector or tensor in the
+//! dense encoding of `crate::dense`, a function reference, a memref (a view on a
 //! buffer of `crate::memory`), an `!llvm.ptr`, and the elementwise
 //! combinators dialects build vector semantics from.
 
