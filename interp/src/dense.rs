@@ -225,11 +225,134 @@ impl Dense {
         Some(Dense { shape: c.shape.clone(), lane: t.lane, bytes: bytes.into_boxed_slice(), poison })
     }
 
+    /// The elements at row-major positions `src` (one per element of
+    /// `shape`, in its row-major order), poison carried.
+    pub fn gather(&self, shape: &[usize], src: impl IntoIterator<Item = usize>) -> Result<Dense, DenseError> {
+        let total = shape.iter().try_fold(1usize, |n, d| n.checked_mul(*d)).ok_or(DenseError::Shape)?;
+        let (n, len) = (self.lane.bytes(), self.len());
+        let mut bytes = Vec::new();
+        bytes.try_reserve_exact(total.saturating_mul(n)).map_err(|_| DenseError::Alloc(total.saturating_mul(n)))?;
+        let mut poison: Option<Box<[Option<Poison>]>> = None;
+        let mut k = 0;
+        for i in src {
+            if i >= len || k >= total {
+                return Err(DenseError::Shape);
+            }
+            bytes.extend_from_slice(&self.bytes[i * n..(i + 1) * n]);
+            if let Some(p) = self.poison_at(i) {
+                poison.get_or_insert_with(|| vec![None; total].into_boxed_slice())[k] = Some(p);
+            }
+            k += 1;
+        }
+        if k != total {
+            return Err(DenseError::Shape);
+        }
+        Ok(Dense { shape: shape.into(), lane: self.lane, bytes: bytes.into_boxed_slice(), poison })
+    }
+
+    /// The same elements in row-major order under `shape` (as many elements).
+    pub fn reshape(&self, shape: &[usize]) -> Result<Dense, DenseError> {
+        match shape.iter().try_fold(1usize, |n, d| n.checked_mul(*d)) {
+            Some(n) if n == self.len() => Ok(Dense { shape: shape.into(), ..self.clone() }),
+            _ => Err(DenseError::Shape),
+        }
+    }
+
+    /// The sub-array under leading position `p` (`p.len() <= rank`): its
+    /// shape and the row-major positions it covers; `None` out of bounds.
+    pub fn block(&self, p: &[usize]) -> Option<(&[usize], std::ops::Range<usize>)> {
+        if p.len() > self.shape.len() {
+            return None;
+        }
+        let (lead, rest) = self.shape.split_at(p.len());
+        let first = p.iter().zip(lead).try_fold(0usize, |acc, (&i, &n)| (i < n).then(|| acc * n + i))?;
+        let size: usize = rest.iter().product();
+        Some((rest, first * size..(first + 1) * size))
+    }
+
+    /// A copy with the block under `p` (see [`Dense::block`]) replaced by
+    /// the elements of `item`, which must be as many.
+    pub fn with_block(&self, p: &[usize], item: &Dense) -> Result<Dense, DenseError> {
+        let (_, range) = self.block(p).ok_or(DenseError::Shape)?;
+        if range.len() != item.len() {
+            return Err(DenseError::Shape);
+        }
+        let mut out = self.clone();
+        if self.lane == item.lane && item.poison.is_none() && self.poison.is_none() {
+            let n = self.lane.bytes();
+            out.bytes[range.start * n..range.end * n].copy_from_slice(&item.bytes);
+            return Ok(out);
+        }
+        for (k, i) in range.enumerate() {
+            out.set(i, &item.get(k))?;
+        }
+        Ok(out)
+    }
+
+    /// The transpose: result dim `d` is dim `perm[d]`.
+    pub fn transpose(&self, perm: &[usize]) -> Result<Dense, DenseError> {
+        let rank = self.shape.len();
+        let mut seen = vec![false; rank];
+        if perm.len() != rank || perm.iter().any(|&d| d >= rank || std::mem::replace(&mut seen[d], true)) {
+            return Err(DenseError::Shape);
+        }
+        let strides = row_major_strides(&self.shape);
+        let shape: Vec<usize> = perm.iter().map(|&d| self.shape[d]).collect();
+        let by: Vec<usize> = perm.iter().map(|&d| strides[d]).collect();
+        self.gather(&shape, positions(&shape, &by))
+    }
+
+    /// Stretched to `dims` as numpy broadcasts: trailing dims aligned, a
+    /// size-1 or missing dim repeated.
+    pub fn broadcast(&self, dims: &[usize]) -> Result<Dense, DenseError> {
+        let extra = dims.len().checked_sub(self.shape.len()).ok_or(DenseError::Shape)?;
+        let strides = row_major_strides(&self.shape);
+        let mut by = vec![0usize; dims.len()];
+        for (k, (&n, &s)) in self.shape.iter().zip(&strides).enumerate() {
+            match (n, dims[extra + k]) {
+                (1, _) => {}
+                (a, b) if a == b => by[extra + k] = s,
+                _ => return Err(DenseError::Shape),
+            }
+        }
+        self.gather(dims, positions(dims, &by))
+    }
+
     /// The elements as a standard-layout ndarray of scalars.
     pub fn to_array(&self) -> ArrayD<Scalar> {
         let elems: Vec<Scalar> = self.iter().collect();
         ArrayD::from_shape_vec(IxDyn(&self.shape), elems).unwrap_or_else(|_| unreachable!("shape matches its elements"))
     }
+}
+
+/// The row-major strides, in elements, of `shape`.
+pub fn row_major_strides(shape: &[usize]) -> Vec<usize> {
+    let mut out = vec![1usize; shape.len()];
+    for d in (0..shape.len().saturating_sub(1)).rev() {
+        out[d] = out[d + 1].saturating_mul(shape[d + 1]);
+    }
+    out
+}
+
+/// For each index of `shape` in row-major order, `Σ index[d] · by[d]`: the
+/// source positions of a strided walk (transpose, broadcast, slices).
+pub fn positions<'a>(shape: &'a [usize], by: &'a [usize]) -> impl Iterator<Item = usize> + 'a {
+    let total: usize = shape.iter().product();
+    let mut idx = vec![0usize; shape.len()];
+    let mut at = 0usize;
+    (0..total).map(move |_| {
+        let here = at;
+        for d in (0..idx.len()).rev() {
+            idx[d] += 1;
+            at += by[d];
+            if idx[d] < shape[d] {
+                break;
+            }
+            at -= by[d] * idx[d];
+            idx[d] = 0;
+        }
+        here
+    })
 }
 
 /// Builds a [`Dense`] value element by element, row-major, without an
@@ -260,6 +383,29 @@ impl Builder {
     /// Appends the next element.
     #[inline]
     pub fn push(&mut self, s: &Scalar) -> Result<(), DenseError> {
+        // The common case, a defined lane of the known kind up to 64 bits:
+        // its little-endian bytes straight onto the end.
+        let word = match (self.lane, s) {
+            (Some(Lane::Float(k)), Scalar::Float(f)) if f.kind == k => Some({ f.bits } as u64),
+            (Some(Lane::Int(w)), Scalar::Int(i)) if i.width() == w => i.word(),
+            _ => None,
+        };
+        if let (Some(x), Some(lane), true) = (word, self.lane, self.n < self.total) {
+            // Constant sizes, so each is a plain store rather than a memcpy call.
+            match lane.bytes() {
+                1 => self.bytes.push(x as u8),
+                2 => self.bytes.extend_from_slice(&(x as u16).to_le_bytes()),
+                4 => self.bytes.extend_from_slice(&(x as u32).to_le_bytes()),
+                8 => self.bytes.extend_from_slice(&x.to_le_bytes()),
+                _ => return self.push_slow(s),
+            }
+            self.n += 1;
+            return Ok(());
+        }
+        self.push_slow(s)
+    }
+
+    fn push_slow(&mut self, s: &Scalar) -> Result<(), DenseError> {
         if self.n == self.total {
             return Err(DenseError::Shape);
         }
@@ -404,6 +550,35 @@ mod tests {
         d.set(1, &p).unwrap();
         assert_eq!(d.first_poison(), Some(Poison(OpId(2))));
         assert_eq!(d.set(0, &Scalar::Int(Int::from_i128(32, 1))), Err(DenseError::Kind));
+    }
+
+    /// Structural ops agree with ndarray's on the same elements: blocks,
+    /// transposes and broadcasts, poison carried.
+    #[test]
+    fn structure_matches_ndarray() {
+        let xs: Vec<Scalar> = (0..24).map(|i| Scalar::Int(Int::from_i128(16, i))).collect();
+        let mut xs2 = xs.clone();
+        xs2[5] = Scalar::Poison(Poison(OpId(4)));
+        for elems in [xs, xs2] {
+            let d = Dense::new(&[2, 3, 4], &elems, None).unwrap();
+            let a = d.to_array();
+            let (shape, r) = d.block(&[1, 2]).unwrap();
+            assert_eq!((shape, r.clone()), (&[4usize][..], 20..24));
+            assert!(d.block(&[2]).is_none());
+            for perm in [[0, 1, 2], [2, 0, 1], [1, 2, 0], [2, 1, 0]] {
+                let t = d.transpose(&perm).unwrap();
+                let v = a.view().permuted_axes(ndarray::IxDyn(&perm));
+                assert_eq!(t.to_array(), v.to_owned(), "{perm:?}");
+            }
+            let b = Dense::new(&[3, 1], &elems[..3], None).unwrap();
+            let want = b.to_array().broadcast(ndarray::IxDyn(&[2, 3, 5])).unwrap().to_owned();
+            assert_eq!(b.broadcast(&[2, 3, 5]).unwrap().to_array(), want);
+            assert_eq!(b.broadcast(&[2, 4, 5]), Err(DenseError::Shape));
+            let item = Dense::new(&[4], &elems[..4], None).unwrap();
+            let w = d.with_block(&[0, 1], &item).unwrap();
+            assert_eq!((4..8).map(|i| w.get(i)).collect::<Vec<_>>(), elems[..4].to_vec());
+            assert_eq!(d.reshape(&[6, 4]).unwrap().get(5), d.get(5));
+        }
     }
 
     /// Shapes must hold the elements, and every element the one lane.

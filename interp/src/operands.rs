@@ -5,6 +5,7 @@
 //! dialect importing the other; and the `!llvm.ptr` helpers the llvm
 //! dialect and the runtime library both need.
 
+use crate::dense::DenseError;
 use crate::error::{Error, ErrorKind, Result};
 use crate::exec::{Engine, Flow, Frame};
 use crate::memory::{mem_ub, AllocKind, AllocLayout, Buffer, Elem, Lane, MemRef};
@@ -142,6 +143,17 @@ pub fn dense(e: &Engine, fr: &Frame, op: OpId, i: usize) -> Result<Rc<Dense>> {
             .map(Rc::new)
             .map_err(|x| invalid(op, format!("operand #{i}: {x:?}"))),
         _ => Err(invalid(op, format!("operand #{i} is not a vector or tensor"))),
+    }
+}
+
+/// The error for a dense value `op` could not build: a host allocation
+/// failure is a resource limit, anything else an interpreter bug.
+pub fn dense_error(op: OpId, e: DenseError) -> Error {
+    match e {
+        DenseError::Alloc(bytes) => {
+            Error::at(op, ErrorKind::Resource(format!("the host could not allocate {bytes} bytes for a value")))
+        }
+        e => invalid(op, format!("the value's elements do not fit its type: {e:?}")),
     }
 }
 

@@ -39,13 +39,14 @@
 //! - Poison lanes move with the data; an arithmetic op on a poison lane
 //!   makes its result lane poison.
 
+use crate::dense::DenseError;
 use crate::error::{Error, ErrorKind, Result};
 use crate::exec::{Engine, Flow, Frame};
 use crate::float::{self, Round};
 use crate::int_op;
 use crate::memory::{self, MemRef};
 use crate::runtime;
-use crate::value::{Dense, Int, Poison, Scalar, Value};
+use crate::value::{Builder, Dense, Int, Poison, Scalar, Value};
 use mlir_ir::affine::AffineExpr;
 use mlir_ir::attrs::Attribute;
 use mlir_ir::ir::OpId;
@@ -56,8 +57,8 @@ use num_bigint::BigUint;
 use std::rc::Rc;
 
 use crate::operands::{
-    arr, array, array_value, at, count, i64s, index_args, index_or_poison, invalid, memref_arg, next_index, scalars,
-    tabulate,
+    arr, array, array_value, at, count, dense, dense_error, i64s, index_args, index_or_poison, invalid, memref_arg,
+    next_index, scalars, tabulate,
 };
 use crate::sem::fp::{maximumf, maxnumf};
 use crate::sem::int::{addi, bitwise, maxsi, maxui, minsi, minui, muli, Out};
@@ -163,12 +164,12 @@ fn in_range(a: i64, n: usize) -> Option<usize> {
 /// (leading dims added, size-1 dims repeated).
 fn broadcast(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let dims = vector_dims(e, op, e.result_type(op, 0))?;
-    let src = arr(e, fr, op, 0)?;
-    let b = src
-        .broadcast(IxDyn(&dims))
-        .ok_or_else(|| invalid(op, format!("cannot broadcast {:?} to {dims:?}", src.shape())))?;
-    let v = array(op, &dims, b.iter().cloned().collect())?;
-    e.assign(fr, op, v)
+    let src = dense(e, fr, op, 0)?;
+    let b = src.broadcast(&dims).map_err(|x| match x {
+        DenseError::Shape => invalid(op, format!("cannot broadcast {:?} to {dims:?}", src.shape())),
+        x => dense_error(op, x),
+    })?;
+    e.assign(fr, op, Value::Array(Rc::new(b)))
 }
 
 /// `vector.from_elements`: operands in row-major order.
@@ -181,8 +182,8 @@ fn from_elements(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
 
 /// `vector.to_elements`: one result per element, row-major.
 fn to_elements(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
-    let a = arr(e, fr, op, 0)?;
-    let vals = a.iter().cloned().map(Value::Scalar).collect();
+    let a = dense(e, fr, op, 0)?;
+    let vals = a.iter().map(Value::Scalar).collect();
     e.assign_all(fr, op, vals)
 }
 
@@ -274,34 +275,21 @@ fn element_position(e: &Engine, fr: &mut Frame, op: OpId, at: usize) -> Result<V
 
 /// `vector.extract` at a decoded position; out of bounds gives poison.
 fn extract_at(e: &Engine, fr: &mut Frame, op: OpId, pos: &[Option<i64>]) -> Result<Flow> {
-    let src = arr(e, fr, op, 0)?;
+    let src = dense(e, fr, op, 0)?;
     let rty = e.result_type(op, 0);
     let Some(p) = checked_position(pos, src.shape()) else {
         return e.assign(fr, op, poison_value(e, op, rty)?);
     };
-    let v = sub_array(op, &src, &p)?;
-    let v = match (v, e.m.ctx.type_kind(rty)) {
-        (Value::Array(a), TypeKind::Vector { .. }) => Value::Array(a),
-        (Value::Array(a), _) => Value::Scalar(a.iter().next().ok_or_else(|| invalid(op, "empty extract"))?),
-        (s, _) => s,
+    let (shape, range) = src.block(&p).ok_or_else(|| invalid(op, "position longer than the vector's rank"))?;
+    if range.is_empty() {
+        return Err(invalid(op, "empty extract"));
+    }
+    let v = if p.len() < src.shape().len() && matches!(e.m.ctx.type_kind(rty), TypeKind::Vector { .. }) {
+        Value::Array(Rc::new(src.gather(shape, range).map_err(|x| dense_error(op, x))?))
+    } else {
+        Value::Scalar(src.get(range.start))
     };
     e.assign(fr, op, v)
-}
-
-/// The sub-array of `src` at leading position `p` (an element when `p`
-/// covers every dim).
-fn sub_array(op: OpId, src: &ArrayD<Scalar>, p: &[usize]) -> Result<Value> {
-    if p.len() > src.ndim() {
-        return Err(invalid(op, "position longer than the vector's rank"));
-    }
-    let mut view = src.view();
-    for &i in p {
-        view = view.index_axis_move(ndarray::Axis(0), i);
-    }
-    if view.ndim() == 0 && p.len() == src.ndim() {
-        return Ok(Value::Scalar(view.iter().next().cloned().ok_or_else(|| invalid(op, "empty vector"))?));
-    }
-    array(op, view.shape(), view.iter().cloned().collect())
 }
 
 /// `vector.insert %x, %v[pos]`.
@@ -313,25 +301,16 @@ fn insert(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
 
 /// `vector.insert` at a decoded position; out of bounds gives poison.
 fn insert_at(e: &Engine, fr: &mut Frame, op: OpId, pos: &[Option<i64>]) -> Result<Flow> {
-    let item = arr(e, fr, op, 0)?;
-    let dest = arr(e, fr, op, 1)?;
+    let item = dense(e, fr, op, 0)?;
+    let dest = dense(e, fr, op, 1)?;
     let Some(p) = checked_position(pos, dest.shape()) else {
         return e.assign(fr, op, poison_value(e, op, e.result_type(op, 0))?);
     };
-    let mut out = (*dest).clone();
-    {
-        let mut view = out.view_mut();
-        for &i in &p {
-            view = view.index_axis_move(ndarray::Axis(0), i);
-        }
-        if view.len() != item.len() {
-            return Err(invalid(op, "inserted value does not match the position's shape"));
-        }
-        for (d, s) in view.iter_mut().zip(item.iter()) {
-            *d = s.clone();
-        }
-    }
-    e.assign(fr, op, array_value(op, &out)?)
+    let out = dest.with_block(&p, &item).map_err(|x| match x {
+        DenseError::Shape => invalid(op, "inserted value does not match the position's shape"),
+        x => dense_error(op, x),
+    })?;
+    e.assign(fr, op, Value::Array(Rc::new(out)))
 }
 
 /// `vector.scalable.extract %v[pos]`: a 1-D slice along the last dim.
@@ -426,34 +405,42 @@ fn insert_strided_slice(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
 
 // ---- permutations ---------------------------------------------------------
 
-/// The leading-dim slices of an array (a 0-D array is one slice).
-fn rows(op: OpId, a: &ArrayD<Scalar>) -> Result<Vec<Value>> {
-    if a.ndim() == 0 {
-        return Ok(vec![Value::Scalar(a.iter().next().cloned().ok_or_else(|| invalid(op, "empty vector"))?)]);
+/// The positions of leading-dim slice `i` of `d` (a 0-D value is one slice).
+fn row(d: &Dense, i: usize) -> Option<std::ops::Range<usize>> {
+    if d.shape().is_empty() {
+        return (i == 0).then_some(0..1);
     }
-    (0..a.shape()[0]).map(|i| sub_array(op, a, &[i])).collect()
+    d.block(&[i]).map(|(_, r)| r)
 }
 
 /// `vector.shuffle %a, %b [mask]`: picks leading-dim slices of the
 /// concatenation; -1 picks a poison slice.
 fn shuffle(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
-    let (a, b) = (arr(e, fr, op, 0)?, arr(e, fr, op, 1)?);
-    let mut all = rows(op, &a)?;
-    all.extend(rows(op, &b)?);
+    let (a, b) = (dense(e, fr, op, 0)?, dense(e, fr, op, 1)?);
+    let na = a.shape().first().copied().unwrap_or(1);
+    let nb = b.shape().first().copied().unwrap_or(1);
     let dims = vector_dims(e, op, e.result_type(op, 0))?;
     let inner = count(op, dims.get(1..).unwrap_or(&[]))?;
-    let mut elems = Vec::new();
+    let mut out = Builder::new(&dims, None).map_err(|x| dense_error(op, x))?;
     for m in i64s(e, op, "mask")? {
-        match usize::try_from(m).ok().and_then(|i| all.get(i)) {
-            Some(Value::Scalar(s)) => elems.push(s.clone()),
-            Some(Value::Array(r)) => elems.extend(r.iter()),
-            Some(_) => return Err(invalid(op, "bad shuffle operand")),
-            None if m == -1 => elems.extend(std::iter::repeat_n(poison(op), inner)),
-            None => return Err(invalid(op, format!("shuffle index {m} out of range 0..{}", all.len()))),
+        let pick = match usize::try_from(m) {
+            Ok(i) if i < na => row(&a, i).map(|r| (&a, r)),
+            Ok(i) if i - na < nb => row(&b, i - na).map(|r| (&b, r)),
+            _ if m == -1 => {
+                for _ in 0..inner {
+                    out.push(&poison(op)).map_err(|x| dense_error(op, x))?;
+                }
+                continue;
+            }
+            _ => None,
+        };
+        let (src, r) = pick.ok_or_else(|| invalid(op, format!("shuffle index {m} out of range 0..{}", na + nb)))?;
+        for k in r {
+            out.push(&src.get(k)).map_err(|x| dense_error(op, x))?;
         }
     }
-    let v = array(op, &dims, elems)?;
-    e.assign(fr, op, v)
+    let v = out.finish().map_err(|x| dense_error(op, x))?;
+    e.assign(fr, op, Value::Array(Rc::new(v)))
 }
 
 /// `vector.interleave %a, %b`: alternates lanes of the last dim.
@@ -489,30 +476,24 @@ fn deinterleave(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
 
 /// `vector.transpose %v, [perm]`: result dim `d` is source dim `perm[d]`.
 fn transpose(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
-    let a = arr(e, fr, op, 0)?;
+    let a = dense(e, fr, op, 0)?;
     let perm: Vec<usize> = i64s(e, op, "permutation")?
         .into_iter()
-        .map(|p| in_range(p, a.ndim()).ok_or_else(|| invalid(op, format!("permutation entry {p} out of range"))))
+        .map(|p| in_range(p, a.shape().len()).ok_or_else(|| invalid(op, format!("permutation entry {p} out of range"))))
         .collect::<Result<_>>()?;
-    let v = permute(op, &a, &perm)?;
-    e.assign(fr, op, v)
-}
-
-/// The transpose of `a` by `perm`, rebuilt in row-major order.
-pub fn permute(op: OpId, a: &ArrayD<Scalar>, perm: &[usize]) -> Result<Value> {
-    if perm.len() != a.ndim() {
-        return Err(invalid(op, "permutation length differs from the rank"));
-    }
-    let view = a.view().permuted_axes(IxDyn(perm));
-    array(op, view.shape(), view.iter().cloned().collect())
+    let t = a.transpose(&perm).map_err(|x| match x {
+        DenseError::Shape => invalid(op, "the permutation is not one of the rank's dims"),
+        x => dense_error(op, x),
+    })?;
+    e.assign(fr, op, Value::Array(Rc::new(t)))
 }
 
 /// `vector.shape_cast`: same elements, row-major, new shape.
 fn shape_cast(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
-    let a = arr(e, fr, op, 0)?;
+    let a = dense(e, fr, op, 0)?;
     let dims = vector_dims(e, op, e.result_type(op, 0))?;
-    let v = array(op, &dims, a.iter().cloned().collect())?;
-    e.assign(fr, op, v)
+    let v = a.reshape(&dims).map_err(|x| dense_error(op, x))?;
+    e.assign(fr, op, Value::Array(Rc::new(v)))
 }
 
 // ---- bitcast --------------------------------------------------------------
@@ -747,7 +728,7 @@ fn mask_bits(op: OpId, m: &ArrayD<Scalar>) -> Result<Vec<Option<bool>>> {
 /// `vector.reduction <kind>, %v [, %acc]`, optionally under a mask.
 fn reduction(e: &Engine, fr: &mut Frame, op: OpId, mask: Option<&ArrayD<Scalar>>) -> Result<Flow> {
     let k = kind_of(e, op)?;
-    let v = arr(e, fr, op, 0)?;
+    let v = dense(e, fr, op, 0)?;
     let acc = if e.m.operands(op).len() > 1 {
         Some(e.arg(fr, op, 1)?.scalar().cloned().ok_or_else(|| invalid(op, "bad accumulator"))?)
     } else {
@@ -760,8 +741,9 @@ fn reduction(e: &Engine, fr: &mut Frame, op: OpId, mask: Option<&ArrayD<Scalar>>
     if bits.iter().any(Option::is_none) {
         return e.assign(fr, op, Value::Scalar(poison(op)));
     }
-    let lanes: Vec<&Scalar> = v.iter().zip(&bits).filter(|(_, b)| **b == Some(true)).map(|(s, _)| s).collect();
-    let sample = acc.clone().or_else(|| v.iter().next().cloned()).ok_or_else(|| invalid(op, "empty reduction"))?;
+    let all: Vec<Scalar> = v.iter().collect();
+    let lanes: Vec<&Scalar> = all.iter().zip(&bits).filter(|(_, b)| **b == Some(true)).map(|(s, _)| s).collect();
+    let sample = acc.clone().or_else(|| all.first().cloned()).ok_or_else(|| invalid(op, "empty reduction"))?;
     let is_float = matches!(sample, Scalar::Float(_));
     let r = match (acc, is_float, k) {
         // Ordered fadd/fmul start from the accumulator itself.
@@ -1465,11 +1447,11 @@ fn vload(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
 
 /// `vector.store %v, %m[%i..]` (out of bounds as for `vector.load`).
 fn vstore(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
-    let v = arr(e, fr, op, 0)?;
+    let v = dense(e, fr, op, 0)?;
     let mut p = Place::of(e, fr, op, 1)?;
     let idx = indices(e, fr, op, 2..e.m.operands(op).len())?;
     let eshape = p.elem_shape();
-    let flat: Vec<Scalar> = v.iter().cloned().collect();
+    let flat: Vec<Scalar> = v.iter().collect();
     each_position(op, &lane_dims(op, v.shape(), &eshape)?, |k, pos| {
         p.set(op, &shifted(op, &idx, pos)?, element(op, &flat, k, &eshape)?, "vector.store")
     })?;
