@@ -7,6 +7,7 @@
 
 use crate::float::Float;
 use crate::lane::{le_u128, put_le, Lane};
+use crate::poison::PoisonRuns;
 use crate::scalar::{Poison, Scalar};
 use ndarray::{ArrayD, IxDyn};
 
@@ -18,8 +19,9 @@ pub struct Dense {
     /// `len() * lane.bytes()` bytes; a poison element's bytes are zero, so
     /// equal values have equal bytes.
     bytes: Box<[u8]>,
-    /// The origin of each poison element; `None` when no element is poison.
-    poison: Option<Box<[Option<Poison>]>>,
+    /// The poison elements and their origins, as runs of positions (a
+    /// tensor that is poison everywhere is one run).
+    poison: PoisonRuns,
 }
 
 /// Why scalars could not become a [`Dense`] value (an interpreter bug:
@@ -70,15 +72,10 @@ impl Dense {
                 bytes.extend_from_slice(&one.bytes);
             }
         }
-        let poison = match one.poison_at(0) {
-            Some(p) => {
-                let mut all = Vec::new();
-                all.try_reserve_exact(n).map_err(|_| DenseError::Alloc(n.saturating_mul(8)))?;
-                all.resize(n, Some(p));
-                Some(all.into_boxed_slice())
-            }
-            None => None,
-        };
+        let mut poison = PoisonRuns::default();
+        if let Some(p) = one.poison_at(0).filter(|_| n > 0) {
+            poison.set(0, n, p);
+        }
         Ok(Dense { shape: shape.into(), lane: one.lane, bytes: bytes.into_boxed_slice(), poison })
     }
 
@@ -110,12 +107,12 @@ impl Dense {
     /// The poison origin of element `i`, if it is poison.
     #[inline]
     pub fn poison_at(&self, i: usize) -> Option<Poison> {
-        self.poison.as_ref().and_then(|p| p[i])
+        self.poison.first_in(i, 1)
     }
 
     /// The first poison element's origin, if any.
     pub fn first_poison(&self) -> Option<Poison> {
-        self.poison.as_ref().and_then(|p| p.iter().find_map(|x| *x))
+        self.poison.first_in(0, self.len())
     }
 
     /// The row-major position of the element at `idx`, if inside the shape.
@@ -130,8 +127,7 @@ impl Dense {
     pub fn set(&mut self, i: usize, s: &Scalar) -> Result<(), DenseError> {
         let n = self.lane.bytes();
         if let Scalar::Poison(p) = s {
-            let len = self.len();
-            self.poison.get_or_insert_with(|| vec![None; len].into_boxed_slice())[i] = Some(*p);
+            self.poison.set(i, 1, *p);
             self.bytes[i * n..(i + 1) * n].fill(0);
             return Ok(());
         }
@@ -145,12 +141,7 @@ impl Dense {
             return Err(DenseError::Kind);
         }
         self.lane.encode(s, &mut self.bytes[i * n..(i + 1) * n]).ok_or(DenseError::Kind)?;
-        if let Some(p) = &mut self.poison {
-            p[i] = None;
-            if p.iter().all(Option::is_none) {
-                self.poison = None;
-            }
-        }
+        self.poison.clear(i, 1);
         Ok(())
     }
 
@@ -173,7 +164,7 @@ impl Dense {
     /// poison: the lanes read straight from the bytes.
     pub fn floats(&self) -> Option<impl ExactSizeIterator<Item = Float> + '_> {
         let Lane::Float(kind) = self.lane else { return None };
-        if self.poison.is_some() {
+        if !self.poison.is_empty() {
             return None;
         }
         Some(self.bytes.chunks_exact(self.lane.bytes()).map(move |c| Float { kind, bits: le_u128(c) }))
@@ -201,25 +192,35 @@ impl Dense {
             }
             put_le(r.bits, out);
         }
-        Some(Dense { shape: a.shape.clone(), lane: a.lane, bytes: bytes.into_boxed_slice(), poison: None })
+        Some(Dense {
+            shape: a.shape.clone(),
+            lane: a.lane,
+            bytes: bytes.into_boxed_slice(),
+            poison: PoisonRuns::default(),
+        })
     }
 
     /// Elementwise `c ? t : f` for an `i1` array `c` without poison and
     /// same-shaped `t`, `f` of one lane (their poison elements carried);
     /// `None` when the operands do not qualify.
     pub fn select(c: &Dense, t: &Dense, f: &Dense) -> Option<Dense> {
-        if c.lane != Lane::Int(1) || c.poison.is_some() || c.shape != t.shape || c.shape != f.shape || t.lane != f.lane
+        if c.lane != Lane::Int(1)
+            || !c.poison.is_empty()
+            || c.shape != t.shape
+            || c.shape != f.shape
+            || t.lane != f.lane
         {
             return None;
         }
         let n = t.lane.bytes();
         let mut bytes = Vec::with_capacity(t.bytes.len());
-        let mut poison: Option<Box<[Option<Poison>]>> = None;
+        let mut poison = PoisonRuns::default();
+        let carry = !t.poison.is_empty() || !f.poison.is_empty();
         for (i, &k) in c.bytes.iter().enumerate() {
             let src = if k & 1 != 0 { t } else { f };
             bytes.extend_from_slice(&src.bytes[i * n..(i + 1) * n]);
-            if let Some(p) = src.poison_at(i) {
-                poison.get_or_insert_with(|| vec![None; c.bytes.len()].into_boxed_slice())[i] = Some(p);
+            if let Some(p) = src.poison_at(i).filter(|_| carry) {
+                poison.set(i, 1, p);
             }
         }
         Some(Dense { shape: c.shape.clone(), lane: t.lane, bytes: bytes.into_boxed_slice(), poison })
@@ -232,15 +233,16 @@ impl Dense {
         let (n, len) = (self.lane.bytes(), self.len());
         let mut bytes = Vec::new();
         bytes.try_reserve_exact(total.saturating_mul(n)).map_err(|_| DenseError::Alloc(total.saturating_mul(n)))?;
-        let mut poison: Option<Box<[Option<Poison>]>> = None;
+        let mut poison = PoisonRuns::default();
+        let carry = !self.poison.is_empty();
         let mut k = 0;
         for i in src {
             if i >= len || k >= total {
                 return Err(DenseError::Shape);
             }
             bytes.extend_from_slice(&self.bytes[i * n..(i + 1) * n]);
-            if let Some(p) = self.poison_at(i) {
-                poison.get_or_insert_with(|| vec![None; total].into_boxed_slice())[k] = Some(p);
+            if let Some(p) = self.poison_at(i).filter(|_| carry) {
+                poison.set(k, 1, p);
             }
             k += 1;
         }
@@ -278,7 +280,7 @@ impl Dense {
             return Err(DenseError::Shape);
         }
         let mut out = self.clone();
-        if self.lane == item.lane && item.poison.is_none() && self.poison.is_none() {
+        if self.lane == item.lane && item.poison.is_empty() && self.poison.is_empty() {
             let n = self.lane.bytes();
             out.bytes[range.start * n..range.end * n].copy_from_slice(&item.bytes);
             return Ok(out);
@@ -365,7 +367,7 @@ pub struct Builder {
     n: usize,
     lane: Option<Lane>,
     bytes: Vec<u8>,
-    poison: Option<Vec<Option<Poison>>>,
+    poison: PoisonRuns,
 }
 
 impl Builder {
@@ -377,7 +379,7 @@ impl Builder {
             Some(l) => Vec::with_capacity(total.saturating_mul(l.bytes())),
             None => Vec::new(),
         };
-        Ok(Builder { shape: shape.into(), total, n: 0, lane, bytes, poison: None })
+        Ok(Builder { shape: shape.into(), total, n: 0, lane, bytes, poison: PoisonRuns::default() })
     }
 
     /// Appends the next element.
@@ -412,8 +414,7 @@ impl Builder {
         let i = self.n;
         self.n += 1;
         if let Scalar::Poison(p) = s {
-            let total = self.total;
-            self.poison.get_or_insert_with(|| vec![None; total])[i] = Some(*p);
+            self.poison.set(i, 1, *p);
             if let Some(l) = self.lane {
                 self.bytes.resize(self.bytes.len() + l.bytes(), 0);
             }
@@ -446,8 +447,7 @@ impl Builder {
         let lane = self.lane.unwrap_or(Lane::Int(0));
         let mut bytes = self.bytes;
         bytes.resize(self.total * lane.bytes(), 0);
-        let poison = self.poison.map(Vec::into_boxed_slice);
-        Ok(Dense { shape: self.shape, lane, bytes: bytes.into_boxed_slice(), poison })
+        Ok(Dense { shape: self.shape, lane, bytes: bytes.into_boxed_slice(), poison: self.poison })
     }
 }
 

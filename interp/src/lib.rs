@@ -15,6 +15,7 @@ pub mod lane;
 pub mod lend;
 pub mod memory;
 pub mod operands;
+pub mod poison;
 pub mod runtime;
 pub mod scalar;
 pub mod sem;

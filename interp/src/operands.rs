@@ -146,6 +146,20 @@ pub fn dense(e: &Engine, fr: &Frame, op: OpId, i: usize) -> Result<Rc<Dense>> {
     }
 }
 
+/// The storage lane of scalar type `ty` (integer, index, float, complex).
+pub fn lane_of(e: &Engine, ty: TypeId) -> Option<Lane> {
+    match e.m.ctx.type_kind(ty) {
+        TypeKind::Integer { width, .. } => Some(Lane::Int(*width)),
+        TypeKind::Index => Some(Lane::Int(e.cfg.index_bits)),
+        TypeKind::Float(k) => Some(Lane::Float(*k)),
+        TypeKind::Complex(c) => match e.m.ctx.type_kind(*c) {
+            TypeKind::Float(k) => Some(Lane::Complex(*k)),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
 /// The error for a dense value `op` could not build: a host allocation
 /// failure is a resource limit, anything else an interpreter bug.
 pub fn dense_error(op: OpId, e: DenseError) -> Error {
@@ -297,16 +311,7 @@ pub fn tensor_storage(
 pub fn elem_of(e: &Engine, at: OpId, ty: TypeId) -> Result<Elem> {
     let ctx = &e.m.ctx;
     let name: Rc<str> = mlir_ir::printer::type_to_string(ctx, ty).into();
-    let lane_of = |t: TypeId| match ctx.type_kind(t) {
-        TypeKind::Integer { width, .. } => Some(Lane::Int(*width)),
-        TypeKind::Index => Some(Lane::Int(e.cfg.index_bits)),
-        TypeKind::Float(k) => Some(Lane::Float(*k)),
-        TypeKind::Complex(c) => match ctx.type_kind(*c) {
-            TypeKind::Float(k) => Some(Lane::Complex(*k)),
-            _ => None,
-        },
-        _ => None,
-    };
+    let lane_of = |t: TypeId| lane_of(e, t);
     let unsupported = || Error::at(at, ErrorKind::Unsupported(format!("memref elements of type {name}")));
     if let TypeKind::Vector { shape, elem, .. } = ctx.type_kind(ty) {
         let lane = lane_of(*elem).ok_or_else(unsupported)?;

@@ -11,7 +11,7 @@
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::exec::{Engine, Flow, Frame};
-use crate::value::{Int, Poison, Scalar, Value};
+use crate::value::{Dense, Int, Poison, Scalar, Value};
 use mlir_ir::attrs::Attribute;
 use mlir_ir::ir::{OpId, RegionId};
 use mlir_ir::ops::TensorOp;
@@ -20,7 +20,8 @@ use ndarray::{ArrayD, IxDyn};
 use std::rc::Rc;
 
 use crate::operands::{
-    arr, array, array_value, at, count, dense, i64s, index_or_poison, invalid, next_index, scalars, tabulate,
+    arr, array, array_value, at, count, dense, dense_error, i64s, index_or_poison, invalid, lane_of, next_index,
+    scalars,
 };
 
 /// Executes one tensor op.
@@ -167,8 +168,9 @@ fn mixed(e: &Engine, fr: &Frame, op: OpId, name: &str, range: std::ops::Range<us
 
 /// `tensor.empty(%d..)`: unspecified contents, modelled as poison.
 fn empty(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
-    let shape = result_shape(e, op, e.result_type(op, 0), &e.args(fr, op))?;
-    let v = tabulate(op, &shape, |_| Ok(Scalar::Poison(Poison(op))))?;
+    let ty = e.result_type(op, 0);
+    let shape = result_shape(e, op, ty, &e.args(fr, op))?;
+    let v = filled(e, op, &shape, &Scalar::Poison(Poison(op)))?;
     e.assign(fr, op, v)
 }
 
@@ -184,8 +186,17 @@ fn splat(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let x = e.arg(fr, op, 0)?.scalar().cloned().ok_or_else(|| invalid(op, "splat of a non-scalar"))?;
     let dyn_vals = e.args_in(fr, op, 1..e.m.operands(op).len())?;
     let shape = result_shape(e, op, e.result_type(op, 0), &dyn_vals)?;
-    let v = tabulate(op, &shape, |_| Ok(x.clone()))?;
+    let v = filled(e, op, &shape, &x)?;
     e.assign(fr, op, v)
+}
+
+/// A tensor of `shape` with `x` in every element, in the result's element
+/// lane, charged to the memory budget at its byte size.
+fn filled(e: &Engine, op: OpId, shape: &[usize], x: &Scalar) -> Result<Value> {
+    let lane = lane_of(e, e.elem_type(e.result_type(op, 0)));
+    let bytes = count(op, shape)?.saturating_mul(lane.map_or(0, |l| l.bytes()));
+    e.mem.reserve(op, bytes, "a tensor")?;
+    Dense::splat(shape, x, lane).map(|d| Value::Array(Rc::new(d))).map_err(|x| dense_error(op, x))
 }
 
 /// `tensor.generate %d.. { ^bb(%i..): tensor.yield %x }`: the body runs
