@@ -1214,44 +1214,6 @@ mod tests {
     use crate::scalar::Int;
     use num_bigint::BigInt;
 
-    /// Poison runs behave like one origin per byte: random stores of
-    /// poison and of values, checked against that model byte by byte.
-    #[test]
-    fn poison_runs_match_a_per_byte_model() {
-        let mut seed = 0x1234_5678_9abc_def0u64;
-        let mut next = |n: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed % n
-        };
-        for _ in 0..200 {
-            let mut runs = PoisonRuns::default();
-            let mut model: Vec<Option<Poison>> = vec![None; 64];
-            for _ in 0..40 {
-                let at = next(60) as usize;
-                let n = 1 + next(4) as usize;
-                if next(2) == 0 {
-                    let p = Poison(OpId(next(3) as u32));
-                    runs.set(at, n, p);
-                    model[at..at + n].iter_mut().for_each(|b| *b = Some(p));
-                } else {
-                    runs.clear(at, n);
-                    model[at..at + n].iter_mut().for_each(|b| *b = None);
-                }
-                for q in 0..60 {
-                    for len in 1..5 {
-                        let want = model[q..q + len].iter().find_map(|b| *b);
-                        assert_eq!(runs.first_in(q, len), want, "bytes {q}..{}", q + len);
-                    }
-                }
-                let keys: Vec<_> = runs.0.iter().map(|(s, (e, _))| (*s, *e)).collect();
-                assert!(keys.windows(2).all(|w| w[0].1 <= w[1].0), "runs overlap: {keys:?}");
-            }
-            assert_eq!(runs.is_empty(), model.iter().all(Option::is_none));
-        }
-    }
-
     #[test]
     fn lanes_have_natural_sizes() {
         assert_eq!(Lane::Int(1).bytes(), 1);
