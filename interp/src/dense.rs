@@ -291,6 +291,26 @@ impl Dense {
         Ok(out)
     }
 
+    /// A copy with element `positions[k]` replaced by element `k` of `src`
+    /// (as many positions as `src` has elements).
+    pub fn scatter(&self, positions: &[usize], src: &Dense) -> Result<Dense, DenseError> {
+        if positions.len() != src.len() || positions.iter().any(|&i| i >= self.len()) {
+            return Err(DenseError::Shape);
+        }
+        let mut out = self.clone();
+        if self.lane == src.lane && src.poison.is_empty() && self.poison.is_empty() {
+            let n = self.lane.bytes();
+            for (k, &i) in positions.iter().enumerate() {
+                out.bytes[i * n..(i + 1) * n].copy_from_slice(&src.bytes[k * n..(k + 1) * n]);
+            }
+            return Ok(out);
+        }
+        for (k, &i) in positions.iter().enumerate() {
+            out.set(i, &src.get(k))?;
+        }
+        Ok(out)
+    }
+
     /// The transpose: result dim `d` is dim `perm[d]`.
     pub fn transpose(&self, perm: &[usize]) -> Result<Dense, DenseError> {
         let rank = self.shape.len();
@@ -578,6 +598,9 @@ mod tests {
             let w = d.with_block(&[0, 1], &item).unwrap();
             assert_eq!((4..8).map(|i| w.get(i)).collect::<Vec<_>>(), elems[..4].to_vec());
             assert_eq!(d.reshape(&[6, 4]).unwrap().get(5), d.get(5));
+            let s = d.scatter(&[23, 0], &item.gather(&[2], [3, 0]).unwrap()).unwrap();
+            assert_eq!((s.get(23), s.get(0), s.get(1)), (elems[3].clone(), elems[0].clone(), d.get(1)));
+            assert_eq!(d.scatter(&[24], &item.gather(&[1], [0]).unwrap()), Err(DenseError::Shape));
         }
     }
 

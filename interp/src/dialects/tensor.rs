@@ -9,6 +9,7 @@
 //! `tensor.empty` has unspecified contents: its elements are poison (after
 //! bufferization they are uninitialised memory, SEMANTICS item 30).
 
+use crate::dense::row_major_strides;
 use crate::error::{Error, ErrorKind, Result};
 use crate::exec::{Engine, Flow, Frame};
 use crate::value::{Dense, Int, Poison, Scalar, Value};
@@ -266,7 +267,7 @@ fn rank(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
 
 /// `tensor.cast`: the data unchanged; the result's static sizes must hold.
 fn cast(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
-    let t = arr(e, fr, op, 0)?;
+    let t = dense(e, fr, op, 0)?;
     let rty = e.result_type(op, 0);
     if matches!(e.m.ctx.type_kind(rty), TypeKind::RankedTensor { .. }) {
         check_shape(e, op, t.shape(), rty)?;
@@ -277,8 +278,8 @@ fn cast(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
 
 /// `tensor.reshape %t(%shape)`: row-major reinterpretation.
 fn reshape(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
-    let t = arr(e, fr, op, 0)?;
-    let s = arr(e, fr, op, 1)?;
+    let t = dense(e, fr, op, 0)?;
+    let s = dense(e, fr, op, 1)?;
     let shape: Vec<usize> = s
         .iter()
         .map(|x| match x {
@@ -293,14 +294,14 @@ fn reshape(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
         return Err(ub(op, format!("tensor.reshape of {} elements to shape {shape:?}", t.len())));
     }
     check_shape(e, op, &shape, e.result_type(op, 0))?;
-    let v = array(op, &shape, t.iter().cloned().collect())?;
-    e.assign(fr, op, v)
+    let v = t.reshape(&shape).map_err(|x| dense_error(op, x))?;
+    e.assign(fr, op, Value::Array(Rc::new(v)))
 }
 
 /// `tensor.expand_shape`: the output shape is the result type with its
 /// dynamic sizes from the `output_shape` operands.
 fn expand_shape(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
-    let t = arr(e, fr, op, 0)?;
+    let t = dense(e, fr, op, 0)?;
     let out = mixed(e, fr, op, "static_output_shape", 1..e.m.operands(op).len())?;
     let shape: Vec<usize> = out
         .iter()
@@ -318,8 +319,8 @@ fn expand_shape(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
         }
     }
     check_shape(e, op, &shape, e.result_type(op, 0))?;
-    let v = array(op, &shape, t.iter().cloned().collect())?;
-    e.assign(fr, op, v)
+    let v = t.reshape(&shape).map_err(|x| dense_error(op, x))?;
+    e.assign(fr, op, Value::Array(Rc::new(v)))
 }
 
 /// The `reassociation` groups.
@@ -347,27 +348,21 @@ fn reassociation(e: &Engine, op: OpId) -> Result<Vec<Vec<usize>>> {
 
 /// `tensor.collapse_shape`: each group's sizes multiply into one dim.
 fn collapse_shape(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
-    let t = arr(e, fr, op, 0)?;
+    let t = dense(e, fr, op, 0)?;
     let groups = reassociation(e, op)?;
     let shape: Vec<usize> = groups
         .iter()
         .map(|g| count(op, &g.iter().map(|d| t.shape().get(*d).copied().unwrap_or(0)).collect::<Vec<_>>()))
         .collect::<Result<_>>()?;
     check_shape(e, op, &shape, e.result_type(op, 0))?;
-    let v = array(op, &shape, t.iter().cloned().collect())?;
-    e.assign(fr, op, v)
+    let v = t.reshape(&shape).map_err(|x| dense_error(op, x))?;
+    e.assign(fr, op, Value::Array(Rc::new(v)))
 }
 
 // ---- slices ---------------------------------------------------------------
 
-/// The source positions of a slice, row-major over its (full-rank) sizes.
-fn slice_positions(
-    op: OpId,
-    offsets: &[i64],
-    sizes: &[usize],
-    strides: &[i64],
-    shape: &[usize],
-) -> Result<Vec<Vec<usize>>> {
+/// Checks that a slice lies inside `shape` (undefined behaviour if not).
+fn check_slice(op: OpId, offsets: &[i64], sizes: &[usize], strides: &[i64], shape: &[usize]) -> Result<()> {
     if offsets.len() != shape.len() || sizes.len() != shape.len() || strides.len() != shape.len() {
         return Err(invalid(op, "slice parameters do not match the rank"));
     }
@@ -387,11 +382,42 @@ fn slice_positions(
             ));
         }
     }
+    Ok(())
+}
+
+/// The source positions of a slice, row-major over its (full-rank) sizes.
+fn slice_positions(
+    op: OpId,
+    offsets: &[i64],
+    sizes: &[usize],
+    strides: &[i64],
+    shape: &[usize],
+) -> Result<Vec<Vec<usize>>> {
+    check_slice(op, offsets, sizes, strides, shape)?;
     let n = count(op, sizes)?;
     let mut out = Vec::with_capacity(n);
     let mut idx = vec![0usize; sizes.len()];
     for _ in 0..n {
         out.push(idx.iter().enumerate().map(|(d, i)| (offsets[d] + *i as i64 * strides[d]) as usize).collect());
+        next_index(&mut idx, sizes);
+    }
+    Ok(out)
+}
+
+/// The row-major element positions in a tensor of `shape` of a slice,
+/// row-major over its (full-rank) sizes.
+fn slice_linear(op: OpId, offsets: &[i64], sizes: &[usize], strides: &[i64], shape: &[usize]) -> Result<Vec<usize>> {
+    check_slice(op, offsets, sizes, strides, shape)?;
+    let rs = row_major_strides(shape);
+    // Inside the shape (checked), so every position fits an i64 and is >= 0.
+    let start: i64 = offsets.iter().zip(&rs).map(|(o, r)| o * *r as i64).sum();
+    let by: Vec<i64> = strides.iter().zip(&rs).map(|(s, r)| s * *r as i64).collect();
+    let n = count(op, sizes)?;
+    let mut out = Vec::with_capacity(n);
+    let mut idx = vec![0usize; sizes.len()];
+    for _ in 0..n {
+        let at: i64 = start + idx.iter().zip(&by).map(|(i, b)| *i as i64 * b).sum::<i64>();
+        out.push(at as usize);
         next_index(&mut idx, sizes);
     }
     Ok(out)
@@ -435,22 +461,22 @@ fn reduced_shape(e: &Engine, op: OpId, sizes: &[usize], ty: TypeId) -> Result<Ve
 fn extract_slice(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let r = ranges(e, op)?;
     let [_, ro, rs, rt] = r.as_slice() else { return Err(invalid(op, "bad operand segments")) };
-    let t = arr(e, fr, op, 0)?;
+    let t = dense(e, fr, op, 0)?;
     let offsets = mixed(e, fr, op, "static_offsets", ro.clone())?;
     let sizes = sizes_of(op, &mixed(e, fr, op, "static_sizes", rs.clone())?)?;
     let strides = mixed(e, fr, op, "static_strides", rt.clone())?;
-    let pos = slice_positions(op, &offsets, &sizes, &strides, t.shape())?;
-    let elems = pos.iter().map(|p| at(op, &t, p).cloned()).collect::<Result<Vec<_>>>()?;
+    let pos = slice_linear(op, &offsets, &sizes, &strides, t.shape())?;
     let shape = reduced_shape(e, op, &sizes, e.result_type(op, 0))?;
-    e.assign(fr, op, array(op, &shape, elems)?)
+    let v = t.gather(&shape, pos).map_err(|x| dense_error(op, x))?;
+    e.assign(fr, op, Value::Array(Rc::new(v)))
 }
 
 /// `tensor.insert_slice %s into %t[offsets][sizes][strides]`.
 fn insert_slice(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let r = ranges(e, op)?;
     let [_, _, ro, rs, rt] = r.as_slice() else { return Err(invalid(op, "bad operand segments")) };
-    let src = arr(e, fr, op, 0)?;
-    let dest = arr(e, fr, op, 1)?;
+    let src = dense(e, fr, op, 0)?;
+    let dest = dense(e, fr, op, 1)?;
     let offsets = mixed(e, fr, op, "static_offsets", ro.clone())?;
     let sizes = sizes_of(op, &mixed(e, fr, op, "static_sizes", rs.clone())?)?;
     let strides = mixed(e, fr, op, "static_strides", rt.clone())?;
@@ -460,26 +486,16 @@ fn insert_slice(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
 
 /// `dest` with `src` written over the slice (`insert_slice` and
 /// `parallel_insert_slice`).
-fn inserted(
-    op: OpId,
-    src: &ArrayD<Scalar>,
-    dest: &ArrayD<Scalar>,
-    offsets: &[i64],
-    sizes: &[usize],
-    strides: &[i64],
-) -> Result<Value> {
-    let pos = slice_positions(op, offsets, sizes, strides, dest.shape())?;
+fn inserted(op: OpId, src: &Dense, dest: &Dense, offsets: &[i64], sizes: &[usize], strides: &[i64]) -> Result<Value> {
+    let pos = slice_linear(op, offsets, sizes, strides, dest.shape())?;
     if pos.len() != src.len() {
         return Err(Error::at(
             op,
             ErrorKind::Ub(format!("source of shape {:?} does not fill a slice of sizes {sizes:?}", src.shape())),
         ));
     }
-    let mut out = dest.clone();
-    for (p, s) in pos.iter().zip(src.iter()) {
-        *out.get_mut(IxDyn(p)).ok_or_else(|| invalid(op, "bad index"))? = s.clone();
-    }
-    array_value(op, &out)
+    let out = dest.scatter(&pos, src).map_err(|x| dense_error(op, x))?;
+    Ok(Value::Array(Rc::new(out)))
 }
 
 /// `tensor.parallel_insert_slice %src into %dest[..][..][..]`, run by
@@ -491,10 +507,10 @@ fn parallel_insert_slice(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let offsets = mixed(e, fr, op, "static_offsets", ro.clone())?;
     let sizes = sizes_of(op, &mixed(e, fr, op, "static_sizes", rs.clone())?)?;
     let strides = mixed(e, fr, op, "static_strides", rt.clone())?;
-    let src = arr(e, fr, op, 0)?;
+    let src = dense(e, fr, op, 0)?;
     let dest = *e.m.operands(op).get(1).ok_or_else(|| invalid(op, "missing destination"))?;
     let Value::Array(cur) = e.get(fr, dest).clone() else { return Err(invalid(op, "destination is not a tensor")) };
-    let new = inserted(op, &src, &cur.to_array(), &offsets, &sizes, &strides)?;
+    let new = inserted(op, &src, &cur, &offsets, &sizes, &strides)?;
     e.set(fr, dest, new);
     Ok(Flow::Next)
 }
