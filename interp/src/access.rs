@@ -5,13 +5,14 @@
 //! slot (the engine's fast path), and whole views as arrays. Above both
 //! memory (which stores scalars) and values (which hold memrefs).
 
+use crate::dense::{Builder, DenseError};
 use crate::error::{Error, ErrorKind, Result};
 use crate::float;
 use crate::lane::le_u128;
 use crate::memory::{invalid, mem_ub, Buffer, Lane, MemRef};
 use crate::value::{Dense, Scalar, Value};
 use mlir_ir::ir::OpId;
-use ndarray::{ArrayD, IxDyn};
+
 use std::rc::Rc;
 
 impl Buffer {
@@ -38,6 +39,17 @@ impl Buffer {
             }
         }
         slot.set_scalar(self.read_lane(at, lane));
+    }
+}
+
+/// Advances a row-major odometer over `sizes` (wraps after the last index).
+fn next_index(idx: &mut [i64], sizes: &[i64]) {
+    for d in (0..idx.len()).rev() {
+        idx[d] += 1;
+        if idx[d] < sizes[d] {
+            return;
+        }
+        idx[d] = 0;
     }
 }
 
@@ -125,33 +137,40 @@ impl MemRef {
         self.write_at(at, byte, v, what)
     }
 
-    /// The whole view as an array of scalars in logical row-major order;
-    /// vector elements append their shape.
-    pub fn read_all(&self, at: OpId, what: &str) -> Result<ArrayD<Scalar>> {
+    /// The whole view as a dense value in logical row-major order; vector
+    /// elements append their shape.
+    pub fn read_all(&self, at: OpId, what: &str) -> Result<Dense> {
         self.check_live(at, what)?;
-        let n = self.num_elements().unwrap_or(0).saturating_mul(self.elem.lanes());
-        let mut out = Vec::new();
-        out.try_reserve_exact(n).map_err(|_| {
-            let bytes = n.saturating_mul(std::mem::size_of::<Scalar>());
-            Error::at(
-                at,
-                ErrorKind::Resource(format!("the host could not allocate {bytes} bytes to {what} {}", self.describe())),
-            )
-        })?;
-        for idx in self.indices() {
-            match self.load(at, &idx, what)? {
-                Value::Scalar(s) => out.push(s),
-                Value::Array(a) => out.extend(a.iter()),
-                _ => return Err(invalid(at, "bad memory element")),
-            }
-        }
+        let (lane, lanes) = (self.elem.lane, self.elem.lanes());
         let mut shape: Vec<usize> = self.sizes.iter().map(|d| usize::try_from(*d).unwrap_or(0)).collect();
         shape.extend_from_slice(&self.elem.vshape);
-        ArrayD::from_shape_vec(IxDyn(&shape), out).map_err(|_| invalid(at, "bad memory shape"))
+        let mut out = Builder::new(&shape, Some(lane)).map_err(|x| self.dense_error(at, what, x))?;
+        let mut idx = vec![0i64; self.sizes.len()];
+        for _ in 0..self.num_elements().unwrap_or(0) {
+            let byte = self.locate(at, &idx, what)?;
+            let b = self.buf.borrow();
+            for k in 0..lanes {
+                out.push(&b.read_lane(byte + k * lane.bytes(), lane)).map_err(|x| self.dense_error(at, what, x))?;
+            }
+            drop(b);
+            next_index(&mut idx, &self.sizes);
+        }
+        out.finish().map_err(|x| self.dense_error(at, what, x))
+    }
+
+    /// The error for a dense value `what` could not build.
+    fn dense_error(&self, at: OpId, what: &str, e: DenseError) -> Error {
+        match e {
+            DenseError::Alloc(bytes) => Error::at(
+                at,
+                ErrorKind::Resource(format!("the host could not allocate {bytes} bytes to {what} {}", self.describe())),
+            ),
+            e => invalid(at, format!("{what}: the elements of {} do not fit its type: {e:?}", self.describe())),
+        }
     }
 
     /// Writes `arr` (shaped like [`MemRef::read_all`]'s result) into the view.
-    pub fn write_all(&self, at: OpId, arr: &ArrayD<Scalar>, what: &str) -> Result<()> {
+    pub fn write_all(&self, at: OpId, arr: &Dense, what: &str) -> Result<()> {
         self.check_live(at, what)?;
         let mut shape: Vec<usize> = self.sizes.iter().map(|d| usize::try_from(*d).unwrap_or(0)).collect();
         shape.extend_from_slice(&self.elem.vshape);
@@ -163,18 +182,16 @@ impl MemRef {
             ));
         }
         let lanes = self.elem.lanes();
-        let flat: Vec<&Scalar> = arr.iter().collect();
-        for (k, idx) in self.indices().enumerate() {
-            let part = flat.get(k * lanes..(k + 1) * lanes).ok_or_else(|| invalid(at, "bad memory shape"))?;
+        let mut idx = vec![0i64; self.sizes.len()];
+        for k in 0..self.num_elements().unwrap_or(0) {
             let v = if self.elem.vshape.is_empty() {
-                Value::Scalar(part[0].clone())
+                Value::Scalar(arr.get(k))
             } else {
-                let part: Vec<Scalar> = part.iter().map(|s| (*s).clone()).collect();
-                let a = Dense::new(&self.elem.vshape, &part, Some(self.elem.lane))
-                    .map_err(|_| invalid(at, "bad memory shape"))?;
-                Value::Array(Rc::new(a))
+                let part = arr.gather(&self.elem.vshape, k * lanes..(k + 1) * lanes);
+                Value::Array(Rc::new(part.map_err(|x| self.dense_error(at, what, x))?))
             };
             self.store(at, &idx, &v, what)?;
+            next_index(&mut idx, &self.sizes);
         }
         Ok(())
     }

@@ -395,10 +395,11 @@ impl Builder {
     /// known, else the first non-poison element decides.
     pub fn new(shape: &[usize], lane: Option<Lane>) -> Result<Builder, DenseError> {
         let total = shape.iter().try_fold(1usize, |n, d| n.checked_mul(*d)).ok_or(DenseError::Shape)?;
-        let bytes = match lane {
-            Some(l) => Vec::with_capacity(total.saturating_mul(l.bytes())),
-            None => Vec::new(),
-        };
+        let mut bytes = Vec::new();
+        if let Some(l) = lane {
+            let size = total.saturating_mul(l.bytes());
+            bytes.try_reserve_exact(size).map_err(|_| DenseError::Alloc(size))?;
+        }
         Ok(Builder { shape: shape.into(), total, n: 0, lane, bytes, poison: PoisonRuns::default() })
     }
 
@@ -446,7 +447,9 @@ impl Builder {
                 // The first defined element: earlier ones were all poison.
                 let l = Lane::of(s).ok_or(DenseError::Kind)?;
                 self.lane = Some(l);
-                self.bytes = Vec::with_capacity(self.total.saturating_mul(l.bytes()));
+                let size = self.total.saturating_mul(l.bytes());
+                self.bytes = Vec::new();
+                self.bytes.try_reserve_exact(size).map_err(|_| DenseError::Alloc(size))?;
                 self.bytes.resize(i * l.bytes(), 0);
                 l
             }

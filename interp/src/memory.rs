@@ -824,18 +824,6 @@ fn resident_bytes() -> Option<usize> {
     pages.checked_mul(4096)
 }
 
-/// `n` copies of `x` in a vector allocated fallibly: a host that cannot
-/// provide the memory gives a resource error, not an abort.
-pub fn try_vec<T: Clone>(at: OpId, n: usize, x: T, what: &str) -> Result<Vec<T>> {
-    let mut v = Vec::new();
-    v.try_reserve_exact(n).map_err(|_| {
-        let bytes = n.saturating_mul(std::mem::size_of::<T>());
-        Error::at(at, ErrorKind::Resource(format!("the host could not allocate {bytes} bytes for {what}")))
-    })?;
-    v.resize(n, x);
-    Ok(v)
-}
-
 /// Integers whose all-zero bit pattern is the value 0.
 trait ZeroBits: Copy {}
 impl ZeroBits for u64 {}

@@ -296,7 +296,7 @@ pub fn tensor_storage(
     at: OpId,
     elem_ty: TypeId,
     layout: AllocLayout,
-    t: &ArrayD<Scalar>,
+    t: &Dense,
     what: &str,
 ) -> Result<MemRef> {
     let elem = elem_of(e, at, elem_ty)?;

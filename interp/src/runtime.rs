@@ -416,7 +416,7 @@ fn tensor_as_memref(e: &mut Engine, op: OpId, name: &str, ty: Option<TypeId>, v:
         Some(TypeKind::RankedTensor { elem, .. } | TypeKind::UnrankedTensor { elem }) => *elem,
         _ => return Err(bad_arg(op, name)),
     };
-    let m = crate::operands::tensor_storage(e, op, elem_ty, memory::AllocLayout::Identity, &t.to_array(), name)?;
+    let m = crate::operands::tensor_storage(e, op, elem_ty, memory::AllocLayout::Identity, t, name)?;
     Ok(Value::Memref(std::rc::Rc::new(m)))
 }
 

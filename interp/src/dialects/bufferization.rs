@@ -41,15 +41,14 @@
 use crate::error::{Error, ErrorKind, Result};
 use crate::exec::{Engine, Flow, Frame};
 use crate::memory::{AllocKind, AllocLayout, MemRef};
-use crate::value::{Int, Poison, Scalar, Value};
+use crate::value::{Dense, Int, Poison, Scalar, Value};
 use mlir_ir::attrs::Attribute;
 use mlir_ir::ir::OpId;
 use mlir_ir::ops::BufferizationOp;
 use mlir_ir::types::{TypeId, TypeKind, DYNAMIC};
-use ndarray::{ArrayD, IxDyn};
 use std::rc::Rc;
 
-use crate::operands::{array_value, as_memref, elem_of, index_args, memref_arg};
+use crate::operands::{as_memref, dense_error, elem_of, index_args, lane_of, memref_arg};
 
 /// Executes one bufferization op.
 pub fn exec(e: &mut Engine, fr: &mut Frame, op: OpId, kind: BufferizationOp) -> Result<Flow> {
@@ -70,9 +69,9 @@ fn invalid(op: OpId, msg: impl Into<String>) -> Error {
 }
 
 /// The tensor value of operand `i`.
-fn tensor_arg(e: &Engine, fr: &Frame, op: OpId, i: usize) -> Result<Rc<ArrayD<Scalar>>> {
+fn tensor_arg(e: &Engine, fr: &Frame, op: OpId, i: usize) -> Result<Rc<Dense>> {
     match e.arg(fr, op, i)? {
-        Value::Array(a) => Ok(Rc::new(a.to_array())),
+        Value::Array(a) => Ok(a.clone()),
         _ => Err(invalid(op, format!("operand #{i} is not a tensor"))),
     }
 }
@@ -81,7 +80,7 @@ fn tensor_arg(e: &Engine, fr: &Frame, op: OpId, i: usize) -> Result<Rc<ArrayD<Sc
 fn to_tensor(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let m = memref_arg(e, fr, op, 0)?;
     let arr = m.read_all(op, "bufferization.to_tensor")?;
-    e.assign(fr, op, array_value(op, &arr)?)
+    e.assign(fr, op, Value::Array(Rc::new(arr)))
 }
 
 /// How storage of memref type `ty` is laid out: static strides are kept; a
@@ -154,13 +153,10 @@ fn alloc_tensor(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
         dims.push(n);
     }
     let count = dims.iter().try_fold(1usize, |a, d| a.checked_mul(*d)).unwrap_or(usize::MAX);
-    e.mem.reserve(op, count.saturating_mul(std::mem::size_of::<Scalar>()), "a tensor")?;
-    let arr = ArrayD::from_shape_vec(
-        IxDyn(&dims),
-        crate::memory::try_vec(op, count, Scalar::Poison(Poison(op)), "a tensor")?,
-    )
-    .map_err(|_| invalid(op, "bad tensor shape"))?;
-    e.assign(fr, op, array_value(op, &arr)?)
+    let lane = lane_of(e, e.elem_type(e.result_type(op, 0)));
+    e.mem.reserve(op, count.saturating_mul(lane.map_or(0, |l| l.bytes())), "a tensor")?;
+    let t = Dense::splat(&dims, &Scalar::Poison(Poison(op)), lane).map_err(|x| dense_error(op, x))?;
+    e.assign(fr, op, Value::Array(Rc::new(t)))
 }
 
 /// `clone %m`: a new heap allocation with the same contents.
@@ -214,7 +210,7 @@ fn materialize(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
             m.write_all(op, &src, "bufferization.materialize_in_destination")?;
             Ok(Flow::Next)
         }
-        Value::Array(d) if d.shape() == src.shape() => e.assign(fr, op, array_value(op, &src)?),
+        Value::Array(d) if d.shape() == src.shape() => e.assign(fr, op, Value::Array(src)),
         Value::Array(d) => Err(Error::at(
             op,
             ErrorKind::Ub(format!(

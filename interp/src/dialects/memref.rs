@@ -17,7 +17,7 @@
 use crate::error::{Error, ErrorKind, Result};
 use crate::exec::{Engine, Flow, Frame};
 use crate::memory::{self, list, mem_ub, AllocKind, AllocLayout, Freed, MemRef, CONSTANT_GLOBAL};
-use crate::value::{Scalar, Value};
+use crate::value::{Dense, Value};
 use mlir_ir::attrs::Attribute;
 use mlir_ir::ir::OpId;
 use mlir_ir::ops::{MemrefOp, OpKind};
@@ -25,7 +25,7 @@ use mlir_ir::types::{TypeId, TypeKind, DYNAMIC};
 use std::rc::Rc;
 
 use crate::memory::dma_copy;
-use crate::operands::{array_value, elem_of, index_args, index_of, index_value, memref_arg};
+use crate::operands::{elem_of, index_args, index_of, index_value, memref_arg};
 use crate::sem::atomic::combine;
 
 /// Executes one memref op.
@@ -313,22 +313,13 @@ fn materialize_global(
         Some((_, Attribute::Unit)) => {}
         Some((a, _)) => {
             let v = e.attr_value(g, a, elem.ty)?;
+            let want = shape_usize(shape);
             let arr = match v {
-                Value::Array(arr) => Rc::new(arr.to_array()),
-                Value::Scalar(s) => {
-                    Rc::new(ndarray::ArrayD::from_elem(ndarray::IxDyn(shape_usize(shape).as_slice()), s))
-                }
+                Value::Array(arr) => arr.reshape(&want),
+                Value::Scalar(s) => Dense::splat(&want, &s, None),
                 _ => return Err(invalid(g, "bad global initializer")),
-            };
-            let arr = if arr.shape() != shape_usize(shape).as_slice() {
-                let flat: Vec<Scalar> = arr.iter().cloned().collect();
-                Rc::new(
-                    ndarray::ArrayD::from_shape_vec(ndarray::IxDyn(shape_usize(shape).as_slice()), flat)
-                        .map_err(|_| invalid(g, "global initializer does not match its type"))?,
-                )
-            } else {
-                arr
-            };
+            }
+            .map_err(|_| invalid(g, "global initializer does not match its type"))?;
             view.write_all(g, &arr, "global initialization")?;
         }
     }
@@ -352,7 +343,7 @@ fn buffer_cast(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
         TypeKind::UnrankedMemRef { elem, .. } => (*elem, AllocLayout::Identity),
         _ => return Err(invalid(op, "buffer_cast to a non-memref type")),
     };
-    let m = crate::operands::tensor_storage(e, op, elem_ty, layout, &t.to_array(), "buffer_cast")?;
+    let m = crate::operands::tensor_storage(e, op, elem_ty, layout, &t, "buffer_cast")?;
     result_memref(e, fr, op, m)
 }
 
@@ -360,7 +351,7 @@ fn buffer_cast(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
 fn tensor_load(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let m = memref_arg(e, fr, op, 0)?;
     let arr = m.read_all(op, "tensor_load")?;
-    e.assign(fr, op, array_value(op, &arr)?)
+    e.assign(fr, op, Value::Array(Rc::new(arr)))
 }
 
 /// `memref.tensor_store %t, %m`: copies the tensor into the memref.
@@ -369,7 +360,7 @@ fn tensor_store(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
         return Err(invalid(op, "tensor_store of a non-tensor value"));
     };
     let m = memref_arg(e, fr, op, 1)?;
-    m.write_all(op, &t.to_array(), "tensor_store")?;
+    m.write_all(op, &t, "tensor_store")?;
     Ok(Flow::Next)
 }
 
