@@ -118,6 +118,12 @@ pub enum Cmd {
         /// How to print the entry function's result.
         #[arg(long = "entry-point-result", value_enum, default_value = "void")]
         entry_point_result: EntryResult,
+        /// A value for the entry function's next parameter, typed by its
+        /// signature: `-3`, `0xFF`, `true`, `2.5`, `inf`, `nan`, `0x7FC00000`
+        /// (bits), `(1.0, -2.0)` (complex), `dense<[[1, 2], [3, 4]]>` or a
+        /// bare scalar (splat) for vectors, tensors and memrefs.
+        #[arg(long = "arg", value_name = "V", allow_hyphen_values = true)]
+        args: Vec<String>,
         /// Fuel: stop after this much work (one unit per op plus one per
         /// vector, tensor or printed memref element it touches).
         #[arg(long = "max-steps")]
@@ -207,6 +213,7 @@ pub fn main_with(cli: Cli) -> i32 {
             file,
             entry,
             entry_point_result,
+            args,
             max_steps,
             max_memory,
             timeout,
@@ -245,7 +252,8 @@ pub fn main_with(cli: Cli) -> i32 {
                 max_memory: max_memory.unwrap_or(0),
                 timeout,
             };
-            run_on_big_stack(&m, &src, cfg, &entry, entry_point_result, stats)
+            let run = RunArgs { entry, res: entry_point_result, args, stats };
+            run_on_big_stack(&m, &src, cfg, &run)
         }
         Cmd::Diff(a) => {
             let cfg = Config { max_steps: a.max_steps, ..Config::default() };
@@ -257,7 +265,7 @@ pub fn main_with(cli: Cli) -> i32 {
 /// Runs the engine on its own thread (see [`on_engine_thread`]); with
 /// `--timeout`, a watchdog ends the process if one op outlasts the limit
 /// by a second (the engine itself stops between ops).
-fn run_on_big_stack(m: &mlir_ir::Module, src: &Source, cfg: Config, entry: &str, res: EntryResult, stats: bool) -> i32 {
+fn run_on_big_stack(m: &mlir_ir::Module, src: &Source, cfg: Config, run_args: &RunArgs) -> i32 {
     if let Some(t) = cfg.timeout {
         let grace = t + std::time::Duration::from_secs(1);
         std::thread::spawn(move || {
@@ -270,7 +278,7 @@ fn run_on_big_stack(m: &mlir_ir::Module, src: &Source, cfg: Config, entry: &str,
         });
     }
     let c = cfg.clone();
-    match on_engine_thread(&c, || run(m, src, cfg, entry, res, stats)) {
+    match on_engine_thread(&c, || run(m, src, cfg, run_args)) {
         Ok(code) => code,
         Err(e) => {
             let (code, msg) = e.report();
@@ -280,8 +288,18 @@ fn run_on_big_stack(m: &mlir_ir::Module, src: &Source, cfg: Config, entry: &str,
     }
 }
 
-/// Loads and runs `entry`, printing its result as `mlir-runner` does.
-fn run(m: &mlir_ir::Module, src: &Source, cfg: Config, entry: &str, res: EntryResult, stats: bool) -> i32 {
+/// What `run` runs and prints.
+struct RunArgs {
+    entry: String,
+    res: EntryResult,
+    /// `--arg` texts, one per entry parameter.
+    args: Vec<String>,
+    stats: bool,
+}
+
+/// Loads and runs the entry function, printing its result as `mlir-runner` does.
+fn run(m: &mlir_ir::Module, src: &Source, cfg: Config, a: &RunArgs) -> i32 {
+    let (entry, res, stats) = (a.entry.as_str(), a.res, a.stats);
     let start = std::time::Instant::now();
     let stdout = std::io::stdout();
     let out = Box::new(std::io::BufWriter::new(stdout.lock()));
@@ -292,7 +310,9 @@ fn run(m: &mlir_ir::Module, src: &Source, cfg: Config, entry: &str, res: EntryRe
             return if err.is_input_error() { EXIT_INPUT } else { EXIT_RUNTIME };
         }
     };
-    let r = e.run_entry(entry).and_then(|vals| print_result(&mut e, entry, &vals, res));
+    let r = crate::args::entry_args(&mut e, entry, &a.args)
+        .and_then(|args| e.run_entry_with(entry, args))
+        .and_then(|vals| print_result(&mut e, entry, &vals, res));
     let _ = e.out.flush();
     if r.is_ok() {
         warn_leaks(&e, m, src);

@@ -51,6 +51,10 @@ pub enum ErrorKind {
     /// The IR is malformed in a way the verifier did not catch (bad input).
     #[error("invalid IR: {0}")]
     Invalid(String),
+    /// An entry-function argument given on the command line does not fit
+    /// its parameter (bad input).
+    #[error("bad argument: {0}")]
+    BadArgument(String),
 }
 
 /// An engine error at an op.
@@ -79,7 +83,7 @@ impl Error {
 
     /// True for errors that mean bad input (exit 2) rather than a run-time failure.
     pub fn is_input_error(&self) -> bool {
-        matches!(self.kind, ErrorKind::Invalid(_))
+        matches!(self.kind, ErrorKind::Invalid(_) | ErrorKind::BadArgument(_))
     }
 
     /// The error as a diagnostic; a poison error gets a note at its origin.

@@ -1001,19 +1001,33 @@ impl<'m> Engine<'m> {
 
     /// Runs the entry function `name` (no arguments) and returns its results.
     pub fn run_entry(&mut self, name: &str) -> Result<Vec<Value>> {
+        self.run_entry_with(name, Vec::new())
+    }
+
+    /// Runs the entry function `name` on `args` (one per parameter, of its
+    /// types: `crate::args` builds them from text) and returns its results.
+    pub fn run_entry_with(&mut self, name: &str, args: Vec<Value>) -> Result<Vec<Value>> {
         self.deadline = self.cfg.timeout.map(|t| std::time::Instant::now() + t);
         let f = self
             .func_by_name(name)
             .ok_or_else(|| Error::global(ErrorKind::Invalid(format!("entry point not found: '{name}'"))))?;
         let func = &self.funcs[f.0 as usize];
-        if func.body.is_none() || !func.inputs.is_empty() {
+        if func.body.is_none() {
             return Err(Error::at(
                 func.op,
-                ErrorKind::Invalid(format!("entry point '{name}' must be a defined function without arguments")),
+                ErrorKind::Invalid(format!("entry point '{name}' must be a defined function (it has no body)")),
             ));
         }
+        if func.inputs.len() != args.len() {
+            let msg = format!(
+                "entry point '{name}' takes {} argument(s), {} given (pass each with --arg)",
+                func.inputs.len(),
+                args.len()
+            );
+            return Err(Error::at(func.op, ErrorKind::Invalid(msg)));
+        }
         let op = func.op;
-        let vals = self.call(op, f, Vec::new())?;
+        let vals = self.call(op, f, args)?;
         for v in &vals {
             self.observe(op, v, "returned by the entry function")?;
         }

@@ -2,6 +2,7 @@
 //! The IR, parser and printer live in the `mlir-ir` crate.
 
 pub mod access;
+pub mod args;
 pub mod cli;
 pub mod code;
 pub mod dense;

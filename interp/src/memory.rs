@@ -57,6 +57,9 @@ pub enum AllocKind {
     Tensor,
     /// An array the library caller lent for one call (`crate::lend`).
     Lent,
+    /// A memref argument of the entry function given on the command line
+    /// (`run --arg`): the caller's, never freed by the program.
+    Argument,
 }
 
 impl AllocKind {
@@ -67,6 +70,7 @@ impl AllocKind {
             AllocKind::Global => "a global (memref.global)",
             AllocKind::Tensor => "memory owned by a tensor",
             AllocKind::Lent => "an array lent by the caller",
+            AllocKind::Argument => "an argument of the entry function",
         }
     }
 }
@@ -976,7 +980,7 @@ impl Memory {
                 Some(s) => s.push(rc.clone()),
                 None => return Err(invalid(at, "memref.alloca outside any allocation scope")),
             },
-            AllocKind::Global | AllocKind::Tensor | AllocKind::Lent => {}
+            AllocKind::Global | AllocKind::Tensor | AllocKind::Lent | AllocKind::Argument => {}
         }
         Ok(rc)
     }

@@ -1,0 +1,261 @@
+//! Entry-function arguments from the command line (`run --arg V`), typed
+//! by the function's signature. Each argument becomes a one-constant
+//! function (`arith.constant`, `complex.constant`) that is parsed, verified
+//! and run like any program, so literals mean exactly what they mean in
+//! MLIR and a bad one gets the verifier's diagnosis. Memref arguments are
+//! built as a tensor constant and copied into a buffer the program owns
+//! nothing of (freeing it is undefined behaviour).
+
+use crate::error::{Error, ErrorKind};
+use crate::exec::{Config, Engine};
+use crate::float::{self, Float, FloatKind, Round};
+use crate::memory::{AllocKind, AllocLayout};
+use crate::value::Value;
+use mlir_ir::diag::Source;
+use mlir_ir::ir::OpId;
+use mlir_ir::printer::type_to_string;
+use mlir_ir::types::{TypeId, TypeKind, DYNAMIC};
+use std::rc::Rc;
+
+/// The values of `texts` for the parameters of entry function `entry`, in
+/// order; an error names the parameter, its type and what is wrong (bad
+/// input, exit 2).
+pub fn entry_args(e: &mut Engine, entry: &str, texts: &[String]) -> Result<Vec<Value>, Error> {
+    let bad = |msg: String| Error::global(ErrorKind::BadArgument(msg));
+    let f = e.func_by_name(entry).ok_or_else(|| bad(format!("entry point not found: '{entry}'")))?;
+    let (op, inputs) = (e.funcs[f.0 as usize].op, e.funcs[f.0 as usize].inputs.clone());
+    let names: Vec<String> = inputs.iter().map(|t| type_to_string(&e.m.ctx, *t)).collect();
+    if inputs.len() != texts.len() {
+        let msg = format!(
+            "entry point '{entry}' takes {} argument(s) ({}), {} given with --arg",
+            inputs.len(),
+            names.join(", "),
+            texts.len()
+        );
+        return Err(Error::at(op, ErrorKind::BadArgument(msg)));
+    }
+    let mut out = Vec::with_capacity(texts.len());
+    for (i, (text, ty)) in texts.iter().zip(&inputs).enumerate() {
+        let what = format!("argument #{i} of '{entry}' ({})", names[i]);
+        let v =
+            value_of(e, op, *ty, text).map_err(|m| Error::at(op, ErrorKind::BadArgument(format!("{what}: {m}"))))?;
+        out.push(v);
+    }
+    Ok(out)
+}
+
+/// The value `text` denotes as a `ty`.
+fn value_of(e: &mut Engine, op: OpId, ty: TypeId, text: &str) -> Result<Value, String> {
+    let ctx = &e.m.ctx;
+    let name = type_to_string(ctx, ty);
+    match ctx.type_kind(ty).clone() {
+        TypeKind::MemRef { shape, elem, layout, .. } => {
+            if layout.is_some() {
+                return Err(format!(
+                    "memref arguments with a layout ({name}) are not supported; use the identity layout"
+                ));
+            }
+            let elem_name = type_to_string(ctx, elem);
+            let dims = dims_of(&shape, text)?;
+            let tensor = format!("tensor<{}{elem_name}>", dims.iter().map(|d| format!("{d}x")).collect::<String>());
+            let Value::Array(t) = constant(e, &tensor, &literal(e, elem, text, true)?)? else {
+                return Err("the literal is not a tensor".into());
+            };
+            let elem = crate::operands::elem_of(e, op, elem).map_err(|x| x.kind.to_string())?;
+            let sizes = dims.iter().map(|d| *d as i64).collect();
+            let m = e
+                .mem
+                .alloc(op, elem, sizes, AllocLayout::Identity, AllocKind::Argument, 0)
+                .map_err(|x| x.kind.to_string())?;
+            m.write_all(op, &t, "an argument").map_err(|x| x.kind.to_string())?;
+            Ok(Value::Memref(Rc::new(m)))
+        }
+        TypeKind::RankedTensor { shape, elem, .. } => {
+            let dims = dims_of(&shape, text)?;
+            let elem_name = type_to_string(ctx, elem);
+            let tensor = format!("tensor<{}{elem_name}>", dims.iter().map(|d| format!("{d}x")).collect::<String>());
+            constant(e, &tensor, &literal(e, elem, text, true)?)
+        }
+        TypeKind::Vector { elem, .. } => constant(e, &name, &literal(e, elem, text, true)?),
+        _ => constant(e, &name, &literal(e, ty, text, false)?),
+    }
+}
+
+/// The constant op's text for `text` as a `ty` (the element type of a
+/// shaped value when `shaped`: a bare scalar there is a splat).
+fn literal(e: &Engine, ty: TypeId, text: &str, shaped: bool) -> Result<String, String> {
+    let t = text.trim();
+    if t.is_empty() {
+        return Err("empty value".into());
+    }
+    match (shaped, t.starts_with("dense<")) {
+        (true, true) => Ok(t.to_string()),
+        (true, false) => Ok(format!("dense<{}>", scalar_text(e, ty, t)?)),
+        (false, _) => scalar_text(e, ty, t),
+    }
+}
+
+/// One element's literal: `inf`, `-inf` and `nan` become the format's bit
+/// patterns (MLIR spells them in hex); a complex is `(re, im)`.
+fn scalar_text(e: &Engine, ty: TypeId, t: &str) -> Result<String, String> {
+    match e.m.ctx.type_kind(ty) {
+        TypeKind::Float(k) => float_text(*k, t),
+        TypeKind::Complex(part) => {
+            let inner = t.strip_prefix('(').and_then(|r| r.strip_suffix(')')).unwrap_or(t);
+            let (re, im) = inner.split_once(',').ok_or("a complex value is written (re, im)")?;
+            let TypeKind::Float(k) = e.m.ctx.type_kind(*part) else { return Err("unsupported complex type".into()) };
+            Ok(format!("({}, {})", float_text(*k, re.trim())?, float_text(*k, im.trim())?))
+        }
+        _ => Ok(t.to_string()),
+    }
+}
+
+/// A float literal of format `k`, with `inf`/`-inf`/`nan` as hex bits.
+fn float_text(k: FloatKind, t: &str) -> Result<String, String> {
+    let special = match t.to_ascii_lowercase().as_str() {
+        "nan" if float::has_nan(k) => Some(float::nan(k)),
+        "inf" | "+inf" | "-inf" if float::has_inf(k) => {
+            let inf = Float { kind: FloatKind::F64, bits: u128::from(f64::INFINITY.to_bits()) };
+            let p = float::convert(inf, k, Round::NearestEven).map_err(|_| "no infinity".to_string())?;
+            Some(if t.starts_with('-') { float::neg(p) } else { p })
+        }
+        "nan" | "inf" | "+inf" | "-inf" => {
+            return Err(format!("{} has no {}", k.name(), t.trim_start_matches(['+', '-'])))
+        }
+        _ => None,
+    };
+    let digits = t.strip_prefix(['+', '-']).unwrap_or(t);
+    let integer = !digits.is_empty() && digits.chars().all(|c| c.is_ascii_digit());
+    Ok(match special {
+        Some(f) => format!("0x{:X}", { f.bits }),
+        // A float parameter given `2` means 2.0 (MLIR wants a float literal).
+        None if integer => format!("{t}.0"),
+        None => t.to_string(),
+    })
+}
+
+/// The static dims of a shaped parameter; dynamic ones are read off the
+/// literal's nesting (`dense<[[1, 2], [3, 4]]>` is 2x2).
+fn dims_of(shape: &[i64], text: &str) -> Result<Vec<usize>, String> {
+    if !shape.contains(&DYNAMIC) {
+        return Ok(shape.iter().map(|d| *d as usize).collect());
+    }
+    let lit = nested_shape(text).ok_or("a dynamic shape needs a nested list literal (dense<[...]>) to size it")?;
+    if lit.len() != shape.len() {
+        return Err(format!("the literal has rank {}, the parameter rank {}", lit.len(), shape.len()));
+    }
+    for (d, (s, l)) in shape.iter().zip(&lit).enumerate() {
+        if *s != DYNAMIC && *s as usize != *l {
+            return Err(format!("dim {d} of the literal is {l}, the parameter's {s}"));
+        }
+    }
+    Ok(lit)
+}
+
+/// The shape of a `dense<[...]>` literal's nested lists; `None` for a
+/// splat or unbalanced brackets. Parentheses (complex elements) and
+/// strings are skipped.
+fn nested_shape(text: &str) -> Option<Vec<usize>> {
+    let body = text.trim().strip_prefix("dense<")?.strip_suffix('>')?.trim();
+    if !body.starts_with('[') {
+        return None;
+    }
+    // Per depth: elements counted in the current list, and the first
+    // list's count (every later list at that depth must match).
+    let (mut count, mut want): (Vec<usize>, Vec<Option<usize>>) = (Vec::new(), Vec::new());
+    let (mut paren, mut item) = (0usize, false);
+    for c in body.chars() {
+        match c {
+            '(' => paren += 1,
+            ')' => paren = paren.checked_sub(1)?,
+            _ if paren > 0 => {}
+            '[' => {
+                if let Some(n) = count.last_mut() {
+                    *n += 1;
+                }
+                count.push(0);
+                if want.len() < count.len() {
+                    want.push(None);
+                }
+                item = false;
+            }
+            ']' => {
+                let mut n = count.pop()?;
+                if item {
+                    n += 1;
+                }
+                let w = &mut want[count.len()];
+                match w {
+                    Some(m) if *m != n => return None,
+                    _ => *w = Some(n),
+                }
+                item = false;
+            }
+            ',' => {
+                if item {
+                    if let Some(n) = count.last_mut() {
+                        *n += 1;
+                    }
+                }
+                item = false;
+            }
+            c if !c.is_whitespace() => item = true,
+            _ => {}
+        }
+    }
+    if !count.is_empty() {
+        return None;
+    }
+    want.into_iter().collect()
+}
+
+/// Runs a function returning `lit` as a `ty` (type text) and returns the
+/// value; a literal that does not fit the type is the verifier's message.
+fn constant(e: &Engine, ty: &str, lit: &str) -> Result<Value, String> {
+    let op = if let Some(part) = ty.strip_prefix("complex<").and_then(|r| r.strip_suffix('>')) {
+        let inner = lit.trim_start_matches('(').trim_end_matches(')');
+        let (re, im) = inner.split_once(", ").ok_or("a complex value is written (re, im)")?;
+        format!("complex.constant [{re} : {part}, {im} : {part}] : {ty}")
+    } else if lit == "true" || lit == "false" {
+        format!("arith.constant {lit}")
+    } else {
+        format!("arith.constant {lit} : {ty}")
+    };
+    let text = format!("func.func @arg() -> {ty} {{\n  %c = {op}\n  return %c : {ty}\n}}\n");
+    let src = Source::new("<arg>", &text);
+    let m = mlir_ir::parse_and_verify(&src).map_err(|d| format!("'{lit}' as {ty}: {}", d.message))?;
+    let cfg = Config { check_leaks: false, ..e.cfg.clone() };
+    let mut sub = Engine::load(&m, cfg, Box::new(std::io::sink())).map_err(|x| x.kind.to_string())?;
+    let mut vals = sub.run_entry("arg").map_err(|x| format!("'{lit}' as {ty}: {}", x.kind))?;
+    vals.pop().ok_or_else(|| "no value".to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Nested list literals give their shape; ragged or splat ones none.
+    #[test]
+    fn literal_shapes() {
+        assert_eq!(nested_shape("dense<[[1, 2], [3, 4], [5, 6]]>"), Some(vec![3, 2]));
+        assert_eq!(nested_shape("dense<[1.0, 2.0, 3.0]>"), Some(vec![3]));
+        assert_eq!(nested_shape("dense<[(1.0, 2.0), (3.0, 4.0)]>"), Some(vec![2]));
+        assert_eq!(nested_shape("dense<[]>"), Some(vec![0]));
+        assert_eq!(nested_shape("dense<[[1, 2], [3]]>"), None);
+        assert_eq!(nested_shape("dense<1.0>"), None);
+        assert_eq!(nested_shape("dense<[[1, 2]>"), None);
+    }
+
+    /// `inf` and `nan` become the format's bit patterns; formats without
+    /// them refuse.
+    #[test]
+    fn special_floats() {
+        assert_eq!(float_text(FloatKind::F32, "inf").unwrap(), "0x7F800000");
+        assert_eq!(float_text(FloatKind::F32, "-inf").unwrap(), "0xFF800000");
+        assert_eq!(float_text(FloatKind::F16, "nan").unwrap(), "0x7E00");
+        assert_eq!(float_text(FloatKind::F32, "1.5").unwrap(), "1.5");
+        assert_eq!(float_text(FloatKind::F32, "-2").unwrap(), "-2.0");
+        assert_eq!(float_text(FloatKind::F32, "0x3F800000").unwrap(), "0x3F800000");
+        assert!(float_text(FloatKind::F8E4M3FN, "inf").is_err());
+    }
+}

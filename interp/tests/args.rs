@@ -1,0 +1,110 @@
+//! `run --arg`: entry-function arguments from the command line, typed by
+//! the signature, driven through the binary as a user would. Expected
+//! outputs are derived by hand from the arguments (each test says how).
+
+use std::process::Command;
+
+/// Runs `run FILE -e f ARGS...` on `program`; returns exit code, stdout, stderr.
+fn run(name: &str, program: &str, args: &[&str]) -> (i32, String, String) {
+    let dir = std::env::temp_dir().join(format!("mlir-interp-args-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, program).unwrap();
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_mlir-interp"));
+    cmd.arg("run").arg(&path).args(["-e", "f"]);
+    for a in args {
+        cmd.arg("--arg").arg(a);
+    }
+    let out = cmd.output().expect("run mlir-interp");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// Each scalar kind, printed back by `vector.print`: integers in decimal
+/// and hex (0xFF as i8 is -1), i1 from `true`, f32 `inf`, an f16 given as
+/// bits (0x3C00 is 1.0, widened to f32 to print), an integer literal for
+/// a float (2 means 2.0), index.
+#[test]
+fn scalars() {
+    let p = r#"func.func @f(%a: i32, %b: i8, %c: i1, %d: f32, %e: f16, %g: f64, %i: index) {
+  vector.print %a : i32
+  vector.print %b : i8
+  vector.print %c : i1
+  vector.print %d : f32
+  %w = arith.extf %e : f16 to f32
+  vector.print %w : f32
+  vector.print %g : f64
+  vector.print %i : index
+  return
+}
+"#;
+    let (code, out, err) = run("scalars.mlir", p, &["-7", "0xFF", "true", "inf", "0x3C00", "2", "42"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out, "-7\n-1\n1\ninf\n1\n2\n42\n");
+}
+
+/// Shaped values: a tensor sized by its literal (3x2 from the nesting),
+/// a splat vector from a bare scalar, a memref filled from a list, and a
+/// complex number. Reads: t[2][1] = 6, dim 0 = 3, m[1] = 2.5, the vector
+/// (all -1 as i4... printed signed), re(z) = 1.25.
+#[test]
+fn shaped_and_complex() {
+    let p = r#"func.func @f(%t: tensor<?x2xi32>, %v: vector<3xi4>, %m: memref<3xf64>, %z: complex<f32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %x = tensor.extract %t[%c2, %c1] : tensor<?x2xi32>
+  vector.print %x : i32
+  %n = tensor.dim %t, %c0 : tensor<?x2xi32>
+  vector.print %n : index
+  %y = memref.load %m[%c1] : memref<3xf64>
+  vector.print %y : f64
+  vector.print %v : vector<3xi4>
+  %r = complex.re %z : complex<f32>
+  vector.print %r : f32
+  return
+}
+"#;
+    let args = ["dense<[[1, 2], [3, 4], [5, 6]]>", "-1", "dense<[1.5, 2.5, 3.5]>", "(1.25, -2)"];
+    let (code, out, err) = run("shaped.mlir", p, &args);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out, "6\n3\n2.5\n( -1, -1, -1 )\n1.25\n");
+}
+
+/// Mistakes are exit-2 diagnostics at the entry function that name the
+/// argument, its type and the problem; never a panic.
+#[test]
+fn bad_arguments() {
+    let p = "func.func @f(%a: i8, %b: tensor<?xf32>, %c: f8E4M3FN) {\n  return\n}\n";
+    let cases: [(&[&str], &str); 6] = [
+        (&["1"], "takes 3 argument(s) (i8, tensor<?xf32>, f8E4M3FN), 1 given"),
+        (&["300", "dense<[1.0]>", "1.0"], "argument #0 of 'f' (i8): '300' as i8: integer constant out of range"),
+        (&["1", "2.0", "1.0"], "a dynamic shape needs a nested list literal"),
+        (&["1", "dense<[[1.0], [2.0, 3.0]]>", "1.0"], "a dynamic shape needs a nested list literal"),
+        (&["1", "dense<[1.0]>", "inf"], "f8E4M3FN has no inf"),
+        (&["x", "dense<[1.0]>", "1.0"], "argument #0 of 'f' (i8): 'x' as i8"),
+    ];
+    for (args, want) in cases {
+        let (code, out, err) = run("bad.mlir", p, args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(out.is_empty());
+        assert!(err.contains("error: bad argument: ") && err.contains(want), "{args:?}: {err}");
+        assert!(err.contains("bad.mlir:1:1:"), "{args:?}: the entry function's location: {err}");
+    }
+}
+
+/// A memref argument belongs to the caller: freeing it is undefined
+/// behaviour, and leaving it allocated is no leak.
+#[test]
+fn memref_arguments_belong_to_the_caller() {
+    let p = "func.func @f(%m: memref<2xi32>) {\n  memref.dealloc %m : memref<2xi32>\n  return\n}\n";
+    let (code, _, err) = run("free.mlir", p, &["dense<[1, 2]>"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("an argument of the entry function"), "{err}");
+    let p = "func.func @f(%m: memref<2xi32>) {\n  return\n}\n";
+    let (code, _, err) = run("keep.mlir", p, &["dense<[1, 2]>"]);
+    assert_eq!((code, err.as_str()), (0, ""));
+}
