@@ -166,7 +166,11 @@ fn nested_shape(text: &str) -> Option<Vec<usize>> {
     let (mut paren, mut item) = (0usize, false);
     for c in body.chars() {
         match c {
-            '(' => paren += 1,
+            '(' => {
+                // A complex element: one item, its inside skipped.
+                paren += 1;
+                item = true;
+            }
             ')' => paren = paren.checked_sub(1)?,
             _ if paren > 0 => {}
             '[' => {
