@@ -124,6 +124,11 @@ pub enum Cmd {
         /// bare scalar (splat) for vectors, tensors and memrefs.
         #[arg(long = "arg", value_name = "V", allow_hyphen_values = true)]
         args: Vec<String>,
+        /// Print every result of the entry function as `%i = <literal> :
+        /// <type>` (tensors and memrefs as `dense<...>`), instead of
+        /// `--entry-point-result`'s mlir-runner form.
+        #[arg(long = "print-results", conflicts_with = "entry_point_result")]
+        print_results: bool,
         /// Fuel: stop after this much work (one unit per op plus one per
         /// vector, tensor or printed memref element it touches).
         #[arg(long = "max-steps")]
@@ -214,6 +219,7 @@ pub fn main_with(cli: Cli) -> i32 {
             entry,
             entry_point_result,
             args,
+            print_results,
             max_steps,
             max_memory,
             timeout,
@@ -252,7 +258,7 @@ pub fn main_with(cli: Cli) -> i32 {
                 max_memory: max_memory.unwrap_or(0),
                 timeout,
             };
-            let run = RunArgs { entry, res: entry_point_result, args, stats };
+            let run = RunArgs { entry, res: entry_point_result, args, print_results, stats };
             run_on_big_stack(&m, &src, cfg, &run)
         }
         Cmd::Diff(a) => {
@@ -294,6 +300,8 @@ struct RunArgs {
     res: EntryResult,
     /// `--arg` texts, one per entry parameter.
     args: Vec<String>,
+    /// `--print-results` rather than `--entry-point-result`.
+    print_results: bool,
     stats: bool,
 }
 
@@ -310,9 +318,12 @@ fn run(m: &mlir_ir::Module, src: &Source, cfg: Config, a: &RunArgs) -> i32 {
             return if err.is_input_error() { EXIT_INPUT } else { EXIT_RUNTIME };
         }
     };
-    let r = crate::args::entry_args(&mut e, entry, &a.args)
-        .and_then(|args| e.run_entry_with(entry, args))
-        .and_then(|vals| print_result(&mut e, entry, &vals, res));
+    let r = crate::args::entry_args(&mut e, entry, &a.args).and_then(|args| e.run_entry_with(entry, args)).and_then(
+        |vals| match a.print_results {
+            true => crate::driver::print_results_mlir(&mut e, entry, &vals),
+            false => print_result(&mut e, entry, &vals, res),
+        },
+    );
     let _ = e.out.flush();
     if r.is_ok() {
         warn_leaks(&e, m, src);

@@ -129,3 +129,21 @@ pub fn print_result(e: &mut Engine, entry: &str, vals: &[Value], res: EntryResul
     };
     writeln!(e.out, "{text}").map_err(|err| bad(&format!("cannot write output: {err}")))
 }
+
+/// `--print-results`: each result of the entry function as
+/// `%i = <literal> : <type>` (see `crate::show`), whatever its type.
+pub fn print_results_mlir(e: &mut Engine, entry: &str, vals: &[Value]) -> crate::error::Result<()> {
+    use crate::error::{Error, ErrorKind};
+    let (op, types) = match e.func_by_name(entry) {
+        Some(f) => (e.funcs[f.0 as usize].op, e.funcs[f.0 as usize].results.clone()),
+        None => return Ok(()),
+    };
+    let mut text = String::new();
+    for (i, (v, t)) in vals.iter().zip(&types).enumerate() {
+        let ty = mlir_ir::printer::type_to_string(&e.m.ctx, *t);
+        text.push_str(&format!("%{i} = {} : {ty}\n", crate::show::value(v, op)));
+    }
+    e.out
+        .write_all(text.as_bytes())
+        .map_err(|err| Error::global(ErrorKind::Resource(format!("cannot write output: {err}"))))
+}

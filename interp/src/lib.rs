@@ -20,5 +20,6 @@ pub mod poison;
 pub mod runtime;
 pub mod scalar;
 pub mod sem;
+pub mod show;
 pub mod value;
 pub mod view;
