@@ -129,6 +129,16 @@ pub enum Cmd {
         /// `--entry-point-result`'s mlir-runner form.
         #[arg(long = "print-results", conflicts_with = "entry_point_result")]
         print_results: bool,
+        /// Trace every executed op (its source line, the values it read
+        /// and wrote) on stderr, or into `--trace-file`.
+        #[arg(long)]
+        trace: bool,
+        /// Write the trace into this file (implies --trace).
+        #[arg(long = "trace-file", value_name = "FILE")]
+        trace_file: Option<String>,
+        /// Stop tracing after this many events (the run goes on).
+        #[arg(long = "trace-limit", value_name = "N")]
+        trace_limit: Option<u64>,
         /// Fuel: stop after this much work (one unit per op plus one per
         /// vector, tensor or printed memref element it touches).
         #[arg(long = "max-steps")]
@@ -220,6 +230,9 @@ pub fn main_with(cli: Cli) -> i32 {
             entry_point_result,
             args,
             print_results,
+            trace,
+            trace_file,
+            trace_limit,
             max_steps,
             max_memory,
             timeout,
@@ -258,7 +271,8 @@ pub fn main_with(cli: Cli) -> i32 {
                 max_memory: max_memory.unwrap_or(0),
                 timeout,
             };
-            let run = RunArgs { entry, res: entry_point_result, args, print_results, stats };
+            let trace = (trace || trace_file.is_some()).then_some((trace_file, trace_limit.unwrap_or(u64::MAX)));
+            let run = RunArgs { entry, res: entry_point_result, args, print_results, trace, stats };
             run_on_big_stack(&m, &src, cfg, &run)
         }
         Cmd::Diff(a) => {
@@ -302,11 +316,13 @@ struct RunArgs {
     args: Vec<String>,
     /// `--print-results` rather than `--entry-point-result`.
     print_results: bool,
+    /// `--trace`: the file (stderr if none) and the event limit.
+    trace: Option<(Option<String>, u64)>,
     stats: bool,
 }
 
 /// Loads and runs the entry function, printing its result as `mlir-runner` does.
-fn run(m: &mlir_ir::Module, src: &Source, cfg: Config, a: &RunArgs) -> i32 {
+fn run<'a>(m: &'a mlir_ir::Module, src: &'a Source, cfg: Config, a: &RunArgs) -> i32 {
     let (entry, res, stats) = (a.entry.as_str(), a.res, a.stats);
     let start = std::time::Instant::now();
     let stdout = std::io::stdout();
@@ -318,6 +334,19 @@ fn run(m: &mlir_ir::Module, src: &Source, cfg: Config, a: &RunArgs) -> i32 {
             return if err.is_input_error() { EXIT_INPUT } else { EXIT_RUNTIME };
         }
     };
+    if let Some((file, limit)) = &a.trace {
+        let sink: Box<dyn Write + 'a> = match file {
+            Some(f) => match std::fs::File::create(f) {
+                Ok(h) => Box::new(std::io::BufWriter::new(h)),
+                Err(err) => {
+                    eprintln!("error: cannot create trace file '{f}': {err}");
+                    return EXIT_INPUT;
+                }
+            },
+            None => Box::new(std::io::stderr()),
+        };
+        e.observer = Some(Box::new(crate::trace::Trace::new(src, sink, *limit)));
+    }
     let r = crate::args::entry_args(&mut e, entry, &a.args).and_then(|args| e.run_entry_with(entry, args)).and_then(
         |vals| match a.print_results {
             true => crate::driver::print_results_mlir(&mut e, entry, &vals),
@@ -325,6 +354,8 @@ fn run(m: &mlir_ir::Module, src: &Source, cfg: Config, a: &RunArgs) -> i32 {
         },
     );
     let _ = e.out.flush();
+    // The trace ends (and says which op failed) before any error message.
+    drop(e.observer.take());
     if r.is_ok() {
         warn_leaks(&e, m, src);
     }

@@ -21,5 +21,6 @@ pub mod runtime;
 pub mod scalar;
 pub mod sem;
 pub mod show;
+pub mod trace;
 pub mod value;
 pub mod view;

@@ -1,0 +1,103 @@
+//! `run --trace`: every executed op's source line with the values it read
+//! and wrote, indented by region and call depth; tracing never changes
+//! the program's output. Expected traces are written by hand from the
+//! programs (each value is worked out in the comment above it).
+
+use std::process::Command;
+
+fn run(name: &str, program: &str, opts: &[&str]) -> (i32, String, String) {
+    let dir = std::env::temp_dir().join(format!("mlir-interp-trace-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, program).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_mlir-interp"))
+        .current_dir(&dir)
+        .arg("run")
+        .arg(name)
+        .args(opts)
+        .output()
+        .expect("run mlir-interp");
+    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+    (out.status.code().unwrap_or(-1), text(&out.stdout), text(&out.stderr))
+}
+
+const PROGRAM: &str = "func.func @sq(%x: i32) -> i32 {
+  %y = arith.muli %x, %x : i32
+  return %y : i32
+}
+func.func @main() {
+  %a = arith.constant 3 : i32
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  %c1 = arith.constant 1 : index
+  %r = scf.for %i = %c0 to %c2 step %c1 iter_args(%acc = %a) -> (i32) {
+    %q = func.call @sq(%acc) : (i32) -> i32
+    scf.yield %q : i32
+  }
+  vector.print %r : i32
+  return
+}
+";
+
+/// 3 squared twice is 81. Ops sit one level deeper than their function's
+/// call, a loop body one more; a call's result line follows its return.
+#[test]
+fn trace_of_a_loop_with_calls() {
+    let (code, out, err) = run("t.mlir", PROGRAM, &["--trace"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out, "81\n");
+    let want = "\
+call @main()
+t.mlir:6:     %a = arith.constant 3 : i32   // () -> 3
+t.mlir:7:     %c0 = arith.constant 0 : index   // () -> 0
+t.mlir:8:     %c2 = arith.constant 2 : index   // () -> 2
+t.mlir:9:     %c1 = arith.constant 1 : index   // () -> 1
+t.mlir:10:     %r = scf.for %i = %c0 to %c2 step %c1 iter_args(%acc = %a) -> (i32) {   // (0, 2, 1, 3)
+t.mlir:11:       %q = func.call @sq(%acc) : (i32) -> i32   // (3)
+      call @sq(3)
+t.mlir:2:           %y = arith.muli %x, %x : i32   // (3, 3) -> 9
+t.mlir:3:           return %y : i32   // (9)
+      return @sq -> 9
+t.mlir:11:       -> 9
+t.mlir:12:       scf.yield %q : i32   // (9)
+t.mlir:11:       %q = func.call @sq(%acc) : (i32) -> i32   // (9)
+      call @sq(9)
+t.mlir:2:           %y = arith.muli %x, %x : i32   // (9, 9) -> 81
+t.mlir:3:           return %y : i32   // (81)
+      return @sq -> 81
+t.mlir:11:       -> 81
+t.mlir:12:       scf.yield %q : i32   // (81)
+t.mlir:10:     -> 81
+t.mlir:14:     vector.print %r : i32   // (81)
+t.mlir:15:     return   // ()
+return @main
+";
+    assert_eq!(err, want);
+}
+
+/// The trace goes to a file on request and stops at the limit; the
+/// program's output is the same with and without it.
+#[test]
+fn trace_file_and_limit() {
+    // Its own file name: the tests run in parallel in one directory.
+    let (_, plain, _) = run("limit.mlir", PROGRAM, &[]);
+    let (code, out, err) = run("limit.mlir", PROGRAM, &["--trace-file", "t.trace", "--trace-limit", "2"]);
+    assert_eq!((code, err.as_str()), (0, ""));
+    assert_eq!(out, plain);
+    let dir = std::env::temp_dir().join(format!("mlir-interp-trace-{}", std::process::id()));
+    let trace = std::fs::read_to_string(dir.join("t.trace")).unwrap();
+    let want = "call @main()\nlimit.mlir:6:     %a = arith.constant 3 : i32   // () -> 3\n... trace limit reached (--trace-limit)\n";
+    assert_eq!(trace, want);
+}
+
+/// An op that fails is traced with its operands and marked, before the
+/// error: 7 / 0 is undefined behaviour.
+#[test]
+fn a_failing_op_ends_the_trace() {
+    let p = "func.func @main() {\n  %a = arith.constant 7 : i32\n  %z = arith.constant 0 : i32\n  %d = arith.divsi %a, %z : i32\n  return\n}\n";
+    let (code, _, err) = run("ub.mlir", p, &["--trace"]);
+    assert_eq!(code, 1);
+    let marked =
+        "ub.mlir:4:     %d = arith.divsi %a, %z : i32   // (7, 0)   !! failed\nub.mlir:4:8: error: undefined behavior";
+    assert!(err.contains(marked), "{err}");
+}
