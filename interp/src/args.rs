@@ -234,6 +234,121 @@ fn constant(e: &Engine, ty: &str, lit: &str) -> Result<Value, String> {
     vals.pop().ok_or_else(|| "no value".to_string())
 }
 
+/// Deterministic inputs for `run --random-args SEED`: one literal per
+/// parameter of `entry`, as `--arg` would take it (so printing them makes
+/// the run reproducible). Half the scalars are edge values (0, ±1, the
+/// extremes of integers; ±0, ±1, infinities, NaN, the smallest subnormal
+/// for floats), the rest uniform bits; dynamic dimensions get 1 to 4 (a
+/// nested literal cannot size the dims after an empty one).
+pub fn random_texts(e: &Engine, entry: &str, seed: u64) -> Vec<String> {
+    let Some(f) = e.func_by_name(entry) else { return Vec::new() };
+    let mut rng = SplitMix(seed);
+    e.funcs[f.0 as usize].inputs.iter().map(|t| random_value(e, *t, &mut rng)).collect()
+}
+
+/// SplitMix64: small, fast and the same on every host.
+struct SplitMix(u64);
+
+impl SplitMix {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n.max(1)
+    }
+}
+
+fn random_value(e: &Engine, ty: TypeId, rng: &mut SplitMix) -> String {
+    let kind = e.m.ctx.type_kind(ty).clone();
+    let shaped = |shape: &[i64], elem: TypeId, rng: &mut SplitMix| {
+        let dims: Vec<usize> =
+            shape.iter().map(|d| if *d == DYNAMIC { 1 + rng.below(4) as usize } else { *d as usize }).collect();
+        let n: usize = dims.iter().product();
+        let elems: Vec<String> = (0..n.min(1 << 16)).map(|_| random_scalar(e, elem, rng)).collect();
+        let mut out = String::from("dense<");
+        nest(&mut out, &dims, &elems);
+        out.push('>');
+        out
+    };
+    match kind {
+        TypeKind::RankedTensor { shape, elem, .. } | TypeKind::MemRef { shape, elem, .. } => shaped(&shape, elem, rng),
+        TypeKind::Vector { shape, elem, .. } => shaped(&shape, elem, rng),
+        _ => random_scalar(e, ty, rng),
+    }
+}
+
+/// Nested `[...]` lists of row-major `elems` in `dims`.
+fn nest(out: &mut String, dims: &[usize], elems: &[String]) {
+    let Some((&n, rest)) = dims.split_first() else {
+        out.push_str(elems.first().map_or("0", String::as_str));
+        return;
+    };
+    let step: usize = rest.iter().product();
+    out.push('[');
+    for k in 0..n {
+        if k > 0 {
+            out.push_str(", ");
+        }
+        nest(out, rest, elems.get(k * step..(k + 1) * step).unwrap_or(&[]));
+    }
+    out.push(']');
+}
+
+fn random_scalar(e: &Engine, ty: TypeId, rng: &mut SplitMix) -> String {
+    let edge = rng.below(2) == 0;
+    match e.m.ctx.type_kind(ty) {
+        TypeKind::Integer { width: 1, .. } => if rng.below(2) == 0 { "false" } else { "true" }.to_string(),
+        TypeKind::Integer { width, .. } => {
+            let w = (*width).min(64);
+            let (min, max) = (-(1i128 << (w - 1)), (1i128 << (w - 1)) - 1);
+            if edge {
+                [0, 1, -1, min, max][rng.below(5) as usize].to_string()
+            } else {
+                let bits = u128::from(rng.next()) & ((1u128 << w) - 1);
+                let v = if bits >> (w - 1) == 1 { bits as i128 - (1i128 << w) } else { bits as i128 };
+                v.to_string()
+            }
+        }
+        // Indices size and address things: mostly small, sometimes extreme.
+        TypeKind::Index if edge => ["-1", "9223372036854775807", "0", "1"][rng.below(4) as usize].to_string(),
+        TypeKind::Index => rng.below(16).to_string(),
+        TypeKind::Float(k) => random_float(*k, edge, rng),
+        TypeKind::Complex(part) => match e.m.ctx.type_kind(*part) {
+            TypeKind::Float(k) => format!("({}, {})", random_float(*k, edge, rng), random_float(*k, edge, rng)),
+            _ => "0".to_string(),
+        },
+        _ => "0".to_string(),
+    }
+}
+
+fn random_float(k: FloatKind, edge: bool, rng: &mut SplitMix) -> String {
+    let w = k.bit_width();
+    let hex = |bits: u128| format!("0x{bits:0width$X}", width = w.div_ceil(4) as usize);
+    if !edge {
+        let bits = (u128::from(rng.next()) | u128::from(rng.next()) << 64) & (u128::MAX >> (128 - w));
+        return hex(bits);
+    }
+    let mut edges = vec!["0.0".to_string(), "-0.0".to_string(), "1.0".to_string(), "-1.0".to_string(), hex(1)];
+    if float::has_inf(k) {
+        edges.extend(["inf".to_string(), "-inf".to_string()]);
+    }
+    if float::has_nan(k) {
+        edges.push("nan".to_string());
+    }
+    // Only what the format has (f8E8M0FNU has no zero and no sign).
+    edges.retain(|t| {
+        t.starts_with("0x") || !t.contains('.') || float::parse_literal_with(k, t, float::Policy::Strict).is_ok()
+    });
+    // Infinities and NaN as bits: a dense list has no word for them.
+    let pick = &edges[rng.below(edges.len() as u64) as usize];
+    float_text(k, pick).unwrap_or_else(|_| pick.clone())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -124,6 +124,10 @@ pub enum Cmd {
         /// bare scalar (splat) for vectors, tensors and memrefs.
         #[arg(long = "arg", value_name = "V", allow_hyphen_values = true)]
         args: Vec<String>,
+        /// Random entry arguments from this seed (edge values half the
+        /// time), printed on stderr as the --arg options that repeat them.
+        #[arg(long = "random-args", value_name = "SEED", conflicts_with = "args")]
+        random_args: Option<u64>,
         /// Print every result of the entry function as `%i = <literal> :
         /// <type>` (tensors and memrefs as `dense<...>`), instead of
         /// `--entry-point-result`'s mlir-runner form.
@@ -229,6 +233,7 @@ pub fn main_with(cli: Cli) -> i32 {
             entry,
             entry_point_result,
             args,
+            random_args,
             print_results,
             trace,
             trace_file,
@@ -272,7 +277,7 @@ pub fn main_with(cli: Cli) -> i32 {
                 timeout,
             };
             let trace = (trace || trace_file.is_some()).then_some((trace_file, trace_limit.unwrap_or(u64::MAX)));
-            let run = RunArgs { entry, res: entry_point_result, args, print_results, trace, stats };
+            let run = RunArgs { entry, res: entry_point_result, args, random_args, print_results, trace, stats };
             run_on_big_stack(&m, &src, cfg, &run)
         }
         Cmd::Diff(a) => {
@@ -314,6 +319,8 @@ struct RunArgs {
     res: EntryResult,
     /// `--arg` texts, one per entry parameter.
     args: Vec<String>,
+    /// `--random-args`: the seed.
+    random_args: Option<u64>,
     /// `--print-results` rather than `--entry-point-result`.
     print_results: bool,
     /// `--trace`: the file (stderr if none) and the event limit.
@@ -347,7 +354,16 @@ fn run<'a>(m: &'a mlir_ir::Module, src: &'a Source, cfg: Config, a: &RunArgs) ->
         };
         e.observer = Some(Box::new(crate::trace::Trace::new(src, sink, *limit)));
     }
-    let r = crate::args::entry_args(&mut e, entry, &a.args).and_then(|args| e.run_entry_with(entry, args)).and_then(
+    let texts = match a.random_args {
+        Some(seed) => {
+            let t = crate::args::random_texts(&e, entry, seed);
+            let shown: Vec<String> = t.iter().map(|x| format!("--arg '{x}'")).collect();
+            eprintln!("mlir-interp: --random-args {seed}: {}", shown.join(" "));
+            t
+        }
+        None => a.args.clone(),
+    };
+    let r = crate::args::entry_args(&mut e, entry, &texts).and_then(|args| e.run_entry_with(entry, args)).and_then(
         |vals| match a.print_results {
             true => crate::driver::print_results_mlir(&mut e, entry, &vals),
             false => print_result(&mut e, entry, &vals, res),

@@ -164,3 +164,30 @@ fn printed_results_read_back() {
     assert_eq!(code, 0, "{err}");
     assert_eq!(first, second);
 }
+
+/// `--random-args SEED` is deterministic, prints the `--arg`s that repeat
+/// the run, and makes valid inputs for every parameter kind (50 seeds,
+/// each one read back through `--print-results`).
+#[test]
+fn random_args_reproduce() {
+    let p = r#"func.func @f(%a: i32, %b: f32, %c: tensor<?x2xi8>, %m: memref<3xf16>, %v: vector<2xi1>, %z: complex<f64>, %e: f8E8M0FNU, %i: index, %w: i100) -> (i32, f32, tensor<?x2xi8>, memref<3xf16>, vector<2xi1>, complex<f64>, f8E8M0FNU, index, i100) {
+  return %a, %b, %c, %m, %v, %z, %e, %i, %w : i32, f32, tensor<?x2xi8>, memref<3xf16>, vector<2xi1>, complex<f64>, f8E8M0FNU, index, i100
+}
+"#;
+    let mut outputs = std::collections::BTreeSet::new();
+    for seed in 0..50 {
+        let s = seed.to_string();
+        let (code, out, err) = run_with("random.mlir", p, &["--print-results", "--random-args", &s], &[]);
+        assert_eq!(code, 0, "seed {seed}: {err}");
+        let (_, out2, err2) = run_with("random.mlir", p, &["--print-results", "--random-args", &s], &[]);
+        assert_eq!((&out, &err), (&out2, &err2), "seed {seed} is not deterministic");
+        // The printed options, given back by hand, repeat the run.
+        let line = err.lines().find(|l| l.starts_with("mlir-interp: --random-args")).expect("printed args");
+        let args: Vec<&str> = line.split("--arg '").skip(1).map(|a| a.trim_end().trim_end_matches('\'')).collect();
+        assert_eq!(args.len(), 9, "{line}");
+        let (code, again, err) = run_with("random.mlir", p, &["--print-results"], &args);
+        assert_eq!((code, again.as_str()), (0, out.as_str()), "seed {seed}: {err}");
+        outputs.insert(out);
+    }
+    assert!(outputs.len() > 40, "seeds should give different inputs");
+}
