@@ -55,20 +55,30 @@ fn value_of(e: &mut Engine, op: OpId, ty: TypeId, text: &str) -> Result<Value, S
                     "memref arguments with a layout ({name}) are not supported; use the identity layout"
                 ));
             }
-            let elem_name = type_to_string(ctx, elem);
-            let dims = dims_of(&shape, text)?;
-            let tensor = format!("tensor<{}{elem_name}>", dims.iter().map(|d| format!("{d}x")).collect::<String>());
-            let Value::Array(t) = constant(e, &tensor, &literal(e, elem, text, true)?)? else {
-                return Err("the literal is not a tensor".into());
+            let t = match text.strip_prefix('@') {
+                Some(file) => from_npy(e, elem, &shape, file)?,
+                None => {
+                    let elem_name = type_to_string(ctx, elem);
+                    let dims = dims_of(&shape, text)?;
+                    let tensor =
+                        format!("tensor<{}{elem_name}>", dims.iter().map(|d| format!("{d}x")).collect::<String>());
+                    match constant(e, &tensor, &literal(e, elem, text, true)?)? {
+                        Value::Array(t) => t,
+                        _ => return Err("the literal is not a tensor".into()),
+                    }
+                }
             };
             let elem = crate::operands::elem_of(e, op, elem).map_err(|x| x.kind.to_string())?;
-            let sizes = dims.iter().map(|d| *d as i64).collect();
+            let sizes = t.shape().iter().map(|d| *d as i64).collect();
             let m = e
                 .mem
                 .alloc(op, elem, sizes, AllocLayout::Identity, AllocKind::Argument, 0)
                 .map_err(|x| x.kind.to_string())?;
             m.write_all(op, &t, "an argument").map_err(|x| x.kind.to_string())?;
             Ok(Value::Memref(Rc::new(m)))
+        }
+        TypeKind::RankedTensor { shape, elem, .. } | TypeKind::Vector { shape, elem, .. } if text.starts_with('@') => {
+            Ok(Value::Array(from_npy(e, elem, &shape, &text[1..])?))
         }
         TypeKind::RankedTensor { shape, elem, .. } => {
             let dims = dims_of(&shape, text)?;
@@ -79,6 +89,20 @@ fn value_of(e: &mut Engine, op: OpId, ty: TypeId, text: &str) -> Result<Value, S
         TypeKind::Vector { elem, .. } => constant(e, &name, &literal(e, elem, text, true)?),
         _ => constant(e, &name, &literal(e, ty, text, false)?),
     }
+}
+
+/// The `.npy` file `file` as elements of `elem` in a value of `shape`
+/// (its static dims must match the file's).
+fn from_npy(e: &Engine, elem: TypeId, shape: &[i64], file: &str) -> Result<Rc<crate::dense::Dense>, String> {
+    let lane = crate::operands::lane_of(e, elem).ok_or("this element type has no .npy form")?;
+    let bytes = std::fs::read(file).map_err(|x| format!("cannot read '{file}': {x}"))?;
+    let d = crate::npy::read(&bytes, lane).map_err(|m| format!("'{file}': {m}"))?;
+    let fits =
+        d.shape().len() == shape.len() && shape.iter().zip(d.shape()).all(|(s, n)| *s == DYNAMIC || *s as usize == *n);
+    if !fits {
+        return Err(format!("'{file}' has shape {:?}", d.shape()));
+    }
+    Ok(Rc::new(d))
 }
 
 /// The constant op's text for `text` as a `ty` (the element type of a

@@ -133,6 +133,9 @@ pub enum Cmd {
         /// `--entry-point-result`'s mlir-runner form.
         #[arg(long = "print-results", conflicts_with = "entry_point_result")]
         print_results: bool,
+        /// Write every result of the entry function as DIR/result<i>.npy.
+        #[arg(long = "out", value_name = "DIR")]
+        out: Option<String>,
         /// Trace every executed op (its source line, the values it read
         /// and wrote) on stderr, or into `--trace-file`.
         #[arg(long)]
@@ -235,6 +238,7 @@ pub fn main_with(cli: Cli) -> i32 {
             args,
             random_args,
             print_results,
+            out,
             trace,
             trace_file,
             trace_limit,
@@ -277,7 +281,7 @@ pub fn main_with(cli: Cli) -> i32 {
                 timeout,
             };
             let trace = (trace || trace_file.is_some()).then_some((trace_file, trace_limit.unwrap_or(u64::MAX)));
-            let run = RunArgs { entry, res: entry_point_result, args, random_args, print_results, trace, stats };
+            let run = RunArgs { entry, res: entry_point_result, args, random_args, print_results, out, trace, stats };
             run_on_big_stack(&m, &src, cfg, &run)
         }
         Cmd::Diff(a) => {
@@ -323,6 +327,8 @@ struct RunArgs {
     random_args: Option<u64>,
     /// `--print-results` rather than `--entry-point-result`.
     print_results: bool,
+    /// `--out DIR`: results as .npy files there.
+    out: Option<String>,
     /// `--trace`: the file (stderr if none) and the event limit.
     trace: Option<(Option<String>, u64)>,
     stats: bool,
@@ -364,9 +370,16 @@ fn run<'a>(m: &'a mlir_ir::Module, src: &'a Source, cfg: Config, a: &RunArgs) ->
         None => a.args.clone(),
     };
     let r = crate::args::entry_args(&mut e, entry, &texts).and_then(|args| e.run_entry_with(entry, args)).and_then(
-        |vals| match a.print_results {
-            true => crate::driver::print_results_mlir(&mut e, entry, &vals),
-            false => print_result(&mut e, entry, &vals, res),
+        |vals| {
+            if let Some(dir) = &a.out {
+                crate::driver::write_results_npy(&e, entry, &vals, dir)?;
+            }
+            match (a.print_results, a.out.is_some() && res == EntryResult::Void) {
+                (true, _) => crate::driver::print_results_mlir(&mut e, entry, &vals),
+                // Results written as files need no mlir-runner form.
+                (false, true) => Ok(()),
+                (false, false) => print_result(&mut e, entry, &vals, res),
+            }
         },
     );
     let _ = e.out.flush();

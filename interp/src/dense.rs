@@ -79,6 +79,17 @@ impl Dense {
         Ok(Dense { shape: shape.into(), lane: one.lane, bytes: bytes.into_boxed_slice(), poison })
     }
 
+    /// Elements given as their encoding: `bytes` holds every lane of
+    /// `shape` in row-major order (none is poison).
+    pub fn from_le_bytes(shape: &[usize], lane: Lane, bytes: Vec<u8>) -> Result<Dense, DenseError> {
+        let n = shape.iter().try_fold(1usize, |n, d| n.checked_mul(*d)).ok_or(DenseError::Shape)?;
+        if n.checked_mul(lane.bytes()) != Some(bytes.len()) {
+            return Err(DenseError::Shape);
+        }
+        let poison = PoisonRuns::default();
+        Ok(Dense { shape: shape.into(), lane, bytes: bytes.into_boxed_slice(), poison })
+    }
+
     /// The shape.
     pub fn shape(&self) -> &[usize] {
         &self.shape

@@ -147,3 +147,32 @@ pub fn print_results_mlir(e: &mut Engine, entry: &str, vals: &[Value]) -> crate:
         .write_all(text.as_bytes())
         .map_err(|err| Error::global(ErrorKind::Resource(format!("cannot write output: {err}"))))
 }
+
+/// `--out DIR`: each result of the entry function as `DIR/result<i>.npy`
+/// (scalars as 0-d arrays, memrefs as their contents); a result with no
+/// `.npy` form (poison, an element type NumPy cannot hold) is an error
+/// naming it.
+pub fn write_results_npy(e: &Engine, entry: &str, vals: &[Value], dir: &str) -> crate::error::Result<()> {
+    use crate::error::{Error, ErrorKind};
+    let op = e.func_by_name(entry).map(|f| e.funcs[f.0 as usize].op);
+    let fail = |msg: String| match op {
+        Some(op) => Error::at(op, ErrorKind::Resource(msg)),
+        None => Error::global(ErrorKind::Resource(msg)),
+    };
+    std::fs::create_dir_all(dir).map_err(|x| fail(format!("cannot create '{dir}': {x}")))?;
+    for (i, v) in vals.iter().enumerate() {
+        let d = match v {
+            Value::Array(d) => (**d).clone(),
+            Value::Memref(m) => {
+                m.read_all(op.unwrap_or(mlir_ir::ir::OpId(0)), "--out").map_err(|x| fail(x.kind.to_string()))?
+            }
+            Value::Scalar(s) => crate::dense::Dense::new(&[], std::slice::from_ref(s), None)
+                .map_err(|x| fail(format!("result #{i}: {x:?}")))?,
+            _ => return Err(fail(format!("result #{i} has no .npy form"))),
+        };
+        let bytes = crate::npy::write(&d).map_err(|m| fail(format!("result #{i} cannot be written as .npy: {m}")))?;
+        let path = std::path::Path::new(dir).join(format!("result{i}.npy"));
+        std::fs::write(&path, bytes).map_err(|x| fail(format!("cannot write '{}': {x}", path.display())))?;
+    }
+    Ok(())
+}

@@ -15,6 +15,7 @@ pub mod float;
 pub mod lane;
 pub mod lend;
 pub mod memory;
+pub mod npy;
 pub mod operands;
 pub mod poison;
 pub mod runtime;

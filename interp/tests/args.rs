@@ -191,3 +191,57 @@ fn random_args_reproduce() {
     }
     assert!(outputs.len() > 40, "seeds should give different inputs");
 }
+
+/// A `.npy` file as NumPy writes it: magic, version 1.0, the header dict
+/// padded with spaces and a newline to a multiple of 64 bytes, the data.
+fn npy(descr: &str, shape: &str, data: &[u8]) -> Vec<u8> {
+    let mut h = format!("{{'descr': '{descr}', 'fortran_order': False, 'shape': {shape}, }}");
+    while (10 + h.len() + 1) % 64 != 0 {
+        h.push(' ');
+    }
+    h.push('\n');
+    let mut f = b"\x93NUMPY\x01\x00".to_vec();
+    f.extend_from_slice(&(h.len() as u16).to_le_bytes());
+    f.extend_from_slice(h.as_bytes());
+    f.extend_from_slice(data);
+    f
+}
+
+/// `--arg @file.npy` reads tensors and memrefs (bf16 as raw `<u2` bits,
+/// a dynamic dim sized by the file); `--out DIR` writes every result back
+/// as `.npy` (a scalar as a 0-d array). By hand: the f32 file comes back
+/// byte for byte; the bf16 bits 0x3F80 (1.0) and 0xC000 (-2.0) too; the
+/// i32 7 is `<i4` with shape `()`.
+#[test]
+fn npy_in_and_out() {
+    let dir = std::env::temp_dir().join(format!("mlir-interp-npy-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let floats: Vec<u8> = [1.5f32, -2.0, 0.25, 8.0].iter().flat_map(|x| x.to_le_bytes()).collect();
+    let t = npy("<f4", "(2, 2)", &floats);
+    let b = npy("<u2", "(2,)", &[0x80, 0x3F, 0x00, 0xC0]);
+    std::fs::write(dir.join("t.npy"), &t).unwrap();
+    std::fs::write(dir.join("b.npy"), &b).unwrap();
+    let p = r#"func.func @f(%t: tensor<?x2xf32>, %m: memref<2xbf16>) -> (tensor<?x2xf32>, memref<2xbf16>, i32) {
+  %c = arith.constant 7 : i32
+  return %t, %m, %c : tensor<?x2xf32>, memref<2xbf16>, i32
+}
+"#;
+    let (ta, ba, out) = (dir.join("t.npy"), dir.join("b.npy"), dir.join("out"));
+    let args = [format!("@{}", ta.display()), format!("@{}", ba.display())];
+    let outs = ["--out", out.to_str().unwrap(), "--print-results"];
+    let (code, printed, err) = run_with("npy.mlir", p, &outs, &[&args[0], &args[1]]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(printed, "%0 = dense<[[1.5, -2.0], [0.25, 8.0]]> : tensor<?x2xf32>\n%1 = dense<[1.0, -2.0]> : memref<2xbf16>\n%2 = 7 : i32\n");
+    assert_eq!(std::fs::read(out.join("result0.npy")).unwrap(), t);
+    assert_eq!(std::fs::read(out.join("result1.npy")).unwrap(), b);
+    assert_eq!(std::fs::read(out.join("result2.npy")).unwrap(), npy("<i4", "()", &7i32.to_le_bytes()));
+    // A file of the wrong dtype or shape is a bad argument naming both.
+    let q = "func.func @f(%t: tensor<3xf32>) {\n  return\n}\n";
+    let (code, _, err) = run_with("npy_bad.mlir", q, &[], &[&args[0]]);
+    assert_eq!(code, 2);
+    assert!(err.contains("has shape [2, 2]"), "{err}");
+    let q = "func.func @f(%t: tensor<?x?xi32>) {\n  return\n}\n";
+    let (code, _, err) = run_with("npy_bad2.mlir", q, &[], &[&args[0]]);
+    assert_eq!(code, 2);
+    assert!(err.contains("the .npy dtype '<f4' does not hold these elements (expected <i4 or <u4)"), "{err}");
+}
