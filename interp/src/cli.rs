@@ -146,6 +146,19 @@ pub enum Cmd {
         /// Stop tracing after this many events (the run goes on).
         #[arg(long = "trace-limit", value_name = "N")]
         trace_limit: Option<u64>,
+        /// Trace format: `text` (source lines) or `jsonl` (one JSON object
+        /// per event).
+        #[arg(long = "trace-format", value_enum, default_value = "text")]
+        trace_format: TraceFormat,
+        /// Trace only ops inside this function.
+        #[arg(long = "trace-func", value_name = "NAME")]
+        trace_func: Option<String>,
+        /// Trace only ops whose name starts with this (`arith.`, `memref.load`).
+        #[arg(long = "trace-op", value_name = "PREFIX")]
+        trace_op: Option<String>,
+        /// Trace only ops on these source lines (`12-40`, or one line).
+        #[arg(long = "trace-lines", value_name = "A-B", value_parser = clap::builder::ValueParser::new(parse_lines))]
+        trace_lines: Option<(usize, usize)>,
         /// Fuel: stop after this much work (one unit per op plus one per
         /// vector, tensor or printed memref element it touches).
         #[arg(long = "max-steps")]
@@ -242,6 +255,10 @@ pub fn main_with(cli: Cli) -> i32 {
             trace,
             trace_file,
             trace_limit,
+            trace_format,
+            trace_func,
+            trace_op,
+            trace_lines,
             max_steps,
             max_memory,
             timeout,
@@ -280,7 +297,17 @@ pub fn main_with(cli: Cli) -> i32 {
                 max_memory: max_memory.unwrap_or(0),
                 timeout,
             };
-            let trace = (trace || trace_file.is_some()).then_some((trace_file, trace_limit.unwrap_or(u64::MAX)));
+            let format = match trace_format {
+                TraceFormat::Text => crate::trace::Format::Text,
+                TraceFormat::Jsonl => crate::trace::Format::Jsonl,
+            };
+            let filter = crate::trace::Filter { func: trace_func, op: trace_op, lines: trace_lines };
+            let trace = (trace || trace_file.is_some()).then_some(TraceArgs {
+                file: trace_file,
+                limit: trace_limit.unwrap_or(u64::MAX),
+                format,
+                filter,
+            });
             let run = RunArgs { entry, res: entry_point_result, args, random_args, print_results, out, trace, stats };
             run_on_big_stack(&m, &src, cfg, &run)
         }
@@ -329,9 +356,36 @@ struct RunArgs {
     print_results: bool,
     /// `--out DIR`: results as .npy files there.
     out: Option<String>,
-    /// `--trace`: the file (stderr if none) and the event limit.
-    trace: Option<(Option<String>, u64)>,
+    /// `--trace` and its options.
+    trace: Option<TraceArgs>,
     stats: bool,
+}
+
+/// `--trace`'s options.
+struct TraceArgs {
+    /// The file (stderr if none).
+    file: Option<String>,
+    limit: u64,
+    format: crate::trace::Format,
+    filter: crate::trace::Filter,
+}
+
+/// `--trace-format`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum TraceFormat {
+    /// Source lines with values.
+    Text,
+    /// One JSON object per event.
+    Jsonl,
+}
+
+/// `--trace-lines`: `A-B` or `A`.
+fn parse_lines(s: &str) -> Result<(usize, usize), String> {
+    let num = |t: &str| t.trim().parse::<usize>().map_err(|_| format!("'{t}' is not a line number"));
+    match s.split_once('-') {
+        Some((a, b)) => Ok((num(a)?, num(b)?)),
+        None => num(s).map(|n| (n, n)),
+    }
 }
 
 /// Loads and runs the entry function, printing its result as `mlir-runner` does.
@@ -347,8 +401,8 @@ fn run<'a>(m: &'a mlir_ir::Module, src: &'a Source, cfg: Config, a: &RunArgs) ->
             return if err.is_input_error() { EXIT_INPUT } else { EXIT_RUNTIME };
         }
     };
-    if let Some((file, limit)) = &a.trace {
-        let sink: Box<dyn Write + 'a> = match file {
+    if let Some(t) = &a.trace {
+        let sink: Box<dyn Write + 'a> = match &t.file {
             Some(f) => match std::fs::File::create(f) {
                 Ok(h) => Box::new(std::io::BufWriter::new(h)),
                 Err(err) => {
@@ -358,7 +412,8 @@ fn run<'a>(m: &'a mlir_ir::Module, src: &'a Source, cfg: Config, a: &RunArgs) ->
             },
             None => Box::new(std::io::stderr()),
         };
-        e.observer = Some(Box::new(crate::trace::Trace::new(src, sink, *limit)));
+        let trace = crate::trace::Trace::new(src, sink, t.limit).with(t.format, t.filter.clone());
+        e.observer = Some(Box::new(trace));
     }
     let texts = match a.random_args {
         Some(seed) => {

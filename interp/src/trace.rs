@@ -20,10 +20,33 @@ use std::io::Write;
 /// Elements of a vector or tensor shown before `...`.
 pub const SHOWN: usize = 8;
 
+/// How trace events are written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// Source lines with values, for reading.
+    Text,
+    /// One JSON object per line, for scripts (see the README).
+    Jsonl,
+}
+
+/// Which ops are traced (calls and returns are traced when their
+/// function passes the function filter).
+#[derive(Clone, Debug, Default)]
+pub struct Filter {
+    /// Only ops inside this function (by symbol name, no `@`).
+    pub func: Option<String>,
+    /// Only ops whose name starts with this (`arith.`, `memref.load`).
+    pub op: Option<String>,
+    /// Only ops on these source lines (inclusive).
+    pub lines: Option<(usize, usize)>,
+}
+
 /// The trace observer.
 pub struct Trace<'s> {
     src: &'s Source,
     out: Box<dyn Write + 's>,
+    format: Format,
+    filter: Filter,
     /// Region and call nesting, for indentation.
     depth: usize,
     /// Events left before the trace stops (`--trace-limit`).
@@ -36,7 +59,54 @@ impl<'s> Trace<'s> {
     /// A trace of a run of `src`'s module into `out`, stopping after
     /// `limit` events (ops, calls and returns).
     pub fn new(src: &'s Source, out: Box<dyn Write + 's>, limit: u64) -> Trace<'s> {
-        Trace { src, out, depth: 0, left: limit, pending: None }
+        Trace { src, out, format: Format::Text, filter: Filter::default(), depth: 0, left: limit, pending: None }
+    }
+
+    /// The same trace written as `format`, of the ops `filter` keeps.
+    pub fn with(mut self, format: Format, filter: Filter) -> Trace<'s> {
+        self.format = format;
+        self.filter = filter;
+        self
+    }
+
+    /// Whether `op` passes the filter.
+    fn keeps(&self, e: &Engine<'_>, op: OpId) -> bool {
+        let f = &self.filter;
+        if let Some(p) = &f.op {
+            if !e.m.op_name(op).starts_with(p.as_str()) {
+                return false;
+            }
+        }
+        if let Some((a, b)) = f.lines {
+            let (line, _) = self.src.line_col(e.m.op(op).span.start);
+            if line < a || line > b {
+                return false;
+            }
+        }
+        match &f.func {
+            Some(name) => func_of(e, op).is_some_and(|n| n == name),
+            None => true,
+        }
+    }
+
+    /// One JSON event line: the event, the op (for calls and returns, the
+    /// callee's `func.func` and its name), where, how deep, and the values.
+    fn json(&self, e: &Engine<'_>, op: OpId, event: &str, vals: (&str, &[String])) -> String {
+        let (line, col) = self.src.line_col(e.m.op(op).span.start);
+        let items: Vec<String> = vals.1.iter().map(|v| quote(v)).collect();
+        let func = match event {
+            "call" | "return" => e.funcs.iter().find(|f| f.op == op).map(|f| f.name.as_str()),
+            _ => func_of(e, op),
+        };
+        format!(
+            "{{\"event\": \"{event}\", \"op\": {}, \"func\": {}, \"loc\": {}, \"depth\": {}, \"{}\": [{}]}}",
+            quote(e.m.op_name(op)),
+            func.map_or("null".to_string(), quote),
+            quote(&format!("{}:{line}:{col}", self.src.name)),
+            self.depth,
+            vals.0,
+            items.join(", ")
+        )
     }
 
     fn emit(&mut self, line: String) {
@@ -56,6 +126,34 @@ impl<'s> Trace<'s> {
         let text = self.src.line_text(line).trim();
         format!("{}:{line}: {}{text}", self.src.name, "  ".repeat(self.depth))
     }
+}
+
+/// The symbol name of the function around `op`.
+fn func_of<'e>(e: &'e Engine<'_>, op: OpId) -> Option<&'e str> {
+    let mut at = op;
+    while let Some(p) = e.m.parent_op(at) {
+        if let Some(f) = e.funcs.iter().find(|f| f.op == p) {
+            return Some(&f.name);
+        }
+        at = p;
+    }
+    None
+}
+
+/// `s` as a JSON string.
+fn quote(s: &str) -> String {
+    let mut out = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
 }
 
 /// A value, briefly: scalars as literals, short arrays in full, long ones
@@ -87,6 +185,15 @@ impl Drop for Trace<'_> {
 
 impl Observer for Trace<'_> {
     fn before_op(&mut self, e: &Engine<'_>, fr: &Frame, op: OpId) {
+        if !self.keeps(e, op) {
+            return;
+        }
+        if self.format == Format::Jsonl {
+            let args: Vec<String> = e.m.operands(op).iter().map(|v| brief(e.get(fr, *v))).collect();
+            let line = self.json(e, op, "op", ("operands", &args));
+            self.emit(line);
+            return;
+        }
         let args = list(e.m.operands(op).iter().map(|v| brief(e.get(fr, *v))));
         let line = format!("{}   // ({args})", self.head(e, op));
         if e.m.regions(op).is_empty() && e.m.op(op).results.len > 0 {
@@ -97,6 +204,17 @@ impl Observer for Trace<'_> {
     }
 
     fn after_op(&mut self, e: &Engine<'_>, fr: &Frame, op: OpId) {
+        if !self.keeps(e, op) {
+            return;
+        }
+        if self.format == Format::Jsonl {
+            if e.m.op(op).results.len > 0 {
+                let res: Vec<String> = e.m.results(op).map(|v| brief(e.get(fr, v))).collect();
+                let line = self.json(e, op, "result", ("results", &res));
+                self.emit(line);
+            }
+            return;
+        }
         let res = list(e.m.results(op).map(|v| brief(e.get(fr, v))));
         match self.pending.take() {
             Some(line) => self.emit(format!("{line} -> {res}")),
@@ -122,19 +240,36 @@ impl Observer for Trace<'_> {
         if let Some(l) = self.pending.take() {
             self.emit(l);
         }
-        let name = &e.funcs[f.0 as usize].name;
-        let line = format!("{}call @{name}({})", "  ".repeat(self.depth), list(args.iter().map(brief)));
-        self.emit(line);
+        let func = &e.funcs[f.0 as usize];
+        if self.filter.func.as_ref().is_none_or(|n| *n == func.name) {
+            let line = match self.format {
+                Format::Text => {
+                    format!("{}call @{}({})", "  ".repeat(self.depth), func.name, list(args.iter().map(brief)))
+                }
+                Format::Jsonl => {
+                    let a: Vec<String> = args.iter().map(brief).collect();
+                    self.json(e, func.op, "call", ("args", &a))
+                }
+            };
+            self.emit(line);
+        }
         self.depth += 1;
     }
 
     fn ret(&mut self, e: &Engine<'_>, f: FuncRef, results: &[Value]) {
         self.depth = self.depth.saturating_sub(1);
-        let name = &e.funcs[f.0 as usize].name;
-        let pad = "  ".repeat(self.depth);
-        let line = match results {
-            [] => format!("{pad}return @{name}"),
-            _ => format!("{pad}return @{name} -> {}", list(results.iter().map(brief))),
+        let func = &e.funcs[f.0 as usize];
+        if self.filter.func.as_ref().is_some_and(|n| *n != func.name) {
+            return;
+        }
+        let (name, pad) = (&func.name, "  ".repeat(self.depth));
+        let line = match (self.format, results) {
+            (Format::Jsonl, _) => {
+                let r: Vec<String> = results.iter().map(brief).collect();
+                self.json(e, func.op, "return", ("results", &r))
+            }
+            (Format::Text, []) => format!("{pad}return @{name}"),
+            (Format::Text, _) => format!("{pad}return @{name} -> {}", list(results.iter().map(brief))),
         };
         self.emit(line);
     }

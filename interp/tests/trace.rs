@@ -101,3 +101,42 @@ fn a_failing_op_ends_the_trace() {
         "ub.mlir:4:     %d = arith.divsi %a, %z : i32   // (7, 0)   !! failed\nub.mlir:4:8: error: undefined behavior";
     assert!(err.contains(marked), "{err}");
 }
+
+/// `--trace-format jsonl`: one object per event with the op, its
+/// function, location, depth and values; `--trace-func` keeps the ops of
+/// one function (and its calls and returns). By hand: @sq runs twice, on
+/// 3 and on 9; `%y = arith.muli` is at 2:8, `return` at 3:3; @sq sits at
+/// depth 3 (main's call, its body, the loop body), its ops at 5.
+#[test]
+fn jsonl_of_one_function() {
+    let (code, _, err) = run("j.mlir", PROGRAM, &["--trace", "--trace-format", "jsonl", "--trace-func", "sq"]);
+    assert_eq!(code, 0, "{err}");
+    let want = r#"{"event": "call", "op": "func.func", "func": "sq", "loc": "j.mlir:1:1", "depth": 3, "args": ["3"]}
+{"event": "op", "op": "arith.muli", "func": "sq", "loc": "j.mlir:2:8", "depth": 5, "operands": ["3", "3"]}
+{"event": "result", "op": "arith.muli", "func": "sq", "loc": "j.mlir:2:8", "depth": 5, "results": ["9"]}
+{"event": "op", "op": "func.return", "func": "sq", "loc": "j.mlir:3:3", "depth": 5, "operands": ["9"]}
+{"event": "return", "op": "func.func", "func": "sq", "loc": "j.mlir:1:1", "depth": 3, "results": ["9"]}
+{"event": "call", "op": "func.func", "func": "sq", "loc": "j.mlir:1:1", "depth": 3, "args": ["9"]}
+{"event": "op", "op": "arith.muli", "func": "sq", "loc": "j.mlir:2:8", "depth": 5, "operands": ["9", "9"]}
+{"event": "result", "op": "arith.muli", "func": "sq", "loc": "j.mlir:2:8", "depth": 5, "results": ["81"]}
+{"event": "op", "op": "func.return", "func": "sq", "loc": "j.mlir:3:3", "depth": 5, "operands": ["81"]}
+{"event": "return", "op": "func.func", "func": "sq", "loc": "j.mlir:1:1", "depth": 3, "results": ["81"]}
+"#;
+    assert_eq!(err, want);
+}
+
+/// `--trace-op` keeps ops by name prefix and `--trace-lines` by source
+/// line: the constants of lines 6-8 (line 9's is outside the range).
+#[test]
+fn op_and_line_filters() {
+    let opts = ["--trace", "--trace-func", "main", "--trace-op", "arith.const", "--trace-lines", "6-8"];
+    let (code, _, err) = run("f.mlir", PROGRAM, &opts);
+    assert_eq!(code, 0, "{err}");
+    let want = "call @main()
+f.mlir:6:     %a = arith.constant 3 : i32   // () -> 3
+f.mlir:7:     %c0 = arith.constant 0 : index   // () -> 0
+f.mlir:8:     %c2 = arith.constant 2 : index   // () -> 2
+return @main
+";
+    assert_eq!(err, want);
+}
