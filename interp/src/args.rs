@@ -263,7 +263,8 @@ fn constant(e: &Engine, ty: &str, lit: &str) -> Result<Value, String> {
 /// the run reproducible). Half the scalars are edge values (0, ±1, the
 /// extremes of integers; ±0, ±1, infinities, NaN, the smallest subnormal
 /// for floats), the rest uniform bits; dynamic dimensions get 1 to 4 (a
-/// nested literal cannot size the dims after an empty one).
+/// nested literal cannot size the dims after an empty one); a value of
+/// over a million elements is one random value repeated.
 pub fn random_texts(e: &Engine, entry: &str, seed: u64) -> Vec<String> {
     let Some(f) = e.func_by_name(entry) else { return Vec::new() };
     let mut rng = SplitMix(seed);
@@ -292,10 +293,15 @@ fn random_value(e: &Engine, ty: TypeId, rng: &mut SplitMix) -> String {
     let shaped = |shape: &[i64], elem: TypeId, rng: &mut SplitMix| {
         let dims: Vec<usize> =
             shape.iter().map(|d| if *d == DYNAMIC { 1 + rng.below(4) as usize } else { *d as usize }).collect();
-        let n: usize = dims.iter().product();
-        let elems: Vec<String> = (0..n.min(1 << 16)).map(|_| random_scalar(e, elem, rng)).collect();
+        let n = dims.iter().try_fold(1usize, |a, d| a.checked_mul(*d)).unwrap_or(usize::MAX);
+        // Past a million elements the literal would be huge: one random
+        // value for all (every such shape is static, so a splat fits it).
+        if n > 1 << 20 {
+            return format!("dense<{}>", random_scalar(e, elem, rng));
+        }
+        let elems: Vec<String> = (0..n).map(|_| random_scalar(e, elem, rng)).collect();
         let mut out = String::from("dense<");
-        nest(&mut out, &dims, &elems);
+        crate::show::nest(&mut out, &dims, &elems);
         out.push('>');
         out
     };
@@ -304,23 +310,6 @@ fn random_value(e: &Engine, ty: TypeId, rng: &mut SplitMix) -> String {
         TypeKind::Vector { shape, elem, .. } => shaped(&shape, elem, rng),
         _ => random_scalar(e, ty, rng),
     }
-}
-
-/// Nested `[...]` lists of row-major `elems` in `dims`.
-fn nest(out: &mut String, dims: &[usize], elems: &[String]) {
-    let Some((&n, rest)) = dims.split_first() else {
-        out.push_str(elems.first().map_or("0", String::as_str));
-        return;
-    };
-    let step: usize = rest.iter().product();
-    out.push('[');
-    for k in 0..n {
-        if k > 0 {
-            out.push_str(", ");
-        }
-        nest(out, rest, elems.get(k * step..(k + 1) * step).unwrap_or(&[]));
-    }
-    out.push(']');
 }
 
 fn random_scalar(e: &Engine, ty: TypeId, rng: &mut SplitMix) -> String {

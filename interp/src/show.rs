@@ -64,7 +64,7 @@ pub fn dense(d: &Dense) -> String {
 }
 
 /// Nested `[...]` lists of `elems` (row-major) in `shape`.
-fn nest(out: &mut String, shape: &[usize], elems: &[String]) {
+pub(crate) fn nest(out: &mut String, shape: &[usize], elems: &[String]) {
     let Some((&n, rest)) = shape.split_first() else {
         out.push_str(elems.first().map_or("", String::as_str));
         return;
