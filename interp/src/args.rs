@@ -240,6 +240,12 @@ fn nested_shape(text: &str) -> Option<Vec<usize>> {
 /// Runs a function returning `lit` as a `ty` (type text) and returns the
 /// value; a literal that does not fit the type is the verifier's message.
 fn constant(e: &Engine, ty: &str, lit: &str) -> Result<Value, String> {
+    // A value is one literal: nothing that could end it and start more IR.
+    if let Some(c) =
+        lit.chars().find(|c| matches!(c, '\n' | '\r' | '%' | '{' | '}' | '"' | '^' | '@' | '=' | '#' | ';'))
+    {
+        return Err(format!("unexpected character {c:?} in a value"));
+    }
     let op = if let Some(part) = ty.strip_prefix("complex<").and_then(|r| r.strip_suffix('>')) {
         let inner = lit.trim_start_matches('(').trim_end_matches(')');
         let (re, im) = inner.split_once(", ").ok_or("a complex value is written (re, im)")?;
