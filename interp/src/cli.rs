@@ -388,6 +388,18 @@ fn parse_lines(s: &str) -> Result<(usize, usize), String> {
     }
 }
 
+/// The `--trace` observer, writing to its file or stderr.
+fn tracer<'a>(src: &'a Source, t: &TraceArgs) -> Result<crate::trace::Trace<'a>, String> {
+    let sink: Box<dyn Write + 'a> = match &t.file {
+        Some(f) => {
+            let h = std::fs::File::create(f).map_err(|err| format!("cannot create trace file '{f}': {err}"))?;
+            Box::new(std::io::BufWriter::new(h))
+        }
+        None => Box::new(std::io::stderr()),
+    };
+    Ok(crate::trace::Trace::new(src, sink, t.limit).with(t.format, t.filter.clone()))
+}
+
 /// Loads and runs the entry function, printing its result as `mlir-runner` does.
 fn run<'a>(m: &'a mlir_ir::Module, src: &'a Source, cfg: Config, a: &RunArgs) -> i32 {
     let (entry, res, stats) = (a.entry.as_str(), a.res, a.stats);
@@ -402,18 +414,13 @@ fn run<'a>(m: &'a mlir_ir::Module, src: &'a Source, cfg: Config, a: &RunArgs) ->
         }
     };
     if let Some(t) = &a.trace {
-        let sink: Box<dyn Write + 'a> = match &t.file {
-            Some(f) => match std::fs::File::create(f) {
-                Ok(h) => Box::new(std::io::BufWriter::new(h)),
-                Err(err) => {
-                    eprintln!("error: cannot create trace file '{f}': {err}");
-                    return EXIT_INPUT;
-                }
-            },
-            None => Box::new(std::io::stderr()),
-        };
-        let trace = crate::trace::Trace::new(src, sink, t.limit).with(t.format, t.filter.clone());
-        e.observer = Some(Box::new(trace));
+        match tracer(src, t) {
+            Ok(trace) => e.observer = Some(Box::new(trace)),
+            Err(msg) => {
+                eprintln!("error: {msg}");
+                return EXIT_INPUT;
+            }
+        }
     }
     let texts = match a.random_args {
         Some(seed) => {

@@ -140,3 +140,12 @@ return @main
 ";
     assert_eq!(err, want);
 }
+
+/// A trace file that cannot be created is a usage error (exit 2), before
+/// anything runs.
+#[test]
+fn unwritable_trace_file() {
+    let (code, out, err) = run("w.mlir", PROGRAM, &["--trace-file", "no/such/dir/t.trace"]);
+    assert_eq!((code, out.as_str()), (2, ""));
+    assert!(err.contains("error: cannot create trace file 'no/such/dir/t.trace'"), "{err}");
+}
