@@ -12,7 +12,6 @@ use crate::lane::le_u128;
 use crate::memory::{invalid, mem_ub, Buffer, Lane, MemRef};
 use crate::value::{Dense, Scalar, Value};
 use mlir_ir::ir::OpId;
-
 use std::rc::Rc;
 
 impl Buffer {

@@ -2,9 +2,11 @@
 //! by the function's signature. Each argument becomes a one-constant
 //! function (`arith.constant`, `complex.constant`) that is parsed, verified
 //! and run like any program, so literals mean exactly what they mean in
-//! MLIR and a bad one gets the verifier's diagnosis. Memref arguments are
-//! built as a tensor constant and copied into a buffer the program owns
-//! nothing of (freeing it is undefined behaviour).
+//! MLIR and a bad one gets the verifier's diagnosis. `@FILE.npy` reads a
+//! vector, tensor or memref from a NumPy file (`crate::npy`). Memref
+//! arguments are copied into a buffer the caller owns (freeing it is
+//! undefined behaviour; it is never a leak). `--random-args` makes the
+//! texts from a seed.
 
 use crate::error::{Error, ErrorKind};
 use crate::exec::{Config, Engine};
