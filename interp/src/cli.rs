@@ -395,7 +395,8 @@ fn tracer<'a>(src: &'a Source, t: &TraceArgs) -> Result<crate::trace::Trace<'a>,
             let h = std::fs::File::create(f).map_err(|err| format!("cannot create trace file '{f}': {err}"))?;
             Box::new(std::io::BufWriter::new(h))
         }
-        None => Box::new(std::io::stderr()),
+        // Buffered: the trace is flushed when it ends, before any error.
+        None => Box::new(std::io::BufWriter::new(std::io::stderr())),
     };
     Ok(crate::trace::Trace::new(src, sink, t.limit).with(t.format, t.filter.clone()))
 }

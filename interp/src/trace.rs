@@ -15,6 +15,7 @@ use crate::show;
 use crate::value::{FuncRef, Value};
 use mlir_ir::diag::Source;
 use mlir_ir::ir::{OpId, RegionId};
+use rustc_hash::FxHashMap;
 use std::io::Write;
 
 /// Elements of a vector or tensor shown before `...`.
@@ -53,13 +54,26 @@ pub struct Trace<'s> {
     left: u64,
     /// The line of an op without regions, written once its results exist.
     pending: Option<String>,
+    /// Function ops to their index in the engine's table (filled on first
+    /// use), so finding an op's function is a walk up, not a search.
+    funcs: FxHashMap<OpId, usize>,
 }
 
 impl<'s> Trace<'s> {
     /// A trace of a run of `src`'s module into `out`, stopping after
     /// `limit` events (ops, calls and returns).
     pub fn new(src: &'s Source, out: Box<dyn Write + 's>, limit: u64) -> Trace<'s> {
-        Trace { src, out, format: Format::Text, filter: Filter::default(), depth: 0, left: limit, pending: None }
+        let filter = Filter::default();
+        Trace {
+            src,
+            out,
+            format: Format::Text,
+            filter,
+            depth: 0,
+            left: limit,
+            pending: None,
+            funcs: FxHashMap::default(),
+        }
     }
 
     /// The same trace written as `format`, of the ops `filter` keeps.
@@ -70,7 +84,7 @@ impl<'s> Trace<'s> {
     }
 
     /// Whether `op` passes the filter.
-    fn keeps(&self, e: &Engine<'_>, op: OpId) -> bool {
+    fn keeps(&mut self, e: &Engine<'_>, op: OpId) -> bool {
         let f = &self.filter;
         if let Some(p) = &f.op {
             if !e.m.op_name(op).starts_with(p.as_str()) {
@@ -84,19 +98,22 @@ impl<'s> Trace<'s> {
             }
         }
         match &f.func {
-            Some(name) => func_of(e, op).is_some_and(|n| n == name),
+            Some(name) => {
+                let name = name.clone();
+                self.func_of(e, op).is_some_and(|n| n == name)
+            }
             None => true,
         }
     }
 
     /// One JSON event line: the event, the op (for calls and returns, the
     /// callee's `func.func` and its name), where, how deep, and the values.
-    fn json(&self, e: &Engine<'_>, op: OpId, event: &str, vals: (&str, &[String])) -> String {
+    fn json(&mut self, e: &Engine<'_>, op: OpId, event: &str, vals: (&str, &[String])) -> String {
         let (line, col) = self.src.line_col(e.m.op(op).span.start);
         let items: Vec<String> = vals.1.iter().map(|v| quote(v)).collect();
         let func = match event {
-            "call" | "return" => e.funcs.iter().find(|f| f.op == op).map(|f| f.name.as_str()),
-            _ => func_of(e, op),
+            "call" | "return" => self.index(e).get(&op).map(|i| e.funcs[*i].name.as_str()),
+            _ => self.func_of(e, op),
         };
         format!(
             "{{\"event\": \"{event}\", \"op\": {}, \"func\": {}, \"loc\": {}, \"depth\": {}, \"{}\": [{}]}}",
@@ -107,6 +124,26 @@ impl<'s> Trace<'s> {
             vals.0,
             items.join(", ")
         )
+    }
+
+    /// The function table by op.
+    fn index(&mut self, e: &Engine<'_>) -> &FxHashMap<OpId, usize> {
+        if self.funcs.is_empty() {
+            self.funcs = e.funcs.iter().enumerate().map(|(i, f)| (f.op, i)).collect();
+        }
+        &self.funcs
+    }
+
+    /// The symbol name of the function around `op`.
+    fn func_of<'e>(&mut self, e: &'e Engine<'_>, op: OpId) -> Option<&'e str> {
+        let mut at = op;
+        while let Some(p) = e.m.parent_op(at) {
+            if let Some(i) = self.index(e).get(&p) {
+                return Some(&e.funcs[*i].name);
+            }
+            at = p;
+        }
+        None
     }
 
     fn emit(&mut self, line: String) {
@@ -126,18 +163,6 @@ impl<'s> Trace<'s> {
         let text = self.src.line_text(line).trim();
         format!("{}:{line}: {}{text}", self.src.name, "  ".repeat(self.depth))
     }
-}
-
-/// The symbol name of the function around `op`.
-fn func_of<'e>(e: &'e Engine<'_>, op: OpId) -> Option<&'e str> {
-    let mut at = op;
-    while let Some(p) = e.m.parent_op(at) {
-        if let Some(f) = e.funcs.iter().find(|f| f.op == p) {
-            return Some(&f.name);
-        }
-        at = p;
-    }
-    None
 }
 
 /// `s` as a JSON string.
