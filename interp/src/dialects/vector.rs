@@ -351,18 +351,22 @@ fn ub_bounds(op: OpId, idx: &[usize], shape: &[usize]) -> Error {
 
 /// `vector.extract_strided_slice`: offsets/sizes/strides on leading dims.
 fn extract_strided_slice(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
-    let src = arr(e, fr, op, 0)?;
+    let src = dense(e, fr, op, 0)?;
     let offsets = i64s(e, op, "offsets")?;
     let strides = i64s(e, op, "strides")?;
     let dims = vector_dims(e, op, e.result_type(op, 0))?;
-    let v = tabulate(op, &dims, |r| {
-        let mut j = r.to_vec();
+    let mut pos = Vec::with_capacity(count(op, &dims)?);
+    let mut r = vec![0usize; dims.len()];
+    for _ in 0..count(op, &dims)? {
+        let mut j = r.clone();
         for (d, (o, s)) in offsets.iter().zip(&strides).enumerate() {
             j[d] = slice_index(op, *o, *s, r[d])?;
         }
-        src.get(IxDyn(&j)).cloned().ok_or_else(|| ub_bounds(op, &j, src.shape()))
-    })?;
-    e.assign(fr, op, v)
+        pos.push(src.linear(&j).ok_or_else(|| ub_bounds(op, &j, src.shape()))?);
+        next_index(&mut r, &dims);
+    }
+    let v = src.gather(&dims, pos).map_err(|x| dense_error(op, x))?;
+    e.assign(fr, op, Value::Array(Rc::new(v)))
 }
 
 /// `offset + i * stride`, checked.
@@ -378,29 +382,30 @@ fn slice_index(op: OpId, offset: i64, stride: i64, i: usize) -> Result<usize> {
 /// `vector.insert_strided_slice %src, %dst`: the source's dims are the
 /// trailing dims of the destination.
 fn insert_strided_slice(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
-    let src = arr(e, fr, op, 0)?;
-    let dest = arr(e, fr, op, 1)?;
+    let src = dense(e, fr, op, 0)?;
+    let dest = dense(e, fr, op, 1)?;
     let offsets = i64s(e, op, "offsets")?;
     let strides = i64s(e, op, "strides")?;
-    let lead = dest.ndim().checked_sub(src.ndim()).ok_or_else(|| invalid(op, "source rank exceeds destination"))?;
-    if offsets.len() != dest.ndim() || strides.len() != src.ndim() {
+    let (srank, drank) = (src.shape().len(), dest.shape().len());
+    let lead = drank.checked_sub(srank).ok_or_else(|| invalid(op, "source rank exceeds destination"))?;
+    if offsets.len() != drank || strides.len() != srank {
         return Err(invalid(op, "offsets/strides do not match the ranks"));
     }
-    let mut out = (*dest).clone();
-    let mut idx = vec![0usize; src.ndim()];
-    let dshape = dest.shape().to_vec();
-    for s in src.iter() {
-        let mut j = Vec::with_capacity(dest.ndim());
+    let mut pos = Vec::with_capacity(src.len());
+    let mut idx = vec![0usize; srank];
+    for _ in 0..src.len() {
+        let mut j = Vec::with_capacity(drank);
         for o in &offsets[..lead] {
             j.push(usize::try_from(*o).map_err(|_| invalid(op, "negative offset"))?);
         }
         for (d, i) in idx.iter().enumerate() {
             j.push(slice_index(op, offsets[lead + d], strides[d], *i)?);
         }
-        *out.get_mut(IxDyn(&j)).ok_or_else(|| ub_bounds(op, &j, &dshape))? = s.clone();
+        pos.push(dest.linear(&j).ok_or_else(|| ub_bounds(op, &j, dest.shape()))?);
         next_index(&mut idx, src.shape());
     }
-    e.assign(fr, op, array_value(op, &out)?)
+    let out = dest.scatter(&pos, &src).map_err(|x| dense_error(op, x))?;
+    e.assign(fr, op, Value::Array(Rc::new(out)))
 }
 
 // ---- permutations ---------------------------------------------------------
