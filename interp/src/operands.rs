@@ -163,7 +163,14 @@ pub fn lane_of(e: &Engine, ty: TypeId) -> Option<Lane> {
 /// The error for a dense value `op` could not build: a host allocation
 /// failure is a resource limit, anything else an interpreter bug.
 pub fn dense_error(op: OpId, e: DenseError) -> Error {
+    dense_error_as(op, e, || format!("the value's elements do not fit its type: {:?}", DenseError::Shape))
+}
+
+/// [`dense_error`], where a shape mismatch means what `shape` says (the
+/// op's own diagnosis of a bad shape).
+pub fn dense_error_as(op: OpId, e: DenseError, shape: impl FnOnce() -> String) -> Error {
     match e {
+        DenseError::Shape => invalid(op, shape()),
         DenseError::Alloc(bytes) => {
             Error::at(op, ErrorKind::Resource(format!("the host could not allocate {bytes} bytes for a value")))
         }

@@ -39,7 +39,6 @@
 //! - Poison lanes move with the data; an arithmetic op on a poison lane
 //!   makes its result lane poison.
 
-use crate::dense::DenseError;
 use crate::error::{Error, ErrorKind, Result};
 use crate::exec::{Engine, Flow, Frame};
 use crate::float::{self, Round};
@@ -57,8 +56,8 @@ use num_bigint::BigUint;
 use std::rc::Rc;
 
 use crate::operands::{
-    arr, array, array_value, at, count, dense, dense_error, i64s, index_args, index_or_poison, invalid, memref_arg,
-    next_index, scalars, tabulate,
+    arr, array, array_value, at, count, dense, dense_error, dense_error_as, i64s, index_args, index_or_poison, invalid,
+    memref_arg, next_index, scalars, tabulate,
 };
 use crate::sem::fp::{maximumf, maxnumf};
 use crate::sem::int::{addi, bitwise, maxsi, maxui, minsi, minui, muli, Out};
@@ -165,10 +164,9 @@ fn in_range(a: i64, n: usize) -> Option<usize> {
 fn broadcast(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let dims = vector_dims(e, op, e.result_type(op, 0))?;
     let src = dense(e, fr, op, 0)?;
-    let b = src.broadcast(&dims).map_err(|x| match x {
-        DenseError::Shape => invalid(op, format!("cannot broadcast {:?} to {dims:?}", src.shape())),
-        x => dense_error(op, x),
-    })?;
+    let b = src
+        .broadcast(&dims)
+        .map_err(|x| dense_error_as(op, x, || format!("cannot broadcast {:?} to {dims:?}", src.shape())))?;
     e.assign(fr, op, Value::Array(Rc::new(b)))
 }
 
@@ -306,10 +304,9 @@ fn insert_at(e: &Engine, fr: &mut Frame, op: OpId, pos: &[Option<i64>]) -> Resul
     let Some(p) = checked_position(pos, dest.shape()) else {
         return e.assign(fr, op, poison_value(e, op, e.result_type(op, 0))?);
     };
-    let out = dest.with_block(&p, &item).map_err(|x| match x {
-        DenseError::Shape => invalid(op, "inserted value does not match the position's shape"),
-        x => dense_error(op, x),
-    })?;
+    let out = dest
+        .with_block(&p, &item)
+        .map_err(|x| dense_error_as(op, x, || "inserted value does not match the position's shape".into()))?;
     e.assign(fr, op, Value::Array(Rc::new(out)))
 }
 
@@ -486,10 +483,9 @@ fn transpose(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
         .into_iter()
         .map(|p| in_range(p, a.shape().len()).ok_or_else(|| invalid(op, format!("permutation entry {p} out of range"))))
         .collect::<Result<_>>()?;
-    let t = a.transpose(&perm).map_err(|x| match x {
-        DenseError::Shape => invalid(op, "the permutation is not one of the rank's dims"),
-        x => dense_error(op, x),
-    })?;
+    let t = a
+        .transpose(&perm)
+        .map_err(|x| dense_error_as(op, x, || "the permutation is not one of the rank's dims".into()))?;
     e.assign(fr, op, Value::Array(Rc::new(t)))
 }
 
