@@ -146,6 +146,15 @@ pub fn dense(e: &Engine, fr: &Frame, op: OpId, i: usize) -> Result<Rc<Dense>> {
     }
 }
 
+/// A value of `shape` with `x` in every element, in the result's element
+/// lane, charged to the memory budget at its byte size.
+pub fn filled(e: &Engine, op: OpId, shape: &[usize], x: &Scalar) -> Result<Value> {
+    let lane = lane_of(e, e.elem_type(e.result_type(op, 0)));
+    let bytes = count(op, shape)?.saturating_mul(lane.map_or(0, |l| l.bytes()));
+    e.mem.reserve(op, bytes, "a tensor")?;
+    Dense::splat(shape, x, lane).map(|d| Value::Array(Rc::new(d))).map_err(|x| dense_error(op, x))
+}
+
 /// The storage lane of scalar type `ty` (integer, index, float, complex).
 pub fn lane_of(e: &Engine, ty: TypeId) -> Option<Lane> {
     match e.m.ctx.type_kind(ty) {

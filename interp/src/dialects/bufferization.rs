@@ -48,7 +48,7 @@ use mlir_ir::ops::BufferizationOp;
 use mlir_ir::types::{TypeId, TypeKind, DYNAMIC};
 use std::rc::Rc;
 
-use crate::operands::{as_memref, dense_error, elem_of, index_args, lane_of, memref_arg};
+use crate::operands::{as_memref, elem_of, filled, index_args, memref_arg};
 
 /// Executes one bufferization op.
 pub fn exec(e: &mut Engine, fr: &mut Frame, op: OpId, kind: BufferizationOp) -> Result<Flow> {
@@ -152,11 +152,8 @@ fn alloc_tensor(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
             usize::try_from(n).map_err(|_| Error::at(op, ErrorKind::Ub(format!("tensor with negative size {n}"))))?;
         dims.push(n);
     }
-    let count = dims.iter().try_fold(1usize, |a, d| a.checked_mul(*d)).unwrap_or(usize::MAX);
-    let lane = lane_of(e, e.elem_type(e.result_type(op, 0)));
-    e.mem.reserve(op, count.saturating_mul(lane.map_or(0, |l| l.bytes())), "a tensor")?;
-    let t = Dense::splat(&dims, &Scalar::Poison(Poison(op)), lane).map_err(|x| dense_error(op, x))?;
-    e.assign(fr, op, Value::Array(Rc::new(t)))
+    let t = filled(e, op, &dims, &Scalar::Poison(Poison(op)))?;
+    e.assign(fr, op, t)
 }
 
 /// `clone %m`: a new heap allocation with the same contents.

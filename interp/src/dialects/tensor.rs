@@ -21,8 +21,7 @@ use ndarray::{ArrayD, IxDyn};
 use std::rc::Rc;
 
 use crate::operands::{
-    arr, array, array_value, at, count, dense, dense_error, i64s, index_or_poison, invalid, lane_of, next_index,
-    scalars,
+    arr, array, array_value, at, count, dense, dense_error, filled, i64s, index_or_poison, invalid, next_index, scalars,
 };
 
 /// Executes one tensor op.
@@ -189,15 +188,6 @@ fn splat(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let shape = result_shape(e, op, e.result_type(op, 0), &dyn_vals)?;
     let v = filled(e, op, &shape, &x)?;
     e.assign(fr, op, v)
-}
-
-/// A tensor of `shape` with `x` in every element, in the result's element
-/// lane, charged to the memory budget at its byte size.
-fn filled(e: &Engine, op: OpId, shape: &[usize], x: &Scalar) -> Result<Value> {
-    let lane = lane_of(e, e.elem_type(e.result_type(op, 0)));
-    let bytes = count(op, shape)?.saturating_mul(lane.map_or(0, |l| l.bytes()));
-    e.mem.reserve(op, bytes, "a tensor")?;
-    Dense::splat(shape, x, lane).map(|d| Value::Array(Rc::new(d))).map_err(|x| dense_error(op, x))
 }
 
 /// `tensor.generate %d.. { ^bb(%i..): tensor.yield %x }`: the body runs
