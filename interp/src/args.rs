@@ -59,16 +59,10 @@ fn value_of(e: &mut Engine, op: OpId, ty: TypeId, text: &str) -> Result<Value, S
             }
             let t = match text.strip_prefix('@') {
                 Some(file) => from_npy(e, elem, &shape, file)?,
-                None => {
-                    let elem_name = type_to_string(ctx, elem);
-                    let dims = dims_of(&shape, text)?;
-                    let tensor =
-                        format!("tensor<{}{elem_name}>", dims.iter().map(|d| format!("{d}x")).collect::<String>());
-                    match constant(e, &tensor, &literal(e, elem, text, true)?)? {
-                        Value::Array(t) => t,
-                        _ => return Err("the literal is not a tensor".into()),
-                    }
-                }
+                None => match static_tensor(e, &shape, elem, text)? {
+                    Value::Array(t) => t,
+                    _ => return Err("the literal is not a tensor".into()),
+                },
             };
             let elem = crate::operands::elem_of(e, op, elem).map_err(|x| x.kind.to_string())?;
             let sizes = t.shape().iter().map(|d| *d as i64).collect();
@@ -82,15 +76,19 @@ fn value_of(e: &mut Engine, op: OpId, ty: TypeId, text: &str) -> Result<Value, S
         TypeKind::RankedTensor { shape, elem, .. } | TypeKind::Vector { shape, elem, .. } if text.starts_with('@') => {
             Ok(Value::Array(from_npy(e, elem, &shape, &text[1..])?))
         }
-        TypeKind::RankedTensor { shape, elem, .. } => {
-            let dims = dims_of(&shape, text)?;
-            let elem_name = type_to_string(ctx, elem);
-            let tensor = format!("tensor<{}{elem_name}>", dims.iter().map(|d| format!("{d}x")).collect::<String>());
-            constant(e, &tensor, &literal(e, elem, text, true)?)
-        }
+        TypeKind::RankedTensor { shape, elem, .. } => static_tensor(e, &shape, elem, text),
         TypeKind::Vector { elem, .. } => constant(e, &name, &literal(e, elem, text, true)?),
         _ => constant(e, &name, &literal(e, ty, text, false)?),
     }
+}
+
+/// The tensor literal `text` of elements `elem` in `shape`, its dynamic
+/// dims sized by the literal (the constant needs a static type).
+fn static_tensor(e: &Engine, shape: &[i64], elem: TypeId, text: &str) -> Result<Value, String> {
+    let dims = dims_of(shape, text)?;
+    let elem_name = type_to_string(&e.m.ctx, elem);
+    let tensor = format!("tensor<{}{elem_name}>", dims.iter().map(|d| format!("{d}x")).collect::<String>());
+    constant(e, &tensor, &literal(e, elem, text, true)?)
 }
 
 /// The `.npy` file `file` as elements of `elem` in a value of `shape`
