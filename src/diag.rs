@@ -47,6 +47,16 @@ impl Source {
         (line + 1, (offset - self.line_starts[line]) as usize + 1)
     }
 
+    /// How many lines the text has (a final newline ends the last one).
+    pub fn line_count(&self) -> usize {
+        let n = self.line_starts.len();
+        if n > 1 && self.line_starts[n - 1] as usize == self.text.len() {
+            n - 1
+        } else {
+            n
+        }
+    }
+
     /// The text of 1-based line `line`, without its newline.
     pub fn line_text(&self, line: usize) -> &str {
         let start = self.line_starts[line - 1] as usize;

@@ -1,4 +1,4 @@
-//! The command line: `print`, `run` and `diff`, their options and exit
+//! The command line: `print`, `run`, `debug` and `diff`, their options and exit
 //! codes: 0 success, 1 runtime failure (undefined behaviour, a failed
 //! assertion, a resource limit), 2 bad input or usage, 3 an internal error
 //! of mlir-interp itself.
@@ -159,42 +159,83 @@ pub enum Cmd {
         /// Trace only ops on these source lines (`12-40`, or one line).
         #[arg(long = "trace-lines", value_name = "A-B", value_parser = clap::builder::ValueParser::new(parse_lines))]
         trace_lines: Option<(usize, usize)>,
-        /// Fuel: stop after this much work (one unit per op plus one per
-        /// vector, tensor or printed memref element it touches).
-        #[arg(long = "max-steps")]
-        max_steps: Option<u64>,
-        /// Memory budget for memrefs, vectors, tensors and call frames, in
-        /// bytes or with a K/M/G/T suffix (default: half of physical memory).
-        #[arg(long = "max-memory", value_parser = clap::builder::ValueParser::new(parse_bytes))]
-        max_memory: Option<usize>,
         /// Stop the run after this many seconds (exit 1).
         #[arg(long, value_parser = clap::builder::ValueParser::new(parse_seconds))]
         timeout: Option<std::time::Duration>,
-        /// Maximum depth of nested calls.
-        #[arg(long = "max-call-depth", default_value_t = 10_000)]
-        max_call_depth: u32,
-        /// Bit width of `index` (64 or 32).
-        #[arg(long = "index-bitwidth", default_value_t = 64, value_parser = clap::builder::ValueParser::new(parse_index_bits))]
-        index_bitwidth: u32,
-        /// The runtime value of `vector.vscale` (lanes per scalable unit).
-        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1024))]
-        vscale: u32,
         /// Treat memory still allocated at exit as an error (exit 1), not a warning.
         #[arg(long = "check-leaks")]
         check_leaks: bool,
-        /// Float conversions with no defined result (NaN/inf into f4/f6, zero
-        /// or negatives into f8E8M0FNU): `strict` reports them, `saturate`
-        /// maps them as ml_dtypes does (inf to the largest value, NaN to the
-        /// zero of the opposite sign, f8E8M0FNU to NaN).
-        #[arg(long = "float-policy", value_enum, default_value = "strict")]
-        float_policy: FloatPolicy,
+        #[command(flatten)]
+        engine: EngineArgs,
         /// Report executed ops and ops per second on stderr (for benchmarks).
         #[arg(long)]
         stats: bool,
     },
+    /// Debug FILE's entry function: a REPL paused before its first op
+    /// (breakpoints, stepping, printing values; `help` lists the commands).
+    /// Commands come from the terminal, or line by line from a pipe.
+    Debug {
+        /// Input file (not `-`: standard input carries the commands).
+        file: String,
+        /// The function to run.
+        #[arg(short = 'e', long = "entry", default_value = "main")]
+        entry: String,
+        /// A value for the entry function's next parameter (as `run --arg`).
+        #[arg(long = "arg", value_name = "V", allow_hyphen_values = true)]
+        args: Vec<String>,
+        #[command(flatten)]
+        engine: EngineArgs,
+    },
     /// Run FILE here and through mlir-opt + mlir-runner (LLVM 22); report
     /// the first difference (exit 0 same, 1 different, 2 unusable input).
     Diff(DiffArgs),
+}
+
+/// Engine options `run` and `debug` share.
+#[derive(clap::Args, Debug)]
+pub struct EngineArgs {
+    /// Fuel: stop after this much work (one unit per op plus one per
+    /// vector, tensor or printed memref element it touches).
+    #[arg(long = "max-steps")]
+    pub max_steps: Option<u64>,
+    /// Memory budget for memrefs, vectors, tensors and call frames, in
+    /// bytes or with a K/M/G/T suffix (default: half of physical memory).
+    #[arg(long = "max-memory", value_parser = clap::builder::ValueParser::new(parse_bytes))]
+    pub max_memory: Option<usize>,
+    /// Maximum depth of nested calls.
+    #[arg(long = "max-call-depth", default_value_t = 10_000)]
+    pub max_call_depth: u32,
+    /// Bit width of `index` (64 or 32).
+    #[arg(long = "index-bitwidth", default_value_t = 64, value_parser = clap::builder::ValueParser::new(parse_index_bits))]
+    pub index_bitwidth: u32,
+    /// The runtime value of `vector.vscale` (lanes per scalable unit).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    pub vscale: u32,
+    /// Float conversions with no defined result (NaN/inf into f4/f6, zero
+    /// or negatives into f8E8M0FNU): `strict` reports them, `saturate`
+    /// maps them as ml_dtypes does (inf to the largest value, NaN to the
+    /// zero of the opposite sign, f8E8M0FNU to NaN).
+    #[arg(long = "float-policy", value_enum, default_value = "strict")]
+    pub float_policy: FloatPolicy,
+}
+
+impl EngineArgs {
+    /// The engine configuration these options (and `run`'s own) give.
+    pub fn config(&self, timeout: Option<std::time::Duration>, check_leaks: bool) -> Config {
+        Config {
+            max_steps: self.max_steps,
+            max_call_depth: self.max_call_depth,
+            index_bits: self.index_bitwidth,
+            vscale: self.vscale,
+            check_leaks,
+            float_policy: match self.float_policy {
+                FloatPolicy::Strict => crate::float::Policy::Strict,
+                FloatPolicy::Saturate => crate::float::Policy::Saturate,
+            },
+            max_memory: self.max_memory.unwrap_or(0),
+            timeout,
+        }
+    }
 }
 
 /// Options of `diff` (its own struct keeps `Cmd` small).
@@ -259,14 +300,9 @@ pub fn main_with(cli: Cli) -> i32 {
             trace_func,
             trace_op,
             trace_lines,
-            max_steps,
-            max_memory,
             timeout,
-            max_call_depth,
-            index_bitwidth,
-            vscale,
             check_leaks,
-            float_policy,
+            engine,
             stats,
         } => {
             let src = match read_source(&file) {
@@ -283,20 +319,7 @@ pub fn main_with(cli: Cli) -> i32 {
                     return EXIT_INPUT;
                 }
             };
-            let float_policy = match float_policy {
-                FloatPolicy::Strict => crate::float::Policy::Strict,
-                FloatPolicy::Saturate => crate::float::Policy::Saturate,
-            };
-            let cfg = Config {
-                max_steps,
-                max_call_depth,
-                index_bits: index_bitwidth,
-                vscale,
-                check_leaks,
-                float_policy,
-                max_memory: max_memory.unwrap_or(0),
-                timeout,
-            };
+            let cfg = engine.config(timeout, check_leaks);
             let format = match trace_format {
                 TraceFormat::Text => crate::trace::Format::Text,
                 TraceFormat::Jsonl => crate::trace::Format::Jsonl,
@@ -311,9 +334,52 @@ pub fn main_with(cli: Cli) -> i32 {
             let run = RunArgs { entry, res: entry_point_result, args, random_args, print_results, out, trace, stats };
             run_on_big_stack(&m, &src, cfg, &run)
         }
+        Cmd::Debug { file, entry, args, engine } => debug(&file, entry, args, &engine),
         Cmd::Diff(a) => {
             let cfg = Config { max_steps: a.max_steps, ..Config::default() };
             crate::differential::main(&a.file, a.pipeline, &a.entry, a.entry_point_result, a.nan_exact, cfg)
+        }
+    }
+}
+
+/// `debug FILE`: the REPL on the engine thread, reading commands from the
+/// terminal (with line editing) or from a pipe.
+fn debug(file: &str, entry: String, args: Vec<String>, engine: &EngineArgs) -> i32 {
+    use std::io::IsTerminal;
+    if file == "-" {
+        eprintln!("error: debug reads its commands from standard input; give the program as a file");
+        return EXIT_INPUT;
+    }
+    let src = match read_source(file) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return EXIT_INPUT;
+        }
+    };
+    let m = match mlir_ir::parse_and_verify_with(&src, &limits()) {
+        Ok(m) => m,
+        Err(d) => {
+            eprint!("{}", d.render(&src));
+            return EXIT_INPUT;
+        }
+    };
+    let cfg = engine.config(None, false);
+    let sess = crate::debug::repl::Session { m: &m, src: &src, cfg: cfg.clone(), entry, args };
+    let tty = std::io::stdin().is_terminal() && std::io::stdout().is_terminal();
+    let r = on_engine_thread(&cfg, || {
+        let input: Box<dyn crate::debug::repl::Lines> = match rustyline::DefaultEditor::new() {
+            Ok(ed) if tty => Box::new(crate::debug::repl::Editor(ed)),
+            _ => Box::new(crate::debug::repl::Plain(std::io::stdin().lock())),
+        };
+        crate::debug::repl::main(&sess, input)
+    });
+    match r {
+        Ok(code) => code,
+        Err(e) => {
+            let (code, msg) = e.report();
+            eprintln!("error: {msg}");
+            code
         }
     }
 }

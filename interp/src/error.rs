@@ -55,6 +55,9 @@ pub enum ErrorKind {
     /// its parameter (bad input).
     #[error("bad argument: {0}")]
     BadArgument(String),
+    /// An observer stopped the run (a debugger's `quit` or `restart`).
+    #[error("run stopped by the debugger")]
+    Halted,
 }
 
 /// An engine error at an op.

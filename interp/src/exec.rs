@@ -193,6 +193,15 @@ pub struct Semantics {
     pub external: ExternalFn,
 }
 
+/// Whether a run goes on after an observer has seen an op.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Control {
+    /// Go on.
+    Continue,
+    /// Stop the run here: it ends with [`ErrorKind::Halted`] at the op.
+    Halt,
+}
+
 /// A watcher of a run: told before and after every executed op (operands
 /// and then results are in the frame; `Engine::get` reads them, and
 /// `e.m.op(op).span` is the op's source location), on entering and leaving
@@ -200,9 +209,16 @@ pub struct Semantics {
 /// Every method does nothing by default.
 pub trait Observer {
     /// `op` is about to execute in frame `fr`.
-    fn before_op(&mut self, _e: &Engine<'_>, _fr: &Frame, _op: OpId) {}
+    fn before_op(&mut self, _e: &Engine<'_>, _fr: &Frame, _op: OpId) -> Control {
+        Control::Continue
+    }
     /// `op` executed; its results are in `fr` (a terminator's values are not).
-    fn after_op(&mut self, _e: &Engine<'_>, _fr: &Frame, _op: OpId) {}
+    fn after_op(&mut self, _e: &Engine<'_>, _fr: &Frame, _op: OpId) -> Control {
+        Control::Continue
+    }
+    /// `op` failed with `err` (undefined behaviour, a limit, ...), in frame
+    /// `fr` as the op left it; the run ends with `err` after this returns.
+    fn fault(&mut self, _e: &Engine<'_>, _fr: &Frame, _op: OpId, _err: &Error) {}
     /// `region` is about to run in `fr`.
     fn enter_region(&mut self, _e: &Engine<'_>, _fr: &Frame, _region: RegionId) {}
     /// `region` finished (normally or not).
@@ -688,11 +704,33 @@ impl<'m> Engine<'m> {
     /// Executes the single op `op` outside the usual block walk (the ops of
     /// a region without a terminator, like `scf.forall.in_parallel`'s).
     pub fn exec_op(&mut self, fr: &mut Frame, op: OpId) -> Result<Flow> {
-        self.tick(op)?;
-        self.notify(|o, e| o.before_op(e, fr, op));
-        let flow = self.step(fr, op)?;
-        self.notify(|o, e| o.after_op(e, fr, op));
+        let r = self.tick(op).and_then(|()| {
+            self.ask(op, |o, e| o.before_op(e, fr, op))?;
+            self.step(fr, op)
+        });
+        let flow = match r {
+            Ok(flow) => flow,
+            Err(err) => {
+                // Told once, by the op the error names: its enclosing ops
+                // see the same error go by on its way out.
+                if err.op == Some(op) && !matches!(err.kind, ErrorKind::Halted) {
+                    self.notify(|o, e| o.fault(e, fr, op, &err));
+                }
+                return Err(err);
+            }
+        };
+        self.ask(op, |o, e| o.after_op(e, fr, op))?;
         Ok(flow)
+    }
+
+    /// [`Engine::notify`] for a hook that may halt the run.
+    fn ask(&mut self, op: OpId, f: impl FnOnce(&mut dyn Observer, &Engine<'m>) -> Control) -> Result<()> {
+        let mut c = Control::Continue;
+        self.notify(|o, e| c = f(o, e));
+        match c {
+            Control::Continue => Ok(()),
+            Control::Halt => Err(Error::at(op, ErrorKind::Halted)),
+        }
     }
 
     /// All operands of `op` (cloned: cheap, arrays are shared).

@@ -3,6 +3,7 @@
 
 pub mod access;
 pub mod args;
+pub mod debug;
 pub mod cli;
 pub mod code;
 pub mod dense;

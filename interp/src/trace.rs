@@ -10,7 +10,7 @@
 //! Arrays longer than [`SHOWN`] elements are cut short; memrefs show their
 //! buffer and offset rather than their contents.
 
-use crate::exec::{Engine, Frame, Observer};
+use crate::exec::{Control, Engine, Frame, Observer};
 use crate::show;
 use crate::value::{FuncRef, Value};
 use mlir_ir::diag::Source;
@@ -208,8 +208,9 @@ impl Drop for Trace<'_> {
     }
 }
 
-impl Observer for Trace<'_> {
-    fn before_op(&mut self, e: &Engine<'_>, fr: &Frame, op: OpId) {
+impl Trace<'_> {
+    /// The line of an op about to run (held back until its results exist).
+    fn before(&mut self, e: &Engine<'_>, fr: &Frame, op: OpId) {
         if !self.keeps(e, op) {
             return;
         }
@@ -228,7 +229,8 @@ impl Observer for Trace<'_> {
         }
     }
 
-    fn after_op(&mut self, e: &Engine<'_>, fr: &Frame, op: OpId) {
+    /// The line of an op that finished (for most ops, the pending line with its results).
+    fn after(&mut self, e: &Engine<'_>, fr: &Frame, op: OpId) {
         if !self.keeps(e, op) {
             return;
         }
@@ -250,6 +252,19 @@ impl Observer for Trace<'_> {
             }
             None => {}
         }
+    }
+
+}
+
+impl Observer for Trace<'_> {
+    fn before_op(&mut self, e: &Engine<'_>, fr: &Frame, op: OpId) -> Control {
+        self.before(e, fr, op);
+        Control::Continue
+    }
+
+    fn after_op(&mut self, e: &Engine<'_>, fr: &Frame, op: OpId) -> Control {
+        self.after(e, fr, op);
+        Control::Continue
     }
 
     fn enter_region(&mut self, _e: &Engine<'_>, _fr: &Frame, _region: RegionId) {

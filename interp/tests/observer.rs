@@ -2,7 +2,7 @@
 //! watching changes nothing. Expectations are derived by hand from the
 //! programs below.
 
-use mlir_interp::exec::{Config, Engine, Frame, Observer};
+use mlir_interp::exec::{Config, Control, Engine, Frame, Observer};
 use mlir_interp::value::{FuncRef, Scalar, Value};
 use mlir_ir::diag::Source;
 use mlir_ir::ir::{OpId, RegionId};
@@ -20,14 +20,16 @@ fn show(v: &Value) -> String {
 }
 
 impl Observer for Log {
-    fn before_op(&mut self, e: &Engine<'_>, fr: &Frame, op: OpId) {
+    fn before_op(&mut self, e: &Engine<'_>, fr: &Frame, op: OpId) -> Control {
         let args: Vec<String> = e.m.operands(op).iter().map(|v| show(e.get(fr, *v))).collect();
         let (line, col) = self.1.line_col(e.m.op(op).span.start);
         self.0.borrow_mut().push(format!("before {} ({}) @{line}:{col}", e.m.op_name(op), args.join(", ")));
+        Control::Continue
     }
-    fn after_op(&mut self, e: &Engine<'_>, fr: &Frame, op: OpId) {
+    fn after_op(&mut self, e: &Engine<'_>, fr: &Frame, op: OpId) -> Control {
         let res: Vec<String> = e.m.results(op).map(|v| show(e.get(fr, v))).collect();
         self.0.borrow_mut().push(format!("after {} -> ({})", e.m.op_name(op), res.join(", ")));
+        Control::Continue
     }
     fn enter_region(&mut self, _e: &Engine<'_>, _fr: &Frame, _r: RegionId) {
         self.0.borrow_mut().push("enter".into());
