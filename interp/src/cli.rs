@@ -1,4 +1,4 @@
-//! The command line: `print`, `run`, `debug` and `diff`, their options and exit
+//! The command line: `print`, `run`, `debug`, `dap` and `diff`, their options and exit
 //! codes: 0 success, 1 runtime failure (undefined behaviour, a failed
 //! assertion, a resource limit), 2 bad input or usage, 3 an internal error
 //! of mlir-interp itself.
@@ -186,6 +186,13 @@ pub enum Cmd {
         #[command(flatten)]
         engine: EngineArgs,
     },
+    /// Serve the Debug Adapter Protocol on stdin/stdout, for editors: the
+    /// client's `launch` names the program (`program`, `entry`, `args`,
+    /// `stopOnEntry`).
+    Dap {
+        #[command(flatten)]
+        engine: EngineArgs,
+    },
     /// Run FILE here and through mlir-opt + mlir-runner (LLVM 22); report
     /// the first difference (exit 0 same, 1 different, 2 unusable input).
     Diff(DiffArgs),
@@ -335,6 +342,18 @@ pub fn main_with(cli: Cli) -> i32 {
             run_on_big_stack(&m, &src, cfg, &run)
         }
         Cmd::Debug { file, entry, args, engine } => debug(&file, entry, args, &engine),
+        Cmd::Dap { engine } => {
+            let cfg = engine.config(None, false);
+            let r = on_engine_thread(&cfg, || {
+                let input = Box::new(std::io::BufReader::new(std::io::stdin()));
+                crate::debug::dap::main(input, Box::new(std::io::stdout()), cfg.clone())
+            });
+            r.unwrap_or_else(|e| {
+                let (code, msg) = e.report();
+                eprintln!("error: {msg}");
+                code
+            })
+        }
         Cmd::Diff(a) => {
             let cfg = Config { max_steps: a.max_steps, ..Config::default() };
             crate::differential::main(&a.file, a.pipeline, &a.entry, a.entry_point_result, a.nan_exact, cfg)
@@ -365,17 +384,22 @@ fn debug(file: &str, entry: String, args: Vec<String>, engine: &EngineArgs) -> i
         }
     };
     let cfg = engine.config(None, false);
-    let sess = crate::debug::repl::Session { m: &m, src: &src, cfg: cfg.clone(), entry, args };
+    let sess = crate::debug::Session { m: &m, src: &src, cfg: cfg.clone(), entry, args };
     let tty = std::io::stdin().is_terminal() && std::io::stdout().is_terminal();
     let r = on_engine_thread(&cfg, || {
         let input: Box<dyn crate::debug::repl::Lines> = match rustyline::DefaultEditor::new() {
             Ok(ed) if tty => Box::new(crate::debug::repl::Editor(ed)),
             _ => Box::new(crate::debug::repl::Plain(std::io::stdin().lock())),
         };
-        crate::debug::repl::main(&sess, input)
+        let repl = crate::debug::repl::Repl::new(&m, &src, input);
+        crate::debug::run_session(&sess, repl, true)
     });
     match r {
-        Ok(code) => code,
+        Ok(Ok(())) => 0,
+        Ok(Err(diagnostic)) => {
+            eprint!("{diagnostic}");
+            EXIT_INPUT
+        }
         Err(e) => {
             let (code, msg) = e.report();
             eprintln!("error: {msg}");

@@ -10,6 +10,7 @@
 //! restart or quit halts the run ([`Control::Halt`]) and the driver loads
 //! a fresh engine.
 
+pub mod dap;
 pub mod repl;
 
 use crate::error::Error;
@@ -19,6 +20,7 @@ use crate::value::{Dense, FuncRef, Value};
 use mlir_ir::diag::Source;
 use mlir_ir::ir::{Module, OpId, RegionId, ValueDef, ValueId};
 use std::cell::RefCell;
+use std::io::Write;
 use std::rc::Rc;
 
 /// Elements a table shows before it stops (print a slice for more).
@@ -174,6 +176,89 @@ pub struct Level {
 pub trait Ui {
     /// The run paused; `points` may be edited. Returns how to go on.
     fn stop(&mut self, s: &Stopped<'_, '_>, points: &mut Points) -> Resume;
+    /// The run ended; returns [`Resume::Restart`] or [`Resume::Quit`].
+    fn ended(&mut self, end: &Ended, points: &mut Points) -> Resume;
+    /// A message for the user (a watchpoint that did not survive a restart).
+    fn say(&mut self, msg: &str);
+    /// Where the program's own output goes.
+    fn program_output(&mut self) -> Box<dyn std::io::Write>;
+    /// A run is about to start; these are the program's functions.
+    fn loaded(&mut self, funcs: Vec<String>);
+}
+
+/// How a run ended.
+#[derive(Clone, Debug)]
+pub enum Ended {
+    /// The entry function returned; its results as `%i = <literal> : <type>` lines.
+    Exited(String),
+    /// It failed with this error (rendered); `seen` if a pause showed it already.
+    Failed {
+        /// The error.
+        err: Error,
+        /// Its diagnostic.
+        text: String,
+        /// A [`Reason::Fault`] pause showed it.
+        seen: bool,
+    },
+}
+
+/// What a debugging session runs.
+pub struct Session<'a> {
+    /// The module.
+    pub m: &'a Module,
+    /// Its source.
+    pub src: &'a Source,
+    /// Engine limits.
+    pub cfg: crate::exec::Config,
+    /// The entry function.
+    pub entry: String,
+    /// Entry arguments, as `--arg` texts.
+    pub args: Vec<String>,
+}
+
+/// Runs `sess` under `ui` until it quits, restarting when asked; an error
+/// is the diagnostic of a program or arguments that cannot be used.
+pub fn run_session<U: Ui>(sess: &Session<'_>, ui: U, stop_on_entry: bool) -> Result<(), String> {
+    run_session_with(sess, ui, Points::default(), stop_on_entry)
+}
+
+/// [`run_session`] starting with breakpoints `points`.
+pub fn run_session_with<U: Ui>(sess: &Session<'_>, ui: U, points: Points, stop_on_entry: bool) -> Result<(), String> {
+    let (m, src) = (sess.m, sess.src);
+    let mut dbg = Debugger::new(src, ui);
+    dbg.stop_on_entry = stop_on_entry;
+    dbg.points = points;
+    let dbg = Rc::new(RefCell::new(dbg));
+    loop {
+        let dropped = dbg.borrow_mut().begin_run();
+        for w in dropped {
+            dbg.borrow_mut().ui.say(&format!("Watchpoint {} deleted: {} belonged to the last run.", w.id, w.expr));
+        }
+        let out = dbg.borrow_mut().ui.program_output();
+        let mut e = Engine::load(m, sess.cfg.clone(), out).map_err(|err| err.render(m, src))?;
+        dbg.borrow_mut().ui.loaded(e.funcs.iter().map(|f| f.name.clone()).collect());
+        let args = crate::args::entry_args(&mut e, &sess.entry, &sess.args).map_err(|err| err.render(m, src))?;
+        e.observer = Some(Box::new(Hook(dbg.clone())));
+        let r = e.run_entry_with(&sess.entry, args);
+        drop(e.observer.take());
+        let _ = e.out.flush();
+        let (outcome, seen) = {
+            let mut d = dbg.borrow_mut();
+            (d.outcome.take(), d.faulted)
+        };
+        let end = match (outcome, r) {
+            (Some(Resume::Quit), _) => return Ok(()),
+            (Some(_), _) => continue,
+            (None, Ok(vals)) => Ended::Exited(crate::driver::results_text(&e, &sess.entry, &vals)),
+            (None, Err(err)) => Ended::Failed { text: err.render(m, src), err, seen },
+        };
+        drop(e);
+        let mut d = dbg.borrow_mut();
+        let d = &mut *d;
+        if d.ui.ended(&end, &mut d.points) == Resume::Quit {
+            return Ok(());
+        }
+    }
 }
 
 /// The paused run as a front end sees it: the engine, the innermost frame,
@@ -193,6 +278,11 @@ pub struct Stopped<'a, 'm> {
     pub stack: &'a [Level],
     /// The program's source.
     pub src: &'a Source,
+}
+
+/// Every op inside a function body (what runs; not functions or globals).
+pub fn body_ops(m: &Module) -> impl Iterator<Item = OpId> + '_ {
+    (0..m.ops.len() as u32).map(OpId).filter(|op| m.parent_op(*op).and_then(|p| m.parent_op(p)).is_some())
 }
 
 /// The source line of `op`.
@@ -236,7 +326,12 @@ impl<'a> Stopped<'a, '_> {
     pub fn scope(&self, k: usize) -> Vec<(String, ValueId)> {
         let Some((op, fr)) = self.frame(k) else { return Vec::new() };
         let m = self.e.m;
-        let func_op = self.stack.len().checked_sub(k + 1).and_then(|i| self.stack.get(i)).map(|l| self.e.funcs[l.func.0 as usize].op);
+        let func_op = self
+            .stack
+            .len()
+            .checked_sub(k + 1)
+            .and_then(|i| self.stack.get(i))
+            .map(|l| self.e.funcs[l.func.0 as usize].op);
         let mut levels: Vec<Vec<ValueId>> = Vec::new();
         let mut at = op;
         let mut include_at = k == 0 && self.after;
@@ -336,14 +431,19 @@ impl<'a> Stopped<'a, '_> {
             return Err(format!("{name} is not a memref: only memref elements change, so only they can be watched"));
         };
         let slices = slices.unwrap_or_default();
-        let idx: Option<Vec<i64>> = slices.iter().map(|s| if let Slice::At(i) = s { Some(*i as i64) } else { None }).collect();
+        let idx: Option<Vec<i64>> =
+            slices.iter().map(|s| if let Slice::At(i) = s { Some(*i as i64) } else { None }).collect();
         match idx {
             Some(idx) if idx.len() == mr.rank() => {
                 let mem = val.clone();
                 let last = read_element(&mem, &idx).map_err(|e| format!("{expr}: {e}"))?;
                 Ok(Watchpoint { id: 0, expr: expr.to_string(), mem, idx, last })
             }
-            _ => Err(format!("watch one element: give all {} indices, as in {name}[{}]", mr.rank(), vec!["0"; mr.rank()].join(", "))),
+            _ => Err(format!(
+                "watch one element: give all {} indices, as in {name}[{}]",
+                mr.rank(),
+                vec!["0"; mr.rank()].join(", ")
+            )),
         }
     }
 }
@@ -373,7 +473,11 @@ pub fn brief(v: &Value) -> String {
 
 /// Where a memref's view is: its aligned address, offset and strides.
 fn place(m: &crate::memory::MemRef) -> String {
-    let strides = if m.map.is_some() { "an affine map layout".to_string() } else { format!("strides {}", crate::memory::list(&m.strides)) };
+    let strides = if m.map.is_some() {
+        "an affine map layout".to_string()
+    } else {
+        format!("strides {}", crate::memory::list(&m.strides))
+    };
     format!("at {:#x}, offset {}, {strides}", m.aligned_addr(), m.offset)
 }
 
@@ -625,9 +729,14 @@ impl Table {
 enum Mode {
     Step,
     /// Pause at call depth at most `calls` and region depth at most `regions`.
-    Next { calls: usize, regions: usize },
+    Next {
+        calls: usize,
+        regions: usize,
+    },
     /// Pause at call depth below `calls`.
-    Finish { calls: usize },
+    Finish {
+        calls: usize,
+    },
     Continue,
 }
 

@@ -134,18 +134,22 @@ pub fn print_result(e: &mut Engine, entry: &str, vals: &[Value], res: EntryResul
 /// `%i = <literal> : <type>` (see `crate::show`), whatever its type.
 pub fn print_results_mlir(e: &mut Engine, entry: &str, vals: &[Value]) -> crate::error::Result<()> {
     use crate::error::{Error, ErrorKind};
-    let (op, types) = match e.func_by_name(entry) {
-        Some(f) => (e.funcs[f.0 as usize].op, e.funcs[f.0 as usize].results.clone()),
-        None => return Ok(()),
-    };
-    let mut text = String::new();
-    for (i, (v, t)) in vals.iter().zip(&types).enumerate() {
-        let ty = mlir_ir::printer::type_to_string(&e.m.ctx, *t);
-        text.push_str(&format!("%{i} = {} : {ty}\n", crate::show::value(v, op)));
-    }
+    let text = results_text(e, entry, vals);
     e.out
         .write_all(text.as_bytes())
         .map_err(|err| Error::global(ErrorKind::Resource(format!("cannot write output: {err}"))))
+}
+
+/// The lines [`print_results_mlir`] prints.
+pub fn results_text(e: &Engine, entry: &str, vals: &[Value]) -> String {
+    let Some(f) = e.func_by_name(entry) else { return String::new() };
+    let func = &e.funcs[f.0 as usize];
+    let mut text = String::new();
+    for (i, (v, t)) in vals.iter().zip(&func.results).enumerate() {
+        let ty = mlir_ir::printer::type_to_string(&e.m.ctx, *t);
+        text.push_str(&format!("%{i} = {} : {ty}\n", crate::show::value(v, func.op)));
+    }
+    text
 }
 
 /// `--out DIR`: each result of the entry function as `DIR/result<i>.npy`

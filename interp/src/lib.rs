@@ -3,9 +3,9 @@
 
 pub mod access;
 pub mod args;
-pub mod debug;
 pub mod cli;
 pub mod code;
+pub mod debug;
 pub mod dense;
 pub mod dialects;
 pub mod differential;

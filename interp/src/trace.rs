@@ -253,7 +253,6 @@ impl Trace<'_> {
             None => {}
         }
     }
-
 }
 
 impl Observer for Trace<'_> {

@@ -67,7 +67,8 @@ func.func @main() -> i32 {
 /// caller's values as the call found them.
 #[test]
 fn stepping_into_and_over() {
-    let script = "next 5\nstep\nstep\nbt\nup\ninfo locals\ndown\nfinish\np %q\nnext\nnext\np %acc\np %m\ncontinue\nquit\n";
+    let script =
+        "next 5\nstep\nstep\nbt\nup\ninfo locals\ndown\nfinish\np %q\nnext\nnext\np %acc\np %m\ncontinue\nquit\n";
     let (code, out, err) = session(LOOP, &[], script);
     assert_eq!(code, 0, "{err}");
     let want = "\
@@ -255,7 +256,8 @@ fn printing_arrays_and_result_groups() {
   return
 }
 ";
-    let script = "n 4\np %t\np %t[1, :, 1:]\np %t[0, 1]\np %v\np %q#0\np %q#1\np %t[2]\np %t[0:3]\np %v[0, 0]\np %b[0]\nq\n";
+    let script =
+        "n 4\np %t\np %t[1, :, 1:]\np %t[0, 1]\np %v\np %q#0\np %q#1\np %t[2]\np %t[0:3]\np %v[0, 0]\np %b[0]\nq\n";
     let (code, out, err) = session(program, &[], script);
     assert_eq!(code, 0, "{err}");
     let want = "\
@@ -309,7 +311,8 @@ index 2 is out of bounds for dimension 0 of size 2
 /// Mistakes get a message and the session goes on; unusable input is exit 2.
 #[test]
 fn mistakes_are_messages_not_crashes() {
-    let script = "frobnicate\np\np %zz\np x\np %a[1:\nup\ndown\nstep 0\nlist 9999\nwatch %a\ninfo\nframe 7\nb nofile.mlir:3\n\
+    let script =
+        "frobnicate\np\np %zz\np x\np %a[1:\nup\ndown\nstep 0\nlist 9999\nwatch %a\ninfo\nframe 7\nb nofile.mlir:3\n\
                   delete 9\nc\np %a\nnext\nq\n";
     let (code, out, err) = session(LOOP, &[], script);
     assert_eq!(code, 0, "{err}");

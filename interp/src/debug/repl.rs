@@ -7,13 +7,10 @@
 //! lines, echoing each after its prompt, so `debug FILE < script` gives a
 //! readable transcript. The command set is in [`HELP`].
 
-use super::{line_of, Debugger, Hook, Points, Reason, Resume, Stopped, Ui, Where};
-use crate::exec::{Config, Engine};
+use super::{line_of, Ended, Points, Reason, Resume, Stopped, Ui, Where};
 use mlir_ir::diag::Source;
 use mlir_ir::ir::{Module, OpId};
-use std::cell::RefCell;
 use std::io::{BufRead, Write};
-use std::rc::Rc;
 
 /// The prompt.
 pub const PROMPT: &str = "(mlir-dbg) ";
@@ -192,7 +189,12 @@ impl<'a> Repl<'a> {
                 running()?;
                 Ok(Act::Go(Resume::Continue))
             }
-            "r" | "run" | "restart" => Ok(Act::Go(Resume::Restart)),
+            "r" | "run" | "restart" => {
+                if s.is_some() {
+                    println!("Restarting.");
+                }
+                Ok(Act::Go(Resume::Restart))
+            }
             "q" | "quit" | "exit" => Ok(Act::Go(Resume::Quit)),
             "h" | "help" => {
                 println!("{HELP}");
@@ -259,7 +261,10 @@ impl<'a> Repl<'a> {
                 let s = running()?;
                 let want = match cmd {
                     "up" => self.frame + count(arg)?,
-                    "down" => self.frame.checked_sub(count(arg)?).ok_or("Bottom (innermost) frame selected; you cannot go down.")?,
+                    "down" => self
+                        .frame
+                        .checked_sub(count(arg)?)
+                        .ok_or("Bottom (innermost) frame selected; you cannot go down.")?,
                     _ if arg.is_empty() => self.frame,
                     _ => arg.parse::<usize>().map_err(|_| format!("'{arg}' is not a frame number"))?,
                 };
@@ -328,9 +333,8 @@ impl<'a> Repl<'a> {
         Err(format!("No function @{name} in the program."))
     }
 
-    /// Every op inside a function or global (not the module itself).
     fn ops(&self) -> impl Iterator<Item = OpId> + '_ {
-        (0..self.m.ops.len() as u32).map(OpId).filter(|op| self.m.parent_op(*op).is_some())
+        super::body_ops(self.m)
     }
 
     /// A breakpoint's place, with the source line for a line.
@@ -411,13 +415,6 @@ impl<'a> Repl<'a> {
         println!("@{} at {}{after}", s.func_name(0), s.loc(s.op));
         self.show_line(line_of(self.src, self.m, s.op));
     }
-
-    /// After a run: commands until `run` or `quit`.
-    pub fn idle(&mut self, points: &mut Points) -> Resume {
-        self.frame = 0;
-        self.listed = None;
-        self.prompt(None, points)
-    }
 }
 
 impl Ui for Repl<'_> {
@@ -433,78 +430,39 @@ impl Ui for Repl<'_> {
         self.banner(s);
         self.prompt(Some(s), points)
     }
-}
 
-/// What `debug` runs.
-pub struct Session<'a> {
-    /// The module.
-    pub m: &'a Module,
-    /// Its source.
-    pub src: &'a Source,
-    /// Engine limits.
-    pub cfg: Config,
-    /// The entry function.
-    pub entry: String,
-    /// `--arg` texts.
-    pub args: Vec<String>,
-}
-
-/// Runs a debugging session reading commands from `input`; returns the exit
-/// status (0 after `quit` or the end of input, 2 for unusable input).
-pub fn main(sess: &Session<'_>, input: Box<dyn Lines + '_>) -> i32 {
-    let (m, src) = (sess.m, sess.src);
-    let repl = Repl::new(m, src, input);
-    let dbg = Rc::new(RefCell::new(Debugger::new(src, repl)));
-    loop {
-        let dropped = dbg.borrow_mut().begin_run();
-        for w in dropped {
-            println!("Watchpoint {} deleted: {} belonged to the last run.", w.id, w.expr);
-        }
-        let mut e = match Engine::load(m, sess.cfg.clone(), Box::new(std::io::stdout())) {
-            Ok(e) => e,
-            Err(err) => {
-                eprint!("{}", err.render(m, src));
-                return crate::driver::EXIT_INPUT;
-            }
-        };
-        dbg.borrow_mut().ui.funcs = e.funcs.iter().map(|f| f.name.clone()).collect();
-        let args = match crate::args::entry_args(&mut e, &sess.entry, &sess.args) {
-            Ok(a) => a,
-            Err(err) => {
-                eprint!("{}", err.render(m, src));
-                return crate::driver::EXIT_INPUT;
-            }
-        };
-        e.observer = Some(Box::new(Hook(dbg.clone())));
-        let r = e.run_entry_with(&sess.entry, args);
-        drop(e.observer.take());
-        let (outcome, faulted) = {
-            let mut d = dbg.borrow_mut();
-            (d.outcome.take(), d.faulted)
-        };
-        match (outcome, r) {
-            (Some(Resume::Quit), _) => return 0,
-            (Some(_), _) => {
-                println!("Restarting.");
-                continue;
-            }
-            (None, Ok(vals)) => {
-                let _ = crate::driver::print_results_mlir(&mut e, &sess.entry, &vals);
-                let _ = e.out.flush();
+    fn ended(&mut self, end: &Ended, points: &mut Points) -> Resume {
+        let _ = std::io::stdout().flush();
+        match end {
+            Ended::Exited(results) => {
+                print!("{results}");
                 println!("[program exited normally]");
             }
-            (None, Err(err)) if faulted => println!("[program ended: {}]", err.kind),
-            (None, Err(err)) => {
-                let _ = e.out.flush();
-                print!("{}", err.render(m, src));
+            Ended::Failed { err, text, seen } => {
+                if !seen {
+                    print!("{text}");
+                }
                 println!("[program ended: {}]", err.kind);
             }
         }
-        let mut d = dbg.borrow_mut();
-        let d = &mut *d;
-        match d.ui.idle(&mut d.points) {
-            Resume::Quit => return 0,
-            _ => println!("Starting the program again."),
+        self.frame = 0;
+        self.listed = None;
+        let how = self.prompt(None, points);
+        if how != Resume::Quit {
+            println!("Starting the program again.");
         }
+        how
+    }
+
+    fn say(&mut self, msg: &str) {
+        println!("{msg}");
+    }
+
+    fn program_output(&mut self) -> Box<dyn Write> {
+        Box::new(std::io::stdout())
+    }
+
+    fn loaded(&mut self, funcs: Vec<String>) {
+        self.funcs = funcs;
     }
 }

@@ -1,0 +1,339 @@
+//! `mlir-interp dap`: a scripted Debug Adapter Protocol client sends the
+//! requests an editor sends and checks the responses and events. Lines and
+//! values expected are worked out from the programs by hand.
+
+use serde_json::{json, Value};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::process::{Child, ChildStdout, Command, Stdio};
+
+/// A client talking to one `mlir-interp dap` process.
+struct Client {
+    child: Child,
+    out: BufReader<ChildStdout>,
+    seq: i64,
+    /// Everything received, for failure messages.
+    log: Vec<Value>,
+}
+
+impl Client {
+    /// Starts the server in a fresh directory holding `program` as t.mlir.
+    fn start(program: &str) -> Client {
+        static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let dir = std::env::temp_dir().join(format!("mlir-interp-dap-{}-{n}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("t.mlir"), program).unwrap();
+        let mut child = Command::new(env!("CARGO_BIN_EXE_mlir-interp"))
+            .current_dir(&dir)
+            .arg("dap")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("start mlir-interp dap");
+        let out = BufReader::new(child.stdout.take().unwrap());
+        Client { child, out, seq: 0, log: Vec::new() }
+    }
+
+    fn send(&mut self, command: &str, arguments: Value) {
+        self.seq += 1;
+        let body = json!({"seq": self.seq, "type": "request", "command": command, "arguments": arguments}).to_string();
+        let stdin = self.child.stdin.as_mut().unwrap();
+        write!(stdin, "Content-Length: {}\r\n\r\n{body}", body.len()).unwrap();
+        stdin.flush().unwrap();
+    }
+
+    /// The next message, or `None` when the server has closed its output.
+    fn recv(&mut self) -> Option<Value> {
+        let mut len = None;
+        loop {
+            let mut line = String::new();
+            if self.out.read_line(&mut line).unwrap() == 0 {
+                return None;
+            }
+            let line = line.trim();
+            if line.is_empty() {
+                if len.is_some() {
+                    break;
+                }
+                continue;
+            }
+            let (k, v) = line.split_once(':').expect("a header");
+            assert_eq!(k, "Content-Length");
+            len = Some(v.trim().parse::<usize>().unwrap());
+        }
+        let mut body = vec![0; len.unwrap()];
+        self.out.read_exact(&mut body).unwrap();
+        let v: Value = serde_json::from_slice(&body).expect("JSON");
+        self.log.push(v.clone());
+        Some(v)
+    }
+
+    /// Messages up to and including the first that `pred` accepts.
+    fn until(&mut self, what: &str, pred: impl Fn(&Value) -> bool) -> Vec<Value> {
+        let mut got = Vec::new();
+        loop {
+            let m = self.recv().unwrap_or_else(|| panic!("server closed before {what}; got {:#?}", self.log));
+            let done = pred(&m);
+            got.push(m);
+            if done {
+                return got;
+            }
+        }
+    }
+
+    /// Sends a request and returns its response (events before it are skipped).
+    fn request(&mut self, command: &str, arguments: Value) -> Value {
+        self.send(command, arguments);
+        let seq = self.seq;
+        self.until(command, |m| m["type"] == "response" && m["request_seq"] == seq).pop().unwrap()
+    }
+
+    /// Sends a request that resumes the run and returns the next `stopped`
+    /// event's body (and the events before it).
+    fn resume(&mut self, command: &str) -> (Value, Vec<Value>) {
+        let r = self.request(command, json!({"threadId": 1}));
+        assert_eq!(r["success"], true, "{r}");
+        let mut got = self.until("stopped", |m| m["event"] == "stopped" || m["event"] == "terminated");
+        let last = got.pop().unwrap();
+        (last["body"].clone(), got)
+    }
+
+    /// The top frame's (line, column, name).
+    fn top(&mut self) -> (i64, i64, String) {
+        let r = self.request("stackTrace", json!({"threadId": 1}));
+        let f = &r["body"]["stackFrames"][0];
+        (f["line"].as_i64().unwrap(), f["column"].as_i64().unwrap(), f["name"].as_str().unwrap().to_string())
+    }
+
+    /// initialize and launch, then `configure` (breakpoint requests), then
+    /// configurationDone.
+    fn launch(&mut self, launch: Value, configure: impl FnOnce(&mut Client)) {
+        let r = self
+            .request("initialize", json!({"adapterID": "mlir-interp", "linesStartAt1": true, "columnsStartAt1": true}));
+        assert_eq!(r["body"]["supportsConfigurationDoneRequest"], true, "{r}");
+        let r = self.request("launch", launch);
+        assert_eq!(r["success"], true, "{r}");
+        self.until("initialized", |m| m["event"] == "initialized");
+        configure(self);
+        let r = self.request("configurationDone", json!({}));
+        assert_eq!(r["success"], true, "{r}");
+    }
+
+    /// Disconnects and returns the exit status.
+    fn finish(mut self) -> i32 {
+        let r = self.request("disconnect", json!({}));
+        assert_eq!(r["success"], true, "{r}");
+        self.child.wait().unwrap().code().unwrap_or(-1)
+    }
+}
+
+/// Squares 3 twice in a loop (3, 9, 81), storing each square in row %i,
+/// column 1 of %m.
+const LOOP: &str = "func.func @sq(%x: i32) -> i32 {
+  %y = arith.muli %x, %x : i32
+  return %y : i32
+}
+func.func @main() -> i32 {
+  %a = arith.constant 3 : i32
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %m = memref.alloc() : memref<2x3xi32>
+  %r = scf.for %i = %c0 to %c2 step %c1 iter_args(%acc = %a) -> (i32) {
+    %q = func.call @sq(%acc) : (i32) -> i32
+    memref.store %q, %m[%i, %c1] : memref<2x3xi32>
+    scf.yield %q : i32
+  }
+  vector.print %r : i32
+  memref.dealloc %m : memref<2x3xi32>
+  return %r : i32
+}
+";
+
+/// Line and function breakpoints, the stack, scopes and variables (a memref
+/// expanding row by row), evaluate, an unknown request, and the end: the
+/// program's output as events, exit code 0, terminated.
+#[test]
+fn breakpoints_stack_and_variables() {
+    let mut c = Client::start(LOOP);
+    c.launch(json!({"program": "t.mlir", "stopOnEntry": false}), |c| {
+        // Line 4 is `}`: the breakpoint moves to line 6, the next op.
+        let r = c.request(
+            "setBreakpoints",
+            json!({"source": {"path": "t.mlir"}, "breakpoints": [{"line": 4}, {"line": 13}, {"line": 99}]}),
+        );
+        let bps = &r["body"]["breakpoints"];
+        assert_eq!((bps[0]["verified"].clone(), bps[0]["line"].clone()), (json!(true), json!(6)), "{r}");
+        assert_eq!((bps[1]["verified"].clone(), bps[1]["line"].clone()), (json!(true), json!(13)), "{r}");
+        assert_eq!(bps[2]["verified"], false, "{r}");
+        let r = c.request("setFunctionBreakpoints", json!({"breakpoints": [{"name": "sq"}, {"name": "nope"}]}));
+        assert_eq!(r["body"]["breakpoints"][0]["verified"], true, "{r}");
+        assert_eq!(r["body"]["breakpoints"][1]["verified"], false, "{r}");
+    });
+    let stop = c.until("first stop", |m| m["event"] == "stopped").pop().unwrap();
+    assert_eq!(stop["body"]["reason"], "breakpoint", "{stop}");
+    assert_eq!(c.top(), (6, 8, "@main".to_string()));
+    let (stop, _) = c.resume("continue");
+    assert_eq!(stop["reason"], "breakpoint", "{stop}");
+    // In @sq, called from line 12 (`%q = func.call` at column 10).
+    let r = c.request("stackTrace", json!({"threadId": 1}));
+    let frames = r["body"]["stackFrames"].as_array().unwrap().clone();
+    let at = |f: &Value| (f["name"].clone(), f["line"].clone(), f["column"].clone());
+    assert_eq!(
+        frames.iter().map(at).collect::<Vec<_>>(),
+        vec![(json!("@sq"), json!(2), json!(8)), (json!("@main"), json!(12), json!(10))]
+    );
+    assert!(frames[0]["source"]["path"].as_str().unwrap().ends_with("/t.mlir"), "{r}");
+    let r = c.request("scopes", json!({"frameId": 0}));
+    let locals = r["body"]["scopes"][0]["variablesReference"].clone();
+    let r = c.request("variables", json!({"variablesReference": locals}));
+    assert_eq!(
+        r["body"]["variables"],
+        json!([{"name": "%x", "value": "3", "type": "i32", "variablesReference": 0, "evaluateName": "%x"}])
+    );
+    // The caller's frame as the call found it: %acc is 3, %m expands.
+    let r = c.request("scopes", json!({"frameId": 1}));
+    let locals = r["body"]["scopes"][0]["variablesReference"].clone();
+    let r = c.request("variables", json!({"variablesReference": locals}));
+    let vars = r["body"]["variables"].as_array().unwrap().clone();
+    let names: Vec<&str> = vars.iter().map(|v| v["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["%a", "%c0", "%c1", "%c2", "%m", "%i", "%acc"]);
+    assert_eq!(vars[6]["value"], "3");
+    assert_eq!(vars[4]["type"], "memref<2x3xi32>");
+    let rows = c.request("variables", json!({"variablesReference": vars[4]["variablesReference"]}));
+    let rows = rows["body"]["variables"].as_array().unwrap().clone();
+    assert_eq!(rows.len(), 2);
+    assert_eq!((rows[1]["name"].clone(), rows[1]["indexedVariables"].clone()), (json!("[1]"), json!(3)));
+    let r = c.request("evaluate", json!({"expression": "%acc", "frameId": 1, "context": "hover"}));
+    assert_eq!(r["body"]["result"], "%acc = 3 : i32", "{r}");
+    let r = c.request("evaluate", json!({"expression": "%nope", "frameId": 0}));
+    assert_eq!((r["success"].clone(), r["message"].clone()), (json!(false), json!("no value %nope in scope here")));
+    let r = c.request("readMemory", json!({"memoryReference": "0"}));
+    assert_eq!(r["message"], "unsupported request 'readMemory'", "{r}");
+    // stepOut returns to @main; line 13 has a breakpoint, so that is the stop.
+    let (stop, _) = c.resume("stepOut");
+    assert_eq!(stop["reason"], "breakpoint", "{stop}");
+    assert_eq!(c.top(), (13, 5, "@main".to_string()));
+    // Paused before the store; after it, row 0 holds 9 at column 1.
+    c.resume("next");
+    assert_eq!(c.top(), (14, 5, "@main".to_string()));
+    let r = c.request("scopes", json!({"frameId": 0}));
+    let locals = r["body"]["scopes"][0]["variablesReference"].clone();
+    let r = c.request("variables", json!({"variablesReference": locals}));
+    let m = r["body"]["variables"].as_array().unwrap().iter().find(|v| v["name"] == "%m").unwrap().clone();
+    let rows = c.request("variables", json!({"variablesReference": m["variablesReference"]}));
+    let row0 = rows["body"]["variables"][0]["variablesReference"].clone();
+    let r = c.request("variables", json!({"variablesReference": row0}));
+    assert_eq!(r["body"]["variables"][1], json!({"name": "[1]", "value": "9", "variablesReference": 0}));
+    // Clear every breakpoint and run to the end.
+    c.request("setBreakpoints", json!({"source": {"path": "t.mlir"}, "breakpoints": []}));
+    c.request("setFunctionBreakpoints", json!({"breakpoints": []}));
+    let (end, before) = c.resume("continue");
+    assert_eq!(end, json!({}), "terminated has an empty body");
+    let outputs: Vec<(Value, Value)> = before
+        .iter()
+        .filter(|m| m["event"] == "output")
+        .map(|m| (m["body"]["category"].clone(), m["body"]["output"].clone()))
+        .collect();
+    assert_eq!(outputs, vec![(json!("stdout"), json!("81\n")), (json!("console"), json!("%0 = 81 : i32\n"))]);
+    let exited = before.iter().find(|m| m["event"] == "exited").expect("exited event");
+    assert_eq!(exited["body"]["exitCode"], 0);
+    assert_eq!(c.finish(), 0);
+}
+
+/// Stepping: stopOnEntry, next over the loop, stepIn into the body and the
+/// call, and restart back to the entry.
+#[test]
+fn stepping_and_restart() {
+    let mut c = Client::start(LOOP);
+    c.launch(json!({"program": "t.mlir", "stopOnEntry": true}), |_| {});
+    let stop = c.until("entry", |m| m["event"] == "stopped").pop().unwrap();
+    assert_eq!(stop["body"]["reason"], "entry");
+    assert_eq!(c.top(), (6, 8, "@main".to_string()));
+    for line in [7, 8, 9, 10, 11] {
+        let (stop, _) = c.resume("next");
+        assert_eq!(stop["reason"], "step");
+        assert_eq!(c.top().0, line);
+    }
+    // Over the whole loop: the next op of this region is vector.print, after
+    // the loop printed nothing.
+    let (_, events) = c.resume("next");
+    assert!(events.iter().all(|m| m["event"] != "output"), "{events:?}");
+    assert_eq!(c.top(), (16, 3, "@main".to_string()));
+    let r = c.request("evaluate", json!({"expression": "%r", "frameId": 0}));
+    assert_eq!(r["body"]["result"], "%r = 81 : i32");
+    c.request("restart", json!({}));
+    let stop = c.until("entry again", |m| m["event"] == "stopped").pop().unwrap();
+    assert_eq!(stop["body"]["reason"], "entry");
+    assert_eq!(c.top(), (6, 8, "@main".to_string()));
+    for (line, name) in
+        [(7, "@main"), (8, "@main"), (9, "@main"), (10, "@main"), (11, "@main"), (12, "@main"), (2, "@sq")]
+    {
+        c.resume("stepIn");
+        let top = c.top();
+        assert_eq!((top.0, top.2.as_str()), (line, name));
+    }
+    assert_eq!(c.finish(), 0);
+}
+
+/// Undefined behaviour stops with reason `exception`, the diagnostic as
+/// stderr output and in exceptionInfo; going on ends the run with exit 1.
+#[test]
+fn undefined_behaviour_is_an_exception_stop() {
+    let program = "func.func @main(%n: i32) -> i32 {
+  %c0 = arith.constant 0 : i32
+  %q = arith.divsi %n, %c0 : i32
+  return %q : i32
+}
+";
+    let mut c = Client::start(program);
+    c.launch(json!({"program": "t.mlir", "args": ["7"]}), |_| {});
+    let mut got = c.until("the fault", |m| m["event"] == "stopped");
+    let stop = got.pop().unwrap();
+    assert_eq!(stop["body"]["reason"], "exception", "{stop}");
+    let msg = "undefined behavior: signed division by zero: 7 / 0 in 'arith.divsi'";
+    assert_eq!(stop["body"]["description"], msg);
+    let diag = got.iter().find(|m| m["event"] == "output").expect("the diagnostic");
+    assert_eq!(diag["body"]["category"], "stderr");
+    assert!(diag["body"]["output"].as_str().unwrap().starts_with(&format!("t.mlir:3:8: error: {msg}")), "{diag}");
+    assert_eq!(c.top(), (3, 8, "@main".to_string()));
+    let r = c.request("exceptionInfo", json!({"threadId": 1}));
+    assert_eq!(r["body"]["description"], msg);
+    let r = c.request("evaluate", json!({"expression": "%n", "frameId": 0}));
+    assert_eq!(r["body"]["result"], "%n = 7 : i32");
+    let (_, before) = c.resume("continue");
+    let exited = before.iter().find(|m| m["event"] == "exited").expect("exited event");
+    assert_eq!(exited["body"]["exitCode"], 1);
+    assert_eq!(c.finish(), 0);
+}
+
+/// A launch without a program, or of a file that does not parse, fails
+/// with the reason; input that is not DAP ends the server with exit 2.
+#[test]
+fn bad_launches_and_bad_input() {
+    let mut c = Client::start(LOOP);
+    c.request("initialize", json!({"adapterID": "x"}));
+    let r = c.request("launch", json!({}));
+    assert_eq!(r["success"], false);
+    assert_eq!(r["message"], "launch needs 'program': the .mlir file to debug");
+    let r = c.request("launch", json!({"program": "t.mlir", "args": [{"x": 1}]}));
+    assert!(r["message"].as_str().unwrap().contains("give each argument as a string"), "{r}");
+    assert_eq!(c.finish(), 0);
+
+    let mut c = Client::start("func.func @main( {");
+    c.request("initialize", json!({"adapterID": "x"}));
+    let r = c.request("launch", json!({"program": "t.mlir"}));
+    assert_eq!(r["success"], false);
+    assert!(r["message"].as_str().unwrap().starts_with("t.mlir:1:"), "{r}");
+    c.until("terminated", |m| m["event"] == "terminated");
+    assert_eq!(c.child.wait().unwrap().code(), Some(2));
+
+    let mut c = Client::start(LOOP);
+    let stdin = c.child.stdin.as_mut().unwrap();
+    stdin.write_all(b"Content-Length: 5\r\n\r\n{{{{{").unwrap();
+    drop(c.child.stdin.take());
+    let out = c.child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not JSON"));
+}
