@@ -736,11 +736,14 @@ impl MemRef {
                     ));
                 }
             }
+            // The innermost non-unit dim's stride, as MLIR's
+            // computeCollapsedLayoutMap takes it (with negative strides it
+            // is not the smallest).
             let non_unit = dims
                 .iter()
                 .filter(|d| !unit.get(**d).copied().unwrap_or(false) && self.sizes[**d] != 1)
                 .map(|d| self.strides[*d])
-                .min();
+                .last();
             let stride = match (non_unit, fallback.get(g).copied().flatten()) {
                 (Some(s), _) | (None, Some(s)) => s,
                 (None, None) => dims.last().map(|d| self.strides[*d]).unwrap_or(1),
