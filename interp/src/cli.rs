@@ -133,7 +133,7 @@ pub enum Cmd {
         /// `--entry-point-result`'s mlir-runner form.
         #[arg(long = "print-results", conflicts_with = "entry_point_result")]
         print_results: bool,
-        /// Write every result of the entry function as DIR/result<i>.npy.
+        /// Write every result of the entry function as `DIR/result<i>.npy`.
         #[arg(long = "out", value_name = "DIR")]
         out: Option<String>,
         /// Trace every executed op (its source line, the values it read

@@ -86,7 +86,19 @@ pub enum Arg<'a> {
 impl Engine<'_> {
     /// Calls the defined function `name` with `args`, lending arrays as
     /// memref arguments for the duration of the call.
-    pub fn invoke_lending(&mut self, name: &str, args: Vec<Arg<'_>>) -> Result<Vec<Value>> {
+    #[cfg(test)]
+    pub(crate) fn invoke_lending(&mut self, name: &str, args: Vec<Arg<'_>>) -> Result<Vec<Value>> {
+        self.invoke_lending_then(name, args, |_, vals| vals)
+    }
+
+    /// [`Engine::invoke_lending`], handing the results to `f` before the
+    /// arrays are given back (so a returned memref on one can still be read).
+    pub(crate) fn invoke_lending_then<R>(
+        &mut self,
+        name: &str,
+        args: Vec<Arg<'_>>,
+        then: impl FnOnce(&Engine<'_>, Vec<Value>) -> R,
+    ) -> Result<R> {
         let f = self
             .func_by_name(name)
             .ok_or_else(|| Error::global(ErrorKind::Invalid(format!("function not found: '{name}'"))))?;
@@ -104,7 +116,7 @@ impl Engine<'_> {
                 }
             }
         }
-        let r = self.invoke(name, vals);
+        let r = self.invoke(name, vals).map(|v| then(self, v));
         for b in lent {
             let mut b = b.borrow_mut();
             b.freed = Some(Freed::Returned);
@@ -164,4 +176,27 @@ impl Engine<'_> {
 
 fn lend_error(op: OpId, i: usize, msg: String) -> Error {
     Error::at(op, ErrorKind::Invalid(format!("argument #{i}: {msg}")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::view::ViewError;
+    use mlir_ir::diag::Source;
+
+    /// A memref the program returns on a lent array is given back with the
+    /// call: using it afterwards is use after free.
+    #[test]
+    fn a_kept_lent_memref_is_given_back() {
+        let text = "func.func @id(%m: memref<2xf32>) -> memref<2xf32> {\n  return %m : memref<2xf32>\n}";
+        let src = Source::new("t.mlir", text);
+        let m = mlir_ir::parse_and_verify(&src).expect("valid");
+        let mut e = Engine::load(&m, crate::exec::Config::default(), Box::new(std::io::sink())).expect("load");
+        let mut a = ndarray::Array1::<f32>::zeros(2);
+        let out = e.invoke_lending("id", vec![Arg::Array(Lent::from_view_mut(a.view_mut().into_dyn()))]).expect("call");
+        let Value::Memref(kept) = &out[0] else { panic!("{out:?}") };
+        assert!(matches!(kept.with_view::<f32, _>(|_| ()), Err(ViewError::Freed(_))));
+        let err = kept.load(OpId(0), &[0], "test").unwrap_err();
+        assert!(err.kind.to_string().contains("lent by the caller"), "{err:?}");
+    }
 }

@@ -1,28 +1,64 @@
-//! `mlir-interp`: the execution engine of the reference interpreter.
-//! The IR, parser and printer live in the `mlir-ir` crate.
+//! `mlir-interp`: a reference interpreter for MLIR. It runs `.mlir`
+//! programs exactly (integers of any width, every float format, memrefs
+//! as strided buffers) and reports undefined behaviour at the op that
+//! commits it. The IR, parser and printer live in the `mlir-ir` crate.
+//!
+//! The library's entry points are at the root: [`Program`] (parse and
+//! verify), [`Interpreter`] (call a function with [`Data`] scalars and
+//! `ndarray` arrays as [`Tensor`]s, or [`Lent`] views; get [`Data`] back),
+//! [`Error`] (classified, with the op's [`Location`]), and [`Observer`]
+//! for watching a run op by op (see `examples/observer.rs`):
+//!
+//! ```
+//! use mlir_interp::{Data, Interpreter, Program};
+//! let p = Program::parse("t.mlir", "
+//!   func.func @mean(%a: f64, %b: f64) -> f64 {
+//!     %s = arith.addf %a, %b : f64
+//!     %two = arith.constant 2.0 : f64
+//!     %m = arith.divf %s, %two : f64
+//!     return %m : f64
+//!   }")?;
+//! let r = Interpreter::new(&p)?.call("mean", vec![Data::F64(1.0).into(), Data::F64(2.0).into()])?;
+//! assert_eq!(r, vec![Data::F64(1.5)]);
+//! # Ok::<(), mlir_interp::Error>(())
+//! ```
+//!
+//! The public modules below are the engine's own view of a run, for
+//! observers and embedders: [`exec`] (the engine, its configuration and
+//! the observer hook), [`value`] (runtime values), [`memory`] and [`view`]
+//! (memrefs, as `ndarray` views), [`float`] (the exact float formats),
+//! [`show`] (values as MLIR literals), [`trace`] (the `--trace` observer)
+//! and [`error`]. Modules marked hidden serve the `mlir-interp` binary and
+//! the test suite and are not part of the library's interface.
 
-pub mod access;
-pub mod args;
+mod access;
+mod api;
+mod args;
+#[doc(hidden)]
 pub mod cli;
-pub mod code;
-pub mod debug;
-pub mod dense;
-pub mod dialects;
+mod code;
+mod debug;
+mod dense;
+mod dialects;
+#[doc(hidden)]
 pub mod differential;
-pub mod driver;
+mod driver;
 pub mod error;
 pub mod exec;
 pub mod float;
-pub mod lane;
-pub mod lend;
+mod lane;
+mod lend;
 pub mod memory;
-pub mod npy;
-pub mod operands;
-pub mod poison;
-pub mod runtime;
-pub mod scalar;
-pub mod sem;
+mod npy;
+mod operands;
+mod poison;
+mod runtime;
+mod scalar;
+mod sem;
 pub mod show;
 pub mod trace;
 pub mod value;
 pub mod view;
+
+pub use api::{Arg, Data, Element, Error, ErrorClass, Interpreter, Lent, Location, Program, Tensor};
+pub use exec::{Config, Control, Engine, Frame, Observer};

@@ -741,9 +741,9 @@ impl MemRef {
             // is not the smallest).
             let non_unit = dims
                 .iter()
-                .filter(|d| !unit.get(**d).copied().unwrap_or(false) && self.sizes[**d] != 1)
-                .map(|d| self.strides[*d])
-                .last();
+                .rev()
+                .find(|d| !unit.get(**d).copied().unwrap_or(false) && self.sizes[**d] != 1)
+                .map(|d| self.strides[*d]);
             let stride = match (non_unit, fallback.get(g).copied().flatten()) {
                 (Some(s), _) | (None, Some(s)) => s,
                 (None, None) => dims.last().map(|d| self.strides[*d]).unwrap_or(1),

@@ -1,6 +1,6 @@
 //! NumPy `.npy` files (format versions 1 to 3) as dense values and back.
 //! Values are already little-endian lanes (`crate::lane`), so an array of
-//! a matching dtype is its bytes: `<f4` is f32, `<c8` complex<f32>, `|b1`
+//! a matching dtype is its bytes: `<f4` is f32, `<c8` `complex<f32>`, `|b1`
 //! i1; formats NumPy lacks travel as their raw bits (bf16 as `<u2` or
 //! ml_dtypes' 2-byte void, fp8/fp6/fp4 as `|u1` or 1-byte void).
 //! `ndarray-npy` was the candidate crate: it reads only its own element
