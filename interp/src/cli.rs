@@ -386,6 +386,7 @@ fn debug(file: &str, entry: String, args: Vec<String>, engine: &EngineArgs) -> i
     let cfg = engine.config(None, false);
     let sess = crate::debug::Session { m: &m, src: &src, cfg: cfg.clone(), entry, args };
     let tty = std::io::stdin().is_terminal() && std::io::stdout().is_terminal();
+    crate::debug::repl::catch_interrupts();
     let r = on_engine_thread(&cfg, || {
         let input: Box<dyn crate::debug::repl::Lines> = match rustyline::DefaultEditor::new() {
             Ok(ed) if tty => Box::new(crate::debug::repl::Editor(ed)),

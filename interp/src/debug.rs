@@ -139,6 +139,8 @@ pub enum Reason {
     },
     /// The op failed; the run ends with this error when the pause ends.
     Fault(Error),
+    /// The user interrupted the run (Ctrl-C, a DAP `pause`).
+    Interrupted,
 }
 
 /// How the run goes on after a pause.
@@ -184,7 +186,16 @@ pub trait Ui {
     fn program_output(&mut self) -> Box<dyn std::io::Write>;
     /// A run is about to start; these are the program's functions.
     fn loaded(&mut self, funcs: Vec<String>);
+    /// Asked now and then while the run goes on: true to pause it (the
+    /// user interrupted); may edit `points` (breakpoints set while running).
+    fn poll(&mut self, _points: &mut Points) -> bool {
+        false
+    }
 }
+
+/// Ops between two [`Ui::poll`]s: often enough to answer within
+/// milliseconds, rarely enough to cost nothing.
+const POLL_EVERY: u32 = 4096;
 
 /// How a run ended.
 #[derive(Clone, Debug)]
@@ -760,6 +771,8 @@ pub struct Debugger<'s, U: Ui> {
     returned: Option<(String, Vec<String>)>,
     first: bool,
     last_line: usize,
+    /// Ops until the next [`Ui::poll`].
+    until_poll: u32,
     /// What ended the run early (restart or quit), if anything did.
     pub outcome: Option<Resume>,
     /// The run stopped at a fault and the front end has seen it.
@@ -781,6 +794,7 @@ impl<'s, U: Ui> Debugger<'s, U> {
             returned: None,
             first: true,
             last_line: 0,
+            until_poll: POLL_EVERY,
             outcome: None,
             faulted: false,
         }
@@ -807,6 +821,13 @@ impl<'s, U: Ui> Debugger<'s, U> {
         let last_line = std::mem::replace(&mut self.last_line, line);
         if std::mem::take(&mut self.first) && self.stop_on_entry {
             return Some(Reason::Entry);
+        }
+        self.until_poll -= 1;
+        if self.until_poll == 0 {
+            self.until_poll = POLL_EVERY;
+            if self.ui.poll(&mut self.points) {
+                return Some(Reason::Interrupted);
+            }
         }
         let mut hit = self.pending_func.take();
         if hit.is_none() {

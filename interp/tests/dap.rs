@@ -308,6 +308,56 @@ fn undefined_behaviour_is_an_exception_stop() {
     assert_eq!(c.finish(), 0);
 }
 
+/// Counts up forever: only a pause or a breakpoint stops it.
+const FOREVER: &str = "func.func @main() {
+  %c0 = arith.constant 0 : i64
+  %c1 = arith.constant 1 : i64
+  cf.br ^bb1(%c0 : i64)
+^bb1(%i: i64):
+  %n = arith.addi %i, %c1 : i64
+  cf.br ^bb1(%n : i64)
+}
+";
+
+/// Requests arrive while the program runs: `pause` pauses it, a
+/// breakpoint set then is hit, a disconnect ends the server.
+#[test]
+fn pause_and_breakpoints_while_running() {
+    let mut c = Client::start(FOREVER);
+    c.launch(json!({"program": "t.mlir"}), |_| {});
+    let r = c.request("pause", json!({"threadId": 1}));
+    assert_eq!(r["success"], true, "{r}");
+    let stop = c.until("the pause", |m| m["event"] == "stopped").pop().unwrap();
+    assert_eq!(stop["body"]["reason"], "pause", "{stop}");
+    assert_eq!(c.top().2, "@main");
+    // Continue, then set a breakpoint on the addition while it runs.
+    let r = c.request("continue", json!({"threadId": 1}));
+    assert_eq!(r["success"], true, "{r}");
+    let r = c.request("setBreakpoints", json!({"source": {"path": "t.mlir"}, "breakpoints": [{"line": 6}]}));
+    assert_eq!(r["body"]["breakpoints"][0]["verified"], true, "{r}");
+    let stop = c.until("the breakpoint", |m| m["event"] == "stopped").pop().unwrap();
+    assert_eq!(stop["body"]["reason"], "breakpoint", "{stop}");
+    assert_eq!(c.top(), (6, 8, "@main".to_string()));
+    let value = |c: &mut Client| {
+        let r = c.request("evaluate", json!({"expression": "%i", "frameId": 0}));
+        let text = r["body"]["result"].as_str().unwrap().to_string();
+        text.trim_start_matches("%i = ").trim_end_matches(" : i64").parse::<i64>().unwrap()
+    };
+    // Each continue comes back to the addition one iteration later.
+    let first = value(&mut c);
+    let (stop, _) = c.resume("continue");
+    assert_eq!(stop["reason"], "breakpoint");
+    assert_eq!(value(&mut c), first + 1);
+    // A request that needs a paused program is refused while running.
+    c.request("setBreakpoints", json!({"source": {"path": "t.mlir"}, "breakpoints": []}));
+    c.request("continue", json!({"threadId": 1}));
+    let r = c.request("stackTrace", json!({"threadId": 1}));
+    assert_eq!(r["body"]["stackFrames"], json!([]), "{r}");
+    let r = c.request("next", json!({"threadId": 1}));
+    assert_eq!(r["success"], false, "{r}");
+    assert_eq!(c.finish(), 0);
+}
+
 /// A launch without a program, or of a file that does not parse, fails
 /// with the reason; input that is not DAP ends the server with exit 2.
 #[test]

@@ -415,3 +415,56 @@ fn terminal_session_has_history() {
     assert!(prompt_seen && first && second, "screen:\n{screen}");
     assert_eq!(screen.matches("(mlir-dbg) next").count(), 2, "screen:\n{screen}");
 }
+
+/// Ctrl-C pauses a program running under `continue` (here one that never
+/// ends); its state can then be read.
+#[test]
+fn ctrl_c_pauses_a_running_program() {
+    let tmux = |args: &[&str]| Command::new("tmux").args(args).output();
+    if tmux(&["-V"]).is_err() {
+        assert!(std::env::var_os("CI").is_none(), "tmux is needed for the terminal test under CI");
+        eprintln!("tmux not installed: terminal session not tested");
+        return;
+    }
+    let program = "func.func @main() {
+  %c0 = arith.constant 0 : i64
+  %c1 = arith.constant 1 : i64
+  cf.br ^bb1(%c0 : i64)
+^bb1(%i: i64):
+  %n = arith.addi %i, %c1 : i64
+  cf.br ^bb1(%n : i64)
+}
+";
+    let dir = std::env::temp_dir().join(format!("mlir-interp-debug-int-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("t.mlir"), program).unwrap();
+    let name = format!("mlir-dbg-int-{}", std::process::id());
+    let cmd = format!("cd {} && {} debug t.mlir", dir.display(), env!("CARGO_BIN_EXE_mlir-interp"));
+    let ok = tmux(&["new-session", "-d", "-s", &name, "-x", "100", "-y", "30", &cmd]).unwrap();
+    assert!(ok.status.success(), "{}", String::from_utf8_lossy(&ok.stderr));
+    let pane = || String::from_utf8_lossy(&tmux(&["capture-pane", "-p", "-t", &name]).unwrap().stdout).into_owned();
+    let wait_for = |text: &str| {
+        (0..100).any(|_| {
+            std::thread::sleep(std::time::Duration::from_millis(50));
+            pane().contains(text)
+        })
+    };
+    let keys = |k: &[&str]| {
+        let mut args = vec!["send-keys", "-t", name.as_str()];
+        args.extend_from_slice(k);
+        tmux(&args).unwrap();
+    };
+    let started = wait_for("(mlir-dbg)");
+    keys(&["continue", "Enter"]);
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    keys(&["C-c"]);
+    let paused = wait_for("Program interrupted.");
+    keys(&["info locals", "Enter"]);
+    let locals = wait_for("%c1 = 1 : i64");
+    let screen = pane();
+    keys(&["quit", "Enter"]);
+    let _ = tmux(&["kill-session", "-t", &name]);
+    assert!(started && paused && locals, "screen:\n{screen}");
+    // The pause is in the loop's block, at one of its two ops.
+    assert!(screen.contains("@main at t.mlir:6:8") || screen.contains("@main at t.mlir:7:3"), "screen:\n{screen}");
+}

@@ -157,7 +157,7 @@ struct Child {
 /// The DAP front end.
 pub struct Dap<'a> {
     wire: Rc<RefCell<Wire>>,
-    input: Box<dyn BufRead + 'a>,
+    input: Requests,
     m: &'a Module,
     src: &'a Source,
     /// The program's path as the client gave it.
@@ -171,6 +171,26 @@ pub struct Dap<'a> {
     fault: Option<String>,
     /// The client disconnected (or the input ended).
     gone: bool,
+    /// What a request that came while running asked for, done at the pause.
+    pending: Option<Resume>,
+}
+
+/// Requests as a reader thread parses them from the input (so they can
+/// arrive while the program runs): a message, the end (`None`), or why
+/// the input is not DAP.
+pub type Requests = std::sync::mpsc::Receiver<Result<Option<Json>, String>>;
+
+/// Starts the thread that reads `input`'s messages into [`Requests`].
+pub fn reader(mut input: Box<dyn BufRead + Send>) -> Requests {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || loop {
+        let m = read_message(&mut *input);
+        let last = !matches!(m, Ok(Some(_)));
+        if tx.send(m).is_err() || last {
+            break;
+        }
+    });
+    rx
 }
 
 /// Variable references of frames' scopes are `1 + frame`; arrays' start here.
@@ -186,16 +206,28 @@ enum Act {
 
 impl<'a> Dap<'a> {
     /// A front end for `m` (from `src`, launched as `path`) on `wire`,
-    /// reading requests from `input`; `base` is where lines and columns start.
+    /// taking requests from `input`; `base` is where lines and columns start.
     pub fn new(
         m: &'a Module,
         src: &'a Source,
         path: String,
         wire: Rc<RefCell<Wire>>,
-        input: Box<dyn BufRead + 'a>,
+        input: Requests,
         base: (i64, i64),
     ) -> Dap<'a> {
-        Dap { wire, input, m, src, path, funcs: Vec::new(), base, children: Vec::new(), fault: None, gone: false }
+        Dap {
+            wire,
+            input,
+            m,
+            src,
+            path,
+            funcs: Vec::new(),
+            base,
+            children: Vec::new(),
+            fault: None,
+            gone: false,
+            pending: None,
+        }
     }
 
     /// Reads and answers requests until one lets the run go on.
@@ -204,17 +236,9 @@ impl<'a> Dap<'a> {
             if self.gone {
                 return Resume::Quit;
             }
-            let req = match read_message(&mut *self.input) {
-                Ok(Some(r)) => r,
-                Ok(None) => {
-                    self.gone = true;
-                    return Resume::Quit;
-                }
-                Err(msg) => {
-                    eprintln!("mlir-interp dap: {msg}");
-                    self.gone = true;
-                    return Resume::Quit;
-                }
+            let Some(req) = self.next_request(true) else {
+                self.gone = true;
+                return Resume::Quit;
             };
             if req["type"] != "request" {
                 continue;
@@ -223,6 +247,24 @@ impl<'a> Dap<'a> {
                 Ok(Act::Stay) => {}
                 Ok(Act::Go(r)) => return r,
                 Err(msg) => self.wire.borrow_mut().fail(&req, &msg),
+            }
+        }
+    }
+
+    /// The next request: waiting for one, or only one already there. The
+    /// end of input or a broken message is `None` (the session ends).
+    fn next_request(&mut self, wait: bool) -> Option<Json> {
+        let msg = if wait { self.input.recv().ok()? } else { self.input.try_recv().ok()? };
+        match msg {
+            Ok(Some(r)) => Some(r),
+            Ok(None) => {
+                self.gone = true;
+                None
+            }
+            Err(msg) => {
+                eprintln!("mlir-interp dap: {msg}");
+                self.gone = true;
+                None
             }
         }
     }
@@ -436,6 +478,7 @@ impl<'a> Dap<'a> {
             Reason::Watch { id, expr, old, new } => {
                 ("data breakpoint", format!("Watchpoint {id}: {expr} changed from {old} to {new}"), vec![*id])
             }
+            Reason::Interrupted => ("pause", "Paused".to_string(), vec![]),
             Reason::Fault(err) => {
                 let text = err.render(self.m, self.src);
                 w.event("output", json!({"category": "stderr", "output": text}));
@@ -483,6 +526,9 @@ fn element(v: &Value, idx: &[usize]) -> String {
 
 impl Ui for Dap<'_> {
     fn stop(&mut self, s: &Stopped<'_, '_>, points: &mut Points) -> Resume {
+        if let Some(r) = self.pending.take() {
+            return r;
+        }
         self.children.clear();
         let _ = std::io::stdout().flush();
         self.stopped(s);
@@ -525,6 +571,34 @@ impl Ui for Dap<'_> {
     fn loaded(&mut self, funcs: Vec<String>) {
         self.funcs = funcs;
     }
+
+    /// Requests that arrive while the program runs: `pause` pauses it,
+    /// breakpoint changes take effect at once, a disconnect ends the run;
+    /// what needs a paused program is refused.
+    fn poll(&mut self, points: &mut Points) -> bool {
+        loop {
+            if self.gone {
+                return true;
+            }
+            let Some(req) = self.next_request(false) else { return self.gone };
+            if req["type"] != "request" {
+                continue;
+            }
+            if req["command"] == "pause" {
+                self.wire.borrow_mut().reply(&req, json!({}));
+                return true;
+            }
+            match self.request(&req, None, points) {
+                Ok(Act::Stay) => {}
+                // Restart, terminate, disconnect: pause to act on them.
+                Ok(Act::Go(r)) => {
+                    self.pending = Some(r);
+                    return true;
+                }
+                Err(msg) => self.wire.borrow_mut().fail(&req, &msg),
+            }
+        }
+    }
 }
 
 /// The capabilities `initialize` answers with.
@@ -543,14 +617,14 @@ fn capabilities() -> Json {
 /// Serves one debugging session on `input`/`output` (the `dap` command):
 /// the handshake up to `launch`, then runs under [`Dap`]. Returns the exit
 /// status: 0 when the client disconnects, 2 when the input is not DAP.
-pub fn main(input: Box<dyn BufRead>, output: Box<dyn Write>, cfg: crate::exec::Config) -> i32 {
+pub fn main(input: Box<dyn BufRead + Send>, output: Box<dyn Write>, cfg: crate::exec::Config) -> i32 {
     let wire = Rc::new(RefCell::new(Wire::new(output)));
-    let mut input = input;
+    let input = reader(input);
     let mut base = (1, 1);
     let mut early = Vec::new();
     // Until `launch`: only the handshake; breakpoints wait for the program.
     let (launch, req) = loop {
-        let req = match read_message(&mut *input) {
+        let req = match input.recv().unwrap_or(Ok(None)) {
             Ok(Some(r)) => r,
             Ok(None) => return 0,
             Err(msg) => {

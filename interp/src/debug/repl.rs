@@ -11,6 +11,7 @@ use super::{line_of, Ended, Points, Reason, Resume, Stopped, Ui, Where};
 use mlir_ir::diag::Source;
 use mlir_ir::ir::{Module, OpId};
 use std::io::{BufRead, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// The prompt.
 pub const PROMPT: &str = "(mlir-dbg) ";
@@ -22,6 +23,7 @@ Running:
   next [N]      (n)   run to the next op of this region or an outer one
   finish        (fin) run until the current function returns
   continue      (c)   run until a breakpoint, a watchpoint, a fault or the end
+                      (Ctrl-C pauses a running program)
   run, restart  (r)   start the program again (breakpoints are kept)
   quit          (q)   leave
 Breakpoints:
@@ -406,6 +408,7 @@ impl<'a> Repl<'a> {
             Reason::Watch { id, expr, old, new } => {
                 println!("Watchpoint {id}: {expr}\nOld value = {old}\nNew value = {new}");
             }
+            Reason::Interrupted => println!("Program interrupted."),
             Reason::Fault(err) => {
                 print!("{}", err.render(s.e.m, self.src));
                 println!("The program stopped at the failing op; its state can be inspected ('run' restarts, 'quit' leaves).");
@@ -426,6 +429,7 @@ impl Ui for Repl<'_> {
         self.repeat.1 = 0;
         self.frame = 0;
         self.listed = None;
+        INTERRUPTED.store(false, Ordering::Relaxed);
         let _ = std::io::stdout().flush();
         self.banner(s);
         self.prompt(Some(s), points)
@@ -465,4 +469,18 @@ impl Ui for Repl<'_> {
     fn loaded(&mut self, funcs: Vec<String>) {
         self.funcs = funcs;
     }
+
+    fn poll(&mut self, _points: &mut Points) -> bool {
+        INTERRUPTED.swap(false, Ordering::Relaxed)
+    }
+}
+
+/// Set by Ctrl-C while the program runs (at the prompt, the line editor
+/// reads Ctrl-C as a key instead).
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+/// Makes Ctrl-C pause the running program instead of ending the process.
+pub fn catch_interrupts() {
+    // Without a handler (another one is installed) Ctrl-C keeps its default.
+    let _ = ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::Relaxed));
 }
