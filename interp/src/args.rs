@@ -88,6 +88,10 @@ fn static_tensor(e: &Engine, shape: &[i64], elem: TypeId, text: &str) -> Result<
     let dims = dims_of(shape, text)?;
     let elem_name = type_to_string(&e.m.ctx, elem);
     let tensor = format!("tensor<{}{elem_name}>", dims.iter().map(|d| format!("{d}x")).collect::<String>());
+    if dims.contains(&0) {
+        // MLIR spells an empty value of a shape like 0x3 `dense<>` only.
+        return constant(e, &tensor, "dense<>");
+    }
     constant(e, &tensor, &literal(e, elem, text, true)?)
 }
 
@@ -164,7 +168,20 @@ fn dims_of(shape: &[i64], text: &str) -> Result<Vec<usize>, String> {
     if !shape.contains(&DYNAMIC) {
         return Ok(shape.iter().map(|d| *d as usize).collect());
     }
-    let lit = nested_shape(text).ok_or("a dynamic shape needs a nested list literal (dense<[...]>) to size it")?;
+    if text.trim().replace(' ', "") == "dense<>" {
+        // No elements: every dynamic dim is empty.
+        return Ok(shape.iter().map(|d| if *d == DYNAMIC { 0 } else { *d as usize }).collect());
+    }
+    let mut lit = nested_shape(text).ok_or("a dynamic shape needs a nested list literal (dense<[...]>) to size it")?;
+    // An empty list has no nesting below it: the dims there come from the
+    // type, and must be static (`dense<[]>` for memref<?x3xi32> is 0x3).
+    if lit.last() == Some(&0) && lit.len() < shape.len() {
+        let rest = &shape[lit.len()..];
+        if rest.contains(&DYNAMIC) {
+            return Err("an empty literal cannot size the dynamic dims below it".into());
+        }
+        lit.extend(rest.iter().map(|d| *d as usize));
+    }
     if lit.len() != shape.len() {
         return Err(format!("the literal has rank {}, the parameter rank {}", lit.len(), shape.len()));
     }

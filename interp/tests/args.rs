@@ -246,3 +246,34 @@ fn npy_in_and_out() {
     assert_eq!(code, 2);
     assert!(err.contains("the .npy dtype '<f4' does not hold these elements (expected <i4 or <u4)"), "{err}");
 }
+
+/// Empty values: `dense<[]>` sizes the outer dynamic dim 0 and takes the
+/// static dims below it from the type (`memref<?x3xi32>` is 0x3), and
+/// `dense<>` makes every dynamic dim 0. Each run prints the two dim-0 sizes
+/// and the memref's static dim 1 (3).
+#[test]
+fn empty_dynamic_dims() {
+    let p = r#"func.func @f(%t: tensor<?xf32>, %m: memref<?x3xi32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = tensor.dim %t, %c0 : tensor<?xf32>
+  %k = memref.dim %m, %c0 : memref<?x3xi32>
+  %w = memref.dim %m, %c1 : memref<?x3xi32>
+  vector.print %n : index
+  vector.print %k : index
+  vector.print %w : index
+  return
+}
+"#;
+    let (code, out, err) = run("empty.mlir", p, &["dense<[]>", "dense<[]>"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out, "0\n0\n3\n");
+    let (code, out, err) = run("empty.mlir", p, &["dense<>", "dense<>"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out, "0\n0\n3\n");
+    // A dynamic dim below an empty list cannot be sized.
+    let q = "func.func @f(%m: memref<?x?xi32>) {\n  return\n}\n";
+    let (code, _, err) = run("empty2.mlir", q, &["dense<[]>"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("an empty literal cannot size the dynamic dims below it"), "{err}");
+}

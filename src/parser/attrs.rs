@@ -443,7 +443,10 @@ impl<'a> Parser<'a> {
         self.bump()?;
         self.expect(Tok::Less, "'<' after 'dense'")?;
         let mut hex: Option<Vec<u8>> = None;
-        let (lshape, lits) = if self.is(Tok::Greater) {
+        // `dense<>` fits any type without elements; `dense<[]>` is of
+        // shape [0] and `dense<[[]]>` of [1, 0], like any list literal.
+        let bare_empty = self.is(Tok::Greater);
+        let (lshape, lits) = if bare_empty {
             (vec![0], Vec::new())
         } else if self.is(Tok::String) && self.spelling().starts_with("\"0x") {
             let bytes = unescape(self.spelling());
@@ -456,7 +459,6 @@ impl<'a> Parser<'a> {
         } else {
             self.parse_tensor_literal()?
         };
-        let empty_literal = lits.is_empty() && hex.is_none();
         self.expect(Tok::Greater, "'>'")?;
         let (ty, _) = self.parse_shaped_type_suffix(hint)?;
         let (shape, elem) = self.static_shape(ty, kw)?;
@@ -485,7 +487,7 @@ impl<'a> Parser<'a> {
             return Ok(self.m.ctx.attr(Attribute::Dense { ty, splat, values: DenseValues::Hex(data.into()) }));
         }
         let splat = lshape.is_empty();
-        if !(splat || empty_literal && count == 0) && lshape != shape {
+        if !(splat || bare_empty && count == 0) && lshape != shape {
             return self.err_at(
                 lit_span,
                 format!(
