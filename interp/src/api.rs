@@ -25,7 +25,6 @@
 use crate::exec::{Config, Engine, Observer};
 use crate::float::{self, FloatKind};
 use crate::lane::Lane;
-use crate::memory::{AllocKind, AllocLayout};
 use crate::scalar::{Int, Scalar};
 use crate::value::Value;
 use mlir_ir::diag::Source;
@@ -606,19 +605,9 @@ fn to_value(e: &mut Engine, op: OpId, ty: TypeId, d: Data) -> Result<Value, Stri
         (Data::Array(t), TypeKind::RankedTensor { shape, elem, .. } | TypeKind::Vector { shape, elem, .. }) => {
             Ok(Value::Array(Rc::new(array_of(e, &t, shape, *elem, &tname)?)))
         }
-        (Data::Array(t), TypeKind::MemRef { shape, elem, layout, .. }) => {
-            if layout.is_some() {
-                return Err(format!("{tname} has a layout; lend a view with the same strides instead (Arg::Lent)"));
-            }
+        (Data::Array(t), TypeKind::MemRef { shape, elem, .. }) => {
             let d = array_of(e, &t, shape, *elem, &tname)?;
-            let elem = crate::operands::elem_of(e, op, *elem).map_err(|x| x.kind.to_string())?;
-            let sizes = d.shape().iter().map(|n| *n as i64).collect();
-            let m = e
-                .mem
-                .alloc(op, elem, sizes, AllocLayout::Identity, AllocKind::Argument, 0)
-                .map_err(|x| x.kind.to_string())?;
-            m.write_all(op, &d, "an argument").map_err(|x| x.kind.to_string())?;
-            Ok(Value::Memref(Rc::new(m)))
+            crate::args::memref_value(e, op, ty, &d)
         }
         (d, _) => Err(format!("{} does not fit {tname}", describe(&d))),
     }

@@ -51,12 +51,7 @@ fn value_of(e: &mut Engine, op: OpId, ty: TypeId, text: &str) -> Result<Value, S
     let ctx = &e.m.ctx;
     let name = type_to_string(ctx, ty);
     match ctx.type_kind(ty).clone() {
-        TypeKind::MemRef { shape, elem, layout, .. } => {
-            if layout.is_some() {
-                return Err(format!(
-                    "memref arguments with a layout ({name}) are not supported; use the identity layout"
-                ));
-            }
+        TypeKind::MemRef { shape, elem, .. } => {
             let t = match text.strip_prefix('@') {
                 Some(file) => from_npy(e, elem, &shape, file)?,
                 None => match static_tensor(e, &shape, elem, text)? {
@@ -64,14 +59,7 @@ fn value_of(e: &mut Engine, op: OpId, ty: TypeId, text: &str) -> Result<Value, S
                     _ => return Err("the literal is not a tensor".into()),
                 },
             };
-            let elem = crate::operands::elem_of(e, op, elem).map_err(|x| x.kind.to_string())?;
-            let sizes = t.shape().iter().map(|d| *d as i64).collect();
-            let m = e
-                .mem
-                .alloc(op, elem, sizes, AllocLayout::Identity, AllocKind::Argument, 0)
-                .map_err(|x| x.kind.to_string())?;
-            m.write_all(op, &t, "an argument").map_err(|x| x.kind.to_string())?;
-            Ok(Value::Memref(Rc::new(m)))
+            memref_value(e, op, ty, &t)
         }
         TypeKind::RankedTensor { shape, elem, .. } | TypeKind::Vector { shape, elem, .. } if text.starts_with('@') => {
             Ok(Value::Array(from_npy(e, elem, &shape, &text[1..])?))
@@ -160,6 +148,58 @@ fn float_text(k: FloatKind, t: &str) -> Result<String, String> {
         None if integer => format!("{t}.0"),
         None => t.to_string(),
     })
+}
+
+/// A fresh buffer the caller owns holding `d` as a memref of type `ty`,
+/// laid out as the type says: static strides and offset as written;
+/// dynamic strides row-major over the dims inside them, a dynamic offset
+/// just large enough for negative strides; a layout map without symbols
+/// through the map.
+pub(crate) fn memref_value(e: &mut Engine, op: OpId, ty: TypeId, d: &crate::dense::Dense) -> Result<Value, String> {
+    let ctx = &e.m.ctx;
+    let TypeKind::MemRef { elem, layout, .. } = ctx.type_kind(ty).clone() else {
+        return Err("not a memref type".into());
+    };
+    let sizes: Vec<i64> = d.shape().iter().map(|n| *n as i64).collect();
+    let layout = match layout.map(|l| ctx.attr_kind(l)) {
+        None => AllocLayout::Identity,
+        Some(mlir_ir::attrs::Attribute::AffineMap(m)) if m.is_identity() => AllocLayout::Identity,
+        Some(a) => match mlir_ir::layout::strides_and_offset(ctx, ty) {
+            Some((strides, offset)) => strided(&sizes, &strides, offset)?,
+            None => match a {
+                mlir_ir::attrs::Attribute::AffineMap(m) if m.num_syms == 0 => {
+                    AllocLayout::Map { map: m.clone(), syms: Vec::new() }
+                }
+                _ => return Err(format!("{} has a layout with symbols; it cannot be built", type_to_string(ctx, ty))),
+            },
+        },
+    };
+    let elem = crate::operands::elem_of(e, op, elem).map_err(|x| x.kind.to_string())?;
+    let m = e.mem.alloc(op, elem, sizes, layout, AllocKind::Argument, 0).map_err(|x| x.kind.to_string())?;
+    m.write_all(op, d, "an argument").map_err(|x| x.kind.to_string())?;
+    Ok(Value::Memref(Rc::new(m)))
+}
+
+/// The strided layout of an argument of `sizes` whose type has `strides`
+/// and `offset` (either may hold [`DYNAMIC`]).
+fn strided(sizes: &[i64], strides: &[i64], offset: i64) -> Result<AllocLayout, String> {
+    // Inner dims first: a dynamic stride steps over everything inside it
+    // (the inner dims' reach together, plus one).
+    let mut out = strides.to_vec();
+    let mut span = 0i64;
+    for k in (0..sizes.len()).rev() {
+        if out[k] == DYNAMIC {
+            out[k] = span.checked_add(1).ok_or("the layout overflows")?;
+        }
+        let reach = (sizes[k] - 1).max(0).checked_mul(out[k].checked_abs().ok_or("the layout overflows")?);
+        span = reach.and_then(|r| span.checked_add(r)).ok_or("the layout overflows")?;
+    }
+    let below: i64 = sizes.iter().zip(&out).map(|(n, s)| if *s < 0 { (n - 1).max(0) * -s } else { 0 }).sum();
+    let offset = if offset == DYNAMIC { below } else { offset };
+    if offset < below {
+        return Err(format!("offset {offset} with these negative strides reaches below the buffer's start"));
+    }
+    Ok(AllocLayout::Strided { strides: out, offset })
 }
 
 /// The static dims of a shaped parameter; dynamic ones are read off the

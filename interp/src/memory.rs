@@ -1008,10 +1008,11 @@ impl Memory {
         let (strides, offset, map, elems) = match layout {
             AllocLayout::Identity => (mlir_ir::layout::canonical_strides(&sizes), 0, None, count),
             AllocLayout::Strided { strides, offset } => {
-                // Storage reaches the furthest element the strides address.
+                // Storage reaches the furthest element the strides address
+                // (negative strides reach down from the offset instead).
                 let mut last = offset;
                 for (n, s) in sizes.iter().zip(&strides) {
-                    if *n > 0 {
+                    if *n > 0 && *s > 0 {
                         last = (n - 1).checked_mul(*s).and_then(|x| x.checked_add(last)).ok_or_else(too_big)?;
                     }
                 }

@@ -277,3 +277,39 @@ fn empty_dynamic_dims() {
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("an empty literal cannot size the dynamic dims below it"), "{err}");
 }
+
+/// Memref arguments keep their type's layout: strided<[1, 2]> puts
+/// a[1][0] = 4 at physical element 1 (1*1 + 0*2); dynamic strides are
+/// row-major (offset 0, strides [2, 1]); strided<[-1], offset: 2> puts
+/// c[i] at 2 - i, so physical elements 1 and 0 hold c[1] = 8 and c[2] = 9.
+#[test]
+fn memref_layouts() {
+    let p = r#"func.func @f(%a: memref<2x3xi32, strided<[1, 2]>>, %b: memref<2x2xf32, strided<[?, ?], offset: ?>>, %c: memref<3xi8, strided<[-1], offset: 2>>) {
+  %c1 = arith.constant 1 : index
+  %flat = memref.reinterpret_cast %a to offset: [0], sizes: [6], strides: [1] : memref<2x3xi32, strided<[1, 2]>> to memref<6xi32>
+  %p = memref.load %flat[%c1] : memref<6xi32>
+  vector.print %p : i32
+  %base, %off, %s:2, %st:2 = memref.extract_strided_metadata %b : memref<2x2xf32, strided<[?, ?], offset: ?>> -> memref<f32>, index, index, index, index, index
+  vector.print %off : index
+  vector.print %st#0 : index
+  vector.print %st#1 : index
+  %cb, %coff, %cs, %cst = memref.extract_strided_metadata %c : memref<3xi8, strided<[-1], offset: 2>> -> memref<i8>, index, index, index
+  %cflat = memref.reinterpret_cast %c to offset: [0], sizes: [3], strides: [1] : memref<3xi8, strided<[-1], offset: 2>> to memref<3xi8>
+  %q = memref.load %cflat[%c1] : memref<3xi8>
+  vector.print %q : i8
+  %c0 = arith.constant 0 : index
+  %r = memref.load %cflat[%c0] : memref<3xi8>
+  vector.print %r : i8
+  return
+}
+"#;
+    let (code, out, err) =
+        run("layouts.mlir", p, &["dense<[[1,2,3],[4,5,6]]>", "dense<[[1.5,2.5],[3.5,4.5]]>", "dense<[7,8,9]>"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out, "4\n0\n2\n1\n8\n9\n");
+    // A static offset too small for the negative strides cannot be built.
+    let q = "func.func @f(%c: memref<3xi8, strided<[-1], offset: 1>>) {\n  return\n}\n";
+    let (code, _, err) = run("layouts2.mlir", q, &["dense<[7,8,9]>"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("offset 1 with these negative strides reaches below the buffer's start"), "{err}");
+}
