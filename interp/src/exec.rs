@@ -5,10 +5,10 @@
 //! Loading numbers every SSA value of a function densely, so a frame is a
 //! `Vec<Value>` indexed by slot and no op execution hashes anything. Op
 //! attributes the hot path needs (predicates, flags, constants, callees) are
-//! decoded once into [`Aux`], a table indexed by op id, and every block is
+//! decoded once into `Aux`, a table indexed by op id, and every block is
 //! translated once (`crate::code`) into the instructions `run.rs` executes.
 //! The engine defines no op semantics itself: the dialects and the runtime
-//! library come in as [`Semantics`] from the layer above.
+//! library come in as `Semantics` from the layer above.
 //!
 //! With an observer attached, regions are walked op by op through the
 //! dialects instead (the same results: `tests/translated.rs`).
@@ -79,7 +79,7 @@ pub type Frame = Vec<Value>;
 
 /// What executing one op does to control flow.
 #[derive(Debug)]
-pub enum Flow {
+pub(crate) enum Flow {
     /// Continue with the next op.
     Next,
     /// Jump to a block of the same region, passing its arguments.
@@ -88,8 +88,8 @@ pub enum Flow {
     Exit(Vec<Value>),
 }
 
-pub use crate::code::{Aux, UNSIGNED};
-pub use crate::sem::int::{EXACT, NNEG, NSW, NUW};
+pub(crate) use crate::code::{Aux, UNSIGNED};
+pub(crate) use crate::sem::int::{EXACT, NNEG, NSW, NUW};
 
 /// A function of the module (with a body) or an external declaration.
 #[derive(Clone, Debug)]
@@ -101,22 +101,22 @@ pub struct Func {
     /// The body, if defined.
     pub body: Option<RegionId>,
     /// Number of SSA slots of its frame.
-    pub nslots: u32,
+    pub(crate) nslots: u32,
     /// Result types.
     pub results: Vec<TypeId>,
     /// Argument types.
     pub inputs: Vec<TypeId>,
     /// The entry block of the body and the slot of its first argument.
-    pub entry: Option<(BlockId, Slot)>,
+    pub(crate) entry: Option<(BlockId, Slot)>,
     /// Slots whose values may own storage (memrefs, vectors, tensors,
     /// pointers): cleared when a frame is put back for reuse.
-    pub owning: Rc<[Slot]>,
+    pub(crate) owning: Rc<[Slot]>,
 }
 
 impl Func {
     /// Entry block, first argument slot and frame size of a defined function.
     #[inline]
-    pub fn fast_entry(&self) -> Option<(BlockId, Slot, u32)> {
+    pub(crate) fn fast_entry(&self) -> Option<(BlockId, Slot, u32)> {
         self.entry.map(|(b, s)| (b, s, self.nslots))
     }
 }
@@ -136,7 +136,7 @@ pub struct Engine<'m> {
     operand_slots: Vec<u32>,
     result_runs: Vec<(u32, u32)>,
     /// Decoded attributes, by op id.
-    pub aux: Vec<Aux>,
+    pub(crate) aux: Vec<Aux>,
     /// The fuel each op costs (one plus [`Aux::work`]), with [`HEAVY`] set
     /// when it must reserve memory for its result first, by op id.
     cost: Vec<u64>,
@@ -158,7 +158,7 @@ pub struct Engine<'m> {
     /// Buffers, allocation scopes, globals.
     pub mem: crate::memory::Memory,
     /// Frame sizes of the initializer regions of `llvm.mlir.global` ops.
-    pub global_slots: FxHashMap<OpId, u32>,
+    pub(crate) global_slots: FxHashMap<OpId, u32>,
     /// Who watches the run (trace, debugger, pass checking); `None` costs
     /// one check per region entry and per call.
     pub observer: Option<Box<dyn Observer + 'm>>,
@@ -177,15 +177,15 @@ pub struct Engine<'m> {
 }
 
 /// Executes one op through its dialect.
-pub type OpFn = for<'a, 'm> fn(&'a mut Engine<'m>, &'a mut Frame, OpId) -> Result<Flow>;
+pub(crate) type OpFn = for<'a, 'm> fn(&'a mut Engine<'m>, &'a mut Frame, OpId) -> Result<Flow>;
 
 /// Calls an external function (a declaration without body) from an op.
-pub type ExternalFn = for<'a, 'm> fn(&'a mut Engine<'m>, OpId, FuncRef, Vec<Value>) -> Result<Vec<Value>>;
+pub(crate) type ExternalFn = for<'a, 'm> fn(&'a mut Engine<'m>, OpId, FuncRef, Vec<Value>) -> Result<Vec<Value>>;
 
 /// The semantics the engine runs but does not define, supplied by the
 /// layer above it (`crate::dialects`), so the engine imports no dialect.
 #[derive(Clone, Copy)]
-pub struct Semantics {
+pub(crate) struct Semantics {
     /// Executes one op through its dialect.
     pub op: OpFn,
     /// Calls external function `f` (a declaration without body: the
@@ -237,7 +237,12 @@ impl<'m> Engine<'m> {
     /// Loads `m` to run with `sem`: numbers slots, builds the function
     /// table, decodes attributes, translates the code. (`Engine::load`,
     /// in `crate::dialects`, supplies every dialect.)
-    pub fn with_semantics(m: &'m Module, cfg: Config, out: Box<dyn Write + 'm>, sem: Semantics) -> Result<Engine<'m>> {
+    pub(crate) fn with_semantics(
+        m: &'m Module,
+        cfg: Config,
+        out: Box<dyn Write + 'm>,
+        sem: Semantics,
+    ) -> Result<Engine<'m>> {
         let mut e = Engine {
             m,
             cfg: cfg.clone(),
@@ -528,7 +533,7 @@ impl<'m> Engine<'m> {
     }
 
     /// The bit width of an integer or index type.
-    pub fn int_width(&self, ty: TypeId) -> Option<u32> {
+    pub(crate) fn int_width(&self, ty: TypeId) -> Option<u32> {
         match self.m.ctx.type_kind(ty) {
             TypeKind::Integer { width, .. } => Some(*width),
             TypeKind::Index => Some(self.cfg.index_bits),
@@ -537,7 +542,7 @@ impl<'m> Engine<'m> {
     }
 
     /// The element type of a shaped type, or the type itself.
-    pub fn elem_type(&self, ty: TypeId) -> TypeId {
+    pub(crate) fn elem_type(&self, ty: TypeId) -> TypeId {
         match self.m.ctx.type_kind(ty) {
             TypeKind::Vector { elem, .. } | TypeKind::RankedTensor { elem, .. } => *elem,
             _ => ty,
@@ -545,7 +550,7 @@ impl<'m> Engine<'m> {
     }
 
     /// Decodes a constant attribute as a value of type `ty`.
-    pub fn attr_value(&self, op: OpId, a: mlir_ir::attrs::AttrId, ty: TypeId) -> Result<Value> {
+    pub(crate) fn attr_value(&self, op: OpId, a: mlir_ir::attrs::AttrId, ty: TypeId) -> Result<Value> {
         let m = self.m;
         match m.ctx.attr_kind(a) {
             Attribute::Integer { value, .. } => Ok(Value::int(self.int_of(op, value, ty)?)),
@@ -631,13 +636,13 @@ impl<'m> Engine<'m> {
     // ---- attributes and regions the dialects read at run time -----------
 
     /// Region `i` of `op`.
-    pub fn region(&self, op: OpId, i: usize) -> Result<RegionId> {
+    pub(crate) fn region(&self, op: OpId, i: usize) -> Result<RegionId> {
         self.m.regions(op).get(i).copied().ok_or_else(|| invalid(op, "missing region"))
     }
 
     /// The integers of attribute `name`: `array<i64: ..>`, `[1 : i64, ..]`
     /// or a single integer; `None` when `op` has no such attribute.
-    pub fn ints_attr(&self, op: OpId, name: &str) -> Result<Option<Vec<i64>>> {
+    pub(crate) fn ints_attr(&self, op: OpId, name: &str) -> Result<Option<Vec<i64>>> {
         let one = |v: &IntVal| v.to_i64().ok_or_else(|| invalid(op, format!("'{name}' out of range")));
         let m = self.m;
         match m.attr(op, name).map(|a| m.ctx.attr_kind(a)) {
@@ -659,12 +664,12 @@ impl<'m> Engine<'m> {
     }
 
     /// The integers of attribute `name`, which `op` must have.
-    pub fn i64s(&self, op: OpId, name: &str) -> Result<Vec<i64>> {
+    pub(crate) fn i64s(&self, op: OpId, name: &str) -> Result<Vec<i64>> {
         self.ints_attr(op, name)?.ok_or_else(|| invalid(op, format!("missing '{name}'")))
     }
 
     /// The operand counts of an op with `operandSegmentSizes`.
-    pub fn segments(&self, op: OpId) -> Result<Vec<usize>> {
+    pub(crate) fn segments(&self, op: OpId) -> Result<Vec<usize>> {
         self.i64s(op, "operandSegmentSizes")?
             .into_iter()
             .map(|x| usize::try_from(x).map_err(|_| invalid(op, "bad operandSegmentSizes")))
@@ -675,7 +680,7 @@ impl<'m> Engine<'m> {
 
     /// Operand `i` of `op`.
     #[inline]
-    pub fn arg<'f>(&self, fr: &'f Frame, op: OpId, i: usize) -> Result<&'f Value> {
+    pub(crate) fn arg<'f>(&self, fr: &'f Frame, op: OpId, i: usize) -> Result<&'f Value> {
         let (start, n) = self.operand_runs[op.0 as usize];
         if i >= n as usize {
             return Err(invalid(op, format!("missing operand #{i}")));
@@ -697,13 +702,13 @@ impl<'m> Engine<'m> {
 
     /// Overwrites the slot of value `v` (an op that updates a value it does
     /// not define: `tensor.parallel_insert_slice` on a loop's shared output).
-    pub fn set(&self, fr: &mut Frame, v: ValueId, val: Value) {
+    pub(crate) fn set(&self, fr: &mut Frame, v: ValueId, val: Value) {
         fr[self.slot[v.0 as usize] as usize] = val;
     }
 
     /// Executes the single op `op` outside the usual block walk (the ops of
     /// a region without a terminator, like `scf.forall.in_parallel`'s).
-    pub fn exec_op(&mut self, fr: &mut Frame, op: OpId) -> Result<Flow> {
+    pub(crate) fn exec_op(&mut self, fr: &mut Frame, op: OpId) -> Result<Flow> {
         let r = self.tick(op).and_then(|()| {
             self.ask(op, |o, e| o.before_op(e, fr, op))?;
             self.step(fr, op)
@@ -734,12 +739,12 @@ impl<'m> Engine<'m> {
     }
 
     /// All operands of `op` (cloned: cheap, arrays are shared).
-    pub fn args(&self, fr: &Frame, op: OpId) -> Vec<Value> {
+    pub(crate) fn args(&self, fr: &Frame, op: OpId) -> Vec<Value> {
         self.operand_slots_of(op).iter().map(|s| fr[*s as usize].clone()).collect()
     }
 
     /// Operands `range` of `op`.
-    pub fn args_in(&self, fr: &Frame, op: OpId, range: std::ops::Range<usize>) -> Result<Vec<Value>> {
+    pub(crate) fn args_in(&self, fr: &Frame, op: OpId, range: std::ops::Range<usize>) -> Result<Vec<Value>> {
         let slots = self.operand_slots_of(op);
         let vs = slots.get(range).ok_or_else(|| invalid(op, "operand segments do not match the operands"))?;
         Ok(vs.iter().map(|s| fr[*s as usize].clone()).collect())
@@ -747,14 +752,14 @@ impl<'m> Engine<'m> {
 
     /// Writes result `i` of `op`.
     #[inline]
-    pub fn assign_nth(&self, fr: &mut Frame, op: OpId, i: usize, val: Value) {
+    pub(crate) fn assign_nth(&self, fr: &mut Frame, op: OpId, i: usize, val: Value) {
         let (first, n) = self.result_runs[op.0 as usize];
         debug_assert!(i < n as usize);
         fr[first as usize + i] = val;
     }
 
     /// Writes result 0 of `op`.
-    pub fn assign(&self, fr: &mut Frame, op: OpId, val: Value) -> Result<Flow> {
+    pub(crate) fn assign(&self, fr: &mut Frame, op: OpId, val: Value) -> Result<Flow> {
         if self.result_runs[op.0 as usize].1 == 0 {
             return Err(invalid(op, "op has no result"));
         }
@@ -763,7 +768,7 @@ impl<'m> Engine<'m> {
     }
 
     /// Writes all results of `op`.
-    pub fn assign_all(&self, fr: &mut Frame, op: OpId, vals: Vec<Value>) -> Result<Flow> {
+    pub(crate) fn assign_all(&self, fr: &mut Frame, op: OpId, vals: Vec<Value>) -> Result<Flow> {
         let n = self.result_runs[op.0 as usize].1 as usize;
         if vals.len() != n {
             return Err(invalid(op, format!("{} values for {n} results", vals.len())));
@@ -786,17 +791,17 @@ impl<'m> Engine<'m> {
     }
 
     /// The type of result `i` of `op`.
-    pub fn result_type(&self, op: OpId, i: usize) -> TypeId {
+    pub(crate) fn result_type(&self, op: OpId, i: usize) -> TypeId {
         self.m.type_of(self.m.result(op, i))
     }
 
     /// The type of operand `i` of `op`.
-    pub fn operand_type(&self, op: OpId, i: usize) -> Option<TypeId> {
+    pub(crate) fn operand_type(&self, op: OpId, i: usize) -> Option<TypeId> {
         self.m.operands(op).get(i).map(|v| self.m.type_of(*v))
     }
 
     /// Fails with a poison error if `v` holds poison anywhere.
-    pub fn observe(&self, op: OpId, v: &Value, what: &str) -> Result<()> {
+    pub(crate) fn observe(&self, op: OpId, v: &Value, what: &str) -> Result<()> {
         match v.find_poison() {
             Some(p) => Err(Error::at(op, ErrorKind::Poison { what: what.to_string(), origin: p.0 })),
             None => Ok(()),
@@ -804,7 +809,7 @@ impl<'m> Engine<'m> {
     }
 
     /// The boolean of an i1 value, failing on poison.
-    pub fn cond(&self, op: OpId, v: &Value, what: &str) -> Result<bool> {
+    pub(crate) fn cond(&self, op: OpId, v: &Value, what: &str) -> Result<bool> {
         self.observe(op, v, what)?;
         match v.scalar().and_then(Scalar::as_int) {
             Some(i) => Ok(i.is_nonzero()),
@@ -818,7 +823,12 @@ impl<'m> Engine<'m> {
     /// (`scf.for`, `scf.parallel`, `scf.forall`, `affine.for`,
     /// `affine.parallel`: their AutomaticAllocationScope trait), so the
     /// body's allocas die with the iteration.
-    pub fn run_scoped(&mut self, fr: &mut Frame, body: RegionId, args: Vec<Value>) -> Result<(OpId, Vec<Value>)> {
+    pub(crate) fn run_scoped(
+        &mut self,
+        fr: &mut Frame,
+        body: RegionId,
+        args: Vec<Value>,
+    ) -> Result<(OpId, Vec<Value>)> {
         self.mem.push_scope();
         let r = self.run_region(fr, body, args);
         self.mem.pop_scope();
@@ -828,7 +838,12 @@ impl<'m> Engine<'m> {
     /// Runs `region` in `fr` with entry arguments `args` until a terminator
     /// leaves it; returns that terminator and its values.
     #[inline]
-    pub fn run_region(&mut self, fr: &mut Frame, region: RegionId, args: Vec<Value>) -> Result<(OpId, Vec<Value>)> {
+    pub(crate) fn run_region(
+        &mut self,
+        fr: &mut Frame,
+        region: RegionId,
+        args: Vec<Value>,
+    ) -> Result<(OpId, Vec<Value>)> {
         // Whether anyone observes is decided once per region, so the loop
         // without an observer has no per-op check.
         if self.observer.is_some() {
@@ -935,7 +950,7 @@ impl<'m> Engine<'m> {
     /// Spends `units` of fuel at `op` (ops that touch elements their static
     /// types do not show, like printing a dynamically sized memref, charge
     /// them here), and looks at the clock when `--timeout` is set.
-    pub fn charge(&mut self, op: OpId, units: u64) -> Result<()> {
+    pub(crate) fn charge(&mut self, op: OpId, units: u64) -> Result<()> {
         self.work = self.work.saturating_add(units);
         if let Some(max) = self.cfg.max_steps {
             if self.work > max {
@@ -969,7 +984,7 @@ impl<'m> Engine<'m> {
     }
 
     /// Calls function `f` with `args` from op `at`.
-    pub fn call(&mut self, at: OpId, f: FuncRef, args: Vec<Value>) -> Result<Vec<Value>> {
+    pub(crate) fn call(&mut self, at: OpId, f: FuncRef, args: Vec<Value>) -> Result<Vec<Value>> {
         let func = self.funcs.get(f.0 as usize).ok_or_else(|| invalid(at, "bad function reference"))?;
         let Some(body) = func.body else {
             return (self.sem.external)(self, at, f, args);
