@@ -51,13 +51,12 @@ use mlir_ir::attrs::Attribute;
 use mlir_ir::ir::OpId;
 use mlir_ir::ops::{OpKind, VectorOp};
 use mlir_ir::types::{TypeId, TypeKind};
-use ndarray::{ArrayD, IxDyn};
 use num_bigint::BigUint;
 use std::rc::Rc;
 
 use crate::operands::{
-    arr, array, array_value, at, count, dense, dense_error, dense_error_as, i64s, index_args, index_or_poison, invalid,
-    memref_arg, next_index, scalars, tabulate,
+    array, count, dense, dense_error, dense_error_as, i64s, index_args, index_or_poison, invalid, memref_arg,
+    next_index, scalars, tabulate,
 };
 use crate::sem::fp::{maximumf, maxnumf};
 use crate::sem::int::{addi, bitwise, maxsi, maxui, minsi, minui, muli, Out};
@@ -312,34 +311,48 @@ fn insert_at(e: &Engine, fr: &mut Frame, op: OpId, pos: &[Option<i64>]) -> Resul
 
 /// `vector.scalable.extract %v[pos]`: a 1-D slice along the last dim.
 fn scalable_extract(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
-    let src = arr(e, fr, op, 0)?;
+    let src = dense(e, fr, op, 0)?;
     let dims = vector_dims(e, op, e.result_type(op, 0))?;
     let pos = usize::try_from(i64s(e, op, "pos")?.first().copied().unwrap_or(0)).map_err(|_| invalid(op, "bad pos"))?;
-    let last = dims.len().checked_sub(1).ok_or_else(|| invalid(op, "0-D scalable extract"))?;
-    let v = tabulate(op, &dims, |i| {
-        let mut j = i.to_vec();
-        j[last] = j[last].checked_add(pos).ok_or_else(|| invalid(op, "pos overflows"))?;
-        src.get(IxDyn(&j)).cloned().ok_or_else(|| ub_bounds(op, &j, src.shape()))
-    })?;
-    e.assign(fr, op, v)
+    dims.len().checked_sub(1).ok_or_else(|| invalid(op, "0-D scalable extract"))?;
+    let at = last_dim_slice(op, src.shape(), &dims, pos)?;
+    let v = src.gather(&dims, at).map_err(|x| dense_error(op, x))?;
+    e.assign(fr, op, Value::Array(Rc::new(v)))
 }
 
 /// `vector.scalable.insert %x, %v[pos]`.
 fn scalable_insert(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
-    let item = arr(e, fr, op, 0)?;
-    let dest = arr(e, fr, op, 1)?;
+    let item = dense(e, fr, op, 0)?;
+    let dest = dense(e, fr, op, 1)?;
     let pos = usize::try_from(i64s(e, op, "pos")?.first().copied().unwrap_or(0)).map_err(|_| invalid(op, "bad pos"))?;
-    let mut out = (*dest).clone();
-    let last = item.ndim().checked_sub(1).ok_or_else(|| invalid(op, "0-D scalable insert"))?;
-    let mut idx = vec![0usize; item.ndim()];
-    for s in item.iter() {
-        let mut j = idx.clone();
-        j[last] = j[last].checked_add(pos).ok_or_else(|| invalid(op, "pos overflows"))?;
-        let shape = out.shape().to_vec();
-        *out.get_mut(IxDyn(&j)).ok_or_else(|| ub_bounds(op, &j, &shape))? = s.clone();
-        next_index(&mut idx, item.shape());
+    item.shape().len().checked_sub(1).ok_or_else(|| invalid(op, "0-D scalable insert"))?;
+    let at: Vec<usize> = last_dim_slice(op, dest.shape(), item.shape(), pos)?.collect();
+    let v = dest.scatter(&at, &item).map_err(|x| dense_error(op, x))?;
+    e.assign(fr, op, Value::Array(Rc::new(v)))
+}
+
+/// The row-major positions in a value of `shape` of a slice of `dims`
+/// starting at `pos` along the last dim (the leading dims line up); a
+/// slice past the end is undefined behaviour at its first lane outside.
+fn last_dim_slice<'a>(
+    op: OpId,
+    shape: &'a [usize],
+    dims: &'a [usize],
+    pos: usize,
+) -> Result<impl Iterator<Item = usize> + 'a> {
+    let last = dims.len().saturating_sub(1);
+    let n = shape.get(last).copied().unwrap_or(0);
+    let leading_fit = dims.len() == shape.len() && dims[..last].iter().zip(shape).all(|(d, s)| d <= s);
+    if !leading_fit {
+        return Err(invalid(op, "the slice's dims do not match the vector's"));
     }
-    e.assign(fr, op, array_value(op, &out)?)
+    if dims[last] > 0 && pos.checked_add(dims[last]).is_none_or(|end| end > n) {
+        let mut j = vec![0usize; dims.len()];
+        j[last] = n.max(pos);
+        return Err(ub_bounds(op, &j, shape));
+    }
+    let strides = crate::dense::row_major_strides(shape);
+    Ok(crate::dense::positions(dims, &strides).collect::<Vec<_>>().into_iter().map(move |p| p + pos))
 }
 
 fn ub_bounds(op: OpId, idx: &[usize], shape: &[usize]) -> Error {
@@ -447,30 +460,35 @@ fn shuffle(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
 
 /// `vector.interleave %a, %b`: alternates lanes of the last dim.
 fn interleave(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
-    let (a, b) = (arr(e, fr, op, 0)?, arr(e, fr, op, 1)?);
+    let (a, b) = (dense(e, fr, op, 0)?, dense(e, fr, op, 1)?);
     let dims = vector_dims(e, op, e.result_type(op, 0))?;
-    let last = dims.len().checked_sub(1).ok_or_else(|| invalid(op, "0-D interleave result"))?;
-    let v = tabulate(op, &dims, |i| {
-        let mut j = i.to_vec();
-        j[last] /= 2;
-        let j = if a.ndim() == 0 { Vec::new() } else { j };
-        let src = if i[last] % 2 == 0 { &a } else { &b };
-        at(op, src, &j).cloned()
-    })?;
-    e.assign(fr, op, v)
+    if a.shape() != b.shape() || a.len() * 2 != dims.iter().product::<usize>() {
+        return Err(invalid(op, "interleave operands do not match the result"));
+    }
+    let mut out = Builder::new(&dims, Some(a.lane())).map_err(|x| dense_error(op, x))?;
+    for k in 0..a.len() {
+        out.push(&a.get(k)).map_err(|x| dense_error(op, x))?;
+        out.push(&b.get(k)).map_err(|x| dense_error(op, x))?;
+    }
+    let v = out.finish().map_err(|x| dense_error(op, x))?;
+    e.assign(fr, op, Value::Array(Rc::new(v)))
 }
 
 /// `vector.deinterleave %v`: even lanes of the last dim, then odd lanes.
 fn deinterleave(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
-    let a = arr(e, fr, op, 0)?;
+    let a = dense(e, fr, op, 0)?;
     let dims = vector_dims(e, op, e.result_type(op, 0))?;
-    let last = dims.len().checked_sub(1).ok_or_else(|| invalid(op, "0-D deinterleave result"))?;
-    let half = |odd: usize| {
-        tabulate(op, &dims, |i| {
-            let mut j = i.to_vec();
-            j[last] = 2 * j[last] + odd;
-            at(op, &a, &j).cloned()
-        })
+    if dims.len() != a.shape().len() || dims.is_empty() || a.len() != 2 * dims.iter().product::<usize>() {
+        return Err(invalid(op, "deinterleave result does not match its operand"));
+    }
+    // Lane j of the last dim is source lane 2j (+1 for the odd half).
+    let mut by = crate::dense::row_major_strides(a.shape());
+    if let Some(l) = by.last_mut() {
+        *l *= 2;
+    }
+    let half = |odd: usize| -> Result<Value> {
+        let at = crate::dense::positions(&dims, &by).map(|p| p + odd);
+        Ok(Value::Array(Rc::new(a.gather(&dims, at).map_err(|x| dense_error(op, x))?)))
     };
     let (even, odd) = (half(0)?, half(1)?);
     e.assign_all(fr, op, vec![even, odd])
@@ -511,7 +529,7 @@ fn elem_bits(e: &Engine, op: OpId, ty: TypeId) -> Result<u32> {
 /// bits, as on a little-endian target). A result lane that overlaps a
 /// poison source lane is poison.
 fn bitcast(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
-    let a = arr(e, fr, op, 0)?;
+    let a = dense(e, fr, op, 0)?;
     let sty = e.elem_type(e.operand_type(op, 0).ok_or_else(|| invalid(op, "missing operand"))?);
     let rty = e.elem_type(e.result_type(op, 0));
     let (win, wout) = (elem_bits(e, op, sty)?, elem_bits(e, op, rty)?);
@@ -522,7 +540,7 @@ fn bitcast(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     };
     let in_row = a.shape().last().copied().unwrap_or(1).max(1);
     let out_row = dims.last().copied().unwrap_or(1).max(1);
-    let flat: Vec<&Scalar> = a.iter().collect();
+    let flat: Vec<Scalar> = a.iter().collect();
     let mut elems = Vec::with_capacity(flat.len() / in_row * out_row);
     for row in flat.chunks(in_row) {
         let mut bits = BigUint::default();
@@ -716,7 +734,7 @@ fn fold<'a>(
 
 /// The lanes of `mask` as booleans (poison lanes count as set: the
 /// result then depends on a poison lane, so it is poison below).
-fn mask_bits(op: OpId, m: &ArrayD<Scalar>) -> Result<Vec<Option<bool>>> {
+fn mask_bits(op: OpId, m: &Dense) -> Result<Vec<Option<bool>>> {
     m.iter()
         .map(|s| match s {
             Scalar::Int(i) => Ok(Some(i.is_nonzero())),
@@ -727,7 +745,7 @@ fn mask_bits(op: OpId, m: &ArrayD<Scalar>) -> Result<Vec<Option<bool>>> {
 }
 
 /// `vector.reduction <kind>, %v [, %acc]`, optionally under a mask.
-fn reduction(e: &Engine, fr: &mut Frame, op: OpId, mask: Option<&ArrayD<Scalar>>) -> Result<Flow> {
+fn reduction(e: &Engine, fr: &mut Frame, op: OpId, mask: Option<&Dense>) -> Result<Flow> {
     let k = kind_of(e, op)?;
     let v = dense(e, fr, op, 0)?;
     let acc = if e.m.operands(op).len() > 1 {
@@ -760,20 +778,26 @@ fn reduction(e: &Engine, fr: &mut Frame, op: OpId, mask: Option<&ArrayD<Scalar>>
 }
 
 /// `vector.multi_reduction <kind>, %src, %acc [dims]`.
-fn multi_reduction(e: &Engine, fr: &mut Frame, op: OpId, mask: Option<&ArrayD<Scalar>>) -> Result<Flow> {
+fn multi_reduction(e: &Engine, fr: &mut Frame, op: OpId, mask: Option<&Dense>) -> Result<Flow> {
     let k = kind_of(e, op)?;
-    let src = arr(e, fr, op, 0)?;
-    let acc = arr(e, fr, op, 1)?;
+    let src = dense(e, fr, op, 0)?;
+    let acc = e.arg(fr, op, 1)?.clone();
+    let rank = src.shape().len();
     let red: Vec<usize> = i64s(e, op, "reduction_dims")?
         .into_iter()
-        .map(|d| in_range(d, src.ndim()).ok_or_else(|| invalid(op, format!("reduction dim {d} out of range"))))
+        .map(|d| in_range(d, rank).ok_or_else(|| invalid(op, format!("reduction dim {d} out of range"))))
         .collect::<Result<_>>()?;
     let bits = match mask {
         Some(m) => mask_bits(op, m)?,
         None => vec![Some(true); src.len()],
     };
-    let par: Vec<usize> = (0..src.ndim()).filter(|d| !red.contains(d)).collect();
-    let mut out: Vec<Scalar> = acc.iter().cloned().collect();
+    let par: Vec<usize> = (0..rank).filter(|d| !red.contains(d)).collect();
+    // The accumulator is a vector, or a scalar when every dim is reduced.
+    let (mut out, acc_shape): (Vec<Scalar>, Vec<usize>) = match &acc {
+        Value::Array(a) => (a.iter().collect(), a.shape().to_vec()),
+        Value::Scalar(x) => (vec![x.clone()], Vec::new()),
+        _ => return Err(invalid(op, "bad multi_reduction accumulator")),
+    };
     if out.len() != count(op, &par.iter().map(|d| src.shape()[*d]).collect::<Vec<_>>())? {
         return Err(invalid(op, "accumulator shape does not match the parallel dims"));
     }
@@ -781,22 +805,29 @@ fn multi_reduction(e: &Engine, fr: &mut Frame, op: OpId, mask: Option<&ArrayD<Sc
     // lanes in lexicographic order, which is the order the lowering folds in.
     let pshape: Vec<usize> = par.iter().map(|d| src.shape()[*d]).collect();
     let pstrides = row_major_strides(&pshape);
-    let mut idx = vec![0usize; src.ndim()];
+    let mut idx = vec![0usize; rank];
     for (flat, lane) in src.iter().enumerate() {
         let o: usize = par.iter().zip(&pstrides).map(|(d, s)| idx[*d] * s).sum();
         match bits.get(flat).copied().flatten() {
-            Some(true) => out[o] = combine(op, k, &out[o], lane)?,
+            Some(true) => out[o] = combine(op, k, &out[o], &lane)?,
             Some(false) => {}
             None => out[o] = poison(op),
         }
         next_index(&mut idx, src.shape());
     }
     let v = if e.m.ctx.type_kind(e.result_type(op, 0)).shape().is_some() {
-        array(op, acc.shape(), out)?
+        array(op, &acc_shape, out)?
     } else {
         Value::Scalar(out.pop().ok_or_else(|| invalid(op, "empty accumulator"))?)
     };
     e.assign(fr, op, v)
+}
+
+/// Element `idx` of `d` (a position the op's types guarantee in bounds).
+fn lane_at(op: OpId, d: &Dense, idx: &[usize]) -> Result<Scalar> {
+    d.linear(idx)
+        .map(|i| d.get(i))
+        .ok_or_else(|| invalid(op, format!("lane {idx:?} outside a vector of {:?}", d.shape())))
 }
 
 /// Row-major strides of `shape` (in elements).
@@ -817,14 +848,15 @@ pub fn row_major_strides(shape: &[usize]) -> Vec<usize> {
 /// D117171).
 fn scan(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let k = kind_of(e, op)?;
-    let src = arr(e, fr, op, 0)?;
-    let init = arr(e, fr, op, 1)?;
+    let src = dense(e, fr, op, 0)?;
+    let init = dense(e, fr, op, 1)?;
     let dim = i64s_one(e, op, "reduction_dim")?;
-    let dim = in_range(dim, src.ndim()).ok_or_else(|| invalid(op, "reduction_dim out of range"))?;
+    let dim = in_range(dim, src.shape().len()).ok_or_else(|| invalid(op, "reduction_dim out of range"))?;
     let inclusive = matches!(e.m.attr(op, "inclusive").map(|a| e.m.ctx.attr_kind(a)), Some(Attribute::Bool(true)));
     let shape = src.shape().to_vec();
-    let mut out = (*src).clone();
-    let mut last = (*init).clone();
+    let strides = row_major_strides(&shape);
+    let mut out: Vec<Scalar> = src.iter().collect();
+    let mut last: Vec<Scalar> = init.iter().collect();
     let mut idx = vec![0usize; shape.len()];
     // Walk every line along `dim`: iterate indices with idx[dim] == 0.
     let lines = count(op, &shape)? / shape[dim].max(1);
@@ -832,28 +864,22 @@ fn scan(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     outer[dim] = 1;
     for _ in 0..lines {
         let init_idx: Vec<usize> = idx.iter().enumerate().filter(|(d, _)| *d != dim).map(|(_, i)| *i).collect();
-        let mut acc = at(op, &init, &init_idx)?.clone();
+        let init_at = init.linear(&init_idx).ok_or_else(|| invalid(op, "scan init does not match the source"))?;
+        let start: usize = idx.iter().zip(&strides).map(|(i, s)| i * s).sum();
+        let mut acc = last[init_at].clone();
         for i in 0..shape[dim] {
-            let mut j = idx.clone();
-            j[dim] = i;
-            let x = at(op, &src, &j)?.clone();
+            let at = start + i * strides[dim];
+            let x = src.get(at);
             let next = if inclusive && i == 0 { x } else { combine(op, k, &acc, &x)? };
-            let slot = out.get_mut(IxDyn(&j)).ok_or_else(|| invalid(op, "bad index"))?;
-            *slot = if inclusive { next.clone() } else { acc.clone() };
+            out[at] = if inclusive { next.clone() } else { acc.clone() };
             acc = next;
         }
         // The exclusive scan's second result is the last exclusive prefix.
-        let fin = if inclusive || shape[dim] == 0 {
-            acc
-        } else {
-            let mut j = idx.clone();
-            j[dim] = shape[dim] - 1;
-            at(op, &out, &j)?.clone()
-        };
-        *last.get_mut(IxDyn(&init_idx)).ok_or_else(|| invalid(op, "bad index"))? = fin;
+        last[init_at] =
+            if inclusive || shape[dim] == 0 { acc } else { out[start + (shape[dim] - 1) * strides[dim]].clone() };
         next_index(&mut idx, &outer);
     }
-    e.assign_all(fr, op, vec![array_value(op, &out)?, array_value(op, &last)?])
+    e.assign_all(fr, op, vec![array(op, &shape, out)?, array(op, init.shape(), last)?])
 }
 
 fn i64s_one(e: &Engine, op: OpId, name: &str) -> Result<i64> {
@@ -888,10 +914,15 @@ fn product(op: OpId, a: &Scalar, b: &Scalar) -> Result<Scalar> {
 
 /// `vector.contract`: for every point of the iteration space, in
 /// lexicographic order, `acc[map_c(p)] = acc[map_c(p)] <kind> lhs[map_a(p)] * rhs[map_b(p)]`.
-fn contract(e: &Engine, fr: &mut Frame, op: OpId, mask: Option<&ArrayD<Scalar>>) -> Result<Flow> {
+fn contract(e: &Engine, fr: &mut Frame, op: OpId, mask: Option<&Dense>) -> Result<Flow> {
     let k = kind_of(e, op)?;
-    let (lhs, rhs) = (arr(e, fr, op, 0)?, arr(e, fr, op, 1)?);
-    let acc = arr(e, fr, op, 2)?;
+    let (lhs, rhs) = (dense(e, fr, op, 0)?, dense(e, fr, op, 1)?);
+    // The accumulator is a vector, or a scalar when every dim is reduced.
+    let (acc, acc_shape): (Vec<Scalar>, Vec<usize>) = match e.arg(fr, op, 2)? {
+        Value::Array(a) => (a.iter().collect(), a.shape().to_vec()),
+        Value::Scalar(x) => (vec![x.clone()], Vec::new()),
+        _ => return Err(invalid(op, "bad contract accumulator")),
+    };
     let maps: Vec<mlir_ir::affine::AffineMap> = match e.m.attr(op, "indexing_maps").map(|a| e.m.ctx.attr_kind(a)) {
         Some(Attribute::Array(items)) => items
             .iter()
@@ -906,10 +937,10 @@ fn contract(e: &Engine, fr: &mut Frame, op: OpId, mask: Option<&ArrayD<Scalar>>)
     let n = ma.num_dims as usize;
     // Iteration-space sizes from the operands' shapes.
     let mut space = vec![None::<usize>; n];
-    for (m, a) in [(ma, &lhs), (mb, &rhs), (mc, &acc)] {
+    for (m, shape) in [(ma, lhs.shape()), (mb, rhs.shape()), (mc, &acc_shape[..])] {
         for (r, ex) in m.results.iter().enumerate() {
             if let mlir_ir::affine::AffineExpr::Dim(d) = ex {
-                if let (Some(slot), Some(sz)) = (space.get_mut(*d as usize), a.shape().get(r)) {
+                if let (Some(slot), Some(sz)) = (space.get_mut(*d as usize), shape.get(r)) {
                     *slot = Some(*sz);
                 }
             }
@@ -941,14 +972,17 @@ fn contract(e: &Engine, fr: &mut Frame, op: OpId, mask: Option<&ArrayD<Scalar>>)
         && same_elem_types(e, op)
         && contract_lowers_to_dot(&[dims_of(ma), dims_of(mb), dims_of(mc)], &iters);
     // The dot lowering sums from +0.0 and adds the accumulator afterwards.
-    let mut out = if dot {
-        acc.map(|x| match x {
-            Scalar::Float(f) => Scalar::Float(float::from_bits(f.kind, 0)),
-            other => other.clone(),
-        })
+    let mut out: Vec<Scalar> = if dot {
+        acc.iter()
+            .map(|x| match x {
+                Scalar::Float(f) => Scalar::Float(float::from_bits(f.kind, 0)),
+                other => other.clone(),
+            })
+            .collect()
     } else {
-        (*acc).clone()
+        acc.clone()
     };
+    let acc_strides = row_major_strides(&acc_shape);
     let mut p = vec![0usize; n];
     let ev = |m: &mlir_ir::affine::AffineMap, p: &[usize]| -> Result<Vec<usize>> {
         let dims: Vec<i64> = p.iter().map(|x| *x as i64).collect();
@@ -964,17 +998,19 @@ fn contract(e: &Engine, fr: &mut Frame, op: OpId, mask: Option<&ArrayD<Scalar>>)
             None => Some(true),
         };
         let ci = ev(mc, &p)?;
-        let slot_val = at(op, &out, &ci)?.clone();
+        let slot =
+            ci.iter().zip(&acc_shape).zip(&acc_strides).try_fold(0usize, |o, ((i, n), s)| (i < n).then_some(o + i * s));
+        let slot = slot.filter(|o| *o < out.len()).ok_or_else(|| invalid(op, "bad accumulator index"))?;
         let next = match enabled {
             Some(true) => {
-                let a = promote(op, at(op, &lhs, &ev(ma, &p)?)?, &acc_kind, acc_w)?;
-                let b = promote(op, at(op, &rhs, &ev(mb, &p)?)?, &acc_kind, acc_w)?;
-                combine(op, k, &slot_val, &product(op, &a, &b)?)?
+                let a = promote(op, &lane_at(op, &lhs, &ev(ma, &p)?)?, &acc_kind, acc_w)?;
+                let b = promote(op, &lane_at(op, &rhs, &ev(mb, &p)?)?, &acc_kind, acc_w)?;
+                combine(op, k, &out[slot], &product(op, &a, &b)?)?
             }
-            Some(false) => slot_val,
+            Some(false) => out[slot].clone(),
             None => poison(op),
         };
-        *out.get_mut(IxDyn(&ci)).ok_or_else(|| invalid(op, "bad accumulator index"))? = next;
+        out[slot] = next;
         next_index(&mut p, &space);
     }
     if dot {
@@ -982,10 +1018,10 @@ fn contract(e: &Engine, fr: &mut Frame, op: OpId, mask: Option<&ArrayD<Scalar>>)
             *o = combine(op, Kind::Add, o, a)?;
         }
     }
-    let v = if out.ndim() == 0 && e.m.ctx.type_kind(e.result_type(op, 0)).shape().is_none() {
-        Value::Scalar(out.iter().next().cloned().ok_or_else(|| invalid(op, "empty accumulator"))?)
+    let v = if acc_shape.is_empty() && e.m.ctx.type_kind(e.result_type(op, 0)).shape().is_none() {
+        Value::Scalar(out.into_iter().next().ok_or_else(|| invalid(op, "empty accumulator"))?)
     } else {
-        array_value(op, &out)?
+        array(op, &acc_shape, out)?
     };
     e.assign(fr, op, v)
 }
@@ -1055,11 +1091,11 @@ pub fn contract_lowers_to_dot(maps: &[Vec<usize>; 3], iters: &[bool]) -> bool {
 /// `vector.outerproduct %a, %b [, %acc]`: `a[i] * b[j]` (or `a[i] * b` when
 /// `b` is a scalar), combined with the accumulator by the kind; a float
 /// `add` with accumulator is fused.
-fn outerproduct(e: &Engine, fr: &mut Frame, op: OpId, mask: Option<&ArrayD<Scalar>>) -> Result<Flow> {
+fn outerproduct(e: &Engine, fr: &mut Frame, op: OpId, mask: Option<&Dense>) -> Result<Flow> {
     let k = kind_of(e, op)?;
-    let a = arr(e, fr, op, 0)?;
+    let a = dense(e, fr, op, 0)?;
     let b = e.arg(fr, op, 1)?.clone();
-    let acc = if e.m.operands(op).len() > 2 { Some(arr(e, fr, op, 2)?) } else { None };
+    let acc = if e.m.operands(op).len() > 2 { Some(dense(e, fr, op, 2)?) } else { None };
     let dims = vector_dims(e, op, e.result_type(op, 0))?;
     let bits = match mask {
         Some(m) => Some(mask_bits(op, m)?),
@@ -1067,14 +1103,14 @@ fn outerproduct(e: &Engine, fr: &mut Frame, op: OpId, mask: Option<&ArrayD<Scala
     };
     let mut flat = 0usize;
     let v = tabulate(op, &dims, |i| {
-        let x = at(op, &a, &i[..1])?;
+        let x = &lane_at(op, &a, &i[..1])?;
         let y = match &b {
             Value::Scalar(s) => s.clone(),
             Value::Array(r) => r.get(i[1]),
             _ => return Err(invalid(op, "bad outerproduct operand")),
         };
         let c = match &acc {
-            Some(c) => Some(at(op, c, i)?.clone()),
+            Some(c) => Some(lane_at(op, c, i)?),
             None => None,
         };
         let enabled = match &bits {
@@ -1107,7 +1143,7 @@ fn fma(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
             return e.assign(fr, op, Value::Array(Rc::new(d)));
         }
     }
-    let (a, b, c) = (arr(e, fr, op, 0)?, arr(e, fr, op, 1)?, arr(e, fr, op, 2)?);
+    let (a, b, c) = (dense(e, fr, op, 0)?, dense(e, fr, op, 1)?, dense(e, fr, op, 2)?);
     if a.shape() != b.shape() || a.shape() != c.shape() {
         return Err(invalid(op, "fma operand shapes differ"));
     }
@@ -1116,9 +1152,9 @@ fn fma(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
         .zip(b.iter())
         .zip(c.iter())
         .map(|((x, y), z)| match (x, y, z) {
-            (Scalar::Poison(p), _, _) | (_, Scalar::Poison(p), _) | (_, _, Scalar::Poison(p)) => Ok(Scalar::Poison(*p)),
+            (Scalar::Poison(p), _, _) | (_, Scalar::Poison(p), _) | (_, _, Scalar::Poison(p)) => Ok(Scalar::Poison(p)),
             (Scalar::Float(x), Scalar::Float(y), Scalar::Float(z)) => {
-                Ok(Scalar::Float(float::fma(*x, *y, *z, Round::NearestEven)))
+                Ok(Scalar::Float(float::fma(x, y, z, Round::NearestEven)))
             }
             _ => Err(invalid(op, "fma of non-float lanes")),
         })
@@ -1132,19 +1168,20 @@ fn fma(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
 /// `vector.mask %m[, %passthru] { op; vector.yield }`: runs the region's
 /// maskable op under the mask; an empty region yields its values.
 fn mask(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
-    let m = arr(e, fr, op, 0)?;
+    let m = dense(e, fr, op, 0)?;
+    let m: &Dense = &m;
     let passthru = if e.m.operands(op).len() > 1 { Some(e.arg(fr, op, 1)?.clone()) } else { None };
     let region = e.m.regions(op).first().copied().ok_or_else(|| invalid(op, "vector.mask without a region"))?;
     let block = *e.m.region(region).blocks.first().ok_or_else(|| invalid(op, "vector.mask with an empty region"))?;
     let mut vals = Vec::new();
     for &inner in &e.m.block(block).ops.clone() {
         match e.m.op(inner).name.kind {
-            OpKind::VectorReduction => reduction(e, fr, inner, Some(&m))?,
-            OpKind::VectorMultiReduction => multi_reduction(e, fr, inner, Some(&m))?,
-            OpKind::VectorContract => contract(e, fr, inner, Some(&m))?,
-            OpKind::VectorOuterproduct => outerproduct(e, fr, inner, Some(&m))?,
-            OpKind::VectorTransferRead => transfer_read(e, fr, inner, Some(&m))?,
-            OpKind::VectorTransferWrite => transfer_write(e, fr, inner, Some(&m))?,
+            OpKind::VectorReduction => reduction(e, fr, inner, Some(m))?,
+            OpKind::VectorMultiReduction => multi_reduction(e, fr, inner, Some(m))?,
+            OpKind::VectorContract => contract(e, fr, inner, Some(m))?,
+            OpKind::VectorOuterproduct => outerproduct(e, fr, inner, Some(m))?,
+            OpKind::VectorTransferRead => transfer_read(e, fr, inner, Some(m))?,
+            OpKind::VectorTransferWrite => transfer_write(e, fr, inner, Some(m))?,
             OpKind::VectorYield => {
                 vals = e.args(fr, inner);
                 break;
@@ -1159,7 +1196,7 @@ fn mask(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     }
     if let Some(Value::Array(pt)) = passthru {
         // Disabled lanes of a vector result take the passthru.
-        let bits = mask_bits(op, &m)?;
+        let bits = mask_bits(op, m)?;
         for v in vals.iter_mut() {
             if let Value::Array(r) = v {
                 if r.shape() == pt.shape() && r.len() == bits.len() {
@@ -1168,8 +1205,8 @@ fn mask(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
                         .zip(pt.iter())
                         .zip(&bits)
                         .map(|((x, p), b)| match b {
-                            Some(true) => x.clone(),
-                            Some(false) => p.clone(),
+                            Some(true) => x,
+                            Some(false) => p,
                             None => poison(op),
                         })
                         .collect();
@@ -1188,7 +1225,8 @@ fn mask(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
 /// value (value semantics: the op returns the updated copy).
 enum Place {
     Mem(Rc<MemRef>),
-    Tensor(ArrayD<Scalar>),
+    /// Copied on the first write (value semantics).
+    Tensor(Rc<Dense>),
 }
 
 impl Place {
@@ -1196,7 +1234,7 @@ impl Place {
     fn of(e: &Engine, fr: &Frame, op: OpId, i: usize) -> Result<Place> {
         match e.arg(fr, op, i)? {
             Value::Memref(m) => Ok(Place::Mem(m.clone())),
-            Value::Array(a) => Ok(Place::Tensor(a.to_array())),
+            Value::Array(a) => Ok(Place::Tensor(a.clone())),
             _ => Err(invalid(op, format!("operand #{i} is not a memref or tensor"))),
         }
     }
@@ -1204,7 +1242,7 @@ impl Place {
     fn rank(&self) -> usize {
         match self {
             Place::Mem(m) => m.rank(),
-            Place::Tensor(t) => t.ndim(),
+            Place::Tensor(t) => t.shape().len(),
         }
     }
 
@@ -1240,8 +1278,7 @@ impl Place {
             Place::Mem(m) => m.load(op, idx, what),
             Place::Tensor(t) => {
                 let p = tensor_pos(op, t.shape(), idx, what)?;
-                let s = t.get(IxDyn(&p)).ok_or_else(|| invalid(op, "tensor index"))?;
-                Ok(Value::Scalar(s.clone()))
+                Ok(Value::Scalar(lane_at(op, t, &p)?))
             }
         }
     }
@@ -1253,8 +1290,8 @@ impl Place {
             Place::Tensor(t) => {
                 let p = tensor_pos(op, t.shape(), idx, what)?;
                 let Value::Scalar(s) = v else { return Err(invalid(op, "tensor elements must be scalars")) };
-                *t.get_mut(IxDyn(&p)).ok_or_else(|| invalid(op, "tensor index"))? = s;
-                Ok(())
+                let at = t.linear(&p).ok_or_else(|| invalid(op, "tensor index"))?;
+                Rc::make_mut(t).set(at, &s).map_err(|x| dense_error(op, x))
             }
         }
     }
@@ -1289,7 +1326,7 @@ impl Place {
     /// Ends a writing op: a tensor destination becomes the op's result.
     fn finish(self, e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
         match self {
-            Place::Tensor(t) if e.m.op(op).results.len > 0 => e.assign(fr, op, array_value(op, &t)?),
+            Place::Tensor(t) if e.m.op(op).results.len > 0 => e.assign(fr, op, Value::Array(t)),
             _ => Ok(Flow::Next),
         }
     }
@@ -1362,7 +1399,7 @@ fn indices(e: &Engine, fr: &Frame, op: OpId, range: std::ops::Range<usize>) -> R
 
 /// The enabled lanes of a memory-op mask; a poison lane would decide
 /// whether memory is touched, so it is observed.
-fn enabled_lanes(op: OpId, m: &ArrayD<Scalar>) -> Result<Vec<bool>> {
+fn enabled_lanes(op: OpId, m: &Dense) -> Result<Vec<bool>> {
     m.iter()
         .map(|s| match s {
             Scalar::Int(i) => Ok(i.is_nonzero()),
@@ -1466,14 +1503,14 @@ fn maskedload(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let n = e.m.operands(op).len();
     let p = Place::of(e, fr, op, 0)?;
     let idx = indices(e, fr, op, 1..n.saturating_sub(2))?;
-    let on = enabled_lanes(op, &*arr(e, fr, op, n.saturating_sub(2))?)?;
-    let pass = arr(e, fr, op, n.saturating_sub(1))?;
+    let on = enabled_lanes(op, &*dense(e, fr, op, n.saturating_sub(2))?)?;
+    let pass = dense(e, fr, op, n.saturating_sub(1))?;
     let mut lanes = Vec::new();
     each_position(op, pass.shape(), |k, pos| match on.get(k) {
         Some(true) => {
             push_lanes(op, &mut lanes, p.get(op, &shifted(op, &idx, pos)?, "vector.maskedload (enabled lane)")?)
         }
-        _ => push_lanes(op, &mut lanes, Value::Scalar(at(op, &pass, pos)?.clone())),
+        _ => push_lanes(op, &mut lanes, Value::Scalar(pass.get(k))),
     })?;
     e.assign(fr, op, array(op, pass.shape(), lanes)?)
 }
@@ -1483,11 +1520,11 @@ fn maskedstore(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let n = e.m.operands(op).len();
     let mut p = Place::of(e, fr, op, 0)?;
     let idx = indices(e, fr, op, 1..n.saturating_sub(2))?;
-    let on = enabled_lanes(op, &*arr(e, fr, op, n.saturating_sub(2))?)?;
-    let v = arr(e, fr, op, n.saturating_sub(1))?;
+    let on = enabled_lanes(op, &*dense(e, fr, op, n.saturating_sub(2))?)?;
+    let v = dense(e, fr, op, n.saturating_sub(1))?;
     each_position(op, v.shape(), |k, pos| match on.get(k) {
         Some(true) => {
-            let x = Value::Scalar(at(op, &v, pos)?.clone());
+            let x = Value::Scalar(v.get(k));
             p.set(op, &shifted(op, &idx, pos)?, x, "vector.maskedstore (enabled lane)")
         }
         _ => Ok(()),
@@ -1507,7 +1544,7 @@ fn gather_indices(
     op: OpId,
     p: &Place,
     base: &[i64],
-    offs: &ArrayD<Scalar>,
+    offs: &Dense,
     on: &[bool],
     what: &str,
 ) -> Result<Vec<Option<Vec<i64>>>> {
@@ -1520,7 +1557,9 @@ fn gather_indices(
             if !on {
                 return Ok(None);
             }
-            e.observe(op, &Value::Scalar(o.clone()), "used as a gather/scatter offset")?;
+            let o = Value::Scalar(o);
+            e.observe(op, &o, "used as a gather/scatter offset")?;
+            let o = o.scalar().ok_or_else(|| invalid(op, "offset lane"))?;
             let d = o.as_int().and_then(|i| i.to_sbig().try_into().ok()).ok_or_else(|| invalid(op, "offset lane"))?;
             match p.displaced(base, d) {
                 Some(at) => Ok(Some(at)),
@@ -1542,15 +1581,15 @@ fn gather(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let n = e.m.operands(op).len();
     let p = Place::of(e, fr, op, 0)?;
     let idx = indices(e, fr, op, 1..n.saturating_sub(3))?;
-    let on = enabled_lanes(op, &*arr(e, fr, op, n.saturating_sub(2))?)?;
-    let offs = arr(e, fr, op, n.saturating_sub(3))?;
+    let on = enabled_lanes(op, &*dense(e, fr, op, n.saturating_sub(2))?)?;
+    let offs = dense(e, fr, op, n.saturating_sub(3))?;
     let addrs = gather_indices(e, op, &p, &idx, &offs, &on, "vector.gather (enabled lane)")?;
-    let pass = arr(e, fr, op, n.saturating_sub(1))?;
+    let pass = dense(e, fr, op, n.saturating_sub(1))?;
     let mut lanes = Vec::with_capacity(pass.len());
     for (a, x) in addrs.iter().zip(pass.iter()) {
         match a {
             Some(at) => push_lanes(op, &mut lanes, p.get(op, at, "vector.gather (enabled lane)")?)?,
-            None => lanes.push(x.clone()),
+            None => lanes.push(x),
         }
     }
     e.assign(fr, op, array(op, pass.shape(), lanes)?)
@@ -1564,10 +1603,10 @@ fn scatter(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let n = e.m.operands(op).len();
     let mut p = Place::of(e, fr, op, 0)?;
     let idx = indices(e, fr, op, 1..n.saturating_sub(3))?;
-    let on = enabled_lanes(op, &*arr(e, fr, op, n.saturating_sub(2))?)?;
-    let offs = arr(e, fr, op, n.saturating_sub(3))?;
+    let on = enabled_lanes(op, &*dense(e, fr, op, n.saturating_sub(2))?)?;
+    let offs = dense(e, fr, op, n.saturating_sub(3))?;
     let addrs = gather_indices(e, op, &p, &idx, &offs, &on, "vector.scatter (enabled lane)")?;
-    let v = arr(e, fr, op, n.saturating_sub(1))?;
+    let v = dense(e, fr, op, n.saturating_sub(1))?;
     let mut seen = std::collections::HashMap::new();
     for (l, a) in addrs.iter().enumerate() {
         if let Some(at) = a {
@@ -1581,7 +1620,7 @@ fn scatter(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     }
     for (a, x) in addrs.iter().zip(v.iter()) {
         if let Some(at) = a {
-            p.set(op, at, Value::Scalar(x.clone()), "vector.scatter (enabled lane)")?;
+            p.set(op, at, Value::Scalar(x), "vector.scatter (enabled lane)")?;
         }
     }
     p.finish(e, fr, op)
@@ -1593,8 +1632,8 @@ fn expandload(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let n = e.m.operands(op).len();
     let p = Place::of(e, fr, op, 0)?;
     let idx = indices(e, fr, op, 1..n.saturating_sub(2))?;
-    let on = enabled_lanes(op, &*arr(e, fr, op, n.saturating_sub(2))?)?;
-    let pass = arr(e, fr, op, n.saturating_sub(1))?;
+    let on = enabled_lanes(op, &*dense(e, fr, op, n.saturating_sub(2))?)?;
+    let pass = dense(e, fr, op, n.saturating_sub(1))?;
     let mut next = 0usize;
     let mut lanes = Vec::with_capacity(pass.len());
     for (x, on) in pass.iter().zip(&on) {
@@ -1602,7 +1641,7 @@ fn expandload(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
             push_lanes(op, &mut lanes, p.get(op, &shifted(op, &idx, &[next])?, "vector.expandload (enabled lane)")?)?;
             next += 1;
         } else {
-            lanes.push(x.clone());
+            lanes.push(x);
         }
     }
     e.assign(fr, op, array(op, pass.shape(), lanes)?)
@@ -1614,12 +1653,12 @@ fn compressstore(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let n = e.m.operands(op).len();
     let mut p = Place::of(e, fr, op, 0)?;
     let idx = indices(e, fr, op, 1..n.saturating_sub(2))?;
-    let on = enabled_lanes(op, &*arr(e, fr, op, n.saturating_sub(2))?)?;
-    let v = arr(e, fr, op, n.saturating_sub(1))?;
+    let on = enabled_lanes(op, &*dense(e, fr, op, n.saturating_sub(2))?)?;
+    let v = dense(e, fr, op, n.saturating_sub(1))?;
     let mut next = 0usize;
     for (x, on) in v.iter().zip(&on) {
         if *on {
-            p.set(op, &shifted(op, &idx, &[next])?, Value::Scalar(x.clone()), "vector.compressstore (enabled lane)")?;
+            p.set(op, &shifted(op, &idx, &[next])?, Value::Scalar(x), "vector.compressstore (enabled lane)")?;
             next += 1;
         }
     }
@@ -1692,14 +1731,14 @@ impl Transfer {
 
 /// `vector.transfer_read %src[%i..], %pad [, %mask]` on a memref or a
 /// tensor; `outer` is the mask of an enclosing `vector.mask`.
-fn transfer_read(e: &Engine, fr: &mut Frame, op: OpId, outer: Option<&ArrayD<Scalar>>) -> Result<Flow> {
+fn transfer_read(e: &Engine, fr: &mut Frame, op: OpId, outer: Option<&Dense>) -> Result<Flow> {
     let p = Place::of(e, fr, op, 0)?;
     let r = p.rank();
     let idx = indices(e, fr, op, 1..1 + r)?;
     let pad = e.arg(fr, op, 1 + r)?.clone();
     let mask = match outer {
         Some(m) => Some(enabled_lanes(op, m)?),
-        None if e.m.operands(op).len() > 2 + r => Some(enabled_lanes(op, &*arr(e, fr, op, 2 + r)?)?),
+        None if e.m.operands(op).len() > 2 + r => Some(enabled_lanes(op, &*dense(e, fr, op, 2 + r)?)?),
         None => None,
     };
     let t = Transfer::of(e, op, r)?;
@@ -1724,14 +1763,14 @@ fn transfer_read(e: &Engine, fr: &mut Frame, op: OpId, outer: Option<&ArrayD<Sca
 
 /// `vector.transfer_write %v, %dst[%i..] [, %mask]`: lanes masked off or
 /// past the end of a dim not promised in bounds are not written.
-fn transfer_write(e: &Engine, fr: &mut Frame, op: OpId, outer: Option<&ArrayD<Scalar>>) -> Result<Flow> {
-    let v = arr(e, fr, op, 0)?;
+fn transfer_write(e: &Engine, fr: &mut Frame, op: OpId, outer: Option<&Dense>) -> Result<Flow> {
+    let v = dense(e, fr, op, 0)?;
     let mut p = Place::of(e, fr, op, 1)?;
     let r = p.rank();
     let idx = indices(e, fr, op, 2..2 + r)?;
     let mask = match outer {
         Some(m) => Some(enabled_lanes(op, m)?),
-        None if e.m.operands(op).len() > 2 + r => Some(enabled_lanes(op, &*arr(e, fr, op, 2 + r)?)?),
+        None if e.m.operands(op).len() > 2 + r => Some(enabled_lanes(op, &*dense(e, fr, op, 2 + r)?)?),
         None => None,
     };
     let t = Transfer::of(e, op, r)?;
@@ -1743,7 +1782,7 @@ fn transfer_write(e: &Engine, fr: &mut Frame, op: OpId, outer: Option<&ArrayD<Sc
             format!("permutation_map has {} results for a rank-{} vector", t.dims.len(), vdims.len()),
         ));
     }
-    let flat: Vec<Scalar> = v.iter().cloned().collect();
+    let flat: Vec<Scalar> = v.iter().collect();
     each_position(op, &vdims, |k, pos| {
         let on = mask.as_ref().is_none_or(|m| m.get(t.mask_lane(pos, &vdims)).copied().unwrap_or(false));
         match t.source(op, &p, &idx, pos)? {
