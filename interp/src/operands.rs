@@ -15,7 +15,7 @@ use crate::value::{map1, map2, map2_pair, Dense, Int, Poison, Scalar, Value};
 use mlir_ir::attrs::Attribute;
 use mlir_ir::ir::OpId;
 use mlir_ir::types::{TypeId, TypeKind};
-use ndarray::{ArrayD, IxDyn};
+use ndarray::ArrayD;
 use std::cell::RefCell;
 use std::rc::Rc;
 
@@ -124,16 +124,6 @@ pub fn invalid(op: OpId, msg: impl Into<String>) -> Error {
     Error::at(op, ErrorKind::Invalid(msg.into()))
 }
 
-/// Operand `i` as an array (a scalar reads as a 0-D array).
-#[inline]
-pub fn arr(e: &Engine, fr: &Frame, op: OpId, i: usize) -> Result<Rc<ArrayD<Scalar>>> {
-    match e.arg(fr, op, i)? {
-        Value::Array(a) => Ok(Rc::new(a.to_array())),
-        Value::Scalar(s) => Ok(Rc::new(ArrayD::from_elem(IxDyn(&[]), s.clone()))),
-        _ => Err(invalid(op, format!("operand #{i} is not a vector or tensor"))),
-    }
-}
-
 /// Operand `i` as a dense array (a scalar reads as a 0-D array).
 #[inline]
 pub fn dense(e: &Engine, fr: &Frame, op: OpId, i: usize) -> Result<Rc<Dense>> {
@@ -229,12 +219,6 @@ pub fn next_index(idx: &mut [usize], shape: &[usize]) {
         }
         idx[d] = 0;
     }
-}
-
-/// The element at `idx` (checked by the caller to be in bounds).
-#[inline]
-pub fn at<'a>(op: OpId, a: &'a ArrayD<Scalar>, idx: &[usize]) -> Result<&'a Scalar> {
-    a.get(IxDyn(idx)).ok_or_else(|| invalid(op, format!("index {idx:?} outside shape {:?}", a.shape())))
 }
 
 /// The integer value of an index or integer attribute list: `array<i64: ..>`

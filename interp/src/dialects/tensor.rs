@@ -17,12 +17,9 @@ use mlir_ir::attrs::Attribute;
 use mlir_ir::ir::{OpId, RegionId};
 use mlir_ir::ops::TensorOp;
 use mlir_ir::types::{TypeId, TypeKind, DYNAMIC};
-use ndarray::{ArrayD, IxDyn};
 use std::rc::Rc;
 
-use crate::operands::{
-    arr, array, array_value, at, count, dense, dense_error, filled, i64s, index_or_poison, invalid, next_index, scalars,
-};
+use crate::operands::{array, count, dense, dense_error, filled, i64s, index_or_poison, invalid, next_index, scalars};
 
 /// Executes one tensor op.
 pub fn exec(e: &mut Engine, fr: &mut Frame, op: OpId, kind: TensorOp) -> Result<Flow> {
@@ -510,13 +507,14 @@ fn parallel_insert_slice(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
 fn pad(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let r = ranges(e, op)?;
     let [_, rl, rh] = r.as_slice() else { return Err(invalid(op, "bad operand segments")) };
-    let t = arr(e, fr, op, 0)?;
+    let t = dense(e, fr, op, 0)?;
+    let rank = t.shape().len();
     let low = mixed(e, fr, op, "static_low", rl.clone())?;
     let high = mixed(e, fr, op, "static_high", rh.clone())?;
-    if low.len() != t.ndim() || high.len() != t.ndim() {
+    if low.len() != rank || high.len() != rank {
         return Err(invalid(op, "padding does not match the rank"));
     }
-    let shape: Vec<usize> = (0..t.ndim())
+    let shape: Vec<usize> = (0..rank)
         .map(|d| {
             let n = (t.shape()[d] as i64).checked_add(low[d]).and_then(|x| x.checked_add(high[d]));
             n.and_then(|n| usize::try_from(n).ok())
@@ -527,8 +525,8 @@ fn pad(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     check_shape(e, op, &shape, e.result_type(op, 0))?;
     let body = e.m.regions(op).first().copied().ok_or_else(|| invalid(op, "tensor.pad without a body"))?;
     let n = count(op, &shape)?;
-    e.mem.reserve(op, n.saturating_mul(std::mem::size_of::<Scalar>()), "the padded tensor")?;
-    let mut elems = Vec::with_capacity(n);
+    e.mem.reserve(op, n.saturating_mul(t.lane().bytes()), "the padded tensor")?;
+    let mut out = crate::value::Builder::new(&shape, Some(t.lane())).map_err(|x| dense_error(op, x))?;
     let mut idx = vec![0usize; shape.len()];
     for _ in 0..n {
         let inside: Option<Vec<usize>> = idx
@@ -537,36 +535,60 @@ fn pad(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
             .zip(t.shape())
             .map(|((i, l), s)| (*i as i64).checked_sub(*l).and_then(|x| usize::try_from(x).ok()).filter(|x| x < s))
             .collect();
-        match inside {
-            Some(p) => elems.push(at(op, &t, &p)?.clone()),
-            None => {
-                elems.push(body_element(e, fr, body, &idx)?);
-            }
-        }
+        let x = match inside {
+            Some(p) => element(op, &t, &p)?,
+            None => body_element(e, fr, body, &idx)?,
+        };
+        out.push(&x).map_err(|x| dense_error(op, x))?;
         next_index(&mut idx, &shape);
     }
-    e.assign(fr, op, array(op, &shape, elems)?)
+    let v = out.finish().map_err(|x| dense_error(op, x))?;
+    e.assign(fr, op, Value::Array(Rc::new(v)))
+}
+
+/// Element `p` of `t` (a position the caller checked).
+fn element(op: OpId, t: &Dense, p: &[usize]) -> Result<Scalar> {
+    t.linear(p)
+        .map(|i| t.get(i))
+        .ok_or_else(|| invalid(op, format!("position {p:?} outside a tensor of {:?}", t.shape())))
 }
 
 /// `tensor.concat dim(d) %a, %b, ..`.
 fn concat(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let d = i64s(e, op, "dim")?.first().copied().ok_or_else(|| invalid(op, "missing dim"))?;
-    let parts: Vec<Rc<ArrayD<Scalar>>> =
-        (0..e.m.operands(op).len()).map(|i| arr(e, fr, op, i)).collect::<Result<_>>()?;
+    let parts: Vec<Rc<Dense>> = (0..e.m.operands(op).len()).map(|i| dense(e, fr, op, i)).collect::<Result<_>>()?;
     let d = usize::try_from(d).map_err(|_| invalid(op, "bad concat dim"))?;
-    let views: Vec<_> = parts.iter().map(|p| p.view()).collect();
-    let joined = ndarray::concatenate(ndarray::Axis(d), &views).map_err(|_| {
+    let first = parts.first().ok_or_else(|| invalid(op, "tensor.concat of nothing"))?;
+    let fits = |p: &Dense| {
+        p.shape().len() == first.shape().len()
+            && d < p.shape().len()
+            && p.shape().iter().zip(first.shape()).enumerate().all(|(k, (a, b))| k == d || a == b)
+    };
+    if !parts.iter().all(|p| fits(p)) {
         let shapes: Vec<_> = parts.iter().map(|p| p.shape().to_vec()).collect();
-        ub(op, format!("tensor.concat of mismatched shapes {shapes:?} along dim {d}"))
-    })?;
-    let shape = joined.shape().to_vec();
+        return Err(ub(op, format!("tensor.concat of mismatched shapes {shapes:?} along dim {d}")));
+    }
+    let mut shape = first.shape().to_vec();
+    shape[d] = parts.iter().map(|p| p.shape()[d]).sum();
     check_shape(e, op, &shape, e.result_type(op, 0))?;
-    e.assign(fr, op, array(op, &shape, joined.iter().cloned().collect())?)
+    // Row-major, each outer position holds every part's block in turn.
+    let outer: usize = shape[..d].iter().product();
+    let mut out = crate::value::Builder::new(&shape, Some(first.lane())).map_err(|x| dense_error(op, x))?;
+    for o in 0..outer {
+        for p in &parts {
+            let block: usize = p.shape()[d..].iter().product();
+            for k in o * block..(o + 1) * block {
+                out.push(&p.get(k)).map_err(|x| dense_error(op, x))?;
+            }
+        }
+    }
+    let v = out.finish().map_err(|x| dense_error(op, x))?;
+    e.assign(fr, op, Value::Array(Rc::new(v)))
 }
 
 /// `tensor.bitcast`: each element's bits reinterpreted (same width).
 fn bitcast(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
-    let t = arr(e, fr, op, 0)?;
+    let t = dense(e, fr, op, 0)?;
     let rty = e.elem_type(e.result_type(op, 0));
     let to_float = match e.m.ctx.type_kind(rty) {
         TypeKind::Float(k) => Some(*k),
@@ -576,7 +598,7 @@ fn bitcast(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let elems = t
         .iter()
         .map(|s| match (s, to_float, w) {
-            (Scalar::Poison(p), _, _) => Ok(Scalar::Poison(*p)),
+            (Scalar::Poison(p), _, _) => Ok(Scalar::Poison(p)),
             (Scalar::Int(i), Some(k), _) => Ok(Scalar::Float(crate::float::from_bits(k, i.bits128().unwrap_or(0)))),
             (Scalar::Float(f), Some(k), _) => Ok(Scalar::Float(crate::float::from_bits(k, f.bits))),
             (Scalar::Float(f), None, Some(w)) => Ok(Scalar::Int(Int::from_u128(w, f.bits))),
@@ -590,9 +612,9 @@ fn bitcast(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
 // ---- gather / scatter -----------------------------------------------------
 
 /// The coordinates in the last dim of `indices` at each leading position.
-fn coords(op: OpId, indices: &ArrayD<Scalar>) -> Result<Vec<Vec<i64>>> {
+fn coords(op: OpId, indices: &Dense) -> Result<Vec<Vec<i64>>> {
     let k = indices.shape().last().copied().ok_or_else(|| invalid(op, "0-D indices"))?;
-    let flat: Vec<&Scalar> = indices.iter().collect();
+    let flat: Vec<Scalar> = indices.iter().collect();
     flat.chunks(k.max(1))
         .map(|c| {
             c.iter()
@@ -629,33 +651,33 @@ fn dims_attr(e: &Engine, op: OpId, name: &str) -> Result<Vec<usize>> {
 /// the source slice with the gathered dims fixed (kept as size 1 or
 /// dropped, per the result type).
 fn gather(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
-    let src = arr(e, fr, op, 0)?;
-    let idx = arr(e, fr, op, 1)?;
+    let src = dense(e, fr, op, 0)?;
+    let idx = dense(e, fr, op, 1)?;
     let dims = dims_attr(e, op, "gather_dims")?;
-    let mut elems = Vec::new();
+    let mut at = Vec::new();
     for c in coords(op, &idx)? {
         for p in coord_slice(op, &c, &dims, src.shape())? {
-            elems.push(at(op, &src, &p)?.clone());
+            at.push(src.linear(&p).ok_or_else(|| invalid(op, "bad index"))?);
         }
     }
     let shape = result_shape(e, op, e.result_type(op, 0), &[]).or_else(|_| -> Result<Vec<usize>> {
-        let mut s: Vec<usize> = idx.shape()[..idx.ndim().saturating_sub(1)].to_vec();
+        let mut s: Vec<usize> = idx.shape()[..idx.shape().len().saturating_sub(1)].to_vec();
         s.extend(src.shape().iter().enumerate().map(|(d, n)| if dims.contains(&d) { 1 } else { *n }));
         Ok(s)
     })?;
-    e.assign(fr, op, array(op, &shape, elems)?)
+    let v = src.gather(&shape, at).map_err(|x| dense_error(op, x))?;
+    e.assign(fr, op, Value::Array(Rc::new(v)))
 }
 
 /// `tensor.scatter %src into %dest[%indices] scatter_dims(..) unique`:
 /// writes each source slice over the addressed destination slice; with
 /// `unique`, two coordinates addressing the same slice are UB.
 fn scatter(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
-    let src = arr(e, fr, op, 0)?;
-    let dest = arr(e, fr, op, 1)?;
-    let idx = arr(e, fr, op, 2)?;
+    let src = dense(e, fr, op, 0)?;
+    let dest = dense(e, fr, op, 1)?;
+    let idx = dense(e, fr, op, 2)?;
     let dims = dims_attr(e, op, "scatter_dims")?;
-    let mut out = (*dest).clone();
-    let mut vals = src.iter();
+    let mut at = Vec::with_capacity(src.len());
     let mut seen = Vec::new();
     for c in coords(op, &idx)? {
         if seen.contains(&c) {
@@ -663,11 +685,14 @@ fn scatter(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
         }
         seen.push(c.clone());
         for p in coord_slice(op, &c, &dims, dest.shape())? {
-            let v = vals.next().ok_or_else(|| invalid(op, "scatter source too small"))?;
-            *out.get_mut(IxDyn(&p)).ok_or_else(|| invalid(op, "bad index"))? = v.clone();
+            at.push(dest.linear(&p).ok_or_else(|| invalid(op, "bad index"))?);
         }
     }
-    e.assign(fr, op, array_value(op, &out)?)
+    if at.len() != src.len() {
+        return Err(invalid(op, "the scatter source does not match its coordinates' slices"));
+    }
+    let v = dest.scatter(&at, &src).map_err(|x| dense_error(op, x))?;
+    e.assign(fr, op, Value::Array(Rc::new(v)))
 }
 
 #[cfg(test)]
