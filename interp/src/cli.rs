@@ -1,4 +1,4 @@
-//! The command line: `print`, `run`, `debug`, `dap` and `diff`, their options and exit
+//! The command line: `print`, `run`, `debug`, `dap`, `runner` and `diff`, their options and exit
 //! codes: 0 success, 1 runtime failure (undefined behaviour, a failed
 //! assertion, a resource limit), 2 bad input or usage, 3 an internal error
 //! of mlir-interp itself.
@@ -28,6 +28,38 @@ pub fn install_panic_hook() {
         eprintln!("mlir-interp: internal error, please report it with the input: {msg}{at}");
         std::process::exit(EXIT_INTERNAL);
     }));
+}
+
+/// The mlir-runner command line in `argv`, if the binary runs as
+/// mlir-runner: called through a link named `mlir-runner`, or as
+/// `mlir-interp runner ...`. Returns the program name for messages and the
+/// arguments.
+pub fn runner_args(argv: &[String]) -> Option<(String, Vec<String>)> {
+    let prog = argv.first()?;
+    let base = prog.rsplit('/').next().unwrap_or(prog);
+    if base == "mlir-runner" {
+        return Some((prog.clone(), argv[1..].to_vec()));
+    }
+    if argv.get(1).map(String::as_str) == Some("runner") {
+        return Some(("mlir-interp runner".to_string(), argv[2..].to_vec()));
+    }
+    None
+}
+
+/// Runs mlir-runner's command line (see [`runner_args`]) on a thread with
+/// a [`CLI_STACK`] stack.
+pub fn runner_on_big_stack(prog: String, args: Vec<String>) -> i32 {
+    let h = std::thread::Builder::new()
+        .name("mlir-interp".into())
+        .stack_size(CLI_STACK)
+        .spawn(move || crate::runner::main(&args, &prog));
+    match h {
+        Ok(h) => h.join().unwrap_or(EXIT_INTERNAL),
+        Err(e) => {
+            eprintln!("error: cannot start a thread with a {CLI_STACK}-byte stack: {e}");
+            EXIT_INPUT
+        }
+    }
 }
 
 /// Runs `main_with(cli)` on a thread with a [`CLI_STACK`] stack.
@@ -193,6 +225,14 @@ pub enum Cmd {
         #[command(flatten)]
         engine: EngineArgs,
     },
+    /// Run as mlir-runner: its options (`-e`, `-entry-point-result=...`,
+    /// `--shared-libs=...`, `-O3`, ...) with one or two dashes; also what
+    /// the binary does when called through a link named `mlir-runner`.
+    Runner {
+        /// mlir-runner's arguments.
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
     /// Run FILE here and through mlir-opt + mlir-runner (LLVM 22); report
     /// the first difference (exit 0 same, 1 different, 2 unusable input).
     Diff(DiffArgs),
@@ -342,6 +382,9 @@ pub fn main_with(cli: Cli) -> i32 {
             run_on_big_stack(&m, &src, cfg, &run)
         }
         Cmd::Debug { file, entry, args, engine } => debug(&file, entry, args, &engine),
+        // main.rs hands mlir-runner command lines over before parsing;
+        // this arm serves library callers of main_with.
+        Cmd::Runner { args } => crate::runner::main(&args, "mlir-interp runner"),
         Cmd::Dap { engine } => {
             let cfg = engine.config(None, false);
             let r = on_engine_thread(&cfg, || {

@@ -102,32 +102,43 @@ impl ThreadError {
 pub fn print_result(e: &mut Engine, entry: &str, vals: &[Value], res: EntryResult) -> crate::error::Result<()> {
     use crate::error::{Error, ErrorKind};
     let f = e.func_by_name(entry).map(|f| e.funcs[f.0 as usize].results.clone()).unwrap_or_default();
-    let kinds: Vec<_> = f.iter().map(|t| e.m.ctx.type_kind(*t).clone()).collect();
     let bad = |msg: &str| Error::global(ErrorKind::Invalid(msg.to_string()));
+    check_result_type(e, &f, res).map_err(|m| bad(&m))?;
     let text = match res {
-        EntryResult::Void if kinds.is_empty() => return Ok(()),
-        EntryResult::Void => return Err(bad("expected void function")),
-        EntryResult::I32 | EntryResult::I64 => {
-            let w = if res == EntryResult::I32 { 32 } else { 64 };
-            if kinds.len() != 1 || !kinds[0].is_signless_int(w) {
-                return Err(bad(&format!("only single i{w} function result supported")));
-            }
-            match vals.first().and_then(Value::scalar) {
-                Some(Scalar::Int(i)) => i.to_i64().unwrap_or(0).to_string(),
-                _ => return Err(bad("bad entry result")),
-            }
-        }
-        EntryResult::F32 => {
-            if kinds.len() != 1 || kinds[0] != mlir_ir::types::TypeKind::Float(crate::float::FloatKind::F32) {
-                return Err(bad("only single f32 function result supported"));
-            }
-            match vals.first().and_then(Value::scalar) {
-                Some(Scalar::Float(f)) => crate::runtime::format_e(*f),
-                _ => return Err(bad("bad entry result")),
-            }
-        }
+        EntryResult::Void => return Ok(()),
+        EntryResult::I32 | EntryResult::I64 => match vals.first().and_then(Value::scalar) {
+            Some(Scalar::Int(i)) => i.to_i64().unwrap_or(0).to_string(),
+            _ => return Err(bad("bad entry result")),
+        },
+        EntryResult::F32 => match vals.first().and_then(Value::scalar) {
+            Some(Scalar::Float(f)) => crate::runtime::format_e(*f),
+            _ => return Err(bad("bad entry result")),
+        },
     };
     writeln!(e.out, "{text}").map_err(|err| bad(&format!("cannot write output: {err}")))
+}
+
+/// Whether result types `results` fit `res`, with mlir-runner's message
+/// when they do not.
+pub fn check_result_type(e: &Engine, results: &[mlir_ir::types::TypeId], res: EntryResult) -> Result<(), String> {
+    let kinds: Vec<_> = results.iter().map(|t| e.m.ctx.type_kind(*t)).collect();
+    let ok = match res {
+        EntryResult::Void => kinds.is_empty(),
+        EntryResult::I32 => kinds.len() == 1 && kinds[0].is_signless_int(32),
+        EntryResult::I64 => kinds.len() == 1 && kinds[0].is_signless_int(64),
+        EntryResult::F32 => {
+            kinds.len() == 1 && *kinds[0] == mlir_ir::types::TypeKind::Float(crate::float::FloatKind::F32)
+        }
+    };
+    if ok {
+        return Ok(());
+    }
+    Err(match res {
+        EntryResult::Void => "expected void function".to_string(),
+        EntryResult::I32 => "only single i32 function result supported".to_string(),
+        EntryResult::I64 => "only single i64 function result supported".to_string(),
+        EntryResult::F32 => "only single f32 function result supported".to_string(),
+    })
 }
 
 /// `--print-results`: each result of the entry function as

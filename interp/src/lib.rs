@@ -52,6 +52,7 @@ pub mod memory;
 mod npy;
 mod operands;
 mod poison;
+mod runner;
 mod runtime;
 mod scalar;
 mod sem;

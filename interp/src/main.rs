@@ -8,6 +8,12 @@ fn main() {
     if std::env::var_os("MLIR_INTERP_TEST_INTERNAL_ERROR").is_some() {
         panic!("deliberate internal error (MLIR_INTERP_TEST_INTERNAL_ERROR is set)");
     }
+    // mlir-runner's command line is LLVM-style (`-entry-point-result=void`
+    // is one option), which clap would misread: it is taken over first.
+    let argv: Vec<String> = std::env::args().collect();
+    if let Some((prog, args)) = mlir_interp::cli::runner_args(&argv) {
+        std::process::exit(mlir_interp::cli::runner_on_big_stack(prog, args));
+    }
     let cli = mlir_interp::cli::Cli::try_parse().unwrap_or_else(|e| {
         let code = if e.use_stderr() { mlir_interp::cli::EXIT_INPUT } else { 0 };
         let _ = e.print();

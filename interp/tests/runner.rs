@@ -1,0 +1,118 @@
+//! `mlir-interp runner` and a link named `mlir-runner`: mlir-runner's
+//! command line, checked against the real mlir-runner on the same
+//! arguments (stdout, stderr and exit status; the program's path differs
+//! in messages, so it is replaced). Needs mlir-22-tools; skipped without
+//! it except under CI. The module is in the LLVM dialect, which both run.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const REFERENCE: &str = "/usr/lib/llvm-22/bin/mlir-runner";
+
+fn toolchain() -> bool {
+    let there = Path::new(REFERENCE).exists();
+    assert!(there || std::env::var("CI").as_deref() != Ok("true"), "CI needs mlir-22-tools");
+    if !there {
+        eprintln!("skipped: mlir-runner not found");
+    }
+    there
+}
+
+const MODULE: &str = "module {
+  llvm.func @main() -> i32 {
+    %c = llvm.mlir.constant(7 : i32) : i32
+    llvm.return %c : i32
+  }
+  llvm.func @two(%a: i32) -> i32 {
+    llvm.return %a : i32
+  }
+  llvm.func @v() {
+    llvm.return
+  }
+}
+";
+
+/// A directory with the module as t.mlir and a link `mlir-runner` to us.
+fn setup() -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("mlir-interp-runner-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("t.mlir"), MODULE).unwrap();
+    let link = dir.join("mlir-runner");
+    let _ = std::fs::remove_file(&link);
+    std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_mlir-interp"), &link).unwrap();
+    dir
+}
+
+/// Runs `exe args` in `dir`; the exit status and both outputs, with `exe`
+/// replaced by `<prog>` (messages name the program).
+fn outcome(dir: &Path, exe: &str, args: &[&str]) -> (Option<i32>, String, String) {
+    let o = Command::new(exe).current_dir(dir).args(args).output().expect("run");
+    let text = |b: &[u8]| String::from_utf8_lossy(b).replace(exe, "<prog>");
+    (o.status.code(), text(&o.stdout), text(&o.stderr))
+}
+
+/// The command lines mlir-runner answers itself: a result printed, each
+/// entry check, option errors, a missing input file.
+#[test]
+fn behaves_like_mlir_runner() {
+    if !toolchain() {
+        return;
+    }
+    let dir = setup();
+    let ours = dir.join("mlir-runner");
+    let cases: &[&[&str]] = &[
+        &["t.mlir", "-e", "main", "-entry-point-result=i32"],
+        &["t.mlir", "--e=main", "--entry-point-result", "i32", "-O3"],
+        &["t.mlir", "-e", "main", "-entry-point-result=i64"],
+        &["t.mlir", "-e", "main", "-entry-point-result=void"],
+        &["t.mlir", "-e", "nope", "-entry-point-result=i32"],
+        &["t.mlir", "-e", "two", "-entry-point-result=void"],
+        &["t.mlir", "-e", "v"],
+        &["t.mlir", "-e", "v", "-entry-point-result=void"],
+        &["t.mlir", "t.mlir"],
+        &["t.mlir", "--no-such-option"],
+        &["--host-supports-jit"],
+        &["missing.mlir"],
+    ];
+    for args in cases {
+        let want = outcome(&dir, REFERENCE, args);
+        // LLVM's unknown-option error adds a spelling suggestion we do not make.
+        let want = (
+            want.0,
+            want.1,
+            want.2.lines().filter(|l| !l.contains("Did you mean")).map(|l| format!("{l}\n")).collect(),
+        );
+        let got = outcome(&dir, ours.to_str().unwrap(), args);
+        assert_eq!(got, want, "mlir-runner {args:?}");
+    }
+}
+
+/// `mlir-interp runner` reads the same command line, stdin when no file is
+/// named, and runs what mlir-runner cannot (the func dialect, unlowered).
+#[test]
+fn runner_subcommand() {
+    let dir = setup();
+    let exe = env!("CARGO_BIN_EXE_mlir-interp");
+    let mut child = Command::new(exe)
+        .current_dir(&dir)
+        .args(["runner", "-e", "main", "-entry-point-result=i32", "--shared-libs=libmlir_c_runner_utils.so"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    child.stdin.take().unwrap().write_all(MODULE.as_bytes()).unwrap();
+    let o = child.wait_with_output().unwrap();
+    assert_eq!((o.status.code(), String::from_utf8_lossy(&o.stdout).into_owned()), (Some(0), "7\n".to_string()));
+    std::fs::write(
+        dir.join("f.mlir"),
+        "func.func @main() {\n  %c = arith.constant 5 : i32\n  vector.print %c : i32\n  return\n}\n",
+    )
+    .unwrap();
+    let (code, out, err) = outcome(&dir, exe, &["runner", "f.mlir", "-e", "main", "-entry-point-result=void"]);
+    assert_eq!((code, out.as_str()), (Some(0), "5\n"), "{err}");
+    let (code, _, err) =
+        outcome(&dir, exe, &["runner", "f.mlir", "-entry-point-result=void", "--shared-libs=/x/libfoo.so"]);
+    assert_eq!(code, Some(0));
+    assert!(err.contains("'/x/libfoo.so' is not built in"), "{err}");
+}
