@@ -82,7 +82,15 @@ fn main() {
             mem = m;
             if have_ref {
                 let t = Instant::now();
-                let r = differential::run_reference(&tc, &f, &pipe, "main", EntryResult::Void).expect("reference");
+                let r = differential::run_reference(
+                    &tc,
+                    &f,
+                    &pipe,
+                    "main",
+                    EntryResult::Void,
+                    std::time::Duration::from_secs(600),
+                )
+                .expect("reference");
                 theirs.push(t.elapsed().as_secs_f64());
                 assert_eq!(r.status, 0, "{}: {}", f.display(), r.stderr);
                 let same = differential::normalize(&r.stdout, false) == differential::normalize(&out, false);

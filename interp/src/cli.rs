@@ -306,6 +306,10 @@ pub struct DiffArgs {
     /// Stop our side after this many ops (fuel).
     #[arg(long = "max-steps")]
     pub max_steps: Option<u64>,
+    /// Seconds the reference run may take (a lowered program with undefined
+    /// behaviour can hang); past it the comparison is unusable (exit 2).
+    #[arg(long, default_value = "60", value_parser = clap::builder::ValueParser::new(parse_seconds))]
+    pub timeout: std::time::Duration,
 }
 
 /// Runs the CLI and returns the process exit status.
@@ -399,7 +403,7 @@ pub fn main_with(cli: Cli) -> i32 {
         }
         Cmd::Diff(a) => {
             let cfg = Config { max_steps: a.max_steps, ..Config::default() };
-            crate::differential::main(&a.file, a.pipeline, &a.entry, a.entry_point_result, a.nan_exact, cfg)
+            crate::differential::main(&a.file, a.pipeline, &a.entry, a.entry_point_result, a.nan_exact, cfg, a.timeout)
         }
     }
 }

@@ -100,6 +100,7 @@ pub fn run_reference(
     pipeline: &str,
     entry: &str,
     res: EntryResult,
+    timeout: std::time::Duration,
 ) -> Result<Outcome, String> {
     let lowered = std::env::temp_dir().join(format!("mlir-interp-diff-{}.mlir", std::process::id()));
     let opt = Command::new(&tc.mlir_opt)
@@ -119,19 +120,61 @@ pub fn run_reference(
         EntryResult::I64 => "i64",
         EntryResult::F32 => "f32",
     };
-    let run = Command::new(&tc.mlir_runner)
-        .args(["-e", entry, &format!("-entry-point-result={result}")])
+    let mut cmd = Command::new(&tc.mlir_runner);
+    cmd.args(["-e", entry, &format!("-entry-point-result={result}")])
         .arg(format!("-shared-libs={}", tc.shared_libs))
-        .arg(&lowered)
-        .output()
-        .map_err(|e| format!("cannot run {}: {e}", tc.mlir_runner));
+        .arg(&lowered);
+    let run = run_bounded(cmd, timeout).map_err(|e| format!("{}: {e}", tc.mlir_runner));
     let _ = std::fs::remove_file(&lowered);
-    let run = run?;
-    Ok(Outcome {
-        stdout: String::from_utf8_lossy(&run.stdout).into_owned(),
-        status: run.status.code().unwrap_or(1),
-        stderr: String::from_utf8_lossy(&run.stderr).into_owned(),
-    })
+    let (status, stdout, stderr) = run?;
+    // mlir-runner's own failures (the JIT could not compile or link the
+    // module) say nothing about the program: the comparison is unusable.
+    let refused = status.is_some_and(|c| c != 0)
+        && stderr.lines().any(|l| l.starts_with("Error:") || l.contains("could not parse the input IR"));
+    if refused {
+        return Err(format!("mlir-runner could not run the lowered module:\n{stderr}"));
+    }
+    Ok(Outcome { stdout, status: status.unwrap_or(1), stderr })
+}
+
+/// Runs `cmd` to its end or for at most `timeout` (a lowered program with
+/// undefined behaviour can hang, even in the JIT's crash handler); returns
+/// its exit code (`None` when a signal ended it), stdout and stderr.
+fn run_bounded(mut cmd: Command, timeout: std::time::Duration) -> Result<(Option<i32>, String, String), String> {
+    use std::io::Read;
+    use std::process::Stdio;
+    let mut child =
+        cmd.stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().map_err(|e| format!("cannot run: {e}"))?;
+    // Both pipes drain on their own threads, so a chatty program cannot
+    // block on a full pipe while we wait.
+    let drain = |r: Option<Box<dyn Read + Send>>| {
+        std::thread::spawn(move || {
+            let mut buf = Vec::new();
+            if let Some(mut r) = r {
+                let _ = r.read_to_end(&mut buf);
+            }
+            String::from_utf8_lossy(&buf).into_owned()
+        })
+    };
+    let out = drain(child.stdout.take().map(|r| Box::new(r) as Box<dyn Read + Send>));
+    let err = drain(child.stderr.take().map(|r| Box::new(r) as Box<dyn Read + Send>));
+    let deadline = std::time::Instant::now() + timeout;
+    let status = loop {
+        match child.try_wait().map_err(|e| format!("cannot wait: {e}"))? {
+            Some(st) => break st,
+            None if std::time::Instant::now() >= deadline => {
+                let _ = child.kill();
+                let _ = child.wait();
+                return Err(format!(
+                    "did not finish within {} s (--timeout); the comparison is unusable",
+                    timeout.as_secs_f64()
+                ));
+            }
+            None => std::thread::sleep(std::time::Duration::from_millis(10)),
+        }
+    };
+    let (stdout, stderr) = (out.join().unwrap_or_default(), err.join().unwrap_or_default());
+    Ok((status.code(), stdout, stderr))
 }
 
 /// The line as compared: pointer masked, NaN sign dropped unless `nan_exact`.
@@ -177,7 +220,15 @@ pub fn first_difference(ours: &Outcome, theirs: &Outcome, nan_exact: bool) -> Op
 
 /// `mlir-interp diff`: exit 0 when both agree, 1 on a difference, 2 when
 /// the file or the toolchain cannot be used.
-pub fn main(file: &str, pipeline: Option<String>, entry: &str, res: EntryResult, nan_exact: bool, cfg: Config) -> i32 {
+pub fn main(
+    file: &str,
+    pipeline: Option<String>,
+    entry: &str,
+    res: EntryResult,
+    nan_exact: bool,
+    cfg: Config,
+    timeout: std::time::Duration,
+) -> i32 {
     let src = match crate::driver::read_source(file) {
         Ok(s) => s,
         Err(e) => {
@@ -197,14 +248,15 @@ pub fn main(file: &str, pipeline: Option<String>, entry: &str, res: EntryResult,
         eprint!("{}", ours.stderr);
         return 2;
     }
-    let theirs = match run_reference(&Toolchain::default(), Path::new(file), &pipeline, entry, res) {
+    let theirs = match run_reference(&Toolchain::default(), Path::new(file), &pipeline, entry, res, timeout) {
         Ok(t) => t,
         Err(e) => {
             eprintln!("error: {e}");
             return 2;
         }
     };
-    match first_difference(&ours, &theirs, nan_exact) {
+    let report = first_difference(&ours, &theirs, nan_exact);
+    let r = match &report {
         None => {
             println!(
                 "same output: {} line(s); both exited {}",
@@ -217,7 +269,12 @@ pub fn main(file: &str, pipeline: Option<String>, entry: &str, res: EntryResult,
             print!("{d}");
             1
         }
+    };
+    // Where our side failed, say why (unless the report quoted it).
+    if ours.status != 0 && !report.is_some_and(|d| d.contains(&ours.stderr)) {
+        print!("mlir-interp's run ended with:\n{}", ours.stderr);
     }
+    r
 }
 
 #[cfg(test)]

@@ -52,3 +52,39 @@ fn first_difference_is_reported() {
         "{out}"
     );
 }
+
+/// Runs `diff` with extra options on a program written to a temp file;
+/// exit status, stdout and stderr.
+fn diff_with(name: &str, program: &str, opts: &[&str]) -> (Option<i32>, String, String) {
+    let f = std::env::temp_dir().join(format!("mlir-interp-diff-{name}-{}.mlir", std::process::id()));
+    std::fs::write(&f, program).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_mlir-interp")).arg("diff").arg(&f).args(opts).output().expect("run");
+    let _ = std::fs::remove_file(&f);
+    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+    (out.status.code(), text(&out.stdout), text(&out.stderr))
+}
+
+/// A reference that cannot run the lowered module (here: not lowered at
+/// all, so mlir-runner cannot parse it) or does not finish in time makes
+/// the comparison unusable (exit 2, with why); when our side fails, its
+/// diagnostic is shown with the difference.
+#[test]
+fn unusable_references_and_our_failures() {
+    if !toolchain() {
+        return;
+    }
+    let ok = "func.func @main() {\n  %c = arith.constant 5 : i32\n  vector.print %c : i32\n  return\n}\n";
+    let (code, _, err) = diff_with("unlowered", ok, &["--pipeline", "canonicalize"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("mlir-runner could not run the lowered module") && err.contains("could not parse"), "{err}");
+    let (code, _, err) = diff_with("slow", ok, &["--timeout", "0.001"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("did not finish within 0.001 s (--timeout)"), "{err}");
+    let ub = "func.func @main() {\n  %c = arith.constant 0 : i32\n  %d = arith.divsi %c, %c : i32\n  \
+              vector.print %d : i32\n  return\n}\n";
+    let (code, out, _) = diff_with("ub", ub, &[]);
+    assert_eq!(code, Some(1), "{out}");
+    // Quoted under "mlir-interp's run ended with:", or in the exit-status
+    // report if the lowered program crashed instead of printing garbage.
+    assert!(out.contains("signed division by zero"), "{out}");
+}

@@ -82,7 +82,14 @@ fn oracle(path: &Path, text: &str) -> Result<String, String> {
     let pipeline = directive(text, "PIPELINE").first().map_or(differential::DEFAULT_PIPELINE, |s| s);
     let entry = directive(text, "ENTRY").first().copied().unwrap_or("main");
     let tc = differential::Toolchain::default();
-    let out = differential::run_reference(&tc, path, pipeline, entry, EntryResult::Void)?;
+    let out = differential::run_reference(
+        &tc,
+        path,
+        pipeline,
+        entry,
+        EntryResult::Void,
+        std::time::Duration::from_secs(120),
+    )?;
     if out.status != 0 {
         return Err(out.stderr);
     }
