@@ -176,6 +176,23 @@ pub fn format_g(f: Float) -> String {
     g_of_f64(float::to_f64(f), 6)
 }
 
+/// What LLVM 22's `printApFloat` prints for an fp8/fp6/fp4 value (the
+/// lowering of `vector.print` for them): the value converted to double,
+/// printed with `%lg`. APFloat gives the NaN of the FNUZ formats no sign,
+/// and converts f8E8M0FNU's NaN to infinity (both checked against
+/// mlir-runner: `fixtures/exec/vector/print_small_floats.mlir`).
+pub fn format_apfloat(f: Float) -> String {
+    use FloatKind as K;
+    if float::is_nan(f) {
+        return match f.kind {
+            K::F8E5M2FNUZ | K::F8E4M3FNUZ | K::F8E4M3B11FNUZ => "nan".to_string(),
+            K::F8E8M0FNU => "inf".to_string(),
+            _ => format_g(f),
+        };
+    }
+    format_g(f)
+}
+
 /// `%.{p}g` of a finite nonzero double.
 pub fn g_of_f64(x: f64, p: usize) -> String {
     let sci = format!("{:.*e}", p - 1, x);
@@ -309,6 +326,7 @@ fn scalar_text(e: &Engine, op: OpId, s: &Scalar, et: TypeId) -> Result<String> {
         (Scalar::Float(f), TypeKind::Float(FloatKind::F16 | FloatKind::BF16 | FloatKind::F32 | FloatKind::F64)) => {
             Ok(format_g(*f))
         }
+        (Scalar::Float(f), TypeKind::Float(k)) if k.bit_width() <= 8 => Ok(format_apfloat(*f)),
         // mlir-opt 22 rejects vector.print of complex; we print it as
         // printMemrefC32/C64 print an element (`std::complex` through
         // `std::ostream`: `(re,im)`, each part `%g`).
