@@ -71,8 +71,13 @@ fn linear_terms(e: &AffineExpr, strides: &mut [i64], offset: &mut i64) -> Option
     Some(())
 }
 
-/// `a * b` and `a + b` on static-or-[`DYNAMIC`] values.
+/// `a * b` and `a + b` on static-or-[`DYNAMIC`] values. As MLIR's
+/// `SaturatedInteger`, zero times anything is zero, even a dynamic value
+/// (`subview %m[0, 0]` of `memref<?x?xf32>` has a static offset 0).
 pub fn dyn_mul(a: i64, b: i64) -> i64 {
+    if a == 0 || b == 0 {
+        return 0;
+    }
     if a == DYNAMIC || b == DYNAMIC {
         return DYNAMIC;
     }

@@ -295,6 +295,8 @@ pub enum Fmt {
     LlvmLoad,
     /// `volatile %v, %p {..} : T, !llvm.ptr`.
     LlvmStore,
+    /// `"slt" %a, %b : T` (`llvm.icmp`, `llvm.fcmp`).
+    LlvmCmp,
 }
 
 macro_rules! ops {
@@ -753,6 +755,42 @@ ops! {
         CombXor / Xor = "comb.xor", 0, CombVariadic;
     }
     Llvm LlvmOp {
+        LlvmAdd / Add = "llvm.add", 0, Binary;
+        LlvmSub / Sub = "llvm.sub", 0, Binary;
+        LlvmMul / Mul = "llvm.mul", 0, Binary;
+        LlvmSdiv / Sdiv = "llvm.sdiv", 0, Binary;
+        LlvmUdiv / Udiv = "llvm.udiv", 0, Binary;
+        LlvmSrem / Srem = "llvm.srem", 0, Binary;
+        LlvmUrem / Urem = "llvm.urem", 0, Binary;
+        LlvmAnd / And = "llvm.and", 0, Binary;
+        LlvmOr / Or = "llvm.or", 0, Binary;
+        LlvmXor / Xor = "llvm.xor", 0, Binary;
+        LlvmShl / Shl = "llvm.shl", 0, Binary;
+        LlvmLshr / Lshr = "llvm.lshr", 0, Binary;
+        LlvmAshr / Ashr = "llvm.ashr", 0, Binary;
+        LlvmFadd / Fadd = "llvm.fadd", 0, Binary;
+        LlvmFsub / Fsub = "llvm.fsub", 0, Binary;
+        LlvmFmul / Fmul = "llvm.fmul", 0, Binary;
+        LlvmFdiv / Fdiv = "llvm.fdiv", 0, Binary;
+        LlvmFrem / Frem = "llvm.frem", 0, Binary;
+        LlvmFneg / Fneg = "llvm.fneg", 0, Unary;
+        LlvmIcmp / Icmp = "llvm.icmp", 0, LlvmCmp;
+        LlvmFcmp / Fcmp = "llvm.fcmp", 0, LlvmCmp;
+        LlvmSelect / Select = "llvm.select", 0, Select;
+        LlvmBr / Br = "llvm.br", TERMINATOR, Br;
+        LlvmCondBr / CondBr = "llvm.cond_br", TERMINATOR, CondBr;
+        LlvmSext / Sext = "llvm.sext", 0, Cast;
+        LlvmZext / Zext = "llvm.zext", 0, Cast;
+        LlvmTrunc / Trunc = "llvm.trunc", 0, Cast;
+        LlvmFptosi / Fptosi = "llvm.fptosi", 0, Cast;
+        LlvmFptoui / Fptoui = "llvm.fptoui", 0, Cast;
+        LlvmSitofp / Sitofp = "llvm.sitofp", 0, Cast;
+        LlvmUitofp / Uitofp = "llvm.uitofp", 0, Cast;
+        LlvmFpext / Fpext = "llvm.fpext", 0, Cast;
+        LlvmFptrunc / Fptrunc = "llvm.fptrunc", 0, Cast;
+        LlvmBitcast / Bitcast = "llvm.bitcast", 0, Cast;
+        LlvmUndef / Undef = "llvm.mlir.undef", 0, TypeOnly;
+        LlvmPoison / Poison = "llvm.mlir.poison", 0, TypeOnly;
         LlvmAddressof / Addressof = "llvm.mlir.addressof", 0, LlvmAddressof;
         LlvmCall / Call = "llvm.call", 0, LlvmCall;
         LlvmConstant / Constant = "llvm.mlir.constant", 0, LlvmConstant;

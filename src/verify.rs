@@ -68,8 +68,8 @@ pub fn successor_operands(m: &Module, op: OpId) -> Option<Vec<std::ops::Range<us
         }
     };
     match m.op(op).name.kind {
-        OpKind::CfBr => Some(vec![0..ops.len()]),
-        OpKind::CfCondBr => {
+        OpKind::CfBr | OpKind::LlvmBr => Some(vec![0..ops.len()]),
+        OpKind::CfCondBr | OpKind::LlvmCondBr => {
             let s = segs("operandSegmentSizes")?;
             let (t, f) = (*s.get(1)?, *s.get(2)?);
             Some(vec![1..1 + t, 1 + t..1 + t + f])

@@ -362,12 +362,12 @@ impl Translator<'_> {
                 let (c, t, f) = (self.operand(op, 0)?, self.operand(op, 1)?, self.operand(op, 2)?);
                 Some(Inst::Select { op, c, t, f, d: self.result(op)? })
             }
-            OpKind::CfBr => {
+            OpKind::CfBr | OpKind::LlvmBr => {
                 let to = *self.m.successors(op).first()?;
                 let copies = self.copies(self.m.operands(op), to)?;
                 Some(Inst::Br { op, to, copies })
             }
-            OpKind::CfCondBr => self.cond_br(op),
+            OpKind::CfCondBr | OpKind::LlvmCondBr => self.cond_br(op),
             OpKind::FuncReturn
             | OpKind::ScfYield
             | OpKind::ScfCondition

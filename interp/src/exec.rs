@@ -426,6 +426,10 @@ impl<'m> Engine<'m> {
     fn decode_flags(&self, op: OpId) -> u8 {
         let m = self.m;
         let mut flags = 0;
+        // The llvm dialect's flags are an i32 of bits in the same order.
+        if let Some(Attribute::Integer { value, .. }) = m.attr(op, "overflowFlags").map(|a| m.ctx.attr_kind(a)) {
+            flags |= (value.to_i64().unwrap_or(0) & i64::from(NSW | NUW)) as u8;
+        }
         if let Some(Attribute::Dialect { body, .. }) = m.attr(op, "overflowFlags").map(|a| m.ctx.attr_kind(a)) {
             let inner = body.split_once('<').map(|(_, x)| x).unwrap_or("");
             for w in inner.trim_end_matches('>').split(',').map(str::trim) {
@@ -436,7 +440,9 @@ impl<'m> Engine<'m> {
                 };
             }
         }
-        for (name, bit) in [("isExact", EXACT), ("nonNeg", NNEG), ("unsignedCmp", UNSIGNED)] {
+        for (name, bit) in
+            [("isExact", EXACT), ("nonNeg", NNEG), ("unsignedCmp", UNSIGNED), ("isDisjoint", crate::sem::int::DISJOINT)]
+        {
             if m.attr(op, name).is_some() {
                 flags |= bit;
             }

@@ -419,7 +419,7 @@ pub struct MemRef {
     pub strides: Vec<i64>,
     /// A non-strided affine-map layout, if any.
     pub map: Option<Rc<MapLayout>>,
-    /// Made by a view op: not a pointer `memref.dealloc` may free.
+    /// Made by a view op: not a pointer `memref.realloc` may reallocate.
     pub view: bool,
 }
 
@@ -1033,8 +1033,11 @@ impl Memory {
         Ok(MemRef { buf, elem: Rc::new(elem), base: 0, offset, sizes, strides, map, view: false })
     }
 
-    /// Frees `m` (`memref.dealloc`): it must be a live heap allocation
-    /// itself, not a view into one.
+    /// Frees the heap allocation `m` refers to (`memref.dealloc`). A view
+    /// (subview, cast, reinterpret cast, ...) frees the allocation it views,
+    /// as the lowering frees the descriptor's allocated pointer: MLIR's op
+    /// documentation dropped its "not on an alias" rule (D144090), and its
+    /// own buffer deallocation emits `memref.dealloc %subview`.
     pub fn dealloc(&mut self, at: OpId, m: &MemRef) -> Result<()> {
         let mut b = m.buf.borrow_mut();
         let origin = b.origin;
@@ -1047,13 +1050,6 @@ impl Memory {
         }
         if b.kind != AllocKind::Heap {
             return Err(mem_ub(at, origin, format!("dealloc of {}, which is {}", m.describe(), b.kind.noun())));
-        }
-        if m.view || m.base != 0 {
-            return Err(mem_ub(
-                at,
-                origin,
-                format!("dealloc of a view ({}): only the allocated memref itself may be freed", m.describe()),
-            ));
         }
         b.freed = Some(Freed::Dealloc);
         self.tracked = self.tracked.saturating_sub(b.charged);

@@ -2,16 +2,18 @@
 //! over scalars and vectors (read the operands, apply one pure function of
 //! `crate::sem` per element, propagate poison, turn UB into an error at the
 //! op, write the results), so `arith` and `index` share it without one
-//! dialect importing the other; and the `!llvm.ptr` helpers the llvm
-//! dialect and the runtime library both need.
+//! dialect importing the other; the elementwise casts, float ops and
+//! select that `arith` and `llvm` share; and the `!llvm.ptr` helpers the
+//! llvm dialect and the runtime library both need.
 
 use crate::dense::DenseError;
 use crate::error::{Error, ErrorKind, Result};
 use crate::exec::{Engine, Flow, Frame};
+use crate::float::{self, Float, Round};
 use crate::memory::{mem_ub, AllocKind, AllocLayout, Buffer, Elem, Lane, MemRef};
 use crate::sem::fp::To;
 use crate::sem::int::Out;
-use crate::value::{map1, map2, map2_pair, Dense, Int, Poison, Scalar, Value};
+use crate::value::{map1, map2, map2_pair, Builder, Dense, Int, Poison, Scalar, Value};
 use mlir_ir::attrs::Attribute;
 use mlir_ir::ir::OpId;
 use mlir_ir::types::{TypeId, TypeKind};
@@ -409,4 +411,148 @@ pub fn c_string(e: &Engine, op: OpId, p: &Value) -> Result<Vec<u8>> {
             b.len()
         ),
     ))
+}
+
+// ---- elementwise casts, float ops and select (arith and llvm) ------------
+
+/// `bitcast` of one element to element type `to` (same bit width).
+pub fn bitcast(op: OpId, s: &Scalar, to: To) -> Result<Scalar> {
+    Ok(match (s, to) {
+        (Scalar::Int(i), To::Float(k)) => Scalar::Float(float::from_bits(k, i.bits128().unwrap_or(0))),
+        (Scalar::Float(f), To::Int(w)) => Scalar::Int(Int::from_u128(w, f.bits)),
+        (Scalar::Float(f), To::Float(k)) => Scalar::Float(float::from_bits(k, f.bits)),
+        (Scalar::Int(i), To::Int(w)) => Scalar::Int(Int::from_big(w, &i.to_ubig())),
+        (Scalar::Poison(p), _) => Scalar::Poison(*p),
+        (Scalar::Complex(..), _) => return Err(bad_types(op)),
+    })
+}
+
+/// `sitofp`/`uitofp` of one element.
+pub fn int_to_float(op: OpId, s: &Scalar, to: To, signed: bool, pol: float::Policy) -> Result<Scalar> {
+    let (Scalar::Int(i), To::Float(k)) = (s, to) else { return Err(bad_types(op)) };
+    let v = if signed { i.to_sbig() } else { i.to_ubig() };
+    float::from_int_with(&v, k, Round::NearestEven, pol)
+        .map(Scalar::Float)
+        .map_err(|e| Error::at(op, ErrorKind::NoDefinedResult(e.to_string())))
+}
+
+/// `fptosi`/`fptoui` of one element: poison when the value does not fit.
+pub fn float_to_int(op: OpId, s: &Scalar, to: To, signed: bool) -> Result<Scalar> {
+    let (Scalar::Float(f), To::Int(w)) = (s, to) else { return Err(bad_types(op)) };
+    Ok(match float::to_int(*f, w, signed) {
+        Some(v) => Scalar::Int(Int::from_big(w, &v)),
+        None => Scalar::Poison(Poison(op)),
+    })
+}
+
+/// A float conversion of one element with rounding `r`.
+pub fn convert(op: OpId, s: &Scalar, to: To, r: Round, pol: float::Policy) -> Result<Scalar> {
+    let (Scalar::Float(f), To::Float(k)) = (s, to) else { return Err(bad_types(op)) };
+    float::convert_with(*f, k, r, pol)
+        .map(Scalar::Float)
+        .map_err(|e| Error::at(op, ErrorKind::NoDefinedResult(e.to_string())))
+}
+
+/// Any other cast: `f` gets the element and the result element type.
+pub fn cast(e: &Engine, fr: &mut Frame, op: OpId, f: impl Fn(&Scalar, To) -> Result<Scalar>) -> Result<Flow> {
+    let to = result_to(e, op)?;
+    let v = map1(
+        e.arg(fr, op, 0)?,
+        |x| match x {
+            Scalar::Poison(p) => Ok(Scalar::Poison(*p)),
+            _ => f(x, to),
+        },
+        bad_shape(op),
+    )?;
+    e.assign(fr, op, v)
+}
+
+/// A binary float op, elementwise.
+pub fn float2(e: &Engine, fr: &mut Frame, op: OpId, f: impl Fn(Float, Float) -> Result<Scalar>) -> Result<Flow> {
+    let (a, b) = (e.arg(fr, op, 0)?, e.arg(fr, op, 1)?);
+    if let Some(v) = float_lanes(op, a, b, &f)? {
+        return e.assign(fr, op, v);
+    }
+    let v = map2(
+        a,
+        b,
+        |x, y| match (x, y) {
+            (Scalar::Poison(p), _) | (_, Scalar::Poison(p)) => Ok(Scalar::Poison(*p)),
+            (Scalar::Float(x), Scalar::Float(y)) => f(*x, *y),
+            _ => Err(bad_types(op)),
+        },
+        bad_shape(op),
+    )?;
+    e.assign(fr, op, v)
+}
+
+/// `f` over two arrays of float lanes without poison, read straight from
+/// their bytes; `None` for anything else (the scalar walk handles it).
+pub(crate) fn float_lanes(
+    op: OpId,
+    a: &Value,
+    b: &Value,
+    f: impl Fn(Float, Float) -> Result<Scalar>,
+) -> Result<Option<Value>> {
+    let (Value::Array(x), Value::Array(y)) = (a, b) else { return Ok(None) };
+    let (Some(xs), Some(ys), true) = (x.floats(), y.floats(), x.shape() == y.shape()) else { return Ok(None) };
+    let mut out = Builder::new(x.shape(), None).map_err(|_| bad_shape(op)())?;
+    for (p, q) in xs.zip(ys) {
+        out.push(&f(p, q)?).map_err(|_| bad_types(op))?;
+    }
+    Ok(Some(Value::Array(std::rc::Rc::new(out.finish().map_err(|_| bad_shape(op)())?))))
+}
+
+/// A unary float op, elementwise.
+pub fn float1(e: &Engine, fr: &mut Frame, op: OpId, f: impl Fn(Float) -> Float) -> Result<Flow> {
+    let v = map1(
+        e.arg(fr, op, 0)?,
+        |x| match x {
+            Scalar::Poison(p) => Ok(Scalar::Poison(*p)),
+            Scalar::Float(x) => Ok(Scalar::Float(f(*x))),
+            Scalar::Int(_) | Scalar::Complex(..) => Err(bad_types(op)),
+        },
+        bad_shape(op),
+    )?;
+    e.assign(fr, op, v)
+}
+
+/// `arith.select` and `llvm.select`: an i1 condition picks whole operands, a shaped one picks
+/// elements; a poison condition gives poison, the unpicked operand may be poison.
+pub fn select(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
+    let (c, t, f) = (e.arg(fr, op, 0)?, e.arg(fr, op, 1)?, e.arg(fr, op, 2)?);
+    let v = match c {
+        Value::Scalar(Scalar::Poison(p)) => match t {
+            Value::Array(_) => map1(t, |_| Ok(Scalar::Poison(*p)), bad_shape(op))?,
+            _ => Value::Scalar(Scalar::Poison(*p)),
+        },
+        Value::Scalar(Scalar::Int(i)) => {
+            if i.is_nonzero() {
+                t.clone()
+            } else {
+                f.clone()
+            }
+        }
+        Value::Array(cs) => {
+            let (Value::Array(ta), Value::Array(fa)) = (t, f) else { return Err(bad_types(op)) };
+            if let Some(d) = crate::value::Dense::select(cs, ta, fa) {
+                return e.assign(fr, op, Value::Array(std::rc::Rc::new(d)));
+            }
+            if ta.shape() != cs.shape() || fa.shape() != cs.shape() {
+                return Err(bad_shape(op)());
+            }
+            let elems: Vec<Scalar> = cs
+                .iter()
+                .zip(ta.iter().zip(fa.iter()))
+                .map(|(c, (x, y))| match c {
+                    Scalar::Poison(p) => Scalar::Poison(p),
+                    Scalar::Int(i) if i.is_nonzero() => x,
+                    _ => y,
+                })
+                .collect();
+            crate::operands::array(op, cs.shape(), elems)?
+        }
+        _ => return Err(bad_types(op)),
+    };
+    e.assign(fr, op, v)
 }

@@ -7,7 +7,9 @@ use super::{OpState, PResult, Parser, UseName};
 use crate::attrs::{AttrId, Attribute, IntVal};
 use crate::diag::Span;
 use crate::ir::{BlockId, OpId, OpName, RegionId, ValueId};
+use crate::lexer::unescape;
 use crate::lexer::Tok;
+use crate::ops::DialectOp;
 use crate::ops::{traits, Fmt, OpKind};
 use crate::types::{TypeId, TypeKind};
 
@@ -244,6 +246,7 @@ impl<'a> Parser<'a> {
                     Fmt::Binary => 2,
                     _ => 3,
                 };
+                self.parse_llvm_prefix(kind, st)?;
                 let uses = self.parse_n_operands(n)?;
                 self.parse_modifiers(st)?;
                 self.parse_optional_attrs(st)?;
@@ -272,6 +275,7 @@ impl<'a> Parser<'a> {
                 st.result_types = vec![ty, second];
             }
             Fmt::Cast => {
+                self.parse_llvm_prefix(kind, st)?;
                 let u = self.parse_use_name()?;
                 self.parse_modifiers(st)?;
                 self.parse_optional_attrs(st)?;
@@ -284,6 +288,7 @@ impl<'a> Parser<'a> {
                 st.result_types = vec![to];
             }
             Fmt::Cmp => self.parse_cmp(kind, st)?,
+            Fmt::LlvmCmp => self.parse_llvm_cmp(kind, st)?,
             Fmt::Select => {
                 let uses = self.parse_n_operands(3)?;
                 self.parse_optional_attrs(st)?;
@@ -710,9 +715,23 @@ impl<'a> Parser<'a> {
                 let close = self.lexer().skip_dialect_body(end)?;
                 let body = format!(".{which}{}", &self.text[end..close]);
                 self.reset_to(close)?;
-                let d = self.m.ctx.ident("arith");
-                let a = self.m.ctx.attr(Attribute::Dialect { dialect: d, body: body.into() });
-                let name = if which == "overflow" { "overflowFlags" } else { "fastmath" };
+                // The llvm dialect's ops spell the same flags as its own
+                // attributes (`#llvm.overflow<nsw>`, `fastmathFlags`).
+                let llvm = st.name.is_some_and(|n| matches!(n.kind.dialect_op(), DialectOp::Llvm(_)));
+                let a = if llvm && which == "overflow" {
+                    // An i32 of bits (nsw 1, nuw 2), as mlir-opt's generic form holds it.
+                    let bits = body.contains("nsw") as i128 | (body.contains("nuw") as i128) << 1;
+                    let i32t = self.m.ctx.int_type(32);
+                    self.m.ctx.attr(Attribute::Integer { value: IntVal::Small(bits), ty: i32t })
+                } else {
+                    let d = self.m.ctx.ident(if llvm { "llvm" } else { "arith" });
+                    self.m.ctx.attr(Attribute::Dialect { dialect: d, body: body.into() })
+                };
+                let name = match (which.as_str(), llvm) {
+                    ("overflow", _) => "overflowFlags",
+                    (_, true) => "fastmathFlags",
+                    _ => "fastmath",
+                };
                 self.set_attr(st, name, a);
             } else if self.is_kw("exact") {
                 self.bump()?;
@@ -731,6 +750,52 @@ impl<'a> Parser<'a> {
                 return Ok(());
             }
         }
+    }
+
+    /// The keywords the llvm dialect writes before an op's operands:
+    /// `disjoint` (`llvm.or`), `exact` (divisions and right shifts), `nneg`
+    /// (`llvm.zext`, `llvm.uitofp`).
+    fn parse_llvm_prefix(&mut self, kind: OpKind, st: &mut OpState) -> PResult<()> {
+        if !matches!(kind.dialect_op(), DialectOp::Llvm(_)) {
+            return Ok(());
+        }
+        for (kw, attr) in [("disjoint", "isDisjoint"), ("exact", "isExact"), ("nneg", "nonNeg")] {
+            if self.is_kw(kw) {
+                self.bump()?;
+                let u = self.m.ctx.attr(Attribute::Unit);
+                self.set_attr(st, attr, u);
+            }
+        }
+        Ok(())
+    }
+
+    /// `llvm.icmp "slt" %a, %b : T` and `llvm.fcmp "olt" %a, %b : T`: the
+    /// predicate as its enum value (the same order as arith's).
+    fn parse_llvm_cmp(&mut self, kind: OpKind, st: &mut OpState) -> PResult<()> {
+        let sp = self.tok.span;
+        if !self.is(Tok::String) {
+            return self.err("expected string predicate");
+        }
+        let word = String::from_utf8_lossy(&unescape(self.spelling())).into_owned();
+        self.bump()?;
+        let preds = if kind == OpKind::LlvmFcmp { CMPF_PREDICATES } else { CMPI_PREDICATES };
+        let name = word.strip_prefix('_').unwrap_or(&word);
+        let Some(n) = preds.iter().position(|p| *p == name) else {
+            return self.err_at(sp, format!("invalid predicate '{word}'"));
+        };
+        let i64t = self.m.ctx.int_type(64);
+        let attr = self.m.ctx.attr(Attribute::Integer { value: IntVal::Small(n as i128), ty: i64t });
+        self.set_attr(st, "predicate", attr);
+        let uses = self.parse_n_operands(2)?;
+        self.parse_optional_attrs(st)?;
+        self.expect(Tok::Colon, "':'")?;
+        let ty = self.parse_type()?;
+        for u in uses {
+            let v = self.resolve(u, ty)?;
+            st.operands.push(v);
+        }
+        st.result_types = vec![self.i1_like(ty)];
+        Ok(())
     }
 
     fn parse_cmp(&mut self, kind: OpKind, st: &mut OpState) -> PResult<()> {
@@ -1190,8 +1255,9 @@ impl<'a> Parser<'a> {
         if self.eat_kw("init")? {
             inits = self.parse_paren_operands()?;
         }
+        // `-> f32` or, for several, `-> (f32, f32)` (MLIR prints the latter).
         if self.eat(Tok::Arrow)? {
-            st.result_types = self.parse_type_list_no_parens()?;
+            st.result_types = self.parse_function_result_types()?;
         }
         let tys = st.result_types.clone();
         if inits.len() != tys.len() {

@@ -7,6 +7,11 @@ use crate::ir::{OpId, ValueId};
 use crate::ops::OpKind;
 use crate::types::{LlvmStructBody, TypeId, TypeKind};
 
+/// How mlir-opt names the llvm dialect's type constraints.
+const LLVM_INT: &str = "signless integer or LLVM dialect-compatible vector of signless integer";
+const LLVM_FLOAT: &str = "floating point LLVM type or LLVM dialect-compatible vector of floating point LLVM type";
+const LLVM_INT_OR_PTR: &str = "signless integer or LLVM dialect-compatible vector of signless integer or LLVM pointer type or LLVM dialect-compatible vector of LLVM pointer type";
+
 impl<'m> Verifier<'m> {
     /// Per-op checks of the llvm ops.
     pub(super) fn check_llvm(&self, op: OpId, kind: OpKind) -> VResult {
@@ -18,6 +23,70 @@ impl<'m> Verifier<'m> {
             OpKind::LlvmStore => self.llvm_ptr_operand(op, 1, "LLVM pointer type"),
             OpKind::LlvmReturn => self.llvm_return(op),
             OpKind::LlvmConstant => self.llvm_constant(op),
+            OpKind::LlvmAdd
+            | OpKind::LlvmSub
+            | OpKind::LlvmMul
+            | OpKind::LlvmSdiv
+            | OpKind::LlvmUdiv
+            | OpKind::LlvmSrem
+            | OpKind::LlvmUrem
+            | OpKind::LlvmAnd
+            | OpKind::LlvmOr
+            | OpKind::LlvmXor
+            | OpKind::LlvmShl
+            | OpKind::LlvmLshr
+            | OpKind::LlvmAshr => {
+                self.check_elem(op, Self::is_llvm_int, LLVM_INT)?;
+                self.same_types(op)
+            }
+            OpKind::LlvmFadd
+            | OpKind::LlvmFsub
+            | OpKind::LlvmFmul
+            | OpKind::LlvmFdiv
+            | OpKind::LlvmFrem
+            | OpKind::LlvmFneg => {
+                self.check_elem(op, Self::is_float_like, LLVM_FLOAT)?;
+                self.same_types(op)
+            }
+            OpKind::LlvmIcmp => self.llvm_operands(op, |v, t| v.is_llvm_int(t) || v.is_llvm_ptr(t), LLVM_INT_OR_PTR),
+            OpKind::LlvmFcmp | OpKind::LlvmFptosi | OpKind::LlvmFptoui | OpKind::LlvmFpext | OpKind::LlvmFptrunc => {
+                self.llvm_operands(op, Self::is_float_like, LLVM_FLOAT)
+            }
+            OpKind::LlvmSitofp | OpKind::LlvmUitofp | OpKind::LlvmTrunc => {
+                self.llvm_operands(op, Self::is_llvm_int, LLVM_INT)
+            }
+            OpKind::LlvmSext | OpKind::LlvmZext => {
+                self.llvm_operands(op, Self::is_llvm_int, LLVM_INT)?;
+                self.llvm_extension(op)
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// A signless integer (or a vector of them), as the llvm dialect admits.
+    fn is_llvm_int(&self, t: TypeId) -> bool {
+        matches!(self.elem_kind(t), TypeKind::Integer { signedness: crate::types::Signedness::Signless, .. })
+    }
+
+    /// Every operand satisfies `pred` (described as `what`).
+    fn llvm_operands(&self, op: OpId, pred: impl Fn(&Self, TypeId) -> bool, what: &str) -> VResult {
+        for (i, v) in self.m.operands(op).iter().enumerate() {
+            let t = self.m.type_of(*v);
+            if !pred(self, t) {
+                return self.op_err(op, format!("operand #{i} must be {what}, but got '{}'", self.ty(t)));
+            }
+        }
+        Ok(())
+    }
+
+    /// `sext`/`zext` widen (mlir-opt words this without the op's name).
+    fn llvm_extension(&self, op: OpId) -> VResult {
+        let (Some(a), Some(r)) = (self.m.operands(op).first(), self.m.results(op).next()) else { return Ok(()) };
+        match (self.int_width(self.m.type_of(*a)), self.int_width(self.m.type_of(r))) {
+            (Some(x), Some(y)) if y <= x => self.err(
+                self.m.op(op).span,
+                "integer width of the output type is smaller or equal to the integer width of the input type",
+            ),
             _ => Ok(()),
         }
     }

@@ -18,10 +18,13 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::exec::{Engine, Flow, Frame};
 use crate::float::{self, Float, Round};
 use crate::int_op;
-use crate::operands::{bad_shape, bad_types, int2, int2x, int_cast, result_to};
+use crate::operands::{
+    bad_shape, bad_types, bitcast, cast, convert, float1, float2, float_to_int, int2, int2x, int_cast, int_to_float,
+    result_to, select,
+};
 use crate::sem::fp::*;
 use crate::sem::int::*;
-use crate::value::{map1, map2, Builder, Int, Poison, Scalar, Value};
+use crate::value::{map2, Int, Scalar};
 use mlir_ir::ir::OpId;
 use mlir_ir::ops::ArithOp;
 
@@ -92,86 +95,7 @@ pub fn exec(e: &mut Engine, fr: &mut Frame, op: OpId, kind: ArithOp) -> Result<F
     }
 }
 
-fn bitcast(op: OpId, s: &Scalar, to: To) -> Result<Scalar> {
-    Ok(match (s, to) {
-        (Scalar::Int(i), To::Float(k)) => Scalar::Float(float::from_bits(k, i.bits128().unwrap_or(0))),
-        (Scalar::Float(f), To::Int(w)) => Scalar::Int(Int::from_u128(w, f.bits)),
-        (Scalar::Float(f), To::Float(k)) => Scalar::Float(float::from_bits(k, f.bits)),
-        (Scalar::Int(i), To::Int(w)) => Scalar::Int(Int::from_big(w, &i.to_ubig())),
-        (Scalar::Poison(p), _) => Scalar::Poison(*p),
-        (Scalar::Complex(..), _) => return Err(bad_types(op)),
-    })
-}
-
-fn int_to_float(op: OpId, s: &Scalar, to: To, signed: bool, pol: float::Policy) -> Result<Scalar> {
-    let (Scalar::Int(i), To::Float(k)) = (s, to) else { return Err(bad_types(op)) };
-    let v = if signed { i.to_sbig() } else { i.to_ubig() };
-    float::from_int_with(&v, k, Round::NearestEven, pol)
-        .map(Scalar::Float)
-        .map_err(|e| Error::at(op, ErrorKind::NoDefinedResult(e.to_string())))
-}
-
-fn float_to_int(op: OpId, s: &Scalar, to: To, signed: bool) -> Result<Scalar> {
-    let (Scalar::Float(f), To::Int(w)) = (s, to) else { return Err(bad_types(op)) };
-    Ok(match float::to_int(*f, w, signed) {
-        Some(v) => Scalar::Int(Int::from_big(w, &v)),
-        None => Scalar::Poison(Poison(op)),
-    })
-}
-
-fn convert(op: OpId, s: &Scalar, to: To, r: Round, pol: float::Policy) -> Result<Scalar> {
-    let (Scalar::Float(f), To::Float(k)) = (s, to) else { return Err(bad_types(op)) };
-    float::convert_with(*f, k, r, pol)
-        .map(Scalar::Float)
-        .map_err(|e| Error::at(op, ErrorKind::NoDefinedResult(e.to_string())))
-}
-
 // ---- plumbing ------------------------------------------------------------
-
-/// Any other cast: `f` gets the element and the result element type.
-fn cast(e: &Engine, fr: &mut Frame, op: OpId, f: impl Fn(&Scalar, To) -> Result<Scalar>) -> Result<Flow> {
-    let to = result_to(e, op)?;
-    let v = map1(
-        e.arg(fr, op, 0)?,
-        |x| match x {
-            Scalar::Poison(p) => Ok(Scalar::Poison(*p)),
-            _ => f(x, to),
-        },
-        bad_shape(op),
-    )?;
-    e.assign(fr, op, v)
-}
-
-/// A binary float op, elementwise.
-fn float2(e: &Engine, fr: &mut Frame, op: OpId, f: impl Fn(Float, Float) -> Result<Scalar>) -> Result<Flow> {
-    let (a, b) = (e.arg(fr, op, 0)?, e.arg(fr, op, 1)?);
-    if let Some(v) = float_lanes(op, a, b, &f)? {
-        return e.assign(fr, op, v);
-    }
-    let v = map2(
-        a,
-        b,
-        |x, y| match (x, y) {
-            (Scalar::Poison(p), _) | (_, Scalar::Poison(p)) => Ok(Scalar::Poison(*p)),
-            (Scalar::Float(x), Scalar::Float(y)) => f(*x, *y),
-            _ => Err(bad_types(op)),
-        },
-        bad_shape(op),
-    )?;
-    e.assign(fr, op, v)
-}
-
-/// `f` over two arrays of float lanes without poison, read straight from
-/// their bytes; `None` for anything else (the scalar walk handles it).
-fn float_lanes(op: OpId, a: &Value, b: &Value, f: impl Fn(Float, Float) -> Result<Scalar>) -> Result<Option<Value>> {
-    let (Value::Array(x), Value::Array(y)) = (a, b) else { return Ok(None) };
-    let (Some(xs), Some(ys), true) = (x.floats(), y.floats(), x.shape() == y.shape()) else { return Ok(None) };
-    let mut out = Builder::new(x.shape(), None).map_err(|_| bad_shape(op)())?;
-    for (p, q) in xs.zip(ys) {
-        out.push(&f(p, q)?).map_err(|_| bad_types(op))?;
-    }
-    Ok(Some(Value::Array(std::rc::Rc::new(out.finish().map_err(|_| bad_shape(op)())?))))
-}
 
 /// Reports (under `--float-policy strict`) a `divf`/`remf` by zero in a
 /// finite-only format (f4E2M1FN, f6E2M3FN, f6E3M2FN), whose IEEE result
@@ -193,20 +117,6 @@ fn nan_free(op: OpId, a: Float, b: Float, pol: float::Policy, what: &str) -> Res
         _ => format!("{} rem 0 is NaN, which {name} cannot represent", float::to_f64(a)),
     };
     Err(Error::at(op, ErrorKind::NoDefinedResult(msg)))
-}
-
-/// A unary float op, elementwise.
-fn float1(e: &Engine, fr: &mut Frame, op: OpId, f: impl Fn(Float) -> Float) -> Result<Flow> {
-    let v = map1(
-        e.arg(fr, op, 0)?,
-        |x| match x {
-            Scalar::Poison(p) => Ok(Scalar::Poison(*p)),
-            Scalar::Float(x) => Ok(Scalar::Float(f(*x))),
-            Scalar::Int(_) | Scalar::Complex(..) => Err(bad_types(op)),
-        },
-        bad_shape(op),
-    )?;
-    e.assign(fr, op, v)
 }
 
 /// `scaling_extf` (`extf(in) * extf(scale)`) and `scaling_truncf`
@@ -245,46 +155,6 @@ fn constant(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
         return Err(Error::at(op, ErrorKind::NoDefinedResult(m.clone())));
     }
     let v = aux.constant.clone().ok_or_else(|| bad_types(op))?;
-    e.assign(fr, op, v)
-}
-
-/// `arith.select`: an i1 condition picks whole operands, a shaped one picks
-/// elements; a poison condition gives poison, the unpicked operand may be poison.
-fn select(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
-    let (c, t, f) = (e.arg(fr, op, 0)?, e.arg(fr, op, 1)?, e.arg(fr, op, 2)?);
-    let v = match c {
-        Value::Scalar(Scalar::Poison(p)) => match t {
-            Value::Array(_) => map1(t, |_| Ok(Scalar::Poison(*p)), bad_shape(op))?,
-            _ => Value::Scalar(Scalar::Poison(*p)),
-        },
-        Value::Scalar(Scalar::Int(i)) => {
-            if i.is_nonzero() {
-                t.clone()
-            } else {
-                f.clone()
-            }
-        }
-        Value::Array(cs) => {
-            let (Value::Array(ta), Value::Array(fa)) = (t, f) else { return Err(bad_types(op)) };
-            if let Some(d) = crate::value::Dense::select(cs, ta, fa) {
-                return e.assign(fr, op, Value::Array(std::rc::Rc::new(d)));
-            }
-            if ta.shape() != cs.shape() || fa.shape() != cs.shape() {
-                return Err(bad_shape(op)());
-            }
-            let elems: Vec<Scalar> = cs
-                .iter()
-                .zip(ta.iter().zip(fa.iter()))
-                .map(|(c, (x, y))| match c {
-                    Scalar::Poison(p) => Scalar::Poison(p),
-                    Scalar::Int(i) if i.is_nonzero() => x,
-                    _ => y,
-                })
-                .collect();
-            crate::operands::array(op, cs.shape(), elems)?
-        }
-        _ => return Err(bad_types(op)),
-    };
     e.assign(fr, op, v)
 }
 

@@ -14,8 +14,14 @@
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::exec::{Engine, Flow, Frame};
+use crate::int_op;
 use crate::memory::{mem_ub, AllocKind, Buffer, Lane, Ptr, CONSTANT_GLOBAL};
-use crate::operands::{alloc_name, array_value, place};
+use crate::operands::{
+    alloc_name, array_value, bitcast, cast, convert, float1, float2, float_to_int, int2, int_cast, int_to_float, place,
+    select,
+};
+use crate::sem::fp::cmpf;
+use crate::sem::int::*;
 use crate::value::{Int, Poison, Scalar, Value};
 use mlir_ir::attrs::Attribute;
 use mlir_ir::datalayout;
@@ -55,6 +61,124 @@ pub fn exec(e: &mut Engine, fr: &mut Frame, op: OpId, kind: LlvmOp) -> Result<Fl
             let v = zero(e, op, e.result_type(op, 0))?;
             e.assign(fr, op, v)
         }
+        Add | Sub | Mul | Sdiv | Udiv | Srem | Urem | And | Or | Xor | Shl | Lshr | Ashr => int_binary(e, fr, op, kind),
+        Fadd | Fsub | Fmul | Fdiv | Frem | Fneg => float_op(e, fr, op, kind),
+        Icmp => {
+            let p = e.aux[op.0 as usize].pred;
+            int2(e, fr, op, |w, a, b| int_op!(w, cmpi(p, a, b)).map(|c| Out::Val(Int::bool(c))))
+        }
+        Fcmp => {
+            let p = e.aux[op.0 as usize].pred;
+            float2(e, fr, op, |a, b| Ok(Scalar::Int(Int::bool(cmpf(p, a, b)))))
+        }
+        Select => select(e, fr, op),
+        Br => Ok(Flow::Branch(successor(e, op, 0)?, e.args(fr, op))),
+        CondBr => cond_br(e, fr, op),
+        Sext | Zext | Trunc | Fptosi | Fptoui | Sitofp | Uitofp | Fpext | Fptrunc | Bitcast => {
+            conversion(e, fr, op, kind)
+        }
+        // `undef` is modelled as poison: reading it is as unreliable, and a
+        // use that would make poison UB is reported rather than guessed.
+        Undef | Poison => e.assign(fr, op, Value::poison(op)),
+    }
+}
+
+/// The integer binary ops, with LangRef's flags: `nsw`/`nuw` overflow,
+/// `exact` division and shifts, and a shift past the width give poison;
+/// division by zero and `INT_MIN / -1` (and `srem` of them) are immediate
+/// undefined behaviour; `or disjoint` of overlapping bits is poison.
+fn int_binary(e: &Engine, fr: &mut Frame, op: OpId, kind: LlvmOp) -> Result<Flow> {
+    use LlvmOp::*;
+    let fl = e.aux[op.0 as usize].flags;
+    type Big = num_bigint::BigInt;
+    let bits = |f: fn(u128, u128) -> u128, g: fn(&Big, &Big) -> Big| {
+        move |_: u32, a: &Int, b: &Int| Some(Out::Val(bitwise(a, b, f, g)))
+    };
+    match kind {
+        Add => int2(e, fr, op, |w, a, b| int_op!(w, addi(a, b, fl))),
+        Sub => int2(e, fr, op, |w, a, b| int_op!(w, subi(a, b, fl))),
+        Mul => int2(e, fr, op, |w, a, b| int_op!(w, muli(a, b, fl))),
+        Sdiv => int2(e, fr, op, |w, a, b| int_op!(w, divsi(a, b, fl))),
+        Udiv => int2(e, fr, op, |w, a, b| int_op!(w, divui(a, b, fl))),
+        Srem => int2(e, fr, op, |w, a, b| int_op!(w, remsi(a, b))),
+        Urem => int2(e, fr, op, |w, a, b| int_op!(w, remui(a, b))),
+        And => int2(e, fr, op, bits(|x, y| x & y, |x, y| x & y)),
+        Or if fl & DISJOINT != 0 => int2(e, fr, op, |_, a, b| {
+            let overlap = bitwise(a, b, |x, y| x & y, |x, y| x & y).is_nonzero();
+            Some(if overlap { Out::Poison } else { Out::Val(bitwise(a, b, |x, y| x | y, |x, y| x | y)) })
+        }),
+        Or => int2(e, fr, op, bits(|x, y| x | y, |x, y| x | y)),
+        Xor => int2(e, fr, op, bits(|x, y| x ^ y, |x, y| x ^ y)),
+        Shl => int2(e, fr, op, |w, a, b| int_op!(w, shli(a, b, fl))),
+        Lshr => int2(e, fr, op, |w, a, b| int_op!(w, shrui(a, b, fl))),
+        _ => int2(e, fr, op, |w, a, b| int_op!(w, shrsi(a, b, fl))),
+    }
+}
+
+/// The float ops: IEEE results in the default environment (fast-math
+/// flags are accepted and do not change them).
+fn float_op(e: &Engine, fr: &mut Frame, op: OpId, kind: LlvmOp) -> Result<Flow> {
+    use crate::float::{self, Round};
+    use LlvmOp::*;
+    let r = Round::NearestEven;
+    match kind {
+        Fadd => float2(e, fr, op, |a, b| Ok(Scalar::Float(float::add(a, b, r)))),
+        Fsub => float2(e, fr, op, |a, b| Ok(Scalar::Float(float::sub(a, b, r)))),
+        Fmul => float2(e, fr, op, |a, b| Ok(Scalar::Float(float::mul(a, b, r)))),
+        Fdiv => float2(e, fr, op, |a, b| Ok(Scalar::Float(float::div(a, b, r)))),
+        Frem => float2(e, fr, op, |a, b| Ok(Scalar::Float(float::rem(a, b)))),
+        _ => float1(e, fr, op, float::neg),
+    }
+}
+
+/// The casts: `sext`, `zext` (`nneg`: poison for a negative operand),
+/// `trunc` (`nsw`/`nuw`: poison when bits are lost), the float/integer
+/// conversions (poison out of range, `uitofp nneg` poison for a negative
+/// operand), `fpext`/`fptrunc` (rounding to nearest) and `bitcast`.
+fn conversion(e: &Engine, fr: &mut Frame, op: OpId, kind: LlvmOp) -> Result<Flow> {
+    use crate::float::Round;
+    use LlvmOp::*;
+    let fl = e.aux[op.0 as usize].flags;
+    let pol = e.cfg.float_policy;
+    let nneg_violated =
+        |s: &Scalar| matches!(s, Scalar::Int(i) if fl & NNEG != 0 && i.to_sbig().sign() == num_bigint::Sign::Minus);
+    match kind {
+        Sext => int_cast(e, fr, op, |w, a, to| int_op!(w, extsi(a, to))),
+        Zext => int_cast(e, fr, op, |w, a, to| int_op!(w, extui(a, to, fl))),
+        Trunc => int_cast(e, fr, op, |w, a, to| int_op!(w, trunci(a, to, fl))),
+        Fptosi => cast(e, fr, op, |s, to| float_to_int(op, s, to, true)),
+        Fptoui => cast(e, fr, op, |s, to| float_to_int(op, s, to, false)),
+        Sitofp => cast(e, fr, op, |s, to| int_to_float(op, s, to, true, pol)),
+        Uitofp => cast(e, fr, op, |s, to| {
+            if nneg_violated(s) {
+                return Ok(Scalar::Poison(crate::value::Poison(op)));
+            }
+            int_to_float(op, s, to, false, pol)
+        }),
+        Fpext | Fptrunc => cast(e, fr, op, |s, to| convert(op, s, to, Round::NearestEven, pol)),
+        _ => cast(e, fr, op, |s, to| bitcast(op, s, to)),
+    }
+}
+
+/// Successor `i` of `op`.
+fn successor(e: &Engine, op: OpId, i: usize) -> Result<mlir_ir::ir::BlockId> {
+    e.m.successors(op)
+        .get(i)
+        .copied()
+        .ok_or_else(|| Error::at(op, ErrorKind::Invalid(format!("missing successor #{i}"))))
+}
+
+/// `llvm.cond_br %c, ^t(..), ^f(..)`: a poison condition is undefined
+/// behaviour (LangRef: branching on poison).
+fn cond_br(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
+    let c = e.cond(op, e.arg(fr, op, 0)?, "used as a branch condition")?;
+    let (t, f) = (successor(e, op, 0)?, successor(e, op, 1)?);
+    let nt = e.m.block(t).args.len as usize;
+    let nf = e.m.block(f).args.len as usize;
+    if c {
+        Ok(Flow::Branch(t, e.args_in(fr, op, 1..1 + nt)?))
+    } else {
+        Ok(Flow::Branch(f, e.args_in(fr, op, 1 + nt..1 + nt + nf)?))
     }
 }
 

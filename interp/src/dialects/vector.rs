@@ -1798,13 +1798,18 @@ fn transfer_write(e: &Engine, fr: &mut Frame, op: OpId, outer: Option<&Dense>) -
 /// contiguous memref, which the verifier requires).
 fn type_cast(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let m = memref_arg(e, fr, op, 0)?;
-    let elem_ty = match e.m.ctx.type_kind(e.result_type(op, 0)) {
-        TypeKind::MemRef { elem, .. } => *elem,
+    // The result may keep leading dims of the vector as memref dims:
+    // memref<vector<3x4xf32>> to memref<3xvector<4xf32>>.
+    let (shape, elem_ty) = match e.m.ctx.type_kind(e.result_type(op, 0)) {
+        TypeKind::MemRef { shape, elem, .. } => (shape.clone(), *elem),
         _ => return Err(invalid(op, "type_cast to a non-memref type")),
     };
     let elem = crate::operands::elem_of(e, op, elem_ty)?;
+    let sizes: Vec<i64> = shape;
+    let count = sizes.iter().try_fold(1usize, |a, d| usize::try_from(*d).ok().and_then(|d| a.checked_mul(d)));
+    let want = count.and_then(|n| n.checked_mul(elem.bytes()));
     let bytes = m.num_elements().and_then(|n| n.checked_mul(m.elem.bytes()));
-    if !m.is_contiguous() || bytes != Some(elem.bytes()) {
+    if !m.is_contiguous() || bytes.is_none() || bytes != want {
         return Err(invalid(
             op,
             format!("type_cast of {} to {}: not the same contiguous bytes", m.describe(), elem.name),
@@ -1819,8 +1824,8 @@ fn type_cast(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
         elem: Rc::new(elem),
         base,
         offset: 0,
-        sizes: Vec::new(),
-        strides: Vec::new(),
+        strides: mlir_ir::layout::canonical_strides(&sizes),
+        sizes,
         map: None,
         view: true,
         buf: m.buf.clone(),

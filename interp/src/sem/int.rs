@@ -12,6 +12,8 @@ pub const NUW: u8 = 2;
 pub const EXACT: u8 = 4;
 /// `nneg`.
 pub const NNEG: u8 = 8;
+/// `disjoint` (`llvm.or`).
+pub const DISJOINT: u8 = 32;
 
 /// The outcome of an integer op on one element.
 #[derive(Clone, Debug, PartialEq, Eq)]
