@@ -316,19 +316,9 @@ pub struct DiffArgs {
 pub fn main_with(cli: Cli) -> i32 {
     match cli.cmd {
         Cmd::Print { generic, debuginfo, file } => {
-            let src = match read_source(&file) {
-                Ok(s) => s,
-                Err(e) => {
-                    eprintln!("error: {e}");
-                    return EXIT_INPUT;
-                }
-            };
-            let m = match mlir_ir::parse_and_verify_with(&src, &limits()) {
-                Ok(m) => m,
-                Err(d) => {
-                    eprint!("{}", d.render(&src));
-                    return EXIT_INPUT;
-                }
+            let (_, m) = match load_module(&file) {
+                Ok(x) => x,
+                Err(code) => return code,
             };
             let _ = generic;
             let mut p = mlir_ir::printer::GenericPrinter::new(&m);
@@ -356,19 +346,9 @@ pub fn main_with(cli: Cli) -> i32 {
             engine,
             stats,
         } => {
-            let src = match read_source(&file) {
-                Ok(s) => s,
-                Err(e) => {
-                    eprintln!("error: {e}");
-                    return EXIT_INPUT;
-                }
-            };
-            let m = match mlir_ir::parse_and_verify_with(&src, &limits()) {
-                Ok(m) => m,
-                Err(d) => {
-                    eprint!("{}", d.render(&src));
-                    return EXIT_INPUT;
-                }
+            let (src, m) = match load_module(&file) {
+                Ok(x) => x,
+                Err(code) => return code,
             };
             let cfg = engine.config(timeout, check_leaks);
             let format = match trace_format {
@@ -408,6 +388,22 @@ pub fn main_with(cli: Cli) -> i32 {
     }
 }
 
+/// Reads and verifies `file` (`-`: standard input); on failure prints
+/// why and gives the exit status.
+fn load_module(file: &str) -> Result<(Source, mlir_ir::Module), i32> {
+    let src = read_source(file).map_err(|e| {
+        eprintln!("error: {e}");
+        EXIT_INPUT
+    })?;
+    match mlir_ir::parse_and_verify_with(&src, &limits()) {
+        Ok(m) => Ok((src, m)),
+        Err(d) => {
+            eprint!("{}", d.render(&src));
+            Err(EXIT_INPUT)
+        }
+    }
+}
+
 /// `debug FILE`: the REPL on the engine thread, reading commands from the
 /// terminal (with line editing) or from a pipe.
 fn debug(file: &str, entry: String, args: Vec<String>, engine: &EngineArgs) -> i32 {
@@ -416,19 +412,9 @@ fn debug(file: &str, entry: String, args: Vec<String>, engine: &EngineArgs) -> i
         eprintln!("error: debug reads its commands from standard input; give the program as a file");
         return EXIT_INPUT;
     }
-    let src = match read_source(file) {
-        Ok(s) => s,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return EXIT_INPUT;
-        }
-    };
-    let m = match mlir_ir::parse_and_verify_with(&src, &limits()) {
-        Ok(m) => m,
-        Err(d) => {
-            eprint!("{}", d.render(&src));
-            return EXIT_INPUT;
-        }
+    let (src, m) = match load_module(file) {
+        Ok(x) => x,
+        Err(code) => return code,
     };
     let cfg = engine.config(None, false);
     let sess = crate::debug::Session { m: &m, src: &src, cfg: cfg.clone(), entry, args };

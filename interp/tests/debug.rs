@@ -366,52 +366,74 @@ The program is not being run ('run' starts it).
     assert_eq!(code, 2, "{err}");
 }
 
-/// On a terminal the REPL edits lines and keeps history: Up recalls
-/// `next`. Driven through tmux (CI installs it and, with CI set, its
-/// absence fails the test; elsewhere the test says so and checks nothing).
-#[test]
-fn terminal_session_has_history() {
-    let tmux = |args: &[&str]| Command::new("tmux").args(args).output();
-    if tmux(&["-V"]).is_err() {
-        assert!(std::env::var_os("CI").is_none(), "tmux is needed for the terminal test under CI");
-        eprintln!("tmux not installed: terminal session not tested");
-        return;
+/// `mlir-interp debug t.mlir` on `program` in a detached tmux session
+/// (a terminal); `None` when tmux is missing outside CI (CI installs it,
+/// and with CI set its absence fails the test).
+struct Terminal {
+    name: String,
+}
+
+impl Terminal {
+    fn start(tag: &str, program: &str) -> Option<Terminal> {
+        if Command::new("tmux").arg("-V").output().is_err() {
+            assert!(std::env::var_os("CI").is_none(), "tmux is needed for the terminal tests under CI");
+            eprintln!("tmux not installed: terminal session not tested");
+            return None;
+        }
+        let dir = std::env::temp_dir().join(format!("mlir-interp-debug-{tag}-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("t.mlir"), program).unwrap();
+        let name = format!("mlir-dbg-{tag}-{}", std::process::id());
+        let cmd = format!("cd {} && {} debug t.mlir", dir.display(), env!("CARGO_BIN_EXE_mlir-interp"));
+        let ok = Command::new("tmux").args(["new-session", "-d", "-s", &name, "-x", "100", "-y", "30", &cmd]).output();
+        let ok = ok.unwrap();
+        assert!(ok.status.success(), "{}", String::from_utf8_lossy(&ok.stderr));
+        Some(Terminal { name })
     }
-    let dir = std::env::temp_dir().join(format!("mlir-interp-debug-tty-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(dir.join("t.mlir"), LOOP).unwrap();
-    let name = format!("mlir-dbg-{}", std::process::id());
-    let cmd = format!("cd {} && {} debug t.mlir", dir.display(), env!("CARGO_BIN_EXE_mlir-interp"));
-    let ok = tmux(&["new-session", "-d", "-s", &name, "-x", "100", "-y", "30", &cmd]).unwrap();
-    assert!(ok.status.success(), "{}", String::from_utf8_lossy(&ok.stderr));
-    let pane = || {
-        let o = tmux(&["capture-pane", "-p", "-t", &name]).unwrap();
+
+    /// What the terminal shows.
+    fn screen(&self) -> String {
+        let o = Command::new("tmux").args(["capture-pane", "-p", "-t", &self.name]).output().unwrap();
         String::from_utf8_lossy(&o.stdout).into_owned()
-    };
-    let wait_for = |text: &str| {
-        for _ in 0..100 {
-            if pane().contains(text) {
+    }
+
+    /// Waits (up to 5 s) until the screen shows `text`.
+    fn wait_for(&self, text: &str) -> bool {
+        (0..100).any(|_| {
+            if self.screen().contains(text) {
                 return true;
             }
             std::thread::sleep(std::time::Duration::from_millis(50));
-        }
-        false
-    };
-    let keys = |k: &[&str]| {
-        let mut args = vec!["send-keys", "-t", name.as_str()];
-        args.extend_from_slice(k);
-        tmux(&args).unwrap();
-    };
+            false
+        })
+    }
+
+    /// Types `keys` (tmux key names: `Enter`, `Up`, `C-c`, or text).
+    fn keys(&self, keys: &[&str]) {
+        Command::new("tmux").args(["send-keys", "-t", &self.name]).args(keys).output().unwrap();
+    }
+}
+
+impl Drop for Terminal {
+    fn drop(&mut self) {
+        let _ = Command::new("tmux").args(["kill-session", "-t", &self.name]).output();
+    }
+}
+
+/// On a terminal the REPL edits lines and keeps history: Up recalls
+/// `next`.
+#[test]
+fn terminal_session_has_history() {
+    let Some(t) = Terminal::start("tty", LOOP) else { return };
     // (capture-pane drops the prompt's trailing space)
-    let prompt_seen = wait_for("(mlir-dbg)");
-    keys(&["next", "Enter"]);
-    let first = wait_for("@main at t.mlir:7:9");
+    let prompt_seen = t.wait_for("(mlir-dbg)");
+    t.keys(&["next", "Enter"]);
+    let first = t.wait_for("@main at t.mlir:7:9");
     // Up recalls `next` from the history; the line is not echoed twice.
-    keys(&["Up", "Enter"]);
-    let second = wait_for("@main at t.mlir:8:9");
-    let screen = pane();
-    keys(&["quit", "Enter"]);
-    let _ = tmux(&["kill-session", "-t", &name]);
+    t.keys(&["Up", "Enter"]);
+    let second = t.wait_for("@main at t.mlir:8:9");
+    let screen = t.screen();
+    t.keys(&["quit", "Enter"]);
     assert!(prompt_seen && first && second, "screen:\n{screen}");
     assert_eq!(screen.matches("(mlir-dbg) next").count(), 2, "screen:\n{screen}");
 }
@@ -420,12 +442,6 @@ fn terminal_session_has_history() {
 /// ends); its state can then be read.
 #[test]
 fn ctrl_c_pauses_a_running_program() {
-    let tmux = |args: &[&str]| Command::new("tmux").args(args).output();
-    if tmux(&["-V"]).is_err() {
-        assert!(std::env::var_os("CI").is_none(), "tmux is needed for the terminal test under CI");
-        eprintln!("tmux not installed: terminal session not tested");
-        return;
-    }
     let program = "func.func @main() {
   %c0 = arith.constant 0 : i64
   %c1 = arith.constant 1 : i64
@@ -435,35 +451,16 @@ fn ctrl_c_pauses_a_running_program() {
   cf.br ^bb1(%n : i64)
 }
 ";
-    let dir = std::env::temp_dir().join(format!("mlir-interp-debug-int-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(dir.join("t.mlir"), program).unwrap();
-    let name = format!("mlir-dbg-int-{}", std::process::id());
-    let cmd = format!("cd {} && {} debug t.mlir", dir.display(), env!("CARGO_BIN_EXE_mlir-interp"));
-    let ok = tmux(&["new-session", "-d", "-s", &name, "-x", "100", "-y", "30", &cmd]).unwrap();
-    assert!(ok.status.success(), "{}", String::from_utf8_lossy(&ok.stderr));
-    let pane = || String::from_utf8_lossy(&tmux(&["capture-pane", "-p", "-t", &name]).unwrap().stdout).into_owned();
-    let wait_for = |text: &str| {
-        (0..100).any(|_| {
-            std::thread::sleep(std::time::Duration::from_millis(50));
-            pane().contains(text)
-        })
-    };
-    let keys = |k: &[&str]| {
-        let mut args = vec!["send-keys", "-t", name.as_str()];
-        args.extend_from_slice(k);
-        tmux(&args).unwrap();
-    };
-    let started = wait_for("(mlir-dbg)");
-    keys(&["continue", "Enter"]);
+    let Some(t) = Terminal::start("int", program) else { return };
+    let started = t.wait_for("(mlir-dbg)");
+    t.keys(&["continue", "Enter"]);
     std::thread::sleep(std::time::Duration::from_millis(300));
-    keys(&["C-c"]);
-    let paused = wait_for("Program interrupted.");
-    keys(&["info locals", "Enter"]);
-    let locals = wait_for("%c1 = 1 : i64");
-    let screen = pane();
-    keys(&["quit", "Enter"]);
-    let _ = tmux(&["kill-session", "-t", &name]);
+    t.keys(&["C-c"]);
+    let paused = t.wait_for("Program interrupted.");
+    t.keys(&["info locals", "Enter"]);
+    let locals = t.wait_for("%c1 = 1 : i64");
+    let screen = t.screen();
+    t.keys(&["quit", "Enter"]);
     assert!(started && paused && locals, "screen:\n{screen}");
     // The pause is in the loop's block, at one of its two ops.
     assert!(screen.contains("@main at t.mlir:6:8") || screen.contains("@main at t.mlir:7:3"), "screen:\n{screen}");
