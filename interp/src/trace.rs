@@ -194,6 +194,23 @@ fn brief(v: &Value) -> String {
     }
 }
 
+/// The address of the element a `memref.load` or `memref.store` reads or
+/// writes (its memref's aligned address plus the element's offset), if
+/// its indices are known integers.
+fn element_address(e: &Engine<'_>, fr: &Frame, op: OpId) -> Option<u64> {
+    let first = match e.m.op_name(op) {
+        "memref.load" => 0,
+        "memref.store" => 1,
+        _ => return None,
+    };
+    let vals = e.m.operands(op);
+    let Value::Memref(m) = e.get(fr, *vals.get(first)?) else { return None };
+    let idx: Option<Vec<i64>> = vals[first + 1..].iter().map(|v| e.get(fr, *v).scalar()?.as_int()?.to_i64()).collect();
+    let lin = m.linear(&idx?)?;
+    let bytes = i64::try_from(m.elem.bytes()).ok()?;
+    m.aligned_addr().checked_add_signed(lin.checked_mul(bytes)?)
+}
+
 fn list(vals: impl Iterator<Item = String>) -> String {
     vals.collect::<Vec<_>>().join(", ")
 }
@@ -214,14 +231,19 @@ impl Trace<'_> {
         if !self.keeps(e, op) {
             return;
         }
+        let at = element_address(e, fr, op);
         if self.format == Format::Jsonl {
             let args: Vec<String> = e.m.operands(op).iter().map(|v| brief(e.get(fr, *v))).collect();
-            let line = self.json(e, op, "op", ("operands", &args));
+            let mut line = self.json(e, op, "op", ("operands", &args));
+            if let Some(a) = at {
+                line.insert_str(line.len() - 1, &format!(", \"address\": \"{a:#x}\""));
+            }
             self.emit(line);
             return;
         }
         let args = list(e.m.operands(op).iter().map(|v| brief(e.get(fr, *v))));
-        let line = format!("{}   // ({args})", self.head(e, op));
+        let at = at.map_or(String::new(), |a| format!(" @{a:#x}"));
+        let line = format!("{}   // ({args}){at}", self.head(e, op));
         if e.m.regions(op).is_empty() && e.m.op(op).results.len > 0 {
             self.pending = Some(line);
         } else {

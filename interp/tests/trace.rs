@@ -149,3 +149,32 @@ fn unwritable_trace_file() {
     assert_eq!((code, out.as_str()), (2, ""));
     assert!(err.contains("error: cannot create trace file 'no/such/dir/t.trace'"), "{err}");
 }
+
+/// A memref access shows the address of the element it reads or writes:
+/// [1, 2] of a row-major 2x3 f32 buffer is element 5, 20 bytes (0x14) past
+/// the buffer's start (0x10000000, the first simulated allocation).
+#[test]
+fn memref_accesses_show_the_element_address() {
+    let program = "func.func @main() {
+  %m = memref.alloc() : memref<2x3xf32>
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %v = arith.constant 1.5 : f32
+  memref.store %v, %m[%c1, %c2] : memref<2x3xf32>
+  %x = memref.load %m[%c1, %c2] : memref<2x3xf32>
+  memref.dealloc %m : memref<2x3xf32>
+  return
+}
+";
+    let (code, _, err) = run("addr.mlir", program, &["--trace", "--trace-op", "memref.load"]);
+    assert_eq!(code, 0, "{err}");
+    let want = "addr.mlir:7:     %x = memref.load %m[%c1, %c2] : memref<2x3xf32>   // (<memref at 0x10000000+0>, 1, 2) @0x10000014 -> 1.5";
+    assert!(err.lines().any(|l| l == want), "{err}");
+    let (code, _, err) =
+        run("addr.mlir", program, &["--trace", "--trace-format", "jsonl", "--trace-op", "memref.store"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains(r#""operands": ["1.5", "<memref at 0x10000000+0>", "1", "2"], "address": "0x10000014"}"#),
+        "{err}"
+    );
+}
