@@ -297,6 +297,12 @@ pub enum Fmt {
     LlvmStore,
     /// `"slt" %a, %b : T` (`llvm.icmp`, `llvm.fcmp`).
     LlvmCmp,
+    /// `%v[%i : i64] : V` (`llvm.extractelement`).
+    LlvmExtractElement,
+    /// `%x, %v[%i : i32] : V` (`llvm.insertelement`).
+    LlvmInsertElement,
+    /// `%a, %b [0, 3, -1] : V` (`llvm.shufflevector`).
+    LlvmShuffle,
 }
 
 macro_rules! ops {
@@ -789,6 +795,9 @@ ops! {
         LlvmFpext / Fpext = "llvm.fpext", 0, Cast;
         LlvmFptrunc / Fptrunc = "llvm.fptrunc", 0, Cast;
         LlvmBitcast / Bitcast = "llvm.bitcast", 0, Cast;
+        LlvmExtractelement / Extractelement = "llvm.extractelement", 0, LlvmExtractElement;
+        LlvmInsertelement / Insertelement = "llvm.insertelement", 0, LlvmInsertElement;
+        LlvmShufflevector / Shufflevector = "llvm.shufflevector", 0, LlvmShuffle;
         LlvmUndef / Undef = "llvm.mlir.undef", 0, TypeOnly;
         LlvmPoison / Poison = "llvm.mlir.poison", 0, TypeOnly;
         LlvmAddressof / Addressof = "llvm.mlir.addressof", 0, LlvmAddressof;

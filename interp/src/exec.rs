@@ -561,6 +561,15 @@ impl<'m> Engine<'m> {
         match m.ctx.attr_kind(a) {
             Attribute::Integer { value, .. } => Ok(Value::int(self.int_of(op, value, ty)?)),
             Attribute::Bool(b) => Ok(Value::int(Int::bool(*b))),
+            // A float attribute on an integer result of its width is its
+            // bits (`llvm.mlir.constant(-0.0 : f8E4M3) : i8`, as
+            // convert-arith-to-apfloat emits small floats).
+            Attribute::Float { value, ty: aty } if m.ctx.type_kind(ty).is_integer() => {
+                let f = self.float_of(op, value, *aty)?;
+                let w = self.int_width(ty).filter(|w| *w == f.kind.bit_width());
+                let w = w.ok_or_else(|| invalid(op, "float constant of an integer type of another width"))?;
+                Ok(Value::int(Int::from_u128(w, f.bits)))
+            }
             Attribute::Float { value, .. } => Ok(Value::float(self.float_of(op, value, ty)?)),
             Attribute::Dense { ty: dty, splat, values } => {
                 let shape: Vec<usize> = match m.ctx.type_kind(*dty).shape() {

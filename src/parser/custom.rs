@@ -504,7 +504,10 @@ impl<'a> Parser<'a> {
             | Fmt::LlvmConstant
             | Fmt::LlvmGep
             | Fmt::LlvmLoad
-            | Fmt::LlvmStore => self.parse_llvm_family(fmt, kind, st, name_span)?,
+            | Fmt::LlvmStore
+            | Fmt::LlvmExtractElement
+            | Fmt::LlvmInsertElement
+            | Fmt::LlvmShuffle => self.parse_llvm_family(fmt, kind, st, name_span)?,
             Fmt::ScfFor => self.parse_scf_for(st)?,
             Fmt::ScfIf => self.parse_scf_if(st)?,
             Fmt::ScfWhile => self.parse_scf_while(st)?,

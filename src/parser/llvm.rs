@@ -297,6 +297,57 @@ impl<'a> Parser<'a> {
                 Ok(())
             }
             Fmt::LlvmGep => self.parse_llvm_gep(st, name_span),
+            Fmt::LlvmExtractElement | Fmt::LlvmInsertElement => {
+                // Operands in the op's order: the vector, (the value,) the position.
+                let value = if fmt == Fmt::LlvmInsertElement {
+                    let u = self.parse_use_name()?;
+                    self.expect(Tok::Comma, "','")?;
+                    Some(u)
+                } else {
+                    None
+                };
+                let vector = self.parse_use_name()?;
+                self.expect(Tok::LSquare, "'['")?;
+                let pos = self.parse_use_name()?;
+                let pos_ty = self.colon_type()?;
+                self.expect(Tok::RSquare, "']'")?;
+                self.parse_optional_attrs(st)?;
+                let sp = self.tok.span;
+                let vty = self.colon_type()?;
+                let TypeKind::Vector { elem, .. } = *self.m.ctx.type_kind(vty) else {
+                    return self.err_at(sp, "expected LLVM dialect-compatible vector type");
+                };
+                let v = self.resolve(vector, vty)?;
+                st.operands.push(v);
+                if let Some(u) = value {
+                    let x = self.resolve(u, elem)?;
+                    st.operands.push(x);
+                }
+                let p = self.resolve(pos, pos_ty)?;
+                st.operands.push(p);
+                st.result_types = vec![if value.is_some() { vty } else { elem }];
+                Ok(())
+            }
+            Fmt::LlvmShuffle => {
+                let uses = self.parse_n_operands(2)?;
+                let mask = self.parse_attribute(None)?;
+                let mask = self.i32_array_from_list(mask)?;
+                let n = match self.m.ctx.attr_kind(mask) {
+                    Attribute::DenseArray { values: crate::attrs::DenseValues::Ints(v), .. } => v.len() as i64,
+                    _ => 0,
+                };
+                self.set_attr(st, "mask", mask);
+                self.parse_optional_attrs(st)?;
+                let sp = self.tok.span;
+                let vty = self.colon_type()?;
+                let TypeKind::Vector { elem, scalable, .. } = self.m.ctx.type_kind(vty).clone() else {
+                    return self.err_at(sp, "expected LLVM dialect-compatible vector type");
+                };
+                self.resolve_all(st, &uses, &[vty, vty], name_span)?;
+                let sc = vec![scalable.first().copied().unwrap_or(false)];
+                st.result_types = vec![self.m.ctx.ty(TypeKind::Vector { shape: vec![n], scalable: sc, elem })];
+                Ok(())
+            }
             Fmt::LlvmLoad | Fmt::LlvmStore => {
                 let volatile = self.eat_kw("volatile")?;
                 let value = self.parse_leading_use(fmt == Fmt::LlvmStore)?;

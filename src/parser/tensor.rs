@@ -176,6 +176,14 @@ impl<'a> Parser<'a> {
     }
 
     /// `[1, 2]` (an array of integers) as `array<i64: 1, 2>`.
+    /// [`Parser::i64_array_from_list`] as an `array<i32: ...>` (`llvm.shufflevector`'s mask).
+    pub(super) fn i32_array_from_list(&mut self, a: crate::attrs::AttrId) -> PResult<crate::attrs::AttrId> {
+        let a = self.i64_array_from_list(a)?;
+        let Attribute::DenseArray { values, .. } = self.m.ctx.attr_kind(a).clone() else { return Ok(a) };
+        let i32t = self.m.ctx.int_type(32);
+        Ok(self.m.ctx.attr(Attribute::DenseArray { elem: i32t, values }))
+    }
+
     pub(super) fn i64_array_from_list(&mut self, a: crate::attrs::AttrId) -> PResult<crate::attrs::AttrId> {
         let items = match self.m.ctx.attr_kind(a) {
             Attribute::Array(items) => items.clone(),

@@ -17,8 +17,8 @@ use crate::exec::{Engine, Flow, Frame};
 use crate::int_op;
 use crate::memory::{mem_ub, AllocKind, Buffer, Lane, Ptr, CONSTANT_GLOBAL};
 use crate::operands::{
-    alloc_name, array_value, bitcast, cast, convert, float1, float2, float_to_int, int2, int_cast, int_to_float, place,
-    select,
+    alloc_name, array_value, bitcast, cast, convert, filled, float1, float2, float_to_int, int2, int_cast,
+    int_to_float, place, select,
 };
 use crate::sem::fp::cmpf;
 use crate::sem::int::*;
@@ -79,8 +79,95 @@ pub fn exec(e: &mut Engine, fr: &mut Frame, op: OpId, kind: LlvmOp) -> Result<Fl
         }
         // `undef` is modelled as poison: reading it is as unreliable, and a
         // use that would make poison UB is reported rather than guessed.
-        Undef | Poison => e.assign(fr, op, Value::poison(op)),
+        Undef | Poison => {
+            let v = match e.m.ctx.type_kind(e.result_type(op, 0)) {
+                TypeKind::Vector { .. } => {
+                    let dims = vector_dims(e, op)?;
+                    filled(e, op, &dims, &Scalar::Poison(crate::value::Poison(op)))?
+                }
+                _ => Value::poison(op),
+            };
+            e.assign(fr, op, v)
+        }
+        Extractelement => extract_element(e, fr, op),
+        Insertelement => insert_element(e, fr, op),
+        Shufflevector => shuffle(e, fr, op),
     }
+}
+
+/// The lane counts of `op`'s vector result (scalable dims times vscale).
+fn vector_dims(e: &Engine, op: OpId) -> Result<Vec<usize>> {
+    let TypeKind::Vector { shape, scalable, .. } = e.m.ctx.type_kind(e.result_type(op, 0)) else {
+        return Err(Error::at(op, ErrorKind::Invalid("expected a vector result".into())));
+    };
+    let vs = e.cfg.vscale as usize;
+    Ok(shape.iter().zip(scalable).map(|(n, s)| (*n).max(0) as usize * if *s { vs } else { 1 }).collect())
+}
+
+/// A lane position operand: `None` when it is poison or out of range
+/// (LangRef: the result is then poison).
+fn lane_index(e: &Engine, fr: &Frame, op: OpId, i: usize, lanes: usize) -> Result<Option<usize>> {
+    Ok(match e.arg(fr, op, i)?.scalar() {
+        Some(Scalar::Int(x)) => x.to_u64().and_then(|x| usize::try_from(x).ok()).filter(|x| *x < lanes),
+        _ => None,
+    })
+}
+
+/// `llvm.extractelement %v[%i]`: lane `i`, poison past the end.
+fn extract_element(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
+    let Value::Array(v) = e.arg(fr, op, 0)? else { return Err(bad_vector(op)) };
+    let v = v.clone();
+    let s = match lane_index(e, fr, op, 1, v.len())? {
+        Some(k) => v.get(k),
+        None => Scalar::Poison(crate::value::Poison(op)),
+    };
+    e.assign(fr, op, Value::Scalar(s))
+}
+
+/// `llvm.insertelement %x, %v[%i]`: the vector with lane `i` replaced;
+/// a position past the end makes the whole result poison.
+fn insert_element(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
+    let Value::Array(v) = e.arg(fr, op, 0)? else { return Err(bad_vector(op)) };
+    let v = v.clone();
+    let x = e.arg(fr, op, 1)?.scalar().cloned().ok_or_else(|| bad_vector(op))?;
+    let out = match lane_index(e, fr, op, 2, v.len())? {
+        Some(k) => {
+            let mut d = (*v).clone();
+            d.set(k, &x).map_err(|err| crate::operands::dense_error(op, err))?;
+            Value::Array(Rc::new(d))
+        }
+        None => filled(e, op, v.shape(), &Scalar::Poison(crate::value::Poison(op)))?,
+    };
+    e.assign(fr, op, out)
+}
+
+/// `llvm.shufflevector %a, %b [mask]`: lane `m` of the concatenation of
+/// `%a` and `%b` for each mask entry; -1 gives a poison lane.
+fn shuffle(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
+    let (Value::Array(a), Value::Array(b)) = (e.arg(fr, op, 0)?, e.arg(fr, op, 1)?) else {
+        return Err(bad_vector(op));
+    };
+    let mask: Vec<i64> = match e.m.attr(op, "mask").map(|x| e.m.ctx.attr_kind(x)) {
+        Some(Attribute::DenseArray { values: mlir_ir::attrs::DenseValues::Ints(v), .. }) => {
+            v.iter().map(|x| x.to_i64().unwrap_or(-1)).collect()
+        }
+        _ => return Err(Error::at(op, ErrorKind::Invalid("llvm.shufflevector without a mask".into()))),
+    };
+    let (n, m) = (a.len(), b.len());
+    let lanes: Vec<Scalar> = mask
+        .iter()
+        .map(|&k| match usize::try_from(k) {
+            Ok(k) if k < n => a.get(k),
+            Ok(k) if k < n + m => b.get(k - n),
+            _ => Scalar::Poison(crate::value::Poison(op)),
+        })
+        .collect();
+    let v = crate::operands::array(op, &[lanes.len()], lanes)?;
+    e.assign(fr, op, v)
+}
+
+fn bad_vector(op: OpId) -> Error {
+    Error::at(op, ErrorKind::Invalid("expected a vector operand".into()))
 }
 
 /// The integer binary ops, with LangRef's flags: `nsw`/`nuw` overflow,
@@ -156,8 +243,88 @@ fn conversion(e: &Engine, fr: &mut Frame, op: OpId, kind: LlvmOp) -> Result<Flow
             int_to_float(op, s, to, false, pol)
         }),
         Fpext | Fptrunc => cast(e, fr, op, |s, to| convert(op, s, to, Round::NearestEven, pol)),
+        _ if reshapes(e, op) => bitcast_bits(e, fr, op),
         _ => cast(e, fr, op, |s, to| bitcast(op, s, to)),
     }
+}
+
+/// Whether a `bitcast` changes the lane count (`vector<2xf32>` to
+/// `vector<4xi16>` or `i64`): then it reinterprets the whole value's bits.
+fn reshapes(e: &Engine, op: OpId) -> bool {
+    let lanes = |t| match e.m.ctx.type_kind(t) {
+        TypeKind::Vector { shape, .. } => shape.iter().product::<i64>(),
+        _ => -1,
+    };
+    e.m.operands(op).first().is_some_and(|v| lanes(e.m.type_of(*v)) != lanes(e.result_type(op, 0)))
+}
+
+/// A `bitcast` between different lane counts: the bits laid out lane 0
+/// lowest (little-endian, and an `i1` vector packed one bit per lane, as
+/// LLVM lays vectors out), read back as the result's lanes. A poison
+/// source lane makes the whole result poison.
+fn bitcast_bits(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
+    let wide = || Error::at(op, ErrorKind::Unsupported("llvm.bitcast of lanes wider than 128 bits".into()));
+    let mut bits: Vec<bool> = Vec::new();
+    let mut poison = false;
+    let mut put = |s: &Scalar| -> Result<()> {
+        let (w, v) = match s {
+            Scalar::Int(i) => (i.width(), i.bits128().ok_or_else(wide)?),
+            Scalar::Float(f) => (f.kind.bit_width(), f.bits),
+            Scalar::Poison(_) => {
+                poison = true;
+                return Ok(());
+            }
+            Scalar::Complex(..) => return Err(Error::at(op, ErrorKind::Invalid("bitcast of complex lanes".into()))),
+        };
+        bits.extend((0..w).map(|k| v >> k & 1 == 1));
+        Ok(())
+    };
+    match e.arg(fr, op, 0)? {
+        Value::Array(d) => d.iter().try_for_each(|s| put(&s))?,
+        Value::Scalar(s) => put(s)?,
+        _ => return Err(Error::at(op, ErrorKind::Invalid("bitcast of a non-numeric value".into()))),
+    }
+    let rty = e.result_type(op, 0);
+    let (dims, elem) = match e.m.ctx.type_kind(rty) {
+        TypeKind::Vector { shape, elem, .. } => (shape.iter().map(|n| (*n).max(0) as usize).collect(), *elem),
+        _ => (Vec::new(), rty),
+    };
+    let (w, float) = match e.m.ctx.type_kind(elem) {
+        TypeKind::Float(k) => (k.bit_width(), Some(*k)),
+        _ => (
+            e.int_width(elem)
+                .ok_or_else(|| Error::at(op, ErrorKind::Invalid("bitcast to a non-numeric type".into())))?,
+            None,
+        ),
+    };
+    let n = dims.iter().product::<usize>().max(1);
+    if w > 128 {
+        return Err(wide());
+    }
+    if !poison && bits.len() != n * w as usize {
+        return Err(Error::at(op, ErrorKind::Invalid("bitcast between types of different sizes".into())));
+    }
+    let lanes: Vec<Scalar> = (0..n)
+        .map(|k| {
+            if poison {
+                return Scalar::Poison(crate::value::Poison(op));
+            }
+            let v =
+                bits[k * w as usize..(k + 1) * w as usize].iter().rev().fold(0u128, |acc, b| acc << 1 | u128::from(*b));
+            match float {
+                Some(kind) => Scalar::Float(crate::float::from_bits(kind, v)),
+                None => Scalar::Int(Int::from_u128(w, v)),
+            }
+        })
+        .collect();
+    let v = if dims.is_empty() {
+        Value::Scalar(
+            lanes.into_iter().next().ok_or_else(|| Error::at(op, ErrorKind::Invalid("empty bitcast".into())))?,
+        )
+    } else {
+        crate::operands::array(op, &dims, lanes)?
+    };
+    e.assign(fr, op, v)
 }
 
 /// Successor `i` of `op`.
