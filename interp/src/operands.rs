@@ -556,3 +556,25 @@ pub fn select(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     };
     e.assign(fr, op, v)
 }
+
+// ---- branches (cf and llvm) ------------------------------------------------
+
+/// Successor `i` of `op`.
+pub fn successor(e: &Engine, op: OpId, i: usize) -> Result<mlir_ir::ir::BlockId> {
+    e.m.successors(op).get(i).copied().ok_or_else(|| invalid(op, format!("missing successor #{i}")))
+}
+
+/// `cf.cond_br` / `llvm.cond_br %c, ^t(..), ^f(..)`: the operands after the
+/// condition split by the successors' argument counts; a poison condition
+/// is an error naming its origin.
+pub fn cond_branch(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
+    let c = e.cond(op, e.arg(fr, op, 0)?, "used as a branch condition")?;
+    let (t, f) = (successor(e, op, 0)?, successor(e, op, 1)?);
+    let nt = e.m.block(t).args.len as usize;
+    let nf = e.m.block(f).args.len as usize;
+    if c {
+        Ok(Flow::Branch(t, e.args_in(fr, op, 1..1 + nt)?))
+    } else {
+        Ok(Flow::Branch(f, e.args_in(fr, op, 1 + nt..1 + nt + nf)?))
+    }
+}

@@ -4,6 +4,7 @@
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::exec::{Engine, Flow, Frame};
+use crate::operands::{cond_branch, successor};
 use crate::value::{Scalar, Value};
 use mlir_ir::attrs::Attribute;
 use mlir_ir::ir::OpId;
@@ -13,34 +14,10 @@ use mlir_ir::ops::CfOp;
 pub fn exec(e: &mut Engine, fr: &mut Frame, op: OpId, kind: CfOp) -> Result<Flow> {
     use CfOp::*;
     match kind {
-        Br => Ok(Flow::Branch(succ(e, op, 0)?, e.args(fr, op))),
-        CondBr => cond_br(e, fr, op),
+        Br => Ok(Flow::Branch(successor(e, op, 0)?, e.args(fr, op))),
+        CondBr => cond_branch(e, fr, op),
         Switch => switch(e, fr, op),
         Assert => assert(e, fr, op),
-    }
-}
-
-fn succ(e: &Engine, op: OpId, i: usize) -> Result<mlir_ir::ir::BlockId> {
-    e.m.successors(op)
-        .get(i)
-        .copied()
-        .ok_or_else(|| Error::at(op, ErrorKind::Invalid(format!("missing successor #{i}"))))
-}
-
-/// The number of arguments successor `i` takes (its operand segment size).
-fn nargs(e: &Engine, op: OpId, i: usize) -> Result<usize> {
-    Ok(e.m.block(succ(e, op, i)?).args.len as usize)
-}
-
-/// `cf.cond_br %c, ^t(..), ^f(..)`.
-fn cond_br(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
-    let c = e.cond(op, e.arg(fr, op, 0)?, "used as a branch condition")?;
-    let nt = nargs(e, op, 0)?;
-    let nf = nargs(e, op, 1)?;
-    if c {
-        Ok(Flow::Branch(succ(e, op, 0)?, e.args_in(fr, op, 1..1 + nt)?))
-    } else {
-        Ok(Flow::Branch(succ(e, op, 1)?, e.args_in(fr, op, 1 + nt..1 + nt + nf)?))
     }
 }
 
@@ -62,10 +39,10 @@ fn switch(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     };
     let mut start = 1;
     for i in 0..target {
-        start += nargs(e, op, i)?;
+        start += e.m.block(successor(e, op, i)?).args.len as usize;
     }
-    let n = nargs(e, op, target)?;
-    Ok(Flow::Branch(succ(e, op, target)?, e.args_in(fr, op, start..start + n)?))
+    let n = e.m.block(successor(e, op, target)?).args.len as usize;
+    Ok(Flow::Branch(successor(e, op, target)?, e.args_in(fr, op, start..start + n)?))
 }
 
 /// `cf.assert %c, "msg"`: a false condition stops the run with the message.

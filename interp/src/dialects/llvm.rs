@@ -17,8 +17,8 @@ use crate::exec::{Engine, Flow, Frame};
 use crate::int_op;
 use crate::memory::{mem_ub, AllocKind, Buffer, Lane, Ptr, CONSTANT_GLOBAL};
 use crate::operands::{
-    alloc_name, array_value, bitcast, cast, convert, filled, float1, float2, float_to_int, int2, int_cast,
-    int_to_float, place, select,
+    alloc_name, array_value, bitcast, cast, cond_branch, convert, filled, float1, float2, float_to_int, int2, int_cast,
+    int_to_float, place, select, successor,
 };
 use crate::sem::fp::cmpf;
 use crate::sem::int::*;
@@ -73,7 +73,7 @@ pub fn exec(e: &mut Engine, fr: &mut Frame, op: OpId, kind: LlvmOp) -> Result<Fl
         }
         Select => select(e, fr, op),
         Br => Ok(Flow::Branch(successor(e, op, 0)?, e.args(fr, op))),
-        CondBr => cond_br(e, fr, op),
+        CondBr => cond_branch(e, fr, op),
         Sext | Zext | Trunc | Fptosi | Fptoui | Sitofp | Uitofp | Fpext | Fptrunc | Bitcast => {
             conversion(e, fr, op, kind)
         }
@@ -325,28 +325,6 @@ fn bitcast_bits(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
         crate::operands::array(op, &dims, lanes)?
     };
     e.assign(fr, op, v)
-}
-
-/// Successor `i` of `op`.
-fn successor(e: &Engine, op: OpId, i: usize) -> Result<mlir_ir::ir::BlockId> {
-    e.m.successors(op)
-        .get(i)
-        .copied()
-        .ok_or_else(|| Error::at(op, ErrorKind::Invalid(format!("missing successor #{i}"))))
-}
-
-/// `llvm.cond_br %c, ^t(..), ^f(..)`: a poison condition is undefined
-/// behaviour (LangRef: branching on poison).
-fn cond_br(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
-    let c = e.cond(op, e.arg(fr, op, 0)?, "used as a branch condition")?;
-    let (t, f) = (successor(e, op, 0)?, successor(e, op, 1)?);
-    let nt = e.m.block(t).args.len as usize;
-    let nf = e.m.block(f).args.len as usize;
-    if c {
-        Ok(Flow::Branch(t, e.args_in(fr, op, 1..1 + nt)?))
-    } else {
-        Ok(Flow::Branch(f, e.args_in(fr, op, 1 + nt..1 + nt + nf)?))
-    }
 }
 
 fn unsupported(op: OpId, what: impl Into<String>) -> Error {
