@@ -303,6 +303,28 @@ pub enum Fmt {
     LlvmInsertElement,
     /// `%a, %b [0, 3, -1] : V` (`llvm.shufflevector`).
     LlvmShuffle,
+    /// `%x, %agg[1, 0] : !llvm.struct<..>` (`llvm.insertvalue`).
+    LlvmInsertValue,
+    /// `%agg[1, 0] : !llvm.struct<..>` (`llvm.extractvalue`).
+    LlvmExtractValue,
+    /// `inalloca %n x T {alignment = 8} : (i64) -> !llvm.ptr`.
+    LlvmAlloca,
+    /// `%flag : i32, ^default(..) [1: ^bb1(..), ..]` (`llvm.switch`).
+    LlvmSwitch,
+    /// `volatile add %p, %v syncscope("s") acq_rel {..} : !llvm.ptr, T`.
+    LlvmAtomicRmw,
+    /// `weak volatile %p, %cmp, %new syncscope("s") acq_rel monotonic {..} : !llvm.ptr, T`.
+    LlvmCmpxchg,
+    /// `(%a, %b) {..} : (A, B) -> R`: the call-like form of most intrinsics.
+    LlvmIntr,
+    /// `%a, %b, %c {..} : (A, B, C) -> R` (`llvm.intr.masked.load`, `.gather`).
+    LlvmIntrOperands,
+    /// `%p {..} : T` with no result (`llvm.intr.stackrestore`).
+    LlvmIntrOperand,
+    /// `%v, %p, %mask {..} : V, M into P` (`llvm.intr.masked.store`, `.scatter`).
+    LlvmMaskedStore,
+    /// `%c ["align"(%p, %n : !llvm.ptr, i64)] : i1` (`llvm.intr.assume`).
+    LlvmAssume,
 }
 
 macro_rules! ops {
@@ -810,5 +832,98 @@ ops! {
         LlvmReturn / Return = "llvm.return", TERMINATOR, Return;
         LlvmStore / Store = "llvm.store", 0, LlvmStore;
         LlvmZero / Zero = "llvm.mlir.zero", 0, TypeOnly;
+        LlvmPtrtoint / Ptrtoint = "llvm.ptrtoint", 0, Cast;
+        LlvmInttoptr / Inttoptr = "llvm.inttoptr", 0, Cast;
+        LlvmAddrspacecast / Addrspacecast = "llvm.addrspacecast", 0, Cast;
+        LlvmInsertvalue / Insertvalue = "llvm.insertvalue", 0, LlvmInsertValue;
+        LlvmExtractvalue / Extractvalue = "llvm.extractvalue", 0, LlvmExtractValue;
+        LlvmAlloca / Alloca = "llvm.alloca", 0, LlvmAlloca;
+        LlvmSwitch / Switch = "llvm.switch", TERMINATOR, LlvmSwitch;
+        LlvmUnreachable / Unreachable = "llvm.unreachable", TERMINATOR, Return;
+        LlvmAtomicrmw / Atomicrmw = "llvm.atomicrmw", 0, LlvmAtomicRmw;
+        LlvmCmpxchg / Cmpxchg = "llvm.cmpxchg", 0, LlvmCmpxchg;
+        LlvmFence / Fence = "llvm.fence", 0, GenericOnly;
+        // Intrinsics in their LLVM 22 forms: most are call-like; the ones
+        // LLVM 22 prints generically have no custom form.
+        LlvmFabs / Fabs = "llvm.intr.fabs", 0, LlvmIntr;
+        LlvmSqrt / Sqrt = "llvm.intr.sqrt", 0, LlvmIntr;
+        LlvmSin / Sin = "llvm.intr.sin", 0, LlvmIntr;
+        LlvmCos / Cos = "llvm.intr.cos", 0, LlvmIntr;
+        LlvmTan / Tan = "llvm.intr.tan", 0, LlvmIntr;
+        LlvmAsin / Asin = "llvm.intr.asin", 0, LlvmIntr;
+        LlvmAcos / Acos = "llvm.intr.acos", 0, LlvmIntr;
+        LlvmAtan / Atan = "llvm.intr.atan", 0, LlvmIntr;
+        LlvmAtan2 / Atan2 = "llvm.intr.atan2", 0, LlvmIntr;
+        LlvmSinh / Sinh = "llvm.intr.sinh", 0, LlvmIntr;
+        LlvmCosh / Cosh = "llvm.intr.cosh", 0, LlvmIntr;
+        LlvmTanh / Tanh = "llvm.intr.tanh", 0, LlvmIntr;
+        LlvmExp / Exp = "llvm.intr.exp", 0, LlvmIntr;
+        LlvmExp2 / Exp2 = "llvm.intr.exp2", 0, LlvmIntr;
+        LlvmExp10 / Exp10 = "llvm.intr.exp10", 0, LlvmIntr;
+        LlvmLog / Log = "llvm.intr.log", 0, LlvmIntr;
+        LlvmLog2 / Log2 = "llvm.intr.log2", 0, LlvmIntr;
+        LlvmLog10 / Log10 = "llvm.intr.log10", 0, LlvmIntr;
+        LlvmPow / Pow = "llvm.intr.pow", 0, LlvmIntr;
+        LlvmPowi / Powi = "llvm.intr.powi", 0, LlvmIntr;
+        LlvmCeil / Ceil = "llvm.intr.ceil", 0, LlvmIntr;
+        LlvmFloor / Floor = "llvm.intr.floor", 0, LlvmIntr;
+        LlvmRound / Round = "llvm.intr.round", 0, LlvmIntr;
+        LlvmRoundeven / Roundeven = "llvm.intr.roundeven", 0, LlvmIntr;
+        LlvmTruncf / Truncf = "llvm.intr.trunc", 0, LlvmIntr;
+        LlvmRint / Rint = "llvm.intr.rint", 0, LlvmIntr;
+        LlvmNearbyint / Nearbyint = "llvm.intr.nearbyint", 0, LlvmIntr;
+        LlvmCopysign / Copysign = "llvm.intr.copysign", 0, LlvmIntr;
+        LlvmMinnum / Minnum = "llvm.intr.minnum", 0, LlvmIntr;
+        LlvmMaxnum / Maxnum = "llvm.intr.maxnum", 0, LlvmIntr;
+        LlvmMinimum / Minimum = "llvm.intr.minimum", 0, LlvmIntr;
+        LlvmMaximum / Maximum = "llvm.intr.maximum", 0, LlvmIntr;
+        LlvmFma / Fma = "llvm.intr.fma", 0, LlvmIntr;
+        LlvmFmuladd / Fmuladd = "llvm.intr.fmuladd", 0, LlvmIntr;
+        LlvmSincos / Sincos = "llvm.intr.sincos", 0, LlvmIntr;
+        LlvmSmax / Smax = "llvm.intr.smax", 0, LlvmIntr;
+        LlvmSmin / Smin = "llvm.intr.smin", 0, LlvmIntr;
+        LlvmUmax / Umax = "llvm.intr.umax", 0, LlvmIntr;
+        LlvmUmin / Umin = "llvm.intr.umin", 0, LlvmIntr;
+        LlvmCtpop / Ctpop = "llvm.intr.ctpop", 0, LlvmIntr;
+        LlvmBitreverse / Bitreverse = "llvm.intr.bitreverse", 0, LlvmIntr;
+        LlvmBswap / Bswap = "llvm.intr.bswap", 0, LlvmIntr;
+        LlvmCtlz / Ctlz = "llvm.intr.ctlz", 0, GenericOnly;
+        LlvmCttz / Cttz = "llvm.intr.cttz", 0, GenericOnly;
+        LlvmAbs / Abs = "llvm.intr.abs", 0, GenericOnly;
+        LlvmIsFpclass / IsFpclass = "llvm.intr.is.fpclass", 0, GenericOnly;
+        LlvmSaddWithOverflow / SaddWithOverflow = "llvm.intr.sadd.with.overflow", 0, GenericOnly;
+        LlvmUaddWithOverflow / UaddWithOverflow = "llvm.intr.uadd.with.overflow", 0, GenericOnly;
+        LlvmSsubWithOverflow / SsubWithOverflow = "llvm.intr.ssub.with.overflow", 0, GenericOnly;
+        LlvmUsubWithOverflow / UsubWithOverflow = "llvm.intr.usub.with.overflow", 0, GenericOnly;
+        LlvmSmulWithOverflow / SmulWithOverflow = "llvm.intr.smul.with.overflow", 0, GenericOnly;
+        LlvmUmulWithOverflow / UmulWithOverflow = "llvm.intr.umul.with.overflow", 0, GenericOnly;
+        LlvmReduceAdd / ReduceAdd = "llvm.intr.vector.reduce.add", 0, GenericOnly;
+        LlvmReduceMul / ReduceMul = "llvm.intr.vector.reduce.mul", 0, GenericOnly;
+        LlvmReduceAnd / ReduceAnd = "llvm.intr.vector.reduce.and", 0, GenericOnly;
+        LlvmReduceOr / ReduceOr = "llvm.intr.vector.reduce.or", 0, GenericOnly;
+        LlvmReduceXor / ReduceXor = "llvm.intr.vector.reduce.xor", 0, GenericOnly;
+        LlvmReduceSmax / ReduceSmax = "llvm.intr.vector.reduce.smax", 0, GenericOnly;
+        LlvmReduceSmin / ReduceSmin = "llvm.intr.vector.reduce.smin", 0, GenericOnly;
+        LlvmReduceUmax / ReduceUmax = "llvm.intr.vector.reduce.umax", 0, GenericOnly;
+        LlvmReduceUmin / ReduceUmin = "llvm.intr.vector.reduce.umin", 0, GenericOnly;
+        LlvmReduceFadd / ReduceFadd = "llvm.intr.vector.reduce.fadd", 0, GenericOnly;
+        LlvmReduceFmul / ReduceFmul = "llvm.intr.vector.reduce.fmul", 0, GenericOnly;
+        LlvmReduceFmax / ReduceFmax = "llvm.intr.vector.reduce.fmax", 0, LlvmIntr;
+        LlvmReduceFmin / ReduceFmin = "llvm.intr.vector.reduce.fmin", 0, LlvmIntr;
+        LlvmReduceFmaximum / ReduceFmaximum = "llvm.intr.vector.reduce.fmaximum", 0, LlvmIntr;
+        LlvmReduceFminimum / ReduceFminimum = "llvm.intr.vector.reduce.fminimum", 0, LlvmIntr;
+        LlvmMemcpy / Memcpy = "llvm.intr.memcpy", 0, GenericOnly;
+        LlvmMemmove / Memmove = "llvm.intr.memmove", 0, GenericOnly;
+        LlvmMemset / Memset = "llvm.intr.memset", 0, GenericOnly;
+        LlvmMaskedLoad / MaskedLoad = "llvm.intr.masked.load", 0, LlvmIntrOperands;
+        LlvmMaskedStore / MaskedStore = "llvm.intr.masked.store", 0, LlvmMaskedStore;
+        LlvmMaskedExpandload / MaskedExpandload = "llvm.intr.masked.expandload", 0, GenericOnly;
+        LlvmMaskedCompressstore / MaskedCompressstore = "llvm.intr.masked.compressstore", 0, GenericOnly;
+        LlvmStacksave / Stacksave = "llvm.intr.stacksave", 0, TypeOnly;
+        LlvmStackrestore / Stackrestore = "llvm.intr.stackrestore", 0, LlvmIntrOperand;
+        LlvmAssume / Assume = "llvm.intr.assume", 0, LlvmAssume;
+        LlvmPrefetch / Prefetch = "llvm.intr.prefetch", 0, GenericOnly;
+        LlvmVscale / Vscale = "llvm.intr.vscale", 0, GenericOnly;
+        LlvmStepvector / Stepvector = "llvm.intr.stepvector", 0, TypeOnly;
     }
 }

@@ -27,6 +27,7 @@ mod dominance;
 mod func;
 mod index;
 mod llvm;
+pub use llvm::aggregate_element;
 mod math;
 mod memref;
 mod scf;
@@ -74,7 +75,7 @@ pub fn successor_operands(m: &Module, op: OpId) -> Option<Vec<std::ops::Range<us
             let (t, f) = (*s.get(1)?, *s.get(2)?);
             Some(vec![1..1 + t, 1 + t..1 + t + f])
         }
-        OpKind::CfSwitch => {
+        OpKind::CfSwitch | OpKind::LlvmSwitch => {
             let s = segs("operandSegmentSizes")?;
             let nd = *s.get(1)?;
             let mut v = vec![1..1 + nd];

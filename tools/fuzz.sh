@@ -2,7 +2,8 @@
 # fuzz.sh TARGET SECONDS [JOBS]: runs one cargo-fuzz target (parse,
 # roundtrip, run) for SECONDS with a fixed seed, its corpus seeded from every
 # .mlir under fixtures/ and the MLIR token dictionary. Needs nightly Rust and
-# cargo-fuzz (`cargo install cargo-fuzz`). A crash leaves its input under
+# cargo-fuzz (`cargo install cargo-fuzz`). FUZZ_SEED picks libFuzzer's seed
+# (default 1). A crash leaves its input under
 # fuzz/artifacts/TARGET/ and exits non-zero; turn it into a regression
 # fixture (fixtures/fuzz/, run by interp/tests/hostile.rs).
 set -euo pipefail
@@ -17,5 +18,5 @@ find fixtures -name '*.mlir' -size -64k | while read -r f; do
 done
 cargo +nightly fuzz build --release "$target"
 cargo +nightly fuzz run --release "$target" "$corpus" -- \
-  -dict=fuzz/dict/mlir.dict -seed=1 -max_total_time="$secs" -max_len=65536 \
+  -dict=fuzz/dict/mlir.dict -seed="${FUZZ_SEED:-1}" -max_total_time="$secs" -max_len=65536 \
   -rss_limit_mb=4096 -timeout=30 -print_final_stats=1

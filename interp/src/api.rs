@@ -687,6 +687,7 @@ fn from_value(e: &Engine, op: OpId, ty: TypeId, v: &Value) -> Result<Data, Error
         }
         Value::Func(_) => Err(no_form("a function")),
         Value::Ptr(_) => Err(no_form("a pointer")),
+        Value::Agg(_) => Err(no_form("an LLVM struct or array")),
         Value::Opaque => Err(no_form("opaque")),
     }
 }

@@ -517,7 +517,7 @@ impl<'m> Engine<'m> {
         let kind = m.op(op).name.kind;
         let first_type = || m.operands(op).first().map(|v| m.type_of(*v));
         let cases = match kind {
-            OpKind::CfSwitch => m.attr(op, "case_values").zip(first_type()),
+            OpKind::CfSwitch | OpKind::LlvmSwitch => m.attr(op, "case_values").zip(first_type()),
             OpKind::ScfIndexSwitch => m.attr(op, "cases").zip(first_type()),
             _ => None,
         };

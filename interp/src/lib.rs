@@ -39,6 +39,7 @@ pub mod cli;
 mod code;
 mod debug;
 mod dense;
+mod descriptor;
 mod dialects;
 #[doc(hidden)]
 pub mod differential;

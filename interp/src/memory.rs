@@ -60,6 +60,9 @@ pub enum AllocKind {
     /// A memref argument of the entry function given on the command line
     /// (`run --arg`): the caller's, never freed by the program.
     Argument,
+    /// `malloc`/`aligned_alloc` called from the llvm dialect: freed by
+    /// `free`; a leak if never freed.
+    Malloc,
 }
 
 impl AllocKind {
@@ -71,6 +74,7 @@ impl AllocKind {
             AllocKind::Tensor => "memory owned by a tensor",
             AllocKind::Lent => "an array lent by the caller",
             AllocKind::Argument => "an argument of the entry function",
+            AllocKind::Malloc => "heap memory (malloc)",
         }
     }
 }
@@ -86,6 +90,21 @@ pub enum Freed {
     Realloc,
     /// Lent by the library caller for a call that has returned.
     Returned,
+    /// By `free` (the llvm dialect).
+    Free,
+}
+
+impl Freed {
+    /// How the memory went away, for "whose memory was ..." messages.
+    pub fn how(self) -> &'static str {
+        match self {
+            Freed::Dealloc => "freed by a dealloc",
+            Freed::ScopeExit => "freed when its allocation scope returned",
+            Freed::Realloc => "moved by memref.realloc",
+            Freed::Returned => "lent by the caller for a call that has returned",
+            Freed::Free => "freed by free",
+        }
+    }
 }
 
 /// The element of a memref: a scalar lane, or a vector of lanes.
@@ -496,12 +515,7 @@ impl MemRef {
         match b.freed {
             None => Ok(()),
             Some(how) => {
-                let when = match how {
-                    Freed::Dealloc => "freed by a dealloc",
-                    Freed::ScopeExit => "freed when its allocation scope returned",
-                    Freed::Realloc => "moved by memref.realloc",
-                    Freed::Returned => "lent by the caller for a call that has returned",
-                };
+                let when = how.how();
                 Err(mem_ub(
                     at,
                     b.origin,
@@ -804,6 +818,15 @@ pub struct Memory {
     scopes: Vec<Vec<Rc<RefCell<Buffer>>>>,
     /// Globals by their `memref.global` op.
     pub globals: FxHashMap<OpId, Rc<RefCell<Buffer>>>,
+    /// Every buffer by address, with its size, for pointers made from
+    /// integers (`llvm.inttoptr`, a pointer loaded from memory): an
+    /// address inside (or one past) an allocation gets that allocation.
+    by_addr: BTreeMap<u64, (std::rc::Weak<RefCell<Buffer>>, usize)>,
+    /// Registry size after the last sweep of dropped buffers.
+    swept: usize,
+    /// `malloc`ed buffers until `free`: a program may keep such memory
+    /// only as an integer or as bytes in memory.
+    held: FxHashMap<u64, Rc<RefCell<Buffer>>>,
 }
 
 /// Simulated addresses start here and are aligned to at least this.
@@ -926,7 +949,8 @@ impl Memory {
         }
         let addr = self.next_addr.div_ceil(STORAGE_ALIGN as u64).saturating_mul(STORAGE_ALIGN as u64);
         self.next_addr = addr.saturating_add(storage.len() as u64).saturating_add(MIN_ALIGN);
-        Rc::new(RefCell::new(Buffer {
+        let len = storage.len();
+        let rc = Rc::new(RefCell::new(Buffer {
             data: storage,
             init: Vec::new(),
             unwritten: 0,
@@ -937,7 +961,74 @@ impl Memory {
             freed: None,
             addr,
             read_only,
-        }))
+        }));
+        self.register(&rc, len);
+        rc
+    }
+
+    /// Records `b` (of `len` bytes) for [`Memory::resolve`].
+    fn register(&mut self, b: &Rc<RefCell<Buffer>>, len: usize) {
+        let addr = b.borrow().addr;
+        self.by_addr.insert(addr, (Rc::downgrade(b), len));
+        // Forget dropped buffers now and then: a loop allocating views
+        // must not grow the registry without bound.
+        if self.by_addr.len() > 2 * self.swept + 1024 {
+            self.by_addr.retain(|_, (w, _)| w.strong_count() > 0);
+            self.swept = self.by_addr.len();
+        }
+    }
+
+    /// The pointer with address `addr`: into the allocation that holds it
+    /// (one past the end included, freed ones too, so that a use is
+    /// reported as a use after free), else an address with no allocation.
+    pub fn resolve(&self, addr: u64) -> Ptr {
+        if let Some((base, (w, len))) = self.by_addr.range(..=addr).next_back() {
+            if let Some(b) = w.upgrade() {
+                if addr - base <= *len as u64 {
+                    return Ptr { buf: Some(b), offset: (addr - base) as i64 };
+                }
+            }
+        }
+        Ptr { buf: None, offset: addr as i64 }
+    }
+
+    /// A `malloc`: `bytes` uninitialized bytes aligned to `align`, kept
+    /// alive until [`Memory::free`].
+    pub fn malloc(&mut self, at: OpId, bytes: usize, align: u64) -> Result<Rc<RefCell<Buffer>>> {
+        let b = self.new_buffer(at, bytes, AllocKind::Malloc, align)?;
+        let addr = b.borrow().addr;
+        self.held.insert(addr, b.clone());
+        Ok(b)
+    }
+
+    /// `free(p)`: null is a no-op; anything but the start of a live
+    /// `malloc`ed block is undefined behaviour.
+    pub fn free(&mut self, at: OpId, p: &Ptr) -> Result<()> {
+        let Some(b) = &p.buf else {
+            if p.offset == 0 {
+                return Ok(());
+            }
+            return Err(Error::at(at, ErrorKind::Ub(format!("free of {:#x}, which is not an allocation", p.offset))));
+        };
+        let (origin, kind, freed) = {
+            let x = b.borrow();
+            (x.origin, x.kind, x.freed)
+        };
+        if freed == Some(Freed::Free) {
+            return Err(mem_ub(at, origin, "double free: the memory was already freed"));
+        }
+        if freed.is_some() {
+            return Err(mem_ub(at, origin, "free of memory that is no longer allocated"));
+        }
+        if kind != AllocKind::Malloc && kind != AllocKind::Heap {
+            return Err(mem_ub(at, origin, format!("free of {}", kind.noun())));
+        }
+        if p.offset != 0 {
+            return Err(mem_ub(at, origin, format!("free of a pointer {} bytes into its allocation", p.offset)));
+        }
+        self.release(b, Freed::Free);
+        self.held.remove(&b.borrow().addr);
+        Ok(())
     }
 
     /// A new buffer of `bytes` bytes, none initialized.
@@ -948,7 +1039,7 @@ impl Memory {
             Error::at(at, ErrorKind::Resource(format!("the host could not allocate {bytes} bytes for a memref")))
         })?;
         let init = try_zeroed::<u64>(at, bytes.div_ceil(64))?;
-        if matches!(kind, AllocKind::Heap | AllocKind::Alloca) {
+        if matches!(kind, AllocKind::Heap | AllocKind::Malloc | AllocKind::Alloca) {
             self.tracked += bytes + meta;
         }
         let align = align.max(MIN_ALIGN).next_power_of_two();
@@ -957,11 +1048,11 @@ impl Memory {
         }
         let addr = self.next_addr.div_ceil(align).saturating_mul(align);
         self.next_addr = addr.saturating_add(bytes as u64).saturating_add(MIN_ALIGN);
-        if matches!(kind, AllocKind::Heap | AllocKind::Alloca | AllocKind::Global) {
+        if matches!(kind, AllocKind::Heap | AllocKind::Malloc | AllocKind::Alloca | AllocKind::Global) {
             self.buffer_bytes += bytes;
             self.peak_buffer_bytes = self.peak_buffer_bytes.max(self.buffer_bytes);
         }
-        let charged = if matches!(kind, AllocKind::Heap | AllocKind::Alloca) { bytes + meta } else { 0 };
+        let charged = if matches!(kind, AllocKind::Heap | AllocKind::Malloc | AllocKind::Alloca) { bytes + meta } else { 0 };
         let buf = Buffer {
             data,
             init,
@@ -975,8 +1066,9 @@ impl Memory {
             read_only: None,
         };
         let rc = Rc::new(RefCell::new(buf));
+        self.register(&rc, bytes);
         match kind {
-            AllocKind::Heap => {
+            AllocKind::Heap | AllocKind::Malloc => {
                 self.live.insert(addr, (at, bytes));
             }
             AllocKind::Alloca => match self.scopes.last_mut() {
@@ -1067,7 +1159,7 @@ impl Memory {
         if b.freed.is_none() {
             b.freed = Some(how);
             self.tracked = self.tracked.saturating_sub(b.charged);
-            if matches!(b.kind, AllocKind::Heap | AllocKind::Alloca | AllocKind::Global) {
+            if matches!(b.kind, AllocKind::Heap | AllocKind::Malloc | AllocKind::Alloca | AllocKind::Global) {
                 self.buffer_bytes = self.buffer_bytes.saturating_sub(b.data.len());
             }
             b.data = Storage::empty();
@@ -1088,6 +1180,21 @@ impl Memory {
             for b in bufs {
                 self.release(&b, Freed::ScopeExit);
             }
+        }
+    }
+
+    /// How many allocas the innermost scope holds (`llvm.intr.stacksave`).
+    pub fn stack_mark(&self) -> usize {
+        self.scopes.last().map_or(0, Vec::len)
+    }
+
+    /// Frees the innermost scope's allocas made after `mark`
+    /// (`llvm.intr.stackrestore`).
+    pub fn stack_restore(&mut self, mark: usize) {
+        let Some(scope) = self.scopes.last_mut() else { return };
+        let later = scope.split_off(mark.min(scope.len()));
+        for b in later {
+            self.release(&b, Freed::ScopeExit);
         }
     }
 

@@ -9,6 +9,7 @@
 use crate::dense::DenseError;
 use crate::error::{Error, ErrorKind, Result};
 use crate::exec::{Engine, Flow, Frame};
+use crate::float::libm::{self, Fn1, LibmError};
 use crate::float::{self, Float, Round};
 use crate::memory::{mem_ub, AllocKind, AllocLayout, Buffer, Elem, Lane, MemRef};
 use crate::sem::fp::To;
@@ -361,10 +362,14 @@ pub fn place(e: &Engine, op: OpId, v: &Value, n: usize, what: &str) -> Result<(R
             ErrorKind::Ub(format!("{what} through a null pointer (address {:#x}, no allocation)", p.offset)),
         ));
     };
-    let (origin, len) = {
+    let (origin, len, freed) = {
         let b = buf.borrow();
-        (b.origin, b.len())
+        (b.origin, b.len(), b.freed)
     };
+    if let Some(how) = freed {
+        let name = alloc_name(e, origin);
+        return Err(mem_ub(op, origin, format!("use after free: {what} through a pointer into {name}, whose memory was {}", how.how())));
+    }
     let at = usize::try_from(p.offset).ok().filter(|at| at.checked_add(n).is_some_and(|end| end <= len));
     match at {
         Some(at) => Ok((buf, at)),
@@ -577,4 +582,126 @@ pub fn cond_branch(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     } else {
         Ok(Flow::Branch(f, e.args_in(fr, op, 1 + nt..1 + nt + nf)?))
     }
+}
+
+// ---- elementwise float and integer ops (math and llvm intrinsics) ---------
+
+/// A libm failure as an engine error at `op`.
+pub fn libm_error(e: &Engine, op: OpId, err: LibmError) -> Error {
+    let name = e.m.op_name(op);
+    match err {
+        LibmError::Unsupported(_, kind) => Error::at(
+            op,
+            ErrorKind::Unsupported(format!("'{name}' on {}: no libm routine for this format", kind.name())),
+        ),
+        LibmError::NoResult(f) => Error::at(op, ErrorKind::NoDefinedResult(format!("'{name}': {f}"))),
+    }
+}
+
+pub fn libm1(e: &Engine, fr: &mut Frame, op: OpId, f: Fn1) -> Result<Flow> {
+    let pol = e.cfg.float_policy;
+    float1_try(e, fr, op, |x| libm::unary(f, x, pol).map_err(|err| libm_error(e, op, err)))
+}
+
+/// A unary float op, elementwise; poison in gives poison out.
+pub fn float1_try(e: &Engine, fr: &mut Frame, op: OpId, f: impl Fn(Float) -> Result<Float>) -> Result<Flow> {
+    let v = map1(
+        e.arg(fr, op, 0)?,
+        |x| match x {
+            Scalar::Poison(p) => Ok(Scalar::Poison(*p)),
+            Scalar::Float(x) => f(*x).map(Scalar::Float),
+            Scalar::Int(_) | Scalar::Complex(..) => Err(bad_types(op)),
+        },
+        bad_shape(op),
+    )?;
+    e.assign(fr, op, v)
+}
+
+/// A binary float op, elementwise.
+pub fn float2_try(e: &Engine, fr: &mut Frame, op: OpId, f: impl Fn(Float, Float) -> Result<Float>) -> Result<Flow> {
+    let (a, b) = (e.arg(fr, op, 0)?, e.arg(fr, op, 1)?);
+    let v = map2(
+        a,
+        b,
+        |x, y| match (x, y) {
+            (Scalar::Poison(p), _) | (_, Scalar::Poison(p)) => Ok(Scalar::Poison(*p)),
+            (Scalar::Float(x), Scalar::Float(y)) => f(*x, *y).map(Scalar::Float),
+            _ => Err(bad_types(op)),
+        },
+        bad_shape(op),
+    )?;
+    e.assign(fr, op, v)
+}
+
+/// A ternary float op (`fma`, `clampf`), elementwise.
+pub fn float3(e: &Engine, fr: &mut Frame, op: OpId, f: impl Fn(Float, Float, Float) -> Result<Float>) -> Result<Flow> {
+    let args = [e.arg(fr, op, 0)?, e.arg(fr, op, 1)?, e.arg(fr, op, 2)?];
+    let one = |xs: [&Scalar; 3]| match xs {
+        [Scalar::Poison(p), _, _] | [_, Scalar::Poison(p), _] | [_, _, Scalar::Poison(p)] => Ok(Scalar::Poison(*p)),
+        [Scalar::Float(a), Scalar::Float(b), Scalar::Float(c)] => f(*a, *b, *c).map(Scalar::Float),
+        _ => Err(bad_types(op)),
+    };
+    let v = match args {
+        [Value::Scalar(a), Value::Scalar(b), Value::Scalar(c)] => Value::Scalar(one([a, b, c])?),
+        [Value::Array(a), Value::Array(b), Value::Array(c)] if a.shape() == b.shape() && a.shape() == c.shape() => {
+            let elems = a.iter().zip(b.iter()).zip(c.iter()).map(|((x, y), z)| one([&x, &y, &z]));
+            let elems = elems.collect::<Result<Vec<_>>>()?;
+            array(op, a.shape(), elems)?
+        }
+        _ => return Err(bad_shape(op)()),
+    };
+    e.assign(fr, op, v)
+}
+
+/// A class test (`isnan`, ...): float in, i1 out.
+pub fn float_class(e: &Engine, fr: &mut Frame, op: OpId, f: impl Fn(Float) -> bool) -> Result<Flow> {
+    let v = map1(
+        e.arg(fr, op, 0)?,
+        |x| match x {
+            Scalar::Poison(p) => Ok(Scalar::Poison(*p)),
+            Scalar::Float(x) => Ok(Scalar::Int(Int::bool(f(*x)))),
+            Scalar::Int(_) | Scalar::Complex(..) => Err(bad_types(op)),
+        },
+        bad_shape(op),
+    )?;
+    e.assign(fr, op, v)
+}
+
+/// A unary integer op, elementwise.
+pub fn int1(e: &Engine, fr: &mut Frame, op: OpId, f: impl Fn(&Int) -> Int) -> Result<Flow> {
+    let v = map1(
+        e.arg(fr, op, 0)?,
+        |x| match x {
+            Scalar::Poison(p) => Ok(Scalar::Poison(*p)),
+            Scalar::Int(i) => Ok(Scalar::Int(f(i))),
+            Scalar::Float(_) | Scalar::Complex(..) => Err(bad_types(op)),
+        },
+        bad_shape(op),
+    )?;
+    e.assign(fr, op, v)
+}
+
+/// `cf.switch`/`llvm.switch`: to the successor whose case value (decoded
+/// at load) equals the flag, else to the default (successor 0).
+pub fn switch(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
+    let flag = e.arg(fr, op, 0)?;
+    e.observe(op, flag, "used as a switch flag")?;
+    let Some(Scalar::Int(flag)) = flag.scalar() else {
+        return Err(Error::at(op, ErrorKind::Invalid("switch flag is not an integer".into())));
+    };
+    let ncases = e.m.successors(op).len().saturating_sub(1);
+    let hit = match &e.aux[op.0 as usize].constant {
+        Some(Value::Array(cases)) => cases.iter().position(|c| c.as_int() == Some(flag)),
+        _ => None,
+    };
+    let target = match hit {
+        Some(i) if i < ncases => i + 1,
+        _ => 0,
+    };
+    let mut start = 1;
+    for i in 0..target {
+        start += e.m.block(successor(e, op, i)?).args.len as usize;
+    }
+    let n = e.m.block(successor(e, op, target)?).args.len as usize;
+    Ok(Flow::Branch(successor(e, op, target)?, e.args_in(fr, op, start..start + n)?))
 }

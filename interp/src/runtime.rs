@@ -7,6 +7,7 @@
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::exec::Engine;
+use crate::float::libm::{Fn1, Fn2};
 use crate::float::{self, Float, FloatKind, Round};
 use crate::memory::{self, MemRef};
 use crate::value::{FuncRef, Int, Scalar, Value};
@@ -46,6 +47,17 @@ pub enum RtFn {
     Rtclock,
     /// `printMemref*`, `printMemrefShape*`, `verifyMemRef*` (RunnerUtils).
     Memref(MemrefFn),
+    /// `malloc(size)`.
+    Malloc,
+    /// `aligned_alloc(alignment, size)`.
+    AlignedAlloc,
+    /// `free(ptr)`.
+    Free,
+    /// A libm function of one argument (`sinf`, `erf`, ...), for
+    /// `convert-math-to-libm`.
+    Libm1(Fn1, FloatKind),
+    /// A libm function of two arguments (`powf`, `atan2`, ...).
+    Libm2(Fn2, FloatKind),
     /// Any other external function.
     Unknown,
 }
@@ -67,8 +79,51 @@ impl RtFn {
             "printNewline" => RtFn::PrintNewline,
             "printFlops" => RtFn::PrintFlops,
             "rtclock" => RtFn::Rtclock,
-            _ => MemrefFn::from_name(name).map_or(RtFn::Unknown, RtFn::Memref),
+            "malloc" => RtFn::Malloc,
+            "aligned_alloc" => RtFn::AlignedAlloc,
+            "free" => RtFn::Free,
+            _ => libm_fn(name)
+                .or_else(|| MemrefFn::from_name(name).map(RtFn::Memref))
+                .unwrap_or(RtFn::Unknown),
         }
+    }
+}
+
+/// The libm function called `name` (`sinf` for f32, `sin` for f64).
+fn libm_fn(name: &str) -> Option<RtFn> {
+    // `erf` is the one double function whose name ends in `f`.
+    let (base, kind) = match name.strip_suffix('f') {
+        Some(b) if name != "erf" => (b, FloatKind::F32),
+        _ => (name, FloatKind::F64),
+    };
+    let one = |f| Some(RtFn::Libm1(f, kind));
+    let two = |f| Some(RtFn::Libm2(f, kind));
+    match base {
+        "exp" => one(Fn1::Exp),
+        "exp2" => one(Fn1::Exp2),
+        "expm1" => one(Fn1::Expm1),
+        "log" => one(Fn1::Log),
+        "log2" => one(Fn1::Log2),
+        "log10" => one(Fn1::Log10),
+        "log1p" => one(Fn1::Log1p),
+        "sin" => one(Fn1::Sin),
+        "cos" => one(Fn1::Cos),
+        "tan" => one(Fn1::Tan),
+        "asin" => one(Fn1::Asin),
+        "acos" => one(Fn1::Acos),
+        "atan" => one(Fn1::Atan),
+        "sinh" => one(Fn1::Sinh),
+        "cosh" => one(Fn1::Cosh),
+        "tanh" => one(Fn1::Tanh),
+        "asinh" => one(Fn1::Asinh),
+        "acosh" => one(Fn1::Acosh),
+        "atanh" => one(Fn1::Atanh),
+        "erf" => one(Fn1::Erf),
+        "erfc" => one(Fn1::Erfc),
+        "cbrt" => one(Fn1::Cbrt),
+        "pow" => two(Fn2::Pow),
+        "atan2" => two(Fn2::Atan2),
+        _ => None,
     }
 }
 
@@ -124,11 +179,14 @@ fn call_as(e: &mut Engine, op: OpId, rt: RtFn, name: &str, ins: &[TypeId], args:
             return Ok(vec![Value::float(float::from_bits(FloatKind::F64, u128::from(bits)))]);
         }
         RtFn::Memref(f) => {
-            let args = args
-                .into_iter()
-                .enumerate()
-                .map(|(i, a)| tensor_as_memref(e, op, name, ins.get(i).copied(), a))
-                .collect::<Result<Vec<_>>>()?;
+            let args = if args.iter().any(|a| matches!(a, Value::Ptr(_))) {
+                descriptor_args(e, op, f, name, &args, ins)?
+            } else {
+                args.into_iter()
+                    .enumerate()
+                    .map(|(i, a)| tensor_as_memref(e, op, name, ins.get(i).copied(), a))
+                    .collect::<Result<Vec<_>>>()?
+            };
             // Printing and verifying touch every element: fuel for each.
             let n = args
                 .iter()
@@ -142,6 +200,36 @@ fn call_as(e: &mut Engine, op: OpId, rt: RtFn, name: &str, ins: &[TypeId], args:
             let bytes = crate::operands::c_string(e, op, p)?;
             e.out.write_all(&bytes).map_err(io(op))?;
             return Ok(Vec::new());
+        }
+        RtFn::Malloc | RtFn::AlignedAlloc => {
+            let (align, size) = if rt == RtFn::Malloc { (16, int(0)) } else { (int(0).and_then(|a| a.to_u64()).unwrap_or(0), int(1)) };
+            let size = size.ok_or_else(|| bad_arg(op, name))?;
+            // glibc rejects (null) what no host could allocate; the budget
+            // refuses the rest with a resource error.
+            let Some(n) = size.to_u64().and_then(|n| usize::try_from(n).ok()).filter(|n| *n < 1 << 48) else {
+                return Ok(vec![Value::Ptr(memory::Ptr::null())]);
+            };
+            if rt == RtFn::AlignedAlloc && !align.is_power_of_two() {
+                return Ok(vec![Value::Ptr(memory::Ptr::null())]);
+            }
+            let buf = e.mem.malloc(op, n, align)?;
+            return Ok(vec![Value::Ptr(memory::Ptr { buf: Some(buf), offset: 0 })]);
+        }
+        RtFn::Free => {
+            let Some(Value::Ptr(p)) = args.first() else { return Err(bad_arg(op, name)) };
+            e.mem.free(op, p)?;
+            return Ok(Vec::new());
+        }
+        RtFn::Libm1(f, k) => {
+            let x = flt(0, k).ok_or_else(|| bad_arg(op, name))?;
+            let r = float::libm::unary(f, x, e.cfg.float_policy).map_err(|err| crate::operands::libm_error(e, op, err))?;
+            return Ok(vec![Value::float(r)]);
+        }
+        RtFn::Libm2(f, k) => {
+            let (x, y) = (flt(0, k).ok_or_else(|| bad_arg(op, name))?, flt(1, k).ok_or_else(|| bad_arg(op, name))?);
+            let r =
+                float::libm::binary(f, x, y, e.cfg.float_policy).map_err(|err| crate::operands::libm_error(e, op, err))?;
+            return Ok(vec![Value::float(r)]);
         }
         RtFn::Unknown => {
             return Err(Error::at(op, ErrorKind::Unsupported(format!("call to unknown external function @{name}"))))
@@ -436,6 +524,53 @@ fn tensor_as_memref(e: &mut Engine, op: OpId, name: &str, ty: Option<TypeId>, v:
     };
     let m = crate::operands::tensor_storage(e, op, elem_ty, memory::AllocLayout::Identity, t, name)?;
     Ok(Value::Memref(std::rc::Rc::new(m)))
+}
+
+/// The memrefs a RunnerUtils function receives as the lowered code
+/// passes them: `_mlir_ciface_` functions and the ranked ones get a
+/// pointer to a descriptor (an unranked `{rank, descriptor pointer}` pair
+/// for the unranked ones); the unranked C functions get the pair's two
+/// fields as arguments.
+fn descriptor_args(e: &Engine, op: OpId, f: MemrefFn, name: &str, args: &[Value], ins: &[TypeId]) -> Result<Vec<Value>> {
+    let ty = ins.first().copied().ok_or_else(|| bad_arg(op, name))?;
+    let mut out = Vec::new();
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        let (rank, desc) = match (a, f.rank) {
+            (Value::Ptr(p), Some(r)) => (r as i64, p.clone()),
+            (Value::Ptr(p), None) => {
+                let what = format!("@{name}");
+                (crate::descriptor::read_rank(e, op, p, &what)?, crate::descriptor::read_ptr(e, op, p, 8, &what)?)
+            }
+            (Value::Scalar(Scalar::Int(r)), None) => {
+                let Some(Value::Ptr(d)) = it.next() else { return Err(bad_arg(op, name)) };
+                (r.to_i64().ok_or_else(|| bad_arg(op, name))?, d.clone())
+            }
+            _ => return Err(bad_arg(op, name)),
+        };
+        out.push(Value::Memref(std::rc::Rc::new(descriptor(e, op, f.elem, rank, &desc, name, ty)?)));
+    }
+    Ok(out)
+}
+
+/// The memref of a C++ instantiation's element type `ce` described at `d`.
+fn descriptor(e: &Engine, op: OpId, ce: CElem, rank: i64, d: &memory::Ptr, name: &str, ty: TypeId) -> Result<MemRef> {
+    let lane = match ce {
+        CElem::I8 => memory::Lane::Int(8),
+        CElem::I16 => memory::Lane::Int(16),
+        CElem::I32 => memory::Lane::Int(32),
+        CElem::I64 | CElem::Ind => memory::Lane::Int(64),
+        CElem::F16 => memory::Lane::Float(FloatKind::F16),
+        CElem::BF16 => memory::Lane::Float(FloatKind::BF16),
+        CElem::F32 => memory::Lane::Float(FloatKind::F32),
+        CElem::F64 => memory::Lane::Float(FloatKind::F64),
+        CElem::C32 => memory::Lane::Complex(FloatKind::F32),
+        CElem::C64 => memory::Lane::Complex(FloatKind::F64),
+    };
+    // The element type is the C++ instantiation's; `ty` only fills the
+    // field (nothing reads it for a runtime view).
+    let elem = memory::Elem { lane, vshape: Vec::new(), name: format!("{ce:?}").into(), ty };
+    crate::descriptor::read_ranked(e, op, rank, d, elem, &format!("@{name}"))
 }
 
 /// Calls a RunnerUtils memref function.

@@ -94,6 +94,11 @@ pub fn value(v: &Value, at: OpId) -> String {
         },
         Value::Func(_) => "<function>".to_string(),
         Value::Ptr(_) => "<pointer>".to_string(),
+        // LLVM IR's own aggregate literal syntax.
+        Value::Agg(fs) => {
+            let inner: Vec<String> = fs.iter().map(|f| value(f, at)).collect();
+            format!("{{{}}}", inner.join(", "))
+        }
         Value::Opaque => "<opaque>".to_string(),
     }
 }

@@ -22,6 +22,9 @@ pub enum Value {
     Memref(Rc<crate::memory::MemRef>),
     /// An `!llvm.ptr`: an allocation (or null) and a byte offset.
     Ptr(crate::memory::Ptr),
+    /// An `!llvm.struct` or `!llvm.array` value (a memref descriptor, an
+    /// intrinsic's result pair): its fields or elements, in order.
+    Agg(Rc<[Value]>),
     /// A value of a type this engine does not model yet (never read).
     Opaque,
 }
@@ -128,7 +131,7 @@ impl Value {
         match self {
             Value::Scalar(s) => s.poison(),
             Value::Array(a) => a.first_poison(),
-            Value::Func(_) | Value::Memref(_) | Value::Ptr(_) | Value::Opaque => None,
+            Value::Func(_) | Value::Memref(_) | Value::Ptr(_) | Value::Agg(_) | Value::Opaque => None,
         }
     }
 }
@@ -144,7 +147,7 @@ pub fn map1<E>(a: &Value, mut f: impl FnMut(&Scalar) -> Result<Scalar, E>, bad: 
             }
             Ok(Value::Array(Rc::new(out.finish().map_err(|_| bad())?)))
         }
-        Value::Func(_) | Value::Memref(_) | Value::Ptr(_) | Value::Opaque => Err(bad()),
+        Value::Func(_) | Value::Memref(_) | Value::Ptr(_) | Value::Agg(_) | Value::Opaque => Err(bad()),
     }
 }
 

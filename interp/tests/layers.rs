@@ -150,7 +150,11 @@ fn no_dialect_imports_another() {
     let bad: Vec<String> = g
         .iter()
         .filter(|(m, _)| m.starts_with("dialects::"))
-        .flat_map(|(m, es)| es.iter().filter(|t| t.starts_with("dialects::")).map(move |t| format!("{m} -> {t}")))
+        .flat_map(|(m, es)| {
+            // A dialect split into files (`dialects::llvm::mem`) is one dialect.
+            let own = |t: &str| t.split("::").nth(1) == m.split("::").nth(1);
+            es.iter().filter(move |t| t.starts_with("dialects::") && !own(t)).map(move |t| format!("{m} -> {t}"))
+        })
         .collect();
     assert!(bad.is_empty(), "{bad:?}");
 }

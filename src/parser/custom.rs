@@ -507,7 +507,18 @@ impl<'a> Parser<'a> {
             | Fmt::LlvmStore
             | Fmt::LlvmExtractElement
             | Fmt::LlvmInsertElement
-            | Fmt::LlvmShuffle => self.parse_llvm_family(fmt, kind, st, name_span)?,
+            | Fmt::LlvmShuffle
+            | Fmt::LlvmInsertValue
+            | Fmt::LlvmExtractValue
+            | Fmt::LlvmAlloca
+            | Fmt::LlvmSwitch
+            | Fmt::LlvmAtomicRmw
+            | Fmt::LlvmCmpxchg
+            | Fmt::LlvmIntr
+            | Fmt::LlvmIntrOperands
+            | Fmt::LlvmIntrOperand
+            | Fmt::LlvmMaskedStore
+            | Fmt::LlvmAssume => self.parse_llvm_family(fmt, kind, st, name_span)?,
             Fmt::ScfFor => self.parse_scf_for(st)?,
             Fmt::ScfIf => self.parse_scf_if(st)?,
             Fmt::ScfWhile => self.parse_scf_while(st)?,
@@ -684,7 +695,7 @@ impl<'a> Parser<'a> {
     }
 
     /// `^bb` or `^bb(%a, %b : T, U)`.
-    fn parse_successor_and_operands(&mut self) -> PResult<(BlockId, Vec<ValueId>)> {
+    pub(super) fn parse_successor_and_operands(&mut self) -> PResult<(BlockId, Vec<ValueId>)> {
         let b = self.parse_successor_ref()?;
         let mut vals = Vec::new();
         if self.eat(Tok::LParen)? {

@@ -264,6 +264,13 @@ impl<'a> Parser<'a> {
 /// Load/store atomic orderings in `LLVM::AtomicOrdering` order (3 unused).
 const ORDERINGS: &[&str] = &["not_atomic", "unordered", "monotonic", "", "acquire", "release", "acq_rel", "seq_cst"];
 
+/// `llvm.atomicrmw` operations in `LLVM::AtomicBinOp` order (checked
+/// against mlir-opt 22's generic form).
+pub const ATOMIC_BIN_OPS: &[&str] = &[
+    "xchg", "add", "sub", "_and", "nand", "_or", "_xor", "max", "min", "umax", "umin", "fadd", "fsub", "fmax", "fmin",
+    "uinc_wrap", "udec_wrap", "usub_cond", "usub_sat", "fmaximum", "fminimum",
+];
+
 impl<'a> Parser<'a> {
     /// Parses the custom form of an llvm op.
     pub(crate) fn parse_llvm_family(
@@ -395,8 +402,275 @@ impl<'a> Parser<'a> {
                 }
                 Ok(())
             }
+            Fmt::LlvmInsertValue | Fmt::LlvmExtractValue => {
+                let value = self.parse_leading_use(fmt == Fmt::LlvmInsertValue)?;
+                let container = self.parse_use_name()?;
+                let pos = self.parse_llvm_position()?;
+                self.parse_optional_attrs(st)?;
+                let cty = self.colon_type()?;
+                // mlir-opt reports these at the token after the type.
+                let ety = match crate::verify::aggregate_element(&self.m.ctx, cty, &pos) {
+                    Ok(t) => t,
+                    Err(msg) => return self.custom_err(&msg),
+                };
+                let pa = self.i64_array(&pos);
+                self.set_attr(st, "position", pa);
+                let c = self.resolve(container, cty)?;
+                st.operands.push(c);
+                match value {
+                    Some(v) => {
+                        let v = self.resolve(v, ety)?;
+                        st.operands.push(v);
+                        st.result_types = vec![cty];
+                    }
+                    None => st.result_types = vec![ety],
+                }
+                Ok(())
+            }
+            Fmt::LlvmAlloca => {
+                if self.eat_kw("inalloca")? {
+                    let unit = self.m.ctx.attr(Attribute::Unit);
+                    self.set_attr(st, "inalloca", unit);
+                }
+                let n = self.parse_use_name()?;
+                self.expect_kw_custom("x")?;
+                let et = self.parse_type()?;
+                let ea = self.m.ctx.attr(Attribute::Type(et));
+                self.set_attr(st, "elem_type", ea);
+                self.parse_optional_attrs(st)?;
+                self.expect(Tok::Colon, "':'")?;
+                let (ins, outs) = self.parse_function_signature_types()?;
+                self.resolve_all(st, &[n], &ins, name_span)?;
+                st.result_types = outs;
+                Ok(())
+            }
+            Fmt::LlvmSwitch => self.parse_llvm_switch(st),
+            Fmt::LlvmAtomicRmw => {
+                self.llvm_unit_keyword(st, "volatile", "volatile_")?;
+                let sp = self.tok.span;
+                let op = self.parse_enum_keyword("bin_op", ATOMIC_BIN_OPS)?;
+                if ATOMIC_BIN_OPS[op].is_empty() {
+                    return self.err_at(sp, "expected an atomic operation");
+                }
+                self.set_llvm_enum(st, "bin_op", op);
+                let uses = self.parse_n_operands(2)?;
+                self.llvm_syncscope(st)?;
+                let o = self.parse_enum_keyword("ordering", ORDERINGS)?;
+                self.set_llvm_enum(st, "ordering", o);
+                self.parse_optional_attrs(st)?;
+                self.expect(Tok::Colon, "':'")?;
+                let pt = self.parse_type()?;
+                self.expect(Tok::Comma, "','")?;
+                let vt = self.parse_type()?;
+                self.resolve_all(st, &uses, &[pt, vt], name_span)?;
+                st.result_types = vec![vt];
+                Ok(())
+            }
+            Fmt::LlvmCmpxchg => {
+                self.llvm_unit_keyword(st, "weak", "weak")?;
+                self.llvm_unit_keyword(st, "volatile", "volatile_")?;
+                let uses = self.parse_n_operands(3)?;
+                self.llvm_syncscope(st)?;
+                let s = self.parse_enum_keyword("success_ordering", ORDERINGS)?;
+                self.set_llvm_enum(st, "success_ordering", s);
+                let f = self.parse_enum_keyword("failure_ordering", ORDERINGS)?;
+                self.set_llvm_enum(st, "failure_ordering", f);
+                self.parse_optional_attrs(st)?;
+                self.expect(Tok::Colon, "':'")?;
+                let pt = self.parse_type()?;
+                self.expect(Tok::Comma, "','")?;
+                let vt = self.parse_type()?;
+                self.resolve_all(st, &uses, &[pt, vt, vt], name_span)?;
+                let i1 = self.m.ctx.int_type(1);
+                let body = crate::types::LlvmStructBody::Fields(vec![vt, i1]);
+                st.result_types = vec![self.m.ctx.ty(TypeKind::LlvmStruct { name: None, packed: false, body })];
+                Ok(())
+            }
+            Fmt::LlvmIntr | Fmt::LlvmIntrOperands => {
+                let uses = if fmt == Fmt::LlvmIntr {
+                    self.parse_paren_operands()?
+                } else {
+                    self.parse_optional_operand_list()?
+                };
+                self.parse_optional_attrs(st)?;
+                self.expect(Tok::Colon, "':'")?;
+                let (ins, outs) = self.parse_function_signature_types()?;
+                self.resolve_all(st, &uses, &ins, name_span)?;
+                st.result_types = outs;
+                Ok(())
+            }
+            Fmt::LlvmIntrOperand => {
+                let u = self.parse_use_name()?;
+                self.parse_optional_attrs(st)?;
+                let t = self.colon_type()?;
+                let v = self.resolve(u, t)?;
+                st.operands.push(v);
+                Ok(())
+            }
+            Fmt::LlvmMaskedStore => {
+                let uses = self.parse_n_operands(3)?;
+                self.parse_optional_attrs(st)?;
+                self.expect(Tok::Colon, "':'")?;
+                let vt = self.parse_type()?;
+                self.expect(Tok::Comma, "','")?;
+                let mt = self.parse_type()?;
+                self.expect_kw_custom("into")?;
+                let pt = self.parse_type()?;
+                // Operands in the op's order: value, address, mask.
+                self.resolve_all(st, &uses, &[vt, pt, mt], name_span)?;
+                Ok(())
+            }
+            Fmt::LlvmAssume => self.parse_llvm_assume(st, name_span),
             _ => self.err_at(name_span, format!("internal error: '{}' is not an llvm op", kind.name())),
         }
+    }
+
+    /// `[1, 0]`: an `insertvalue`/`extractvalue` position.
+    fn parse_llvm_position(&mut self) -> PResult<Vec<i64>> {
+        self.expect(Tok::LSquare, "'['")?;
+        let mut pos = Vec::new();
+        loop {
+            let neg = self.eat(Tok::Minus)?;
+            if !self.is(Tok::Integer) {
+                return self.err("expected integer value");
+            }
+            let (_, v) = super::attrs_lit(neg, self.spelling());
+            let v = if neg { -v } else { v };
+            let Ok(v) = i64::try_from(v) else { return self.custom_err("integer value too large") };
+            self.bump()?;
+            pos.push(v);
+            if !self.eat(Tok::Comma)? {
+                break;
+            }
+        }
+        self.expect(Tok::RSquare, "']'")?;
+        Ok(pos)
+    }
+
+    /// An optional keyword that sets unit attribute `attr`.
+    fn llvm_unit_keyword(&mut self, st: &mut OpState, kw: &str, attr: &str) -> PResult<()> {
+        if self.eat_kw(kw)? {
+            let unit = self.m.ctx.attr(Attribute::Unit);
+            self.set_prop(st, attr, unit);
+        }
+        Ok(())
+    }
+
+    /// An optional `syncscope("name")`.
+    fn llvm_syncscope(&mut self, st: &mut OpState) -> PResult<()> {
+        if self.eat_kw("syncscope")? {
+            self.expect(Tok::LParen, "'('")?;
+            let s = self.parse_attribute(None)?;
+            self.expect(Tok::RParen, "')'")?;
+            self.set_attr(st, "syncscope", s);
+        }
+        Ok(())
+    }
+
+    /// An llvm enum stored as its `i64` index (an `ordering`, a `bin_op`).
+    fn set_llvm_enum(&mut self, st: &mut OpState, attr: &str, n: usize) {
+        let i64t = self.m.ctx.int_type(64);
+        let a = self.m.ctx.attr(Attribute::Integer { value: IntVal::Small(n as i128), ty: i64t });
+        self.set_prop(st, attr, a);
+    }
+
+    /// `llvm.switch %flag : i32, ^default(%a : T) [1: ^bb1(..), -5: ^bb2]`.
+    fn parse_llvm_switch(&mut self, st: &mut OpState) -> PResult<()> {
+        let flag = self.parse_use_name()?;
+        let fty = self.colon_type()?;
+        let f = self.resolve(flag, fty)?;
+        st.operands.push(f);
+        self.expect(Tok::Comma, "','")?;
+        let (d, dops) = self.parse_successor_and_operands()?;
+        st.successors.push(d);
+        let ndefault = dops.len();
+        st.operands.extend(dops);
+        self.expect(Tok::LSquare, "'['")?;
+        let (mut vals, mut segs) = (Vec::new(), Vec::new());
+        if !self.is(Tok::RSquare) {
+            loop {
+                let neg = self.eat(Tok::Minus)?;
+                if !self.is(Tok::Integer) {
+                    return self.err("expected integer value");
+                }
+                let s = self.spelling().to_string();
+                self.bump()?;
+                vals.push(super::attrs_lit(neg, &s));
+                self.expect(Tok::Colon, "':'")?;
+                let (b, ops) = self.parse_successor_and_operands()?;
+                st.successors.push(b);
+                segs.push(ops.len());
+                st.operands.extend(ops);
+                if !self.eat(Tok::Comma)? {
+                    break;
+                }
+            }
+        }
+        self.expect(Tok::RSquare, "']'")?;
+        if !vals.is_empty() {
+            let (width, sign) = match self.m.ctx.type_kind(fty) {
+                TypeKind::Integer { width, signedness } => (*width, *signedness),
+                _ => return self.custom_err("switch flag must be an integer"),
+            };
+            let mut ints = Vec::new();
+            for (neg, v) in vals {
+                match super::attrs::canonical_int(neg, v, width, sign) {
+                    Ok(x) => ints.push(x),
+                    Err(m) => return self.err(m),
+                }
+            }
+            let vt = self.m.ctx.ty(TypeKind::Vector { shape: vec![ints.len() as i64], scalable: vec![false], elem: fty });
+            let cv = self.m.ctx.attr(Attribute::Dense { ty: vt, splat: false, values: crate::attrs::DenseValues::Ints(ints) });
+            self.set_attr(st, "case_values", cv);
+        }
+        let ncase: usize = segs.iter().sum();
+        let cs = self.segments(&segs);
+        self.set_attr(st, "case_operand_segments", cs);
+        let seg = self.segments(&[1, ndefault, ncase]);
+        self.set_attr(st, "operandSegmentSizes", seg);
+        self.parse_optional_attrs(st)
+    }
+
+    /// `llvm.intr.assume %c ["align"(%p, %n : !llvm.ptr, i64)] : i1`.
+    fn parse_llvm_assume(&mut self, st: &mut OpState, name_span: Span) -> PResult<()> {
+        let c = self.parse_use_name()?;
+        let (mut uses, mut sizes, mut tags) = (vec![c], Vec::new(), Vec::new());
+        let mut types = Vec::new();
+        if self.eat(Tok::LSquare)? {
+            loop {
+                if !self.is(Tok::String) {
+                    return self.err("expected string");
+                }
+                let tag = self.parse_attribute(None)?;
+                tags.push(tag);
+                self.expect(Tok::LParen, "'('")?;
+                let bundle = self.parse_optional_operand_list()?;
+                if !bundle.is_empty() {
+                    self.expect(Tok::Colon, "':'")?;
+                    let ts = self.parse_type_list_no_parens()?;
+                    types.extend(ts);
+                }
+                self.expect(Tok::RParen, "')'")?;
+                sizes.push(bundle.len());
+                uses.extend(bundle);
+                if !self.eat(Tok::Comma)? {
+                    break;
+                }
+            }
+            self.expect(Tok::RSquare, "']'")?;
+        }
+        self.parse_optional_attrs(st)?;
+        let ct = self.colon_type()?;
+        let mut all = vec![ct];
+        all.extend(types);
+        self.resolve_all(st, &uses, &all, name_span)?;
+        let sz = self.segments(&sizes);
+        self.set_attr(st, "op_bundle_sizes", sz);
+        if !tags.is_empty() {
+            let ta = self.m.ctx.attr(Attribute::Array(tags));
+            self.set_attr(st, "op_bundle_tags", ta);
+        }
+        Ok(())
     }
 
     /// An optional keyword of `values`, stored as `#llvm.<what><kw>` under

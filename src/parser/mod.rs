@@ -9,7 +9,7 @@ mod bufferization;
 mod comb;
 mod custom;
 mod llvm;
-pub use llvm::{GEP_DYNAMIC, GEP_INBOUNDS_FLAG, GEP_NUSW, GEP_NUW, LINKAGES};
+pub use llvm::{ATOMIC_BIN_OPS, GEP_DYNAMIC, GEP_INBOUNDS_FLAG, GEP_NUSW, GEP_NUW, LINKAGES};
 mod memref;
 mod tensor;
 mod types;

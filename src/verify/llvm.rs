@@ -12,6 +12,31 @@ const LLVM_INT: &str = "signless integer or LLVM dialect-compatible vector of si
 const LLVM_FLOAT: &str = "floating point LLVM type or LLVM dialect-compatible vector of floating point LLVM type";
 const LLVM_INT_OR_PTR: &str = "signless integer or LLVM dialect-compatible vector of signless integer or LLVM pointer type or LLVM dialect-compatible vector of LLVM pointer type";
 
+/// The type at `pos` inside the struct or array type `ty` (what
+/// `llvm.extractvalue` gives and `llvm.insertvalue` takes), or mlir-opt's
+/// message for a bad position.
+pub fn aggregate_element(ctx: &crate::ir::Context, mut ty: TypeId, pos: &[i64]) -> Result<TypeId, String> {
+    for &p in pos {
+        let t = crate::printer::type_to_string(ctx, ty);
+        ty = match ctx.type_kind(ty) {
+            &TypeKind::LlvmArray { len, elem } => {
+                if p < 0 || p as u64 >= len {
+                    return Err(format!("position out of bounds: {p}"));
+                }
+                elem
+            }
+            TypeKind::LlvmStruct { body: LlvmStructBody::Fields(fs), .. } => {
+                match usize::try_from(p).ok().and_then(|k| fs.get(k)) {
+                    Some(f) => *f,
+                    None => return Err(format!("position out of bounds: {p}")),
+                }
+            }
+            _ => return Err(format!("expected LLVM IR structure/array type, got: '{t}'")),
+        };
+    }
+    Ok(ty)
+}
+
 impl<'m> Verifier<'m> {
     /// Per-op checks of the llvm ops.
     pub(super) fn check_llvm(&self, op: OpId, kind: OpKind) -> VResult {
@@ -23,6 +48,7 @@ impl<'m> Verifier<'m> {
             OpKind::LlvmStore => self.llvm_ptr_operand(op, 1, "LLVM pointer type"),
             OpKind::LlvmReturn => self.llvm_return(op),
             OpKind::LlvmConstant => self.llvm_constant(op),
+            OpKind::LlvmInsertvalue | OpKind::LlvmExtractvalue => self.llvm_aggregate_access(op, kind),
             OpKind::LlvmAdd
             | OpKind::LlvmSub
             | OpKind::LlvmMul
@@ -61,6 +87,50 @@ impl<'m> Verifier<'m> {
             }
             _ => Ok(()),
         }
+    }
+
+    /// `insertvalue`/`extractvalue`: the position exists and the value's
+    /// type is the one there.
+    fn llvm_aggregate_access(&self, op: OpId, kind: OpKind) -> VResult {
+        let m = self.m;
+        let pos: Vec<i64> = match m.attr(op, "position").map(|a| m.ctx.attr_kind(a)) {
+            Some(Attribute::DenseArray { values: DenseValues::Ints(v), .. }) => {
+                v.iter().map(|x| x.to_i64().unwrap_or(-1)).collect()
+            }
+            _ => return self.op_err(op, "requires attribute 'position'"),
+        };
+        let (Some(c), Some(r)) = (m.operands(op).first(), m.results(op).next()) else {
+            return self.op_err(op, "expects an aggregate operand and a result");
+        };
+        let cty = m.type_of(*c);
+        let elem = match aggregate_element(&m.ctx, cty, &pos) {
+            Ok(t) => t,
+            Err(msg) => return self.op_err(op, msg),
+        };
+        let rty = m.type_of(r);
+        if kind == OpKind::LlvmExtractvalue {
+            if rty != elem {
+                return self.op_err(
+                    op,
+                    format!(
+                        "Type mismatch: extracting from '{}' should produce '{}' but this op returns '{}'",
+                        self.ty(cty),
+                        self.ty(elem),
+                        self.ty(rty)
+                    ),
+                );
+            }
+            return Ok(());
+        }
+        let Some(v) = m.operands(op).get(1) else { return self.op_err(op, "expects a value to insert") };
+        let vty = m.type_of(*v);
+        if vty != elem {
+            return self.op_err(op, format!("Type mismatch: cannot insert '{}' into '{}'", self.ty(vty), self.ty(cty)));
+        }
+        if rty != cty {
+            return self.op_err(op, "failed to verify that all of {container, res} have same type");
+        }
+        Ok(())
     }
 
     /// A signless integer (or a vector of them), as the llvm dialect admits.

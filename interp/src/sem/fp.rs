@@ -95,3 +95,20 @@ pub enum To {
     /// A float format.
     Float(float::FloatKind),
 }
+
+/// `copysign(x, y)`: `x` with the sign of `y`. Formats whose zero or NaN
+/// cannot be negative (FNUZ) keep them as they are, as APFloat's
+/// `changeSign` does.
+pub fn copysign(x: Float, y: Float) -> Float {
+    if float::is_negative(x) == float::is_negative(y) {
+        x
+    } else {
+        float::neg(x)
+    }
+}
+
+/// `clampf(x, lo, hi) = maximumf(minimumf(x, lo), hi)` (MathOps.td).
+pub fn clampf(x: Float, lo: Float, hi: Float) -> Float {
+    let m = maximumf(x, lo, false);
+    maximumf(m, hi, true)
+}

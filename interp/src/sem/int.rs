@@ -3,6 +3,8 @@
 //! `value.rs`), returning a value, poison, or immediate UB ([`Out`]).
 
 use crate::value::{Int, Z};
+use num_bigint::BigInt;
+use num_traits::{One, Signed, Zero};
 
 /// `overflow<nsw>`.
 pub const NSW: u8 = 1;
@@ -314,4 +316,90 @@ pub fn trunci<N: Z>(_w: u32, a: &Int, to: u32, fl: u8) -> Option<Out> {
         return Some(Out::Poison);
     }
     Some(Out::Val(N::u(a).wrap(to)))
+}
+
+/// `absi`: wraps, so the most negative value is its own absolute value.
+pub fn absi(a: &Int) -> Int {
+    let v = a.to_sbig();
+    Int::from_big(a.width(), &v.abs())
+}
+
+/// Leading zero bits; the width for 0.
+pub fn ctlz(a: &Int) -> Int {
+    let len = a.to_ubig().bits();
+    Int::from_u128(a.width(), u128::from(u64::from(a.width()).saturating_sub(len)))
+}
+
+/// Trailing zero bits; the width for 0.
+pub fn cttz(a: &Int) -> Int {
+    let n = a.to_ubig().trailing_zeros().unwrap_or(u64::from(a.width()));
+    Int::from_u128(a.width(), u128::from(n))
+}
+
+/// Set bits.
+pub fn ctpop(a: &Int) -> Int {
+    let n: u64 = a.to_ubig().magnitude().iter_u64_digits().map(|d| u64::from(d.count_ones())).sum();
+    Int::from_u128(a.width(), u128::from(n))
+}
+
+/// `ipowi(a, b)` on `w`-bit integers: `a^b` modulo 2^w for `b >= 0`
+/// (`a^0` is 1); for `b < 0`, 1 and -1 give `1/a^|b|`, any other
+/// non-zero `a` gives 0 and `a = 0` is a division by zero (`None`).
+pub fn ipowi(a: &Int, b: &Int) -> Option<Int> {
+    let w = a.width();
+    let (x, n) = (a.to_sbig(), b.to_sbig());
+    if !n.is_negative() {
+        let m = BigInt::one() << w;
+        return Some(Int::from_big(w, &x.modpow(&n, &m)));
+    }
+    if Zero::is_zero(&x) {
+        return None;
+    }
+    let r = if x.is_one() {
+        BigInt::one()
+    } else if x == -BigInt::one() {
+        if n.bit(0) {
+            -BigInt::one()
+        } else {
+            BigInt::one()
+        }
+    } else {
+        BigInt::zero()
+    };
+    Some(Int::from_big(w, &r))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::value::Int;
+
+    fn i(w: u32, v: i128) -> Int {
+        Int::from_i128(w, v)
+    }
+
+    #[test]
+    fn integer_ops() {
+        assert_eq!(absi(&i(8, -128)), i(8, -128));
+        assert_eq!(absi(&i(8, -5)), i(8, 5));
+        assert_eq!(ctlz(&i(8, 0)), i(8, 8));
+        assert_eq!(ctlz(&i(8, 1)), i(8, 7));
+        assert_eq!(ctlz(&i(200, 1)), i(200, 199));
+        assert_eq!(cttz(&i(8, 0)), i(8, 8));
+        assert_eq!(cttz(&i(8, -128)), i(8, 7));
+        assert_eq!(ctpop(&i(8, -1)), i(8, 8));
+        assert_eq!(ctpop(&i(300, -1)), i(300, 300));
+    }
+
+    #[test]
+    fn ipowi_rules() {
+        assert_eq!(ipowi(&i(8, 3), &i(8, 5)), Some(i(8, 243 - 256)));
+        assert_eq!(ipowi(&i(8, 0), &i(8, 0)), Some(i(8, 1)));
+        assert_eq!(ipowi(&i(8, 0), &i(8, -1)), None);
+        assert_eq!(ipowi(&i(8, -1), &i(8, -3)), Some(i(8, -1)));
+        assert_eq!(ipowi(&i(8, -1), &i(8, -4)), Some(i(8, 1)));
+        assert_eq!(ipowi(&i(8, 1), &i(8, -4)), Some(i(8, 1)));
+        assert_eq!(ipowi(&i(8, 2), &i(8, -1)), Some(i(8, 0)));
+        assert_eq!(ipowi(&i(1, -1), &i(1, 0)), Some(i(1, 1)));
+    }
 }

@@ -15,10 +15,10 @@
 use crate::error::{Error, ErrorKind, Result};
 use crate::exec::{Engine, Flow, Frame};
 use crate::int_op;
-use crate::memory::{mem_ub, AllocKind, Buffer, Lane, Ptr, CONSTANT_GLOBAL};
+use crate::memory::{AllocKind, Buffer, Ptr, CONSTANT_GLOBAL};
 use crate::operands::{
-    alloc_name, array_value, bitcast, cast, cond_branch, convert, filled, float1, float2, float_to_int, int2, int_cast,
-    int_to_float, place, select, successor,
+    alloc_name, bitcast, cast, cond_branch, convert, filled, float1, float2, float_to_int, int2, int_cast,
+    int_to_float, select, successor,
 };
 use crate::sem::fp::cmpf;
 use crate::sem::int::*;
@@ -29,9 +29,14 @@ use mlir_ir::ir::OpId;
 use mlir_ir::ops::LlvmOp;
 use mlir_ir::parser::{GEP_DYNAMIC, GEP_INBOUNDS_FLAG, GEP_NUSW};
 use mlir_ir::types::{LlvmStructBody, TypeId, TypeKind};
-use ndarray::{ArrayD, IxDyn};
 use std::cell::RefCell;
 use std::rc::Rc;
+
+mod common;
+mod intr;
+mod mem;
+
+use common::{check_default_layout, invalid, layout, type_attr, unsupported};
 
 /// Executes one llvm op.
 pub fn exec(e: &mut Engine, fr: &mut Frame, op: OpId, kind: LlvmOp) -> Result<Flow> {
@@ -52,19 +57,25 @@ pub fn exec(e: &mut Engine, fr: &mut Frame, op: OpId, kind: LlvmOp) -> Result<Fl
             e.assign(fr, op, p)
         }
         Load => {
-            let v = load(e, op, e.arg(fr, op, 0)?)?;
+            let v = mem::load(e, op, e.arg(fr, op, 0)?)?;
             e.assign(fr, op, v)
         }
         Return => Ok(Flow::Exit(e.args(fr, op))),
-        Store => store(e, op, e.arg(fr, op, 0)?, e.arg(fr, op, 1)?).map(|()| Flow::Next),
+        Store => mem::store(e, op, e.arg(fr, op, 0)?, e.arg(fr, op, 1)?).map(|()| Flow::Next),
         Zero => {
-            let v = zero(e, op, e.result_type(op, 0))?;
+            let v = mem::zero_of(e, op, e.result_type(op, 0))?;
             e.assign(fr, op, v)
         }
         Add | Sub | Mul | Sdiv | Udiv | Srem | Urem | And | Or | Xor | Shl | Lshr | Ashr => int_binary(e, fr, op, kind),
         Fadd | Fsub | Fmul | Fdiv | Frem | Fneg => float_op(e, fr, op, kind),
         Icmp => {
             let p = e.aux[op.0 as usize].pred;
+            if let (Value::Ptr(a), Value::Ptr(b)) = (e.arg(fr, op, 0)?, e.arg(fr, op, 1)?) {
+                // Pointers compare as their addresses.
+                let (a, b) = (Int::from_u128(64, u128::from(a.addr())), Int::from_u128(64, u128::from(b.addr())));
+                let c = int_op!(64, cmpi(p, &a, &b)).ok_or_else(|| invalid(op, "bad icmp predicate"))?;
+                return e.assign(fr, op, Value::int(Int::bool(c)));
+            }
             int2(e, fr, op, |w, a, b| int_op!(w, cmpi(p, a, b)).map(|c| Out::Val(Int::bool(c))))
         }
         Fcmp => {
@@ -80,28 +91,46 @@ pub fn exec(e: &mut Engine, fr: &mut Frame, op: OpId, kind: LlvmOp) -> Result<Fl
         // `undef` is modelled as poison: reading it is as unreliable, and a
         // use that would make poison UB is reported rather than guessed.
         Undef | Poison => {
-            let v = match e.m.ctx.type_kind(e.result_type(op, 0)) {
-                TypeKind::Vector { .. } => {
-                    let dims = vector_dims(e, op)?;
-                    filled(e, op, &dims, &Scalar::Poison(crate::value::Poison(op)))?
-                }
-                _ => Value::poison(op),
-            };
+            let v = mem::poison_of(e, op, e.result_type(op, 0))?;
             e.assign(fr, op, v)
         }
         Extractelement => extract_element(e, fr, op),
         Insertelement => insert_element(e, fr, op),
         Shufflevector => shuffle(e, fr, op),
+        Ptrtoint => {
+            let v = mem::ptr_to_int(e, op, e.arg(fr, op, 0)?)?;
+            e.assign(fr, op, v)
+        }
+        Inttoptr => {
+            let v = mem::int_to_ptr(e, op, e.arg(fr, op, 0)?)?;
+            e.assign(fr, op, v)
+        }
+        // Address spaces are not modelled: one memory.
+        Addrspacecast => {
+            let v = e.arg(fr, op, 0)?.clone();
+            e.assign(fr, op, v)
+        }
+        Insertvalue => {
+            let v = mem::insert_value(e, op, e.arg(fr, op, 0)?, e.arg(fr, op, 1)?)?;
+            e.assign(fr, op, v)
+        }
+        Extractvalue => {
+            let v = mem::extract_value(e, op, e.arg(fr, op, 0)?)?;
+            e.assign(fr, op, v)
+        }
+        Alloca => {
+            let n = e.arg(fr, op, 0)?.clone();
+            let v = mem::alloca(e, op, &n)?;
+            e.assign(fr, op, v)
+        }
+        Switch => crate::operands::switch(e, fr, op),
+        Unreachable => Err(Error::at(op, ErrorKind::Ub("llvm.unreachable was reached".into()))),
+        Atomicrmw => intr::atomic_rmw(e, fr, op),
+        Cmpxchg => intr::cmpxchg(e, fr, op),
+        // One thread: a fence orders nothing.
+        Fence => Ok(Flow::Next),
+        _ => intr::exec(e, fr, op, kind),
     }
-}
-
-/// The lane counts of `op`'s vector result (scalable dims times vscale).
-fn vector_dims(e: &Engine, op: OpId) -> Result<Vec<usize>> {
-    let TypeKind::Vector { shape, scalable, .. } = e.m.ctx.type_kind(e.result_type(op, 0)) else {
-        return Err(Error::at(op, ErrorKind::Invalid("expected a vector result".into())));
-    };
-    let vs = e.cfg.vscale as usize;
-    Ok(shape.iter().zip(scalable).map(|(n, s)| (*n).max(0) as usize * if *s { vs } else { 1 }).collect())
 }
 
 /// A lane position operand: `None` when it is poison or out of range
@@ -327,14 +356,6 @@ fn bitcast_bits(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     e.assign(fr, op, v)
 }
 
-fn unsupported(op: OpId, what: impl Into<String>) -> Error {
-    Error::at(op, ErrorKind::Unsupported(what.into()))
-}
-
-fn invalid(op: OpId, what: impl Into<String>) -> Error {
-    Error::at(op, ErrorKind::Invalid(what.into()))
-}
-
 /// `llvm.call @f(args)`: a function with a body or a runtime function.
 fn call(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let Some(f) = e.aux[op.0 as usize].callee else {
@@ -354,34 +375,6 @@ fn constant(e: &Engine, op: OpId) -> Result<Value> {
         return Err(unsupported(op, format!("llvm.mlir.constant of type {t} (aggregate values are not modelled)")));
     }
     e.attr_value(op, a, ty)
-}
-
-/// `llvm.mlir.zero : T`: zero, +0.0, null, or a vector of them.
-fn zero(e: &Engine, op: OpId, ty: TypeId) -> Result<Value> {
-    let scalar = |t: TypeId| -> Option<Scalar> {
-        match e.m.ctx.type_kind(t) {
-            TypeKind::Integer { width, .. } => Some(Scalar::Int(Int::from_u128(*width, 0))),
-            TypeKind::Float(k) => Some(Scalar::Float(crate::float::from_bits(*k, 0))),
-            _ => None,
-        }
-    };
-    match e.m.ctx.type_kind(ty) {
-        TypeKind::LlvmPtr(_) => Ok(Value::Ptr(Ptr::null())),
-        TypeKind::Vector { shape, elem, scalable } if !scalable.iter().any(|s| *s) => {
-            let z = scalar(*elem).ok_or_else(|| unsupported(op, "llvm.mlir.zero of this vector type"))?;
-            let dims: Vec<usize> = shape.iter().map(|d| usize::try_from(*d).unwrap_or(0)).collect();
-            let n = dims.iter().product();
-            let arr = ArrayD::from_shape_vec(IxDyn(&dims), vec![z; n]).map_err(|_| invalid(op, "bad vector shape"))?;
-            array_value(op, &arr)
-        }
-        _ => match scalar(ty) {
-            Some(z) => Ok(Value::Scalar(z)),
-            None => {
-                let t = mlir_ir::printer::type_to_string(&e.m.ctx, ty);
-                Err(unsupported(op, format!("llvm.mlir.zero of type {t} (aggregate values are not modelled)")))
-            }
-        },
-    }
 }
 
 /// The `llvm.mlir.global` or `llvm.func` `op` refers to by `global_name`.
@@ -423,38 +416,6 @@ fn addressof(e: &mut Engine, op: OpId) -> Result<Value> {
     Ok(Value::Ptr(Ptr { buf: Some(buf), offset: 0 }))
 }
 
-fn type_attr(e: &Engine, op: OpId, name: &str) -> Result<TypeId> {
-    match e.m.attr(op, name).map(|a| e.m.ctx.attr_kind(a)) {
-        Some(Attribute::Type(t)) => Ok(*t),
-        _ => Err(invalid(op, format!("missing type attribute '{name}'"))),
-    }
-}
-
-/// The layout of `ty`; a module that sets its own data layout is not
-/// modelled (mlir-runner would follow it).
-fn layout(e: &Engine, op: OpId, ty: TypeId) -> Result<datalayout::Layout> {
-    check_default_layout(e, op)?;
-    datalayout::layout(&e.m.ctx, ty, e.cfg.index_bits).map_err(|msg| unsupported(op, msg))
-}
-
-fn check_default_layout(e: &Engine, op: OpId) -> Result<()> {
-    let Some(top) = e.m.top else { return Ok(()) };
-    for name in ["llvm.data_layout", "dlti.dl_spec"] {
-        let set = match e.m.attr(top, name).map(|a| e.m.ctx.attr_kind(a)) {
-            None => false,
-            Some(Attribute::String { value, .. }) => !value.is_empty(),
-            Some(_) => true,
-        };
-        if set {
-            return Err(unsupported(
-                op,
-                format!("the module's '{name}' attribute (only LLVM's default data layout is modelled)"),
-            ));
-        }
-    }
-    Ok(())
-}
-
 /// The storage of global `g`, made and initialized on first use.
 fn global(e: &mut Engine, at: OpId, g: OpId) -> Result<Rc<RefCell<Buffer>>> {
     if let Some(b) = e.mem.globals.get(&g) {
@@ -482,7 +443,7 @@ fn global(e: &mut Engine, at: OpId, g: OpId) -> Result<Rc<RefCell<Buffer>>> {
             let mut fr = vec![Value::Opaque; n as usize];
             let (_, vals) = e.run_region(&mut fr, r, Vec::new())?;
             let v = vals.first().ok_or_else(|| invalid(g, "initializer region returns no value"))?;
-            write_value(e, g, &mut buf.borrow_mut(), 0, ty, v)?;
+            mem::write(e, g, &mut buf.borrow_mut(), 0, ty, v)?;
         }
         (None, None) => {
             let linkage = match m.attr(g, "linkage").map(|a| m.ctx.attr_kind(a)) {
@@ -560,40 +521,16 @@ fn init_from_attr(e: &Engine, g: OpId, buf: &Rc<RefCell<Buffer>>, a: mlir_ir::at
             }
             let step = layout(e, g, elem)?.alloc;
             for (k, s) in arr.iter().enumerate() {
-                let at = (k as u64).checked_mul(step).ok_or_else(|| invalid(g, "initializer offset overflows"))?;
-                write_value(e, g, &mut b, at, elem, &Value::Scalar(s.clone()))?;
+                let at = (k as u64).checked_mul(step).and_then(|a| usize::try_from(a).ok());
+                let at = at.ok_or_else(|| invalid(g, "initializer offset overflows"))?;
+                mem::write(e, g, &mut b, at, elem, &Value::Scalar(s.clone()))?;
             }
             Ok(())
         }
         // A scalar for an array type would be a splat; LLVM rejects it.
-        v if ty == elem => write_value(e, g, &mut b, 0, ty, &v),
+        v if ty == elem => mem::write(e, g, &mut b, 0, ty, &v),
         _ => Err(unsupported(g, "this initializer for an aggregate global")),
     }
-}
-
-/// The storage lane of scalar type `ty`.
-fn lane_of(e: &Engine, op: OpId, ty: TypeId) -> Result<Lane> {
-    match e.m.ctx.type_kind(ty) {
-        TypeKind::Integer { width, .. } => Ok(Lane::Int(*width)),
-        TypeKind::Index => Ok(Lane::Int(e.cfg.index_bits)),
-        TypeKind::Float(k) => Ok(Lane::Float(*k)),
-        _ => {
-            let t = mlir_ir::printer::type_to_string(&e.m.ctx, ty);
-            Err(unsupported(op, format!("memory accesses of type {t} (only integers and floats are modelled)")))
-        }
-    }
-}
-
-/// Writes scalar `v` of type `ty` at byte `at` of `b` (in range: the
-/// global was sized from `ty`).
-fn write_value(e: &Engine, op: OpId, b: &mut Buffer, at: u64, ty: TypeId, v: &Value) -> Result<()> {
-    let lane = lane_of(e, op, ty)?;
-    let at = usize::try_from(at).map_err(|_| invalid(op, "offset overflows"))?;
-    if !matches!(at.checked_add(lane.bytes()), Some(end) if end <= b.len()) {
-        return Err(invalid(op, "initializer does not fit its global"));
-    }
-    let s = v.scalar().ok_or_else(|| unsupported(op, "storing a non-scalar value in memory"))?;
-    b.write_lane(at, lane, s).ok_or_else(|| invalid(op, "value does not match its type"))
 }
 
 /// `llvm.getelementptr`: the base plus each index times the size of what
@@ -661,27 +598,4 @@ fn gep(e: &Engine, op: OpId, args: Vec<Value>) -> Result<Value> {
     // Without flags the address arithmetic wraps (two's complement, 64 bits).
     let offset = offset as i64;
     Ok(Value::Ptr(Ptr { buf: base.buf, offset }))
-}
-
-/// `llvm.load %p : !llvm.ptr -> T` of an integer or float.
-fn load(e: &Engine, op: OpId, p: &Value) -> Result<Value> {
-    let lane = lane_of(e, op, e.result_type(op, 0))?;
-    let (buf, at) = place(e, op, p, lane.bytes(), "llvm.load")?;
-    let s = buf.borrow().read_lane(at, lane);
-    Ok(Value::Scalar(s))
-}
-
-/// `llvm.store %v, %p : T, !llvm.ptr` of an integer or float.
-fn store(e: &Engine, op: OpId, v: &Value, p: &Value) -> Result<()> {
-    let ty = e.operand_type(op, 0).ok_or_else(|| invalid(op, "llvm.store without a value"))?;
-    let lane = lane_of(e, op, ty)?;
-    let (buf, at) = place(e, op, p, lane.bytes(), "llvm.store")?;
-    let mut b = buf.borrow_mut();
-    if b.read_only.is_some() {
-        let origin = b.origin;
-        drop(b);
-        return Err(mem_ub(op, origin, format!("llvm.store into the constant global {}", alloc_name(e, origin))));
-    }
-    let s = v.scalar().ok_or_else(|| invalid(op, "llvm.store of a non-scalar value"))?;
-    b.write_lane(at, lane, s).ok_or_else(|| invalid(op, "stored value does not match its type"))
 }

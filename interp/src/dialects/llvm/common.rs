@@ -1,0 +1,62 @@
+//! What the llvm dialect's files share: error constructors, type
+//! attributes, the data layout and vector shapes.
+
+use crate::error::{Error, ErrorKind, Result};
+use crate::exec::Engine;
+use mlir_ir::attrs::Attribute;
+use mlir_ir::datalayout;
+use mlir_ir::ir::OpId;
+use mlir_ir::types::{TypeId, TypeKind};
+
+/// The lane counts of vector type `ty` (scalable dims times vscale).
+pub(super) fn vector_dims_of(e: &Engine, op: OpId, ty: TypeId) -> Result<Vec<usize>> {
+    let TypeKind::Vector { shape, scalable, .. } = e.m.ctx.type_kind(ty) else {
+        return Err(Error::at(op, ErrorKind::Invalid("expected a vector type".into())));
+    };
+    let vs = e.cfg.vscale as usize;
+    Ok(shape.iter().zip(scalable).map(|(n, s)| (*n).max(0) as usize * if *s { vs } else { 1 }).collect())
+}
+
+/// An unsupported-construct error at `op`.
+pub(super) fn unsupported(op: OpId, what: impl Into<String>) -> Error {
+    Error::at(op, ErrorKind::Unsupported(what.into()))
+}
+
+/// An invalid-IR error at `op`.
+pub(super) fn invalid(op: OpId, what: impl Into<String>) -> Error {
+    Error::at(op, ErrorKind::Invalid(what.into()))
+}
+
+/// The type attribute `name` of `op`.
+pub(super) fn type_attr(e: &Engine, op: OpId, name: &str) -> Result<TypeId> {
+    match e.m.attr(op, name).map(|a| e.m.ctx.attr_kind(a)) {
+        Some(Attribute::Type(t)) => Ok(*t),
+        _ => Err(invalid(op, format!("missing type attribute '{name}'"))),
+    }
+}
+
+/// The layout of `ty`; a module that sets its own data layout is not
+/// modelled (mlir-runner would follow it).
+pub(super) fn layout(e: &Engine, op: OpId, ty: TypeId) -> Result<datalayout::Layout> {
+    check_default_layout(e, op)?;
+    datalayout::layout(&e.m.ctx, ty, e.cfg.index_bits).map_err(|msg| unsupported(op, msg))
+}
+
+/// Fails when the module sets its own data layout.
+pub(super) fn check_default_layout(e: &Engine, op: OpId) -> Result<()> {
+    let Some(top) = e.m.top else { return Ok(()) };
+    for name in ["llvm.data_layout", "dlti.dl_spec"] {
+        let set = match e.m.attr(top, name).map(|a| e.m.ctx.attr_kind(a)) {
+            None => false,
+            Some(Attribute::String { value, .. }) => !value.is_empty(),
+            Some(_) => true,
+        };
+        if set {
+            return Err(unsupported(
+                op,
+                format!("the module's '{name}' attribute (only LLVM's default data layout is modelled)"),
+            ));
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,344 @@
+//! Memory as the llvm dialect sees it: typed loads and stores of any
+//! first-class type at LLVM's default data layout (integers, floats,
+//! pointers, vectors, structs and arrays: a memref descriptor is a
+//! struct), `llvm.alloca`, aggregates (`insertvalue`/`extractvalue`, and
+//! the poison/zero values of aggregate types), and pointer/integer casts.
+//!
+//! A pointer stored in memory is its address (8 bytes, little-endian); a
+//! pointer loaded back, or made by `inttoptr`, gets the allocation that
+//! address lies in (one past the end included), so addresses that came
+//! from a real allocation round-trip through integers and memory with
+//! their provenance. An address in no allocation makes a pointer that is
+//! undefined behaviour to dereference.
+
+use super::common::{invalid, layout, type_attr, unsupported, vector_dims_of};
+use crate::error::{Error, ErrorKind, Result};
+use crate::exec::Engine;
+use crate::memory::{mem_ub, AllocKind, Buffer, Lane, Ptr, CONSTANT_GLOBAL};
+use crate::operands::{alloc_name, place};
+use crate::value::{Int, Scalar, Value};
+use mlir_ir::datalayout;
+use mlir_ir::ir::OpId;
+use mlir_ir::types::{LlvmStructBody, TypeId, TypeKind};
+use std::rc::Rc;
+
+/// The most fields or elements an aggregate value may have: larger ones
+/// (an `!llvm.array<1000000 x i8>` loaded whole) are refused rather than
+/// built value by value.
+const MAX_AGGREGATE: u64 = 1 << 16;
+
+/// What a value of `ty` is made of, when it is an aggregate: its member
+/// types in order.
+fn members(e: &Engine, op: OpId, ty: TypeId) -> Result<Option<Vec<TypeId>>> {
+    Ok(match e.m.ctx.type_kind(ty) {
+        TypeKind::LlvmStruct { body: LlvmStructBody::Fields(fs), .. } => Some(fs.clone()),
+        TypeKind::LlvmStruct { .. } => return Err(unsupported(op, "values of opaque or recursive struct types")),
+        &TypeKind::LlvmArray { len, elem } => {
+            if len > MAX_AGGREGATE {
+                return Err(unsupported(op, format!("array values of {len} elements (at most {MAX_AGGREGATE})")));
+            }
+            Some(vec![elem; len as usize])
+        }
+        _ => None,
+    })
+}
+
+/// The byte offset of each member of aggregate type `ty`.
+fn offsets(e: &Engine, op: OpId, ty: TypeId) -> Result<Vec<u64>> {
+    match e.m.ctx.type_kind(ty).clone() {
+        TypeKind::LlvmStruct { packed, body: LlvmStructBody::Fields(fs), .. } => {
+            layout(e, op, ty)?;
+            let (offs, _, _) = datalayout::struct_layout(&e.m.ctx, &fs, packed, e.cfg.index_bits)
+                .map_err(|m| unsupported(op, m))?;
+            Ok(offs)
+        }
+        TypeKind::LlvmArray { len, elem } => {
+            let step = layout(e, op, elem)?.alloc;
+            Ok((0..len.min(MAX_AGGREGATE)).map(|k| k * step).collect())
+        }
+        _ => Err(invalid(op, "not an aggregate type")),
+    }
+}
+
+/// A value of type `ty` every part of which is `leaf(scalar type)`:
+/// poison or zero of a struct, array or vector type.
+fn uniform(e: &Engine, op: OpId, ty: TypeId, leaf: &dyn Fn(TypeId) -> Result<Value>) -> Result<Value> {
+    if let Some(ms) = members(e, op, ty)? {
+        let vals = ms.iter().map(|t| uniform(e, op, *t, leaf)).collect::<Result<Vec<_>>>()?;
+        return Ok(Value::Agg(Rc::from(vals)));
+    }
+    match e.m.ctx.type_kind(ty) {
+        TypeKind::Vector { elem, .. } => {
+            let dims = vector_dims_of(e, op, ty)?;
+            let Value::Scalar(s) = leaf(*elem)? else {
+                return Err(unsupported(op, "vectors of pointers"));
+            };
+            crate::operands::filled(e, op, &dims, &s)
+        }
+        _ => leaf(ty),
+    }
+}
+
+/// Poison of type `ty` (aggregates hold poison in every member).
+pub(super) fn poison_of(e: &Engine, op: OpId, ty: TypeId) -> Result<Value> {
+    uniform(e, op, ty, &|_| Ok(Value::poison(op)))
+}
+
+/// `llvm.mlir.zero : T`: zero, +0.0 and null in every member.
+pub(super) fn zero_of(e: &Engine, op: OpId, ty: TypeId) -> Result<Value> {
+    uniform(e, op, ty, &|t| match e.m.ctx.type_kind(t) {
+        TypeKind::Integer { width, .. } => Ok(Value::int(Int::from_u128(*width, 0))),
+        TypeKind::Index => Ok(Value::int(Int::from_u128(e.cfg.index_bits, 0))),
+        TypeKind::Float(k) => Ok(Value::float(crate::float::from_bits(*k, 0))),
+        TypeKind::LlvmPtr(_) => Ok(Value::Ptr(Ptr::null())),
+        _ => {
+            let name = mlir_ir::printer::type_to_string(&e.m.ctx, t);
+            Err(unsupported(op, format!("llvm.mlir.zero of type {name}")))
+        }
+    })
+}
+
+/// The members of aggregate `v` of type `ty` (a poison aggregate has a
+/// poison member everywhere).
+fn parts(e: &Engine, op: OpId, ty: TypeId, v: &Value) -> Result<Rc<[Value]>> {
+    match v {
+        Value::Agg(fs) => Ok(fs.clone()),
+        // A complex number stored as its `{re, im}` struct (a global's
+        // `complex` initializer).
+        Value::Scalar(Scalar::Complex(c)) => {
+            let (re, im) = c.parts();
+            Ok(Rc::from(vec![Value::float(re), Value::float(im)]))
+        }
+        Value::Scalar(Scalar::Poison(_)) => match poison_of(e, op, ty)? {
+            Value::Agg(fs) => Ok(fs),
+            _ => Err(invalid(op, "not an aggregate type")),
+        },
+        _ => Err(invalid(op, "expected a struct or array value")),
+    }
+}
+
+/// The position attribute of `insertvalue`/`extractvalue`.
+fn position(e: &Engine, op: OpId) -> Result<Vec<usize>> {
+    let pos = e.i64s(op, "position")?;
+    pos.iter().map(|p| usize::try_from(*p).map_err(|_| invalid(op, "negative position"))).collect()
+}
+
+/// `llvm.extractvalue %agg[i, j]`.
+pub(super) fn extract_value(e: &Engine, op: OpId, agg: &Value) -> Result<Value> {
+    let mut ty = e.operand_type(op, 0).ok_or_else(|| invalid(op, "llvm.extractvalue without an operand"))?;
+    let mut v = agg.clone();
+    for k in position(e, op)? {
+        let fs = parts(e, op, ty, &v)?;
+        let ms = members(e, op, ty)?.ok_or_else(|| invalid(op, "position out of bounds"))?;
+        v = fs.get(k).cloned().ok_or_else(|| invalid(op, "position out of bounds"))?;
+        ty = ms[k];
+    }
+    Ok(v)
+}
+
+/// `llvm.insertvalue %x, %agg[i, j]`: a copy of the aggregate with the
+/// member at the position replaced.
+pub(super) fn insert_value(e: &Engine, op: OpId, agg: &Value, x: &Value) -> Result<Value> {
+    let ty = e.operand_type(op, 0).ok_or_else(|| invalid(op, "llvm.insertvalue without an operand"))?;
+    let pos = position(e, op)?;
+    replace(e, op, ty, agg, &pos, x)
+}
+
+fn replace(e: &Engine, op: OpId, ty: TypeId, agg: &Value, pos: &[usize], x: &Value) -> Result<Value> {
+    let Some((&k, rest)) = pos.split_first() else { return Ok(x.clone()) };
+    let fs = parts(e, op, ty, agg)?;
+    let ms = members(e, op, ty)?.ok_or_else(|| invalid(op, "position out of bounds"))?;
+    let (Some(old), Some(mt)) = (fs.get(k), ms.get(k)) else { return Err(invalid(op, "position out of bounds")) };
+    let new = replace(e, op, *mt, old, rest, x)?;
+    let mut v: Vec<Value> = fs.to_vec();
+    v[k] = new;
+    Ok(Value::Agg(Rc::from(v)))
+}
+
+/// The storage lane of scalar type `ty`.
+fn lane_of(e: &Engine, op: OpId, ty: TypeId) -> Result<Lane> {
+    match e.m.ctx.type_kind(ty) {
+        TypeKind::Integer { width, .. } => Ok(Lane::Int(*width)),
+        TypeKind::Index => Ok(Lane::Int(e.cfg.index_bits)),
+        TypeKind::Float(k) => Ok(Lane::Float(*k)),
+        _ => {
+            let t = mlir_ir::printer::type_to_string(&e.m.ctx, ty);
+            Err(unsupported(op, format!("memory accesses of type {t}")))
+        }
+    }
+}
+
+/// The lane of a vector's elements in memory; lanes that are not whole
+/// bytes are packed bits in LLVM's layout, which is not modelled.
+fn vector_lane(e: &Engine, op: OpId, elem: TypeId) -> Result<Lane> {
+    let lane = lane_of(e, op, elem)?;
+    let bits = match lane {
+        Lane::Int(w) => w,
+        Lane::Float(k) => k.bit_width(),
+        _ => 8,
+    };
+    if bits % 8 != 0 {
+        let t = mlir_ir::printer::type_to_string(&e.m.ctx, elem);
+        return Err(unsupported(op, format!("vectors of {t} in memory (LLVM packs their bits)")));
+    }
+    Ok(lane)
+}
+
+/// Writes `v` of type `ty` at byte `at` of `b` (in range).
+pub(super) fn write(e: &Engine, op: OpId, b: &mut Buffer, at: usize, ty: TypeId, v: &Value) -> Result<()> {
+    let bad = || invalid(op, "stored value does not match its type");
+    if let Some(ms) = members(e, op, ty)? {
+        let fs = parts(e, op, ty, v)?;
+        for ((t, off), f) in ms.iter().zip(offsets(e, op, ty)?).zip(fs.iter()) {
+            write(e, op, b, at + off as usize, *t, f)?;
+        }
+        return Ok(());
+    }
+    match (e.m.ctx.type_kind(ty), v) {
+        (TypeKind::LlvmPtr(_), Value::Ptr(p)) => {
+            b.write_lane(at, Lane::Int(64), &Scalar::Int(Int::from_u128(64, u128::from(p.addr())))).ok_or_else(bad)
+        }
+        (TypeKind::LlvmPtr(_), Value::Scalar(s @ Scalar::Poison(_))) => b.write_lane(at, Lane::Int(64), s).ok_or_else(bad),
+        (TypeKind::Vector { elem, .. }, Value::Array(d)) => {
+            let lane = vector_lane(e, op, *elem)?;
+            for (k, s) in d.iter().enumerate() {
+                b.write_lane(at + k * lane.bytes(), lane, &s).ok_or_else(bad)?;
+            }
+            Ok(())
+        }
+        (TypeKind::Vector { elem, .. }, Value::Scalar(s @ Scalar::Poison(_))) => {
+            let lane = vector_lane(e, op, *elem)?;
+            let n: usize = vector_dims_of(e, op, ty)?.iter().product();
+            (0..n).try_for_each(|k| b.write_lane(at + k * lane.bytes(), lane, s).ok_or_else(bad))
+        }
+        (_, Value::Scalar(s)) => b.write_lane(at, lane_of(e, op, ty)?, s).ok_or_else(bad),
+        _ => Err(bad()),
+    }
+}
+
+/// Reads a value of type `ty` at byte `at` of `b` (in range).
+fn read(e: &Engine, op: OpId, b: &Buffer, at: usize, ty: TypeId) -> Result<Value> {
+    if let Some(ms) = members(e, op, ty)? {
+        let vals = ms
+            .iter()
+            .zip(offsets(e, op, ty)?)
+            .map(|(t, off)| read(e, op, b, at + off as usize, *t))
+            .collect::<Result<Vec<_>>>()?;
+        return Ok(Value::Agg(Rc::from(vals)));
+    }
+    match e.m.ctx.type_kind(ty) {
+        TypeKind::LlvmPtr(_) => Ok(match b.read_lane(at, Lane::Int(64)) {
+            Scalar::Int(a) => Value::Ptr(e.mem.resolve(a.to_u64().unwrap_or(0))),
+            s => Value::Scalar(s),
+        }),
+        TypeKind::Vector { elem, .. } => {
+            let lane = vector_lane(e, op, *elem)?;
+            let dims = vector_dims_of(e, op, ty)?;
+            let n: usize = dims.iter().product();
+            let lanes = (0..n).map(|k| b.read_lane(at + k * lane.bytes(), lane)).collect();
+            crate::operands::array(op, &dims, lanes)
+        }
+        _ => Ok(Value::Scalar(b.read_lane(at, lane_of(e, op, ty)?))),
+    }
+}
+
+/// The alignment an access of `ty` by `op` assumes: its `alignment`
+/// attribute, else the type's ABI alignment.
+fn alignment(e: &Engine, op: OpId, ty: TypeId) -> Result<u64> {
+    match e.ints_attr(op, "alignment")?.and_then(|v| v.first().copied()) {
+        Some(a) if a > 0 => Ok(a as u64),
+        _ => Ok(layout(e, op, ty)?.align),
+    }
+}
+
+/// The buffer and byte offset of an access of `ty` through `p`: undefined
+/// behaviour through poison, null, freed memory, out of bounds, or at an
+/// address not aligned as the access assumes.
+fn access(e: &Engine, op: OpId, p: &Value, ty: TypeId, what: &str) -> Result<(Rc<std::cell::RefCell<Buffer>>, usize)> {
+    let l = layout(e, op, ty)?;
+    let n = usize::try_from(l.store).map_err(|_| unsupported(op, "an access this large"))?;
+    let (buf, at) = place(e, op, p, n, what)?;
+    let align = alignment(e, op, ty)?;
+    let addr = buf.borrow().addr + at as u64;
+    if addr % align != 0 {
+        let origin = buf.borrow().origin;
+        return Err(mem_ub(
+            op,
+            origin,
+            format!("misaligned {what}: address {addr:#x} (offset {at} of {}) is not {align}-byte aligned", alloc_name(e, origin)),
+        ));
+    }
+    Ok((buf, at))
+}
+
+/// `llvm.load %p : !llvm.ptr -> T`.
+pub(super) fn load(e: &Engine, op: OpId, p: &Value) -> Result<Value> {
+    load_typed(e, op, p, e.result_type(op, 0), "llvm.load")
+}
+
+/// `llvm.store %v, %p : T, !llvm.ptr`.
+pub(super) fn store(e: &Engine, op: OpId, v: &Value, p: &Value) -> Result<()> {
+    let ty = e.operand_type(op, 0).ok_or_else(|| invalid(op, "llvm.store without a value"))?;
+    store_typed(e, op, p, ty, v, "llvm.store")
+}
+
+/// A load of a `ty` through `p` by `op` (named `what` in messages).
+pub(super) fn load_typed(e: &Engine, op: OpId, p: &Value, ty: TypeId, what: &str) -> Result<Value> {
+    let (buf, at) = access(e, op, p, ty, what)?;
+    let b = buf.borrow();
+    read(e, op, &b, at, ty)
+}
+
+/// A store of `v` of type `ty` through `p` by `op`.
+pub(super) fn store_typed(e: &Engine, op: OpId, p: &Value, ty: TypeId, v: &Value, what: &str) -> Result<()> {
+    let (buf, at) = access(e, op, p, ty, what)?;
+    let mut b = buf.borrow_mut();
+    if let Some(why) = b.read_only {
+        let origin = b.origin;
+        drop(b);
+        let name = alloc_name(e, origin);
+        let msg = if why == CONSTANT_GLOBAL {
+            format!("{what} into the constant global {name}")
+        } else {
+            format!("{what} into {why} ({name})")
+        };
+        return Err(mem_ub(op, origin, msg));
+    }
+    write(e, op, &mut b, at, ty, v)
+}
+
+/// `llvm.alloca %n x T`: stack memory for `n` values of `T`, freed when
+/// the function returns (or at an `llvm.intr.stackrestore` before it).
+pub(super) fn alloca(e: &mut Engine, op: OpId, n: &Value) -> Result<Value> {
+    e.observe(op, n, "used as the element count of llvm.alloca")?;
+    let Some(Scalar::Int(n)) = n.scalar() else { return Err(invalid(op, "llvm.alloca count is not an integer")) };
+    let ty = type_attr(e, op, "elem_type")?;
+    let l = layout(e, op, ty)?;
+    let too_big = || {
+        Error::at(op, ErrorKind::Resource(format!("llvm.alloca of {} elements of {} bytes is too large", n.to_ubig(), l.alloc)))
+    };
+    let bytes = n.to_u64().and_then(|n| n.checked_mul(l.alloc)).and_then(|b| usize::try_from(b).ok()).ok_or_else(too_big)?;
+    let align = alignment(e, op, ty)?;
+    let buf = e.mem.new_buffer(op, bytes, AllocKind::Alloca, align)?;
+    Ok(Value::Ptr(Ptr { buf: Some(buf), offset: 0 }))
+}
+
+/// `llvm.ptrtoint`: the address, truncated or zero-extended to the
+/// result's width.
+pub(super) fn ptr_to_int(e: &Engine, op: OpId, p: &Value) -> Result<Value> {
+    let w = e.int_width(e.result_type(op, 0)).ok_or_else(|| unsupported(op, "llvm.ptrtoint to a vector"))?;
+    match p {
+        Value::Ptr(p) => Ok(Value::int(Int::from_u128(w, u128::from(p.addr())))),
+        Value::Scalar(Scalar::Poison(x)) => Ok(Value::Scalar(Scalar::Poison(*x))),
+        _ => Err(unsupported(op, "llvm.ptrtoint of a vector of pointers")),
+    }
+}
+
+/// `llvm.inttoptr`: the pointer into the allocation at that address.
+pub(super) fn int_to_ptr(e: &Engine, op: OpId, i: &Value) -> Result<Value> {
+    match i.scalar() {
+        Some(Scalar::Int(a)) => Ok(Value::Ptr(e.mem.resolve(a.to_ubig().iter_u64_digits().next().unwrap_or(0)))),
+        Some(Scalar::Poison(x)) => Ok(Value::Scalar(Scalar::Poison(*x))),
+        _ => Err(unsupported(op, "llvm.inttoptr of a vector")),
+    }
+}
