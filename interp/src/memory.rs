@@ -995,7 +995,7 @@ impl Memory {
     /// A `malloc`: `bytes` uninitialized bytes aligned to `align`, kept
     /// alive until [`Memory::free`].
     pub fn malloc(&mut self, at: OpId, bytes: usize, align: u64) -> Result<Rc<RefCell<Buffer>>> {
-        let b = self.new_buffer(at, bytes, AllocKind::Malloc, align)?;
+        let b = self.new_buffer_exact(at, bytes, AllocKind::Malloc, align)?;
         let addr = b.borrow().addr;
         self.held.insert(addr, b.clone());
         Ok(b)
@@ -1033,6 +1033,18 @@ impl Memory {
 
     /// A new buffer of `bytes` bytes, none initialized.
     pub fn new_buffer(&mut self, at: OpId, bytes: usize, kind: AllocKind, align: u64) -> Result<Rc<RefCell<Buffer>>> {
+        self.allocate(at, bytes, kind, align, false)
+    }
+
+    /// A new buffer whose address is aligned to `align` and to nothing
+    /// larger (below a page): memory whose real alignment is known (a
+    /// `malloc`, an `llvm.alloca`), so an access that assumes more
+    /// alignment than it has is caught rather than lucky.
+    pub fn new_buffer_exact(&mut self, at: OpId, bytes: usize, kind: AllocKind, align: u64) -> Result<Rc<RefCell<Buffer>>> {
+        self.allocate(at, bytes, kind, align, true)
+    }
+
+    fn allocate(&mut self, at: OpId, bytes: usize, kind: AllocKind, align: u64, exact: bool) -> Result<Rc<RefCell<Buffer>>> {
         let meta = bytes.div_ceil(64) * 8;
         self.reserve(at, bytes.saturating_add(meta), "the allocation")?;
         let data = Storage::zeroed(bytes).ok_or_else(|| {
@@ -1042,11 +1054,14 @@ impl Memory {
         if matches!(kind, AllocKind::Heap | AllocKind::Malloc | AllocKind::Alloca) {
             self.tracked += bytes + meta;
         }
-        let align = align.max(MIN_ALIGN).next_power_of_two();
+        let align = if exact { align.max(1) } else { align.max(MIN_ALIGN) }.next_power_of_two();
         if self.next_addr == 0 {
             self.next_addr = BASE_ADDR;
         }
-        let addr = self.next_addr.div_ceil(align).saturating_mul(align);
+        let mut addr = self.next_addr.div_ceil(align).saturating_mul(align);
+        if exact && align < 4096 && addr % (2 * align) == 0 {
+            addr += align;
+        }
         self.next_addr = addr.saturating_add(bytes as u64).saturating_add(MIN_ALIGN);
         if matches!(kind, AllocKind::Heap | AllocKind::Malloc | AllocKind::Alloca | AllocKind::Global) {
             self.buffer_bytes += bytes;

@@ -345,6 +345,9 @@ pub fn elem_of(e: &Engine, at: OpId, ty: TypeId) -> Result<Elem> {
 /// The name of the global (or other allocation) `origin`, for messages.
 pub fn alloc_name(e: &Engine, origin: OpId) -> String {
     let m = e.m;
+    if let Some(Attribute::SymbolRef { root, .. }) = m.attr(origin, "callee").map(|a| m.ctx.attr_kind(a)) {
+        return format!("the memory @{} returned", String::from_utf8_lossy(root));
+    }
     match m.attr(origin, "sym_name").map(|a| m.ctx.attr_kind(a)) {
         Some(Attribute::String { value, .. }) => format!("@{}", String::from_utf8_lossy(value)),
         _ => format!("the allocation of '{}'", m.op_name(origin)),

@@ -319,7 +319,7 @@ pub(super) fn alloca(e: &mut Engine, op: OpId, n: &Value) -> Result<Value> {
     };
     let bytes = n.to_u64().and_then(|n| n.checked_mul(l.alloc)).and_then(|b| usize::try_from(b).ok()).ok_or_else(too_big)?;
     let align = alignment(e, op, ty)?;
-    let buf = e.mem.new_buffer(op, bytes, AllocKind::Alloca, align)?;
+    let buf = e.mem.new_buffer_exact(op, bytes, AllocKind::Alloca, align)?;
     Ok(Value::Ptr(Ptr { buf: Some(buf), offset: 0 }))
 }
 
