@@ -7,9 +7,10 @@
 //! - `powi` multiplies in the operand's format as compiler-rt's
 //!   `__powisf2`/`__powidf2` do (f16/bf16 through f32), rounding each step;
 //! - `fmuladd` is fused (one rounding), like `fma`;
-//! - `vector.reduce.fadd`/`fmul` are ordered (lane 0 first) unless the op
-//!   carries `reassoc`, then halved pairwise as LLVM's shuffle reduction
-//!   does for power-of-two lane counts, with the start value applied last.
+//! - `vector.reduce.fadd`/`fmul` are ordered (start value, then lane 0
+//!   on) unless the op carries `reassoc`; then the lanes are halved
+//!   pairwise as LLVM's shuffle reduction does for power-of-two lane
+//!   counts, and the start value is combined with the result.
 
 use super::common::{invalid, unsupported, vector_dims_of};
 use super::mem;
@@ -89,10 +90,6 @@ pub(super) fn exec(e: &mut Engine, fr: &mut Frame, op: OpId, kind: LlvmOp) -> Re
         }
         SaddWithOverflow | UaddWithOverflow | SsubWithOverflow | UsubWithOverflow | SmulWithOverflow
         | UmulWithOverflow => with_overflow(e, fr, op, kind),
-        ReduceAdd | ReduceMul | ReduceAnd | ReduceOr | ReduceXor | ReduceSmax | ReduceSmin | ReduceUmax
-        | ReduceUmin => int_reduce(e, fr, op, kind),
-        ReduceFadd | ReduceFmul => float_reduce(e, fr, op, kind),
-        ReduceFmax | ReduceFmin | ReduceFmaximum | ReduceFminimum => float_minmax_reduce(e, fr, op, kind),
         Memcpy | Memmove => mem_copy(e, fr, op, kind == Memcpy),
         Memset => mem_set(e, fr, op),
         MaskedLoad | MaskedExpandload => masked_load(e, fr, op, kind == MaskedExpandload),
@@ -129,7 +126,10 @@ pub(super) fn exec(e: &mut Engine, fr: &mut Frame, op: OpId, kind: LlvmOp) -> Re
             let v = crate::operands::array(op, &dims, lanes)?;
             e.assign(fr, op, v)
         }
-        _ => Err(unsupported(op, format!("operation '{}'", e.m.op_name(op)))),
+        _ => match reduction(kind) {
+            Some((r, vp)) => reduce(e, fr, op, r, vp),
+            None => Err(unsupported(op, format!("operation '{}'", e.m.op_name(op)))),
+        },
     }
 }
 
@@ -321,42 +321,143 @@ fn lanes(e: &Engine, fr: &Frame, op: OpId, i: usize) -> Result<Vec<Scalar>> {
     }
 }
 
-/// The integer reductions: a fold over the lanes (wrapping); a poison
-/// lane makes the result poison.
-fn int_reduce(e: &Engine, fr: &mut Frame, op: OpId, kind: LlvmOp) -> Result<Flow> {
+/// The combining operation of a reduction intrinsic.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Red {
+    Add,
+    Mul,
+    And,
+    Or,
+    Xor,
+    Smax,
+    Smin,
+    Umax,
+    Umin,
+    Fadd,
+    Fmul,
+    Fmax,
+    Fmin,
+    Fmaximum,
+    Fminimum,
+}
+
+/// The reduction `kind` performs, and whether it is a `vp.` one (start,
+/// vector, mask, explicit vector length) or takes a start value (`fadd`,
+/// `fmul`: start, vector) or not (the rest: vector).
+fn reduction(kind: LlvmOp) -> Option<(Red, bool)> {
     use LlvmOp::*;
-    let w = e.int_width(e.result_type(op, 0)).ok_or_else(|| bad_types(op))?;
-    let mut acc: Option<Int> = None;
-    for s in lanes(e, fr, op, 0)? {
-        let x = match s {
-            Scalar::Poison(p) => return e.assign(fr, op, Value::Scalar(Scalar::Poison(p))),
-            Scalar::Int(x) => x,
+    Some(match kind {
+        ReduceAdd => (Red::Add, false),
+        ReduceMul => (Red::Mul, false),
+        ReduceAnd => (Red::And, false),
+        ReduceOr => (Red::Or, false),
+        ReduceXor => (Red::Xor, false),
+        ReduceSmax => (Red::Smax, false),
+        ReduceSmin => (Red::Smin, false),
+        ReduceUmax => (Red::Umax, false),
+        ReduceUmin => (Red::Umin, false),
+        ReduceFadd => (Red::Fadd, false),
+        ReduceFmul => (Red::Fmul, false),
+        ReduceFmax => (Red::Fmax, false),
+        ReduceFmin => (Red::Fmin, false),
+        ReduceFmaximum => (Red::Fmaximum, false),
+        ReduceFminimum => (Red::Fminimum, false),
+        VpReduceAdd => (Red::Add, true),
+        VpReduceMul => (Red::Mul, true),
+        VpReduceAnd => (Red::And, true),
+        VpReduceOr => (Red::Or, true),
+        VpReduceXor => (Red::Xor, true),
+        VpReduceSmax => (Red::Smax, true),
+        VpReduceSmin => (Red::Smin, true),
+        VpReduceUmax => (Red::Umax, true),
+        VpReduceUmin => (Red::Umin, true),
+        VpReduceFadd => (Red::Fadd, true),
+        VpReduceFmul => (Red::Fmul, true),
+        VpReduceFmax => (Red::Fmax, true),
+        VpReduceFmin => (Red::Fmin, true),
+        VpReduceFmaximum => (Red::Fmaximum, true),
+        VpReduceFminimum => (Red::Fminimum, true),
+        _ => return None,
+    })
+}
+
+/// One step of reduction `r` (integers wrap; poison in gives poison).
+fn combine(op: OpId, r: Red, a: &Scalar, b: &Scalar) -> Result<Scalar> {
+    let bits = |f: fn(u128, u128) -> u128, g: fn(&num_bigint::BigInt, &num_bigint::BigInt) -> num_bigint::BigInt, x, y| {
+        Some(Out::Val(bitwise(x, y, f, g)))
+    };
+    Ok(match (a, b) {
+        (Scalar::Poison(p), _) | (_, Scalar::Poison(p)) => Scalar::Poison(*p),
+        (Scalar::Int(x), Scalar::Int(y)) => {
+            let w = x.width();
+            let out = match r {
+                Red::Add => int_op!(w, addi(x, y, 0)),
+                Red::Mul => int_op!(w, muli(x, y, 0)),
+                Red::And => bits(|p, q| p & q, |p, q| p & q, x, y),
+                Red::Or => bits(|p, q| p | q, |p, q| p | q, x, y),
+                Red::Xor => bits(|p, q| p ^ q, |p, q| p ^ q, x, y),
+                Red::Smax => int_op!(w, maxsi(x, y)),
+                Red::Smin => int_op!(w, minsi(x, y)),
+                Red::Umax => int_op!(w, maxui(x, y)),
+                Red::Umin => int_op!(w, minui(x, y)),
+                _ => None,
+            };
+            match out {
+                Some(Out::Val(v)) => Scalar::Int(v),
+                _ => return Err(bad_types(op)),
+            }
+        }
+        (Scalar::Float(x), Scalar::Float(y)) => Scalar::Float(match r {
+            Red::Fadd => float::add(*x, *y, R),
+            Red::Fmul => float::mul(*x, *y, R),
+            Red::Fmax => maxnumf(*x, *y, true),
+            Red::Fmin => maxnumf(*x, *y, false),
+            Red::Fmaximum => maximumf(*x, *y, true),
+            Red::Fminimum => maximumf(*x, *y, false),
+            _ => return Err(bad_types(op)),
+        }),
+        _ => return Err(bad_types(op)),
+    })
+}
+
+/// `vector.reduce.*(v)`, `vector.reduce.fadd/fmul(start, v)` and
+/// `vp.reduce.*(start, v, mask, evl)` (only lanes below `evl` whose mask
+/// bit is set take part; the start value comes first). Float `fadd` and
+/// `fmul` are ordered, or halved pairwise with `reassoc` (see the module
+/// documentation).
+fn reduce(e: &Engine, fr: &mut Frame, op: OpId, r: Red, vp: bool) -> Result<Flow> {
+    let has_start = vp || matches!(r, Red::Fadd | Red::Fmul);
+    let start = if has_start { Some(e.arg(fr, op, 0)?.scalar().cloned().ok_or_else(|| bad_types(op))?) } else { None };
+    let mut xs = lanes(e, fr, op, usize::from(has_start))?;
+    if vp {
+        let on = mask(e, fr, op, 2)?;
+        let evl = match e.arg(fr, op, 3)?.scalar() {
+            Some(Scalar::Int(n)) => n.to_u64().unwrap_or(u64::MAX),
+            Some(Scalar::Poison(p)) => return e.assign(fr, op, Value::Scalar(Scalar::Poison(*p))),
             _ => return Err(bad_types(op)),
         };
+        if evl > xs.len() as u64 {
+            // LangRef: an explicit vector length past the vector's is UB.
+            return Err(Error::at(op, ErrorKind::Ub(format!("explicit vector length {evl} exceeds the vector's {} lanes", xs.len()))));
+        }
+        xs = xs.into_iter().zip(on).take(evl as usize).filter(|(_, m)| *m).map(|(x, _)| x).collect();
+    }
+    let tree = matches!(r, Red::Fadd | Red::Fmul) && reassoc(e, op) && xs.len().is_power_of_two() && xs.len() > 1;
+    if tree {
+        while xs.len() > 1 {
+            let h = xs.len() / 2;
+            xs = (0..h).map(|k| combine(op, r, &xs[k], &xs[k + h])).collect::<Result<_>>()?;
+        }
+    }
+    let mut acc = start;
+    for x in xs {
         acc = Some(match acc {
             None => x,
-            Some(a) => {
-                let out = match kind {
-                    ReduceAdd => int_op!(w, addi(&a, &x, 0)),
-                    ReduceMul => int_op!(w, muli(&a, &x, 0)),
-                    ReduceAnd => Some(Out::Val(bitwise(&a, &x, |p, q| p & q, |p, q| p & q))),
-                    ReduceOr => Some(Out::Val(bitwise(&a, &x, |p, q| p | q, |p, q| p | q))),
-                    ReduceXor => Some(Out::Val(bitwise(&a, &x, |p, q| p ^ q, |p, q| p ^ q))),
-                    ReduceSmax => int_op!(w, maxsi(&a, &x)),
-                    ReduceSmin => int_op!(w, minsi(&a, &x)),
-                    ReduceUmax => int_op!(w, maxui(&a, &x)),
-                    _ => int_op!(w, minui(&a, &x)),
-                };
-                match out {
-                    Some(Out::Val(v)) => v,
-                    _ => return Err(bad_types(op)),
-                }
-            }
+            Some(a) => combine(op, r, &a, &x)?,
         });
     }
-    // LLVM has no empty vectors.
     let v = acc.ok_or_else(|| unsupported(op, "a reduction of an empty vector"))?;
-    e.assign(fr, op, Value::int(v))
+    e.assign(fr, op, Value::Scalar(v))
 }
 
 /// Whether the op's fast-math flags allow reassociation.
@@ -368,57 +469,6 @@ fn reassoc(e: &Engine, op: OpId) -> bool {
         }
         _ => false,
     }
-}
-
-/// `vector.reduce.fadd`/`fmul(start, v)`.
-fn float_reduce(e: &Engine, fr: &mut Frame, op: OpId, kind: LlvmOp) -> Result<Flow> {
-    let f = |a: Float, b: Float| if kind == LlvmOp::ReduceFadd { float::add(a, b, R) } else { float::mul(a, b, R) };
-    let start = match e.arg(fr, op, 0)?.scalar() {
-        Some(Scalar::Float(x)) => *x,
-        Some(s @ Scalar::Poison(_)) => return e.assign(fr, op, Value::Scalar(s.clone())),
-        _ => return Err(bad_types(op)),
-    };
-    let mut xs = Vec::new();
-    for s in lanes(e, fr, op, 1)? {
-        match s {
-            Scalar::Float(x) => xs.push(x),
-            Scalar::Poison(p) => return e.assign(fr, op, Value::Scalar(Scalar::Poison(p))),
-            _ => return Err(bad_types(op)),
-        }
-    }
-    let r = if reassoc(e, op) && xs.len().is_power_of_two() && xs.len() > 1 {
-        while xs.len() > 1 {
-            let h = xs.len() / 2;
-            xs = (0..h).map(|k| f(xs[k], xs[k + h])).collect();
-        }
-        f(start, xs[0])
-    } else {
-        xs.into_iter().fold(start, f)
-    };
-    e.assign(fr, op, Value::float(r))
-}
-
-/// `vector.reduce.fmax`/`fmin` (maxnum rules) and `fmaximum`/`fminimum`
-/// (NaN wins).
-fn float_minmax_reduce(e: &Engine, fr: &mut Frame, op: OpId, kind: LlvmOp) -> Result<Flow> {
-    use LlvmOp::*;
-    let mut acc: Option<Float> = None;
-    for s in lanes(e, fr, op, 0)? {
-        let x = match s {
-            Scalar::Float(x) => x,
-            Scalar::Poison(p) => return e.assign(fr, op, Value::Scalar(Scalar::Poison(p))),
-            _ => return Err(bad_types(op)),
-        };
-        acc = Some(match (acc, kind) {
-            (None, _) => x,
-            (Some(a), ReduceFmax) => maxnumf(a, x, true),
-            (Some(a), ReduceFmin) => maxnumf(a, x, false),
-            (Some(a), ReduceFmaximum) => maximumf(a, x, true),
-            (Some(a), _) => maximumf(a, x, false),
-        });
-    }
-    let r = acc.ok_or_else(|| unsupported(op, "a reduction of an empty vector"))?;
-    e.assign(fr, op, Value::float(r))
 }
 
 /// The byte count operand `i` of a memory intrinsic.

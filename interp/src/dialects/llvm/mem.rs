@@ -18,6 +18,7 @@ use crate::memory::{mem_ub, AllocKind, Buffer, Lane, Ptr, CONSTANT_GLOBAL};
 use crate::operands::{alloc_name, place};
 use crate::value::{Int, Scalar, Value};
 use mlir_ir::datalayout;
+use mlir_ir::attrs::{AttrId, Attribute};
 use mlir_ir::ir::OpId;
 use mlir_ir::types::{LlvmStructBody, TypeId, TypeKind};
 use std::rc::Rc;
@@ -98,6 +99,66 @@ pub(super) fn zero_of(e: &Engine, op: OpId, ty: TypeId) -> Result<Value> {
     })
 }
 
+/// `llvm.mlir.constant` of struct or array type `ty`: an array attribute
+/// with one element per member (`[1.5 : f32, 2.0 : f32]` for a complex
+/// number's struct), or a dense attribute whose elements fill the
+/// aggregate's scalars in order (`dense<[[1, 2], [3, 4]]> : vector<2x2xi16>`
+/// for `!llvm.array<2 x vector<2xi16>>`).
+pub(super) fn aggregate_constant(e: &Engine, op: OpId, a: AttrId, ty: TypeId) -> Result<Value> {
+    match e.m.ctx.attr_kind(a) {
+        Attribute::Array(items) => {
+            let ms = members(e, op, ty)?.ok_or_else(|| invalid(op, "an array attribute for a non-aggregate type"))?;
+            if ms.len() != items.len() {
+                return Err(invalid(op, format!("{} values for an aggregate of {} members", items.len(), ms.len())));
+            }
+            let vals = ms
+                .iter()
+                .zip(items.iter())
+                .map(|(t, x)| match members(e, op, *t)? {
+                    Some(_) => aggregate_constant(e, op, *x, *t),
+                    None => e.attr_value(op, *x, *t),
+                })
+                .collect::<Result<Vec<_>>>()?;
+            Ok(Value::Agg(Rc::from(vals)))
+        }
+        Attribute::Dense { ty: aty, .. } => {
+            let lanes: Vec<Scalar> = match e.attr_value(op, a, *aty)? {
+                Value::Array(d) => d.iter().collect(),
+                Value::Scalar(s) => vec![s],
+                _ => return Err(invalid(op, "a dense constant that is not numbers")),
+            };
+            let mut it = lanes.into_iter();
+            let v = fill(e, op, ty, &mut it)?;
+            if it.next().is_some() {
+                return Err(invalid(op, "more constant elements than the aggregate holds"));
+            }
+            Ok(v)
+        }
+        _ => Err(unsupported(op, "this attribute as an aggregate constant")),
+    }
+}
+
+/// A value of type `ty` whose scalars are taken in order from `lanes`.
+fn fill(e: &Engine, op: OpId, ty: TypeId, lanes: &mut impl Iterator<Item = Scalar>) -> Result<Value> {
+    let short = || invalid(op, "fewer constant elements than the aggregate holds");
+    if let Some(ms) = members(e, op, ty)? {
+        let vals = ms.iter().map(|t| fill(e, op, *t, lanes)).collect::<Result<Vec<_>>>()?;
+        return Ok(Value::Agg(Rc::from(vals)));
+    }
+    match e.m.ctx.type_kind(ty) {
+        TypeKind::Vector { .. } => {
+            let dims = vector_dims_of(e, op, ty)?;
+            let n: usize = dims.iter().product();
+            let xs: Vec<Scalar> = lanes.take(n).collect();
+            if xs.len() != n {
+                return Err(short());
+            }
+            crate::operands::array(op, &dims, xs)
+        }
+        _ => lanes.next().map(Value::Scalar).ok_or_else(short),
+    }
+}
+
 /// The members of aggregate `v` of type `ty` (a poison aggregate has a
 /// poison member everywhere).
 fn parts(e: &Engine, op: OpId, ty: TypeId, v: &Value) -> Result<Rc<[Value]>> {
@@ -168,20 +229,81 @@ fn lane_of(e: &Engine, op: OpId, ty: TypeId) -> Result<Lane> {
     }
 }
 
-/// The lane of a vector's elements in memory; lanes that are not whole
-/// bytes are packed bits in LLVM's layout, which is not modelled.
-fn vector_lane(e: &Engine, op: OpId, elem: TypeId) -> Result<Lane> {
+/// The lane of a vector's elements in memory and its width in bits.
+fn vector_lane(e: &Engine, op: OpId, elem: TypeId) -> Result<(Lane, u32)> {
     let lane = lane_of(e, op, elem)?;
     let bits = match lane {
         Lane::Int(w) => w,
         Lane::Float(k) => k.bit_width(),
-        _ => 8,
+        Lane::Complex(_) => return Err(unsupported(op, "vectors of complex numbers in memory")),
     };
-    if bits % 8 != 0 {
-        let t = mlir_ir::printer::type_to_string(&e.m.ctx, elem);
-        return Err(unsupported(op, format!("vectors of {t} in memory (LLVM packs their bits)")));
+    Ok((lane, bits))
+}
+
+/// Writes vector lanes at byte `at`: each at its own bytes, or, for lanes
+/// narrower than a byte or not a whole number of bytes, as LLVM packs
+/// them (lane `k` at bits `k * bits`, little-endian); a byte holding any
+/// bit of a poison lane is poison.
+fn write_lanes(b: &mut Buffer, at: usize, lane: Lane, bits: u32, lanes: &[Scalar]) -> Option<()> {
+    if bits % 8 == 0 {
+        for (k, s) in lanes.iter().enumerate() {
+            b.write_lane(at + k * lane.bytes(), lane, s)?;
+        }
+        return Some(());
     }
-    Ok(lane)
+    let bits = bits as usize;
+    let nbytes = (lanes.len() * bits).div_ceil(8);
+    for j in 0..nbytes {
+        let (lo, hi) = (8 * j, 8 * j + 8);
+        let mut byte = 0u8;
+        let mut poison = None;
+        for (k, s) in lanes.iter().enumerate().skip(lo / bits).take_while(|(k, _)| k * bits < hi) {
+            let v = match s {
+                Scalar::Int(i) => i.bits128()?,
+                Scalar::Float(f) => f.bits,
+                Scalar::Poison(p) => {
+                    poison = Some(*p);
+                    continue;
+                }
+                Scalar::Complex(..) => return None,
+            };
+            for bit in 0..bits {
+                let at_bit = k * bits + bit;
+                if (lo..hi).contains(&at_bit) && v >> bit & 1 == 1 {
+                    byte |= 1 << (at_bit - lo);
+                }
+            }
+        }
+        match poison {
+            Some(p) => b.write_lane(at + j, Lane::Int(8), &Scalar::Poison(p))?,
+            None => b.write_bytes(at + j, &[byte]),
+        }
+    }
+    Some(())
+}
+
+/// Reads `n` vector lanes at byte `at`, the inverse of [`write_lanes`].
+fn read_lanes(b: &Buffer, at: usize, lane: Lane, bits: u32, n: usize) -> Vec<Scalar> {
+    if bits % 8 == 0 {
+        return (0..n).map(|k| b.read_lane(at + k * lane.bytes(), lane)).collect();
+    }
+    let bits = bits as usize;
+    (0..n)
+        .map(|k| {
+            let mut v = 0u128;
+            for bit in 0..bits {
+                let at_bit = k * bits + bit;
+                match b.byte(at + at_bit / 8) {
+                    Ok(x) => v |= u128::from(x >> (at_bit % 8) & 1) << bit,
+                    Err(p) => return Scalar::Poison(p),
+                }
+            }
+            match lane {
+                Lane::Float(kind) => Scalar::Float(crate::float::from_bits(kind, v)),
+                _ => Scalar::Int(Int::from_u128(bits as u32, v)),
+            }
+        })
+        .collect()
 }
 
 /// Writes `v` of type `ty` at byte `at` of `b` (in range).
@@ -199,17 +321,14 @@ pub(super) fn write(e: &Engine, op: OpId, b: &mut Buffer, at: usize, ty: TypeId,
             b.write_lane(at, Lane::Int(64), &Scalar::Int(Int::from_u128(64, u128::from(p.addr())))).ok_or_else(bad)
         }
         (TypeKind::LlvmPtr(_), Value::Scalar(s @ Scalar::Poison(_))) => b.write_lane(at, Lane::Int(64), s).ok_or_else(bad),
-        (TypeKind::Vector { elem, .. }, Value::Array(d)) => {
-            let lane = vector_lane(e, op, *elem)?;
-            for (k, s) in d.iter().enumerate() {
-                b.write_lane(at + k * lane.bytes(), lane, &s).ok_or_else(bad)?;
-            }
-            Ok(())
-        }
-        (TypeKind::Vector { elem, .. }, Value::Scalar(s @ Scalar::Poison(_))) => {
-            let lane = vector_lane(e, op, *elem)?;
-            let n: usize = vector_dims_of(e, op, ty)?.iter().product();
-            (0..n).try_for_each(|k| b.write_lane(at + k * lane.bytes(), lane, s).ok_or_else(bad))
+        (TypeKind::Vector { elem, .. }, Value::Array(_) | Value::Scalar(Scalar::Poison(_))) => {
+            let (lane, bits) = vector_lane(e, op, *elem)?;
+            let lanes: Vec<Scalar> = match v {
+                Value::Array(d) => d.iter().collect(),
+                Value::Scalar(s) => vec![s.clone(); vector_dims_of(e, op, ty)?.iter().product()],
+                _ => return Err(bad()),
+            };
+            write_lanes(b, at, lane, bits, &lanes).ok_or_else(bad)
         }
         (_, Value::Scalar(s)) => b.write_lane(at, lane_of(e, op, ty)?, s).ok_or_else(bad),
         _ => Err(bad()),
@@ -232,10 +351,9 @@ fn read(e: &Engine, op: OpId, b: &Buffer, at: usize, ty: TypeId) -> Result<Value
             s => Value::Scalar(s),
         }),
         TypeKind::Vector { elem, .. } => {
-            let lane = vector_lane(e, op, *elem)?;
+            let (lane, bits) = vector_lane(e, op, *elem)?;
             let dims = vector_dims_of(e, op, ty)?;
-            let n: usize = dims.iter().product();
-            let lanes = (0..n).map(|k| b.read_lane(at + k * lane.bytes(), lane)).collect();
+            let lanes = read_lanes(b, at, lane, bits, dims.iter().product());
             crate::operands::array(op, &dims, lanes)
         }
         _ => Ok(Value::Scalar(b.read_lane(at, lane_of(e, op, ty)?))),

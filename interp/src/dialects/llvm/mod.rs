@@ -366,15 +366,18 @@ fn call(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     e.assign_all(fr, op, res)
 }
 
-/// `llvm.mlir.constant(attr) : T`: a scalar or a vector.
+/// `llvm.mlir.constant(attr) : T`: a scalar, a vector, or an aggregate.
 fn constant(e: &Engine, op: OpId) -> Result<Value> {
     let a = e.m.attr(op, "value").ok_or_else(|| invalid(op, "llvm.mlir.constant without a value"))?;
     let ty = e.result_type(op, 0);
-    if !matches!(e.m.ctx.type_kind(ty), TypeKind::Integer { .. } | TypeKind::Float(_) | TypeKind::Vector { .. }) {
-        let t = mlir_ir::printer::type_to_string(&e.m.ctx, ty);
-        return Err(unsupported(op, format!("llvm.mlir.constant of type {t} (aggregate values are not modelled)")));
+    match e.m.ctx.type_kind(ty) {
+        TypeKind::LlvmStruct { .. } | TypeKind::LlvmArray { .. } => mem::aggregate_constant(e, op, a, ty),
+        TypeKind::Integer { .. } | TypeKind::Float(_) | TypeKind::Vector { .. } => e.attr_value(op, a, ty),
+        _ => {
+            let t = mlir_ir::printer::type_to_string(&e.m.ctx, ty);
+            Err(unsupported(op, format!("llvm.mlir.constant of type {t}")))
+        }
     }
-    e.attr_value(op, a, ty)
 }
 
 /// The `llvm.mlir.global` or `llvm.func` `op` refers to by `global_name`.
