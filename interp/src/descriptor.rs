@@ -7,6 +7,7 @@
 //!   `{rank, pointer to a ranked descriptor in memory}`.
 //! - An n-D vector is nested arrays of its innermost 1-D vectors.
 //! - A complex number is the struct `{re, im}`.
+//! - A float of a format LLVM has no type for is the integer of its bits.
 //!
 //! The allocated pointer of a descriptor made here points at the start of
 //! the buffer, the aligned one at the memref's base byte. Reading a
@@ -31,6 +32,29 @@ fn invalid(op: OpId, msg: impl Into<String>) -> Error {
 /// forms (in either direction).
 pub fn convert(e: &mut Engine, op: OpId, v: Value, from: TypeId, to: TypeId) -> Result<Value> {
     let ctx = &e.m.ctx;
+    // A float type the LLVM lowering has no type for (the small formats)
+    // becomes the integer of its width: the same bits.
+    let scalar_kind = |t: TypeId| match ctx.type_kind(e.elem_type(t)) {
+        TypeKind::Float(k) => Some(Ok(*k)),
+        TypeKind::Integer { width, .. } => Some(Err(*width)),
+        _ => None,
+    };
+    if let (Some(a), Some(b)) = (scalar_kind(from), scalar_kind(to)) {
+        if a.is_ok() != b.is_ok() {
+            let lane = |x: &Scalar| -> Scalar {
+                match (x, b) {
+                    (Scalar::Float(f), Err(w)) => Scalar::Int(Int::from_u128(w, f.bits)),
+                    (Scalar::Int(i), Ok(k)) => Scalar::Float(crate::float::from_bits(k, i.bits128().unwrap_or(0))),
+                    (x, _) => x.clone(),
+                }
+            };
+            return match &v {
+                Value::Scalar(x) => Ok(Value::Scalar(lane(x))),
+                Value::Array(d) => crate::operands::array(op, d.shape(), d.iter().map(|x| lane(&x)).collect()),
+                _ => Ok(v),
+            };
+        }
+    }
     let is_llvm = |t: TypeId| matches!(ctx.type_kind(t), TypeKind::LlvmStruct { .. } | TypeKind::LlvmArray { .. });
     if is_llvm(from) == is_llvm(to) || matches!(v, Value::Scalar(Scalar::Poison(_))) {
         return Ok(v);

@@ -58,6 +58,11 @@ pub enum RtFn {
     Libm1(Fn1, FloatKind),
     /// A libm function of two arguments (`powf`, `atan2`, ...).
     Libm2(Fn2, FloatKind),
+    /// `_mlir_apfloat_*` (LLVM 22's `APFloatWrappers.cpp`, what
+    /// `convert-arith-to-apfloat` calls for the small float formats).
+    ApFloat(ApFn),
+    /// `printApFloat(semantics, bits)`: the value as a double, `%lg`.
+    PrintApFloat,
     /// Any other external function.
     Unknown,
 }
@@ -82,11 +87,202 @@ impl RtFn {
             "malloc" => RtFn::Malloc,
             "aligned_alloc" => RtFn::AlignedAlloc,
             "free" => RtFn::Free,
+            "printApFloat" => RtFn::PrintApFloat,
             _ => libm_fn(name)
+                .or_else(|| ApFn::from_name(name).map(RtFn::ApFloat))
                 .or_else(|| MemrefFn::from_name(name).map(RtFn::Memref))
                 .unwrap_or(RtFn::Unknown),
         }
     }
+}
+
+/// An `_mlir_apfloat_*` function: operands are float bit patterns in
+/// `i64`s with the format given by an `APFloatBase::Semantics` number.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ApFn {
+    /// `add`, `subtract`, `multiply`, `divide` (nearest-even).
+    Arith(u8),
+    /// `remainder`: IEEE remainder (the quotient rounded to nearest-even).
+    Remainder,
+    /// `convert(in, out, a)`.
+    Convert,
+    /// `convert_to_int(sem, width, unsigned, a)`: nearest-even, saturating.
+    ToInt,
+    /// `convert_from_int(sem, width, unsigned, a)`.
+    FromInt,
+    /// `compare(sem, a, b)`: 0 less, 1 equal, 2 greater, 3 unordered.
+    Compare,
+    /// `neg`, `abs`.
+    Sign(bool),
+    /// `isfinite`, `isinfinite`, `isnormal`, `isnan`.
+    Class(u8),
+    /// `fused_multiply_add(sem, a, b, c)`.
+    Fma,
+    /// `minimum`, `maximum`, `minnum`, `maxnum`.
+    MinMax(bool, bool),
+}
+
+impl ApFn {
+    fn from_name(name: &str) -> Option<ApFn> {
+        Some(match name.strip_prefix("_mlir_apfloat_")? {
+            "add" => ApFn::Arith(0),
+            "subtract" => ApFn::Arith(1),
+            "multiply" => ApFn::Arith(2),
+            "divide" => ApFn::Arith(3),
+            "remainder" => ApFn::Remainder,
+            "convert" => ApFn::Convert,
+            "convert_to_int" => ApFn::ToInt,
+            "convert_from_int" => ApFn::FromInt,
+            "compare" => ApFn::Compare,
+            "neg" => ApFn::Sign(true),
+            "abs" => ApFn::Sign(false),
+            "isfinite" => ApFn::Class(0),
+            "isinfinite" => ApFn::Class(1),
+            "isnormal" => ApFn::Class(2),
+            "isnan" => ApFn::Class(3),
+            "fused_multiply_add" => ApFn::Fma,
+            "minimum" => ApFn::MinMax(false, false),
+            "maximum" => ApFn::MinMax(true, false),
+            "minnum" => ApFn::MinMax(false, true),
+            "maxnum" => ApFn::MinMax(true, true),
+            _ => return None,
+        })
+    }
+}
+
+/// The format of `APFloatBase::Semantics` number `n` (LLVM 22's order,
+/// read from what convert-arith-to-apfloat emits for each type).
+fn ap_semantics(n: i64) -> Option<FloatKind> {
+    use FloatKind as K;
+    Some(match n {
+        0 => K::F16,
+        1 => K::BF16,
+        2 => K::F32,
+        3 => K::F64,
+        7 => K::F8E5M2,
+        8 => K::F8E5M2FNUZ,
+        9 => K::F8E4M3,
+        10 => K::F8E4M3FN,
+        11 => K::F8E4M3FNUZ,
+        12 => K::F8E4M3B11FNUZ,
+        13 => K::F8E3M4,
+        14 => K::TF32,
+        15 => K::F8E8M0FNU,
+        16 => K::F6E3M2FN,
+        17 => K::F6E2M3FN,
+        18 => K::F4E2M1FN,
+        _ => return None,
+    })
+}
+
+/// Calls `_mlir_apfloat_*` function `f`; `ret` is the declared result type.
+fn apfloat_call(e: &Engine, op: OpId, f: ApFn, name: &str, args: &[Value], ret: Option<TypeId>) -> Result<Vec<Value>> {
+    let bad = || bad_arg(op, name);
+    let int = |i: usize| match args.get(i).and_then(Value::scalar) {
+        Some(Scalar::Int(x)) => Ok(x.clone()),
+        Some(Scalar::Poison(p)) => Err(Error::at(op, ErrorKind::Poison { what: format!("passed to @{name}"), origin: p.0 })),
+        _ => Err(bad()),
+    };
+    let word = |i: usize| int(i).map(|x| u64_of(&x));
+    let kind = |i: usize| int(i).ok().and_then(|x| x.to_i64()).and_then(ap_semantics).ok_or_else(bad);
+    // An operand: the low bits of its i64 (the wrappers build the APFloat
+    // from exactly the format's width).
+    let flt = |k: FloatKind, i: usize| -> Result<Float> {
+        let w = k.bit_width();
+        Ok(float::from_bits(k, u128::from(word(i)?) & ((1u128 << w) - 1)))
+    };
+    let pol = e.cfg.float_policy;
+    let no_result = |x: float::FloatError| Error::at(op, ErrorKind::NoDefinedResult(format!("@{name}: {x}")));
+    let r = Round::NearestEven;
+    let bits: u128 = match f {
+        ApFn::Arith(k) => {
+            let s = kind(0)?;
+            let (a, b) = (flt(s, 1)?, flt(s, 2)?);
+            match k {
+                0 => float::add(a, b, r),
+                1 => float::sub(a, b, r),
+                2 => float::mul(a, b, r),
+                _ => float::div(a, b, r),
+            }
+            .bits
+        }
+        ApFn::Remainder => {
+            let s = kind(0)?;
+            crate::sem::fp::ieee_remainder(flt(s, 1)?, flt(s, 2)?).bits
+        }
+        ApFn::Convert => {
+            let (from, to) = (kind(0)?, kind(1)?);
+            float::convert_with(flt(from, 2)?, to, r, pol).map_err(no_result)?.bits
+        }
+        ApFn::ToInt => {
+            let s = kind(0)?;
+            let w = int(1)?.to_u64().and_then(|w| u32::try_from(w).ok()).filter(|w| (1..=64).contains(w)).ok_or_else(bad)?;
+            let unsigned = int(2)?.is_nonzero();
+            let x = flt(s, 3)?;
+            // APFloat's convertToInteger: NaN gives 0, out of range saturates.
+            let v = if float::is_nan(x) {
+                num_bigint::BigInt::from(0)
+            } else {
+                let y = float::round_to_integral(x, r);
+                match float::to_int(y, w, !unsigned) {
+                    Some(v) => v,
+                    None if float::is_negative(y) => {
+                        if unsigned { 0.into() } else { -(num_bigint::BigInt::from(1) << (w - 1)) }
+                    }
+                    None => {
+                        let one = num_bigint::BigInt::from(1);
+                        if unsigned { (one << w) - 1 } else { (one << (w - 1)) - 1 }
+                    }
+                }
+            };
+            u128::from(u64_of(&Int::from_big(w, &v)))
+        }
+        ApFn::FromInt => {
+            let s = kind(0)?;
+            let w = int(1)?.to_u64().and_then(|w| u32::try_from(w).ok()).filter(|w| (1..=64).contains(w)).ok_or_else(bad)?;
+            let unsigned = int(2)?.is_nonzero();
+            let x = Scalar::Int(Int::from_u128(w, u128::from(word(3)?)));
+            match crate::operands::int_to_float(op, &x, crate::sem::fp::To::Float(s), !unsigned, pol)? {
+                Scalar::Float(f) => f.bits,
+                _ => return Err(bad()),
+            }
+        }
+        ApFn::Compare => {
+            let s = kind(0)?;
+            match float::compare(flt(s, 1)?, flt(s, 2)?) {
+                float::Ordering::Less => 0,
+                float::Ordering::Equal => 1,
+                float::Ordering::Greater => 2,
+                float::Ordering::Unordered => 3,
+            }
+        }
+        ApFn::Sign(neg) => {
+            let s = kind(0)?;
+            let x = flt(s, 1)?;
+            if neg { float::neg(x) } else { float::abs(x) }.bits
+        }
+        ApFn::Class(c) => {
+            let s = kind(0)?;
+            let x = flt(s, 1)?;
+            u128::from(match c {
+                0 => !float::is_nan(x) && !float::is_inf(x),
+                1 => float::is_inf(x),
+                2 => float::is_normal(x),
+                _ => float::is_nan(x),
+            })
+        }
+        ApFn::Fma => {
+            let s = kind(0)?;
+            float::fma(flt(s, 1)?, flt(s, 2)?, flt(s, 3)?, r).bits
+        }
+        ApFn::MinMax(max, num) => {
+            let s = kind(0)?;
+            let (a, b) = (flt(s, 1)?, flt(s, 2)?);
+            if num { crate::sem::fp::maxnumf(a, b, max) } else { crate::sem::fp::maximumf(a, b, max) }.bits
+        }
+    };
+    let w = ret.and_then(|t| e.int_width(t)).ok_or_else(bad)?;
+    Ok(vec![Value::int(Int::from_u128(w, bits))])
 }
 
 /// The libm function called `name` (`sinf` for f32, `sin` for f64).
@@ -140,12 +336,20 @@ fn bad_arg(op: OpId, name: &str) -> Error {
 pub fn call(e: &mut Engine, op: OpId, f: FuncRef, args: Vec<Value>) -> Result<Vec<Value>> {
     let func =
         e.funcs.get(f.0 as usize).ok_or_else(|| Error::at(op, ErrorKind::Invalid("bad function reference".into())))?;
-    let (name, ins) = (func.name.clone(), func.inputs.clone());
-    call_as(e, op, RtFn::from_name(&name), &name, &ins, args)
+    let (name, ins, ret) = (func.name.clone(), func.inputs.clone(), func.results.first().copied());
+    call_as(e, op, RtFn::from_name(&name), &name, &ins, ret, args)
 }
 
 /// Calls runtime function `rt` (declared as `name` with parameter types `ins`).
-fn call_as(e: &mut Engine, op: OpId, rt: RtFn, name: &str, ins: &[TypeId], args: Vec<Value>) -> Result<Vec<Value>> {
+fn call_as(
+    e: &mut Engine,
+    op: OpId,
+    rt: RtFn,
+    name: &str,
+    ins: &[TypeId],
+    ret: Option<TypeId>,
+    args: Vec<Value>,
+) -> Result<Vec<Value>> {
     for a in &args {
         e.observe(op, a, &format!("passed to @{name}"))?;
     }
@@ -230,6 +434,12 @@ fn call_as(e: &mut Engine, op: OpId, rt: RtFn, name: &str, ins: &[TypeId], args:
             let r =
                 float::libm::binary(f, x, y, e.cfg.float_policy).map_err(|err| crate::operands::libm_error(e, op, err))?;
             return Ok(vec![Value::float(r)]);
+        }
+        RtFn::ApFloat(f) => return apfloat_call(e, op, f, name, &args, ret),
+        RtFn::PrintApFloat => {
+            let k = int(0).and_then(|x| x.to_i64()).and_then(ap_semantics).ok_or_else(|| bad_arg(op, name))?;
+            let b = int(1).map(|x| u128::from(u64_of(&x)) & ((1u128 << k.bit_width()) - 1)).ok_or_else(|| bad_arg(op, name))?;
+            Some(format_apfloat(float::from_bits(k, b)))
         }
         RtFn::Unknown => {
             return Err(Error::at(op, ErrorKind::Unsupported(format!("call to unknown external function @{name}"))))

@@ -372,6 +372,24 @@ fn constant(e: &Engine, op: OpId) -> Result<Value> {
     let ty = e.result_type(op, 0);
     match e.m.ctx.type_kind(ty) {
         TypeKind::LlvmStruct { .. } | TypeKind::LlvmArray { .. } => mem::aggregate_constant(e, op, a, ty),
+        TypeKind::Vector { elem, .. } if e.m.ctx.type_kind(*elem).is_integer() => {
+            // Float elements on an integer vector are their bits, as
+            // convert-arith-to-apfloat emits small-float vector constants.
+            let w = e.int_width(*elem).ok_or_else(|| invalid(op, "bad vector element type"))?;
+            match e.attr_value(op, a, ty)? {
+                Value::Array(d) if d.iter().any(|x| matches!(x, Scalar::Float(_))) => {
+                    let lanes = d
+                        .iter()
+                        .map(|x| match x {
+                            Scalar::Float(f) if f.kind.bit_width() == w => Ok(Scalar::Int(Int::from_u128(w, f.bits))),
+                            _ => Err(invalid(op, "float constant of an integer type of another width")),
+                        })
+                        .collect::<Result<Vec<_>>>()?;
+                    crate::operands::array(op, d.shape(), lanes)
+                }
+                v => Ok(v),
+            }
+        }
         TypeKind::Integer { .. } | TypeKind::Float(_) | TypeKind::Vector { .. } => e.attr_value(op, a, ty),
         _ => {
             let t = mlir_ir::printer::type_to_string(&e.m.ctx, ty);
