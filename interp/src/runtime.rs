@@ -63,6 +63,10 @@ pub enum RtFn {
     ApFloat(ApFn),
     /// `printApFloat(semantics, bits)`: the value as a double, `%lg`.
     PrintApFloat,
+    /// `memrefCopy(elemSize, src, dst)`: element-wise copy between two
+    /// strided memrefs given as unranked descriptors (what `memref.copy`
+    /// lowers to when a layout is not contiguous).
+    MemrefCopy,
     /// Any other external function.
     Unknown,
 }
@@ -88,6 +92,7 @@ impl RtFn {
             "aligned_alloc" => RtFn::AlignedAlloc,
             "free" => RtFn::Free,
             "printApFloat" => RtFn::PrintApFloat,
+            "memrefCopy" => RtFn::MemrefCopy,
             _ => libm_fn(name)
                 .or_else(|| ApFn::from_name(name).map(RtFn::ApFloat))
                 .or_else(|| MemrefFn::from_name(name).map(RtFn::Memref))
@@ -436,6 +441,14 @@ fn call_as(
             return Ok(vec![Value::float(r)]);
         }
         RtFn::ApFloat(f) => return apfloat_call(e, op, f, name, &args, ret),
+        RtFn::MemrefCopy => {
+            let n = int(0).and_then(|x| x.to_u64()).filter(|n| (1..=64).contains(n)).ok_or_else(|| bad_arg(op, name))?;
+            let (Some(Value::Ptr(src)), Some(Value::Ptr(dst))) = (args.get(1), args.get(2)) else {
+                return Err(bad_arg(op, name));
+            };
+            memref_copy(e, op, name, n as usize, src, dst, ins)?;
+            return Ok(Vec::new());
+        }
         RtFn::PrintApFloat => {
             let k = int(0).and_then(|x| x.to_i64()).and_then(ap_semantics).ok_or_else(|| bad_arg(op, name))?;
             let b = int(1).map(|x| u128::from(u64_of(&x)) & ((1u128 << k.bit_width()) - 1)).ok_or_else(|| bad_arg(op, name))?;
@@ -761,6 +774,46 @@ fn descriptor_args(e: &Engine, op: OpId, f: MemrefFn, name: &str, args: &[Value]
         out.push(Value::Memref(std::rc::Rc::new(descriptor(e, op, f.elem, rank, &desc, name, ty)?)));
     }
     Ok(out)
+}
+
+/// `memrefCopy`: every element of the source view (row-major) to the same
+/// index of the destination view, byte by byte with its defined or poison
+/// state; the shapes must match (the C++ code assumes they do).
+fn memref_copy(e: &mut Engine, op: OpId, name: &str, size: usize, src: &memory::Ptr, dst: &memory::Ptr, ins: &[TypeId]) -> Result<()> {
+    let what = format!("@{name}");
+    let ty = ins.first().copied().ok_or_else(|| bad_arg(op, name))?;
+    let view = |p: &memory::Ptr| -> Result<MemRef> {
+        let rank = crate::descriptor::read_rank(e, op, p, &what)?;
+        let d = crate::descriptor::read_ptr(e, op, p, 8, &what)?;
+        let elem = memory::Elem { lane: memory::Lane::Int(8 * size as u32), vshape: Vec::new(), name: "i8".into(), ty };
+        crate::descriptor::read_ranked(e, op, rank, &d, elem, &what)
+    };
+    let (s, d) = (view(src)?, view(dst)?);
+    if s.sizes != d.sizes {
+        return Err(Error::at(op, ErrorKind::Ub(format!("{what} between memrefs of shapes {:?} and {:?}", s.sizes, d.sizes))));
+    }
+    if let Some(why) = d.buf.borrow().read_only {
+        return Err(memory::mem_ub(op, d.buf.borrow().origin, format!("{what} writes into {why}")));
+    }
+    e.charge(op, s.num_elements().unwrap_or(0) as u64)?;
+    for idx in s.indices() {
+        let from = s.locate(op, &idx, &what)?;
+        let to = d.locate(op, &idx, &what)?;
+        let bytes: Vec<std::result::Result<u8, crate::scalar::Poison>> = {
+            let b = s.buf.borrow();
+            (from..from + size).map(|i| b.byte(i)).collect()
+        };
+        let mut b = d.buf.borrow_mut();
+        for (k, x) in bytes.into_iter().enumerate() {
+            match x {
+                Ok(v) => b.write_bytes(to + k, &[v]),
+                Err(p) => {
+                    b.write_lane(to + k, memory::Lane::Int(8), &Scalar::Poison(p));
+                }
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The memref of a C++ instantiation's element type `ce` described at `d`.
