@@ -513,16 +513,7 @@ pub(crate) fn float_lanes(
 
 /// A unary float op, elementwise.
 pub fn float1(e: &Engine, fr: &mut Frame, op: OpId, f: impl Fn(Float) -> Float) -> Result<Flow> {
-    let v = map1(
-        e.arg(fr, op, 0)?,
-        |x| match x {
-            Scalar::Poison(p) => Ok(Scalar::Poison(*p)),
-            Scalar::Float(x) => Ok(Scalar::Float(f(*x))),
-            Scalar::Int(_) | Scalar::Complex(..) => Err(bad_types(op)),
-        },
-        bad_shape(op),
-    )?;
-    e.assign(fr, op, v)
+    float1_try(e, fr, op, |x| Ok(f(x)))
 }
 
 /// `arith.select` and `llvm.select`: an i1 condition picks whole operands, a shaped one picks
@@ -570,6 +561,31 @@ pub fn select(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
 /// Successor `i` of `op`.
 pub fn successor(e: &Engine, op: OpId, i: usize) -> Result<mlir_ir::ir::BlockId> {
     e.m.successors(op).get(i).copied().ok_or_else(|| invalid(op, format!("missing successor #{i}")))
+}
+
+/// `cf.switch`/`llvm.switch`: to the successor whose case value (decoded
+/// at load) equals the flag, else to the default (successor 0).
+pub fn switch(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
+    let flag = e.arg(fr, op, 0)?;
+    e.observe(op, flag, "used as a switch flag")?;
+    let Some(Scalar::Int(flag)) = flag.scalar() else {
+        return Err(Error::at(op, ErrorKind::Invalid("switch flag is not an integer".into())));
+    };
+    let ncases = e.m.successors(op).len().saturating_sub(1);
+    let hit = match &e.aux[op.0 as usize].constant {
+        Some(Value::Array(cases)) => cases.iter().position(|c| c.as_int() == Some(flag)),
+        _ => None,
+    };
+    let target = match hit {
+        Some(i) if i < ncases => i + 1,
+        _ => 0,
+    };
+    let mut start = 1;
+    for i in 0..target {
+        start += e.m.block(successor(e, op, i)?).args.len as usize;
+    }
+    let n = e.m.block(successor(e, op, target)?).args.len as usize;
+    Ok(Flow::Branch(successor(e, op, target)?, e.args_in(fr, op, start..start + n)?))
 }
 
 /// `cf.cond_br` / `llvm.cond_br %c, ^t(..), ^f(..)`: the operands after the
@@ -682,29 +698,4 @@ pub fn int1(e: &Engine, fr: &mut Frame, op: OpId, f: impl Fn(&Int) -> Int) -> Re
         bad_shape(op),
     )?;
     e.assign(fr, op, v)
-}
-
-/// `cf.switch`/`llvm.switch`: to the successor whose case value (decoded
-/// at load) equals the flag, else to the default (successor 0).
-pub fn switch(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
-    let flag = e.arg(fr, op, 0)?;
-    e.observe(op, flag, "used as a switch flag")?;
-    let Some(Scalar::Int(flag)) = flag.scalar() else {
-        return Err(Error::at(op, ErrorKind::Invalid("switch flag is not an integer".into())));
-    };
-    let ncases = e.m.successors(op).len().saturating_sub(1);
-    let hit = match &e.aux[op.0 as usize].constant {
-        Some(Value::Array(cases)) => cases.iter().position(|c| c.as_int() == Some(flag)),
-        _ => None,
-    };
-    let target = match hit {
-        Some(i) if i < ncases => i + 1,
-        _ => 0,
-    };
-    let mut start = 1;
-    for i in 0..target {
-        start += e.m.block(successor(e, op, i)?).args.len as usize;
-    }
-    let n = e.m.block(successor(e, op, target)?).args.len as usize;
-    Ok(Flow::Branch(successor(e, op, target)?, e.args_in(fr, op, start..start + n)?))
 }

@@ -608,9 +608,9 @@ fn masked_store(e: &Engine, fr: &mut Frame, op: OpId, compress: bool) -> Result<
     let ty = e.operand_type(op, 0).ok_or_else(|| bad_types(op))?;
     let lane = elem_lane(e, op, ty)?;
     let vals = lanes(e, fr, op, 0)?;
-    let (pi, mi) = if compress { (1, 2) } else { (1, 2) };
-    let on = mask(e, fr, op, mi)?;
-    let p = e.arg(fr, op, pi)?;
+    // Both take (value, pointer, mask).
+    let on = mask(e, fr, op, 2)?;
+    let p = e.arg(fr, op, 1)?;
     let what = if compress { "llvm.intr.masked.compressstore" } else { "llvm.intr.masked.store" };
     let mut next = 0;
     for (k, enabled) in on.iter().enumerate() {
