@@ -125,7 +125,8 @@ fn unranked_struct(e: &mut Engine, op: OpId, m: &MemRef) -> Result<Value> {
     let buf = e.mem.new_buffer(op, 24 + 16 * r, AllocKind::Tensor, 8)?;
     {
         let mut b = buf.borrow_mut();
-        let mut put = |at: usize, x: u64| b.write_lane(at, Lane::Int(64), &Scalar::Int(Int::from_u128(64, u128::from(x))));
+        let mut put =
+            |at: usize, x: u64| b.write_lane(at, Lane::Int(64), &Scalar::Int(Int::from_u128(64, u128::from(x))));
         let base = m.buf.borrow().addr;
         put(0, base);
         put(8, base + m.base as u64);
@@ -142,7 +143,9 @@ fn unranked_struct(e: &mut Engine, op: OpId, m: &MemRef) -> Result<Value> {
 /// A memref from the fields of a ranked descriptor struct.
 fn from_fields(op: OpId, fs: &[Value], elem: Elem, what: &str) -> Result<MemRef> {
     let int = |v: Option<&Value>| match v {
-        Some(Value::Scalar(Scalar::Int(i))) => i.to_u64().map(|x| x as i64).ok_or_else(|| invalid(op, "bad descriptor field")),
+        Some(Value::Scalar(Scalar::Int(i))) => {
+            i.to_u64().map(|x| x as i64).ok_or_else(|| invalid(op, "bad descriptor field"))
+        }
         Some(Value::Scalar(Scalar::Poison(p))) => Err(Error::at(
             op,
             ErrorKind::Poison { what: format!("a memref descriptor field read by {what}"), origin: p.0 },
@@ -212,7 +215,10 @@ pub fn read_rank(e: &Engine, op: OpId, p: &Ptr, what: &str) -> Result<i64> {
 
 /// The memref described by the ranked descriptor in memory at `d`.
 pub fn read_ranked(e: &Engine, op: OpId, rank: i64, d: &Ptr, elem: Elem, what: &str) -> Result<MemRef> {
-    let rank = usize::try_from(rank).ok().filter(|r| *r <= 64).ok_or_else(|| invalid(op, format!("{what}: bad rank {rank}")))?;
+    let rank = usize::try_from(rank)
+        .ok()
+        .filter(|r| *r <= 64)
+        .ok_or_else(|| invalid(op, format!("{what}: bad rank {rank}")))?;
     let aligned = read_ptr(e, op, d, 8, what)?;
     let offset = read_i64(e, op, d, 16, what)?;
     let field = |k: usize| read_i64(e, op, d, 24 + 8 * k as i64, what);
@@ -227,7 +233,8 @@ fn nest(op: OpId, shape: &[usize], lanes: &[Scalar]) -> Result<Value> {
         [] | [_] => crate::operands::array(op, shape, lanes.to_vec()),
         [n, rest @ ..] => {
             let step = rest.iter().product::<usize>();
-            let parts = (0..*n).map(|k| nest(op, rest, &lanes[k * step..(k + 1) * step])).collect::<Result<Vec<_>>>()?;
+            let parts =
+                (0..*n).map(|k| nest(op, rest, &lanes[k * step..(k + 1) * step])).collect::<Result<Vec<_>>>()?;
             Ok(Value::Agg(Rc::from(parts)))
         }
     }

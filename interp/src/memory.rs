@@ -1040,11 +1040,24 @@ impl Memory {
     /// larger (below a page): memory whose real alignment is known (a
     /// `malloc`, an `llvm.alloca`), so an access that assumes more
     /// alignment than it has is caught rather than lucky.
-    pub fn new_buffer_exact(&mut self, at: OpId, bytes: usize, kind: AllocKind, align: u64) -> Result<Rc<RefCell<Buffer>>> {
+    pub fn new_buffer_exact(
+        &mut self,
+        at: OpId,
+        bytes: usize,
+        kind: AllocKind,
+        align: u64,
+    ) -> Result<Rc<RefCell<Buffer>>> {
         self.allocate(at, bytes, kind, align, true)
     }
 
-    fn allocate(&mut self, at: OpId, bytes: usize, kind: AllocKind, align: u64, exact: bool) -> Result<Rc<RefCell<Buffer>>> {
+    fn allocate(
+        &mut self,
+        at: OpId,
+        bytes: usize,
+        kind: AllocKind,
+        align: u64,
+        exact: bool,
+    ) -> Result<Rc<RefCell<Buffer>>> {
         let meta = bytes.div_ceil(64) * 8;
         self.reserve(at, bytes.saturating_add(meta), "the allocation")?;
         let data = Storage::zeroed(bytes).ok_or_else(|| {
@@ -1067,7 +1080,8 @@ impl Memory {
             self.buffer_bytes += bytes;
             self.peak_buffer_bytes = self.peak_buffer_bytes.max(self.buffer_bytes);
         }
-        let charged = if matches!(kind, AllocKind::Heap | AllocKind::Malloc | AllocKind::Alloca) { bytes + meta } else { 0 };
+        let charged =
+            if matches!(kind, AllocKind::Heap | AllocKind::Malloc | AllocKind::Alloca) { bytes + meta } else { 0 };
         let buf = Buffer {
             data,
             init,

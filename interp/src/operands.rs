@@ -371,7 +371,11 @@ pub fn place(e: &Engine, op: OpId, v: &Value, n: usize, what: &str) -> Result<(R
     };
     if let Some(how) = freed {
         let name = alloc_name(e, origin);
-        return Err(mem_ub(op, origin, format!("use after free: {what} through a pointer into {name}, whose memory was {}", how.how())));
+        return Err(mem_ub(
+            op,
+            origin,
+            format!("use after free: {what} through a pointer into {name}, whose memory was {}", how.how()),
+        ));
     }
     let at = usize::try_from(p.offset).ok().filter(|at| at.checked_add(n).is_some_and(|end| end <= len));
     match at {

@@ -185,7 +185,9 @@ fn apfloat_call(e: &Engine, op: OpId, f: ApFn, name: &str, args: &[Value], ret: 
     let bad = || bad_arg(op, name);
     let int = |i: usize| match args.get(i).and_then(Value::scalar) {
         Some(Scalar::Int(x)) => Ok(x.clone()),
-        Some(Scalar::Poison(p)) => Err(Error::at(op, ErrorKind::Poison { what: format!("passed to @{name}"), origin: p.0 })),
+        Some(Scalar::Poison(p)) => {
+            Err(Error::at(op, ErrorKind::Poison { what: format!("passed to @{name}"), origin: p.0 }))
+        }
         _ => Err(bad()),
     };
     let word = |i: usize| int(i).map(|x| u64_of(&x));
@@ -221,7 +223,11 @@ fn apfloat_call(e: &Engine, op: OpId, f: ApFn, name: &str, args: &[Value], ret: 
         }
         ApFn::ToInt => {
             let s = kind(0)?;
-            let w = int(1)?.to_u64().and_then(|w| u32::try_from(w).ok()).filter(|w| (1..=64).contains(w)).ok_or_else(bad)?;
+            let w = int(1)?
+                .to_u64()
+                .and_then(|w| u32::try_from(w).ok())
+                .filter(|w| (1..=64).contains(w))
+                .ok_or_else(bad)?;
             let unsigned = int(2)?.is_nonzero();
             let x = flt(s, 3)?;
             // APFloat's convertToInteger: NaN gives 0, out of range saturates.
@@ -232,11 +238,19 @@ fn apfloat_call(e: &Engine, op: OpId, f: ApFn, name: &str, args: &[Value], ret: 
                 match float::to_int(y, w, !unsigned) {
                     Some(v) => v,
                     None if float::is_negative(y) => {
-                        if unsigned { 0.into() } else { -(num_bigint::BigInt::from(1) << (w - 1)) }
+                        if unsigned {
+                            0.into()
+                        } else {
+                            -(num_bigint::BigInt::from(1) << (w - 1))
+                        }
                     }
                     None => {
                         let one = num_bigint::BigInt::from(1);
-                        if unsigned { (one << w) - 1 } else { (one << (w - 1)) - 1 }
+                        if unsigned {
+                            (one << w) - 1
+                        } else {
+                            (one << (w - 1)) - 1
+                        }
                     }
                 }
             };
@@ -244,7 +258,11 @@ fn apfloat_call(e: &Engine, op: OpId, f: ApFn, name: &str, args: &[Value], ret: 
         }
         ApFn::FromInt => {
             let s = kind(0)?;
-            let w = int(1)?.to_u64().and_then(|w| u32::try_from(w).ok()).filter(|w| (1..=64).contains(w)).ok_or_else(bad)?;
+            let w = int(1)?
+                .to_u64()
+                .and_then(|w| u32::try_from(w).ok())
+                .filter(|w| (1..=64).contains(w))
+                .ok_or_else(bad)?;
             let unsigned = int(2)?.is_nonzero();
             let x = Scalar::Int(Int::from_u128(w, u128::from(word(3)?)));
             match crate::operands::int_to_float(op, &x, crate::sem::fp::To::Float(s), !unsigned, pol)? {
@@ -411,7 +429,8 @@ fn call_as(
             return Ok(Vec::new());
         }
         RtFn::Malloc | RtFn::AlignedAlloc => {
-            let (align, size) = if rt == RtFn::Malloc { (16, int(0)) } else { (int(0).and_then(|a| a.to_u64()).unwrap_or(0), int(1)) };
+            let (align, size) =
+                if rt == RtFn::Malloc { (16, int(0)) } else { (int(0).and_then(|a| a.to_u64()).unwrap_or(0), int(1)) };
             let size = size.ok_or_else(|| bad_arg(op, name))?;
             // glibc rejects (null) what no host could allocate; the budget
             // refuses the rest with a resource error.
@@ -431,18 +450,20 @@ fn call_as(
         }
         RtFn::Libm1(f, k) => {
             let x = flt(0, k).ok_or_else(|| bad_arg(op, name))?;
-            let r = float::libm::unary(f, x, e.cfg.float_policy).map_err(|err| crate::operands::libm_error(e, op, err))?;
+            let r =
+                float::libm::unary(f, x, e.cfg.float_policy).map_err(|err| crate::operands::libm_error(e, op, err))?;
             return Ok(vec![Value::float(r)]);
         }
         RtFn::Libm2(f, k) => {
             let (x, y) = (flt(0, k).ok_or_else(|| bad_arg(op, name))?, flt(1, k).ok_or_else(|| bad_arg(op, name))?);
-            let r =
-                float::libm::binary(f, x, y, e.cfg.float_policy).map_err(|err| crate::operands::libm_error(e, op, err))?;
+            let r = float::libm::binary(f, x, y, e.cfg.float_policy)
+                .map_err(|err| crate::operands::libm_error(e, op, err))?;
             return Ok(vec![Value::float(r)]);
         }
         RtFn::ApFloat(f) => return apfloat_call(e, op, f, name, &args, ret),
         RtFn::MemrefCopy => {
-            let n = int(0).and_then(|x| x.to_u64()).filter(|n| (1..=64).contains(n)).ok_or_else(|| bad_arg(op, name))?;
+            let n =
+                int(0).and_then(|x| x.to_u64()).filter(|n| (1..=64).contains(n)).ok_or_else(|| bad_arg(op, name))?;
             let (Some(Value::Ptr(src)), Some(Value::Ptr(dst))) = (args.get(1), args.get(2)) else {
                 return Err(bad_arg(op, name));
             };
@@ -451,7 +472,9 @@ fn call_as(
         }
         RtFn::PrintApFloat => {
             let k = int(0).and_then(|x| x.to_i64()).and_then(ap_semantics).ok_or_else(|| bad_arg(op, name))?;
-            let b = int(1).map(|x| u128::from(u64_of(&x)) & ((1u128 << k.bit_width()) - 1)).ok_or_else(|| bad_arg(op, name))?;
+            let b = int(1)
+                .map(|x| u128::from(u64_of(&x)) & ((1u128 << k.bit_width()) - 1))
+                .ok_or_else(|| bad_arg(op, name))?;
             Some(format_apfloat(float::from_bits(k, b)))
         }
         RtFn::Unknown => {
@@ -754,7 +777,14 @@ fn tensor_as_memref(e: &mut Engine, op: OpId, name: &str, ty: Option<TypeId>, v:
 /// pointer to a descriptor (an unranked `{rank, descriptor pointer}` pair
 /// for the unranked ones); the unranked C functions get the pair's two
 /// fields as arguments.
-fn descriptor_args(e: &Engine, op: OpId, f: MemrefFn, name: &str, args: &[Value], ins: &[TypeId]) -> Result<Vec<Value>> {
+fn descriptor_args(
+    e: &Engine,
+    op: OpId,
+    f: MemrefFn,
+    name: &str,
+    args: &[Value],
+    ins: &[TypeId],
+) -> Result<Vec<Value>> {
     let ty = ins.first().copied().ok_or_else(|| bad_arg(op, name))?;
     let mut out = Vec::new();
     let mut it = args.iter();
@@ -779,7 +809,15 @@ fn descriptor_args(e: &Engine, op: OpId, f: MemrefFn, name: &str, args: &[Value]
 /// `memrefCopy`: every element of the source view (row-major) to the same
 /// index of the destination view, byte by byte with its defined or poison
 /// state; the shapes must match (the C++ code assumes they do).
-fn memref_copy(e: &mut Engine, op: OpId, name: &str, size: usize, src: &memory::Ptr, dst: &memory::Ptr, ins: &[TypeId]) -> Result<()> {
+fn memref_copy(
+    e: &mut Engine,
+    op: OpId,
+    name: &str,
+    size: usize,
+    src: &memory::Ptr,
+    dst: &memory::Ptr,
+    ins: &[TypeId],
+) -> Result<()> {
     let what = format!("@{name}");
     let ty = ins.first().copied().ok_or_else(|| bad_arg(op, name))?;
     let view = |p: &memory::Ptr| -> Result<MemRef> {
@@ -790,7 +828,10 @@ fn memref_copy(e: &mut Engine, op: OpId, name: &str, size: usize, src: &memory::
     };
     let (s, d) = (view(src)?, view(dst)?);
     if s.sizes != d.sizes {
-        return Err(Error::at(op, ErrorKind::Ub(format!("{what} between memrefs of shapes {:?} and {:?}", s.sizes, d.sizes))));
+        return Err(Error::at(
+            op,
+            ErrorKind::Ub(format!("{what} between memrefs of shapes {:?} and {:?}", s.sizes, d.sizes)),
+        ));
     }
     if let Some(why) = d.buf.borrow().read_only {
         return Err(memory::mem_ub(op, d.buf.borrow().origin, format!("{what} writes into {why}")));

@@ -267,8 +267,27 @@ const ORDERINGS: &[&str] = &["not_atomic", "unordered", "monotonic", "", "acquir
 /// `llvm.atomicrmw` operations in `LLVM::AtomicBinOp` order (checked
 /// against mlir-opt 22's generic form).
 pub const ATOMIC_BIN_OPS: &[&str] = &[
-    "xchg", "add", "sub", "_and", "nand", "_or", "_xor", "max", "min", "umax", "umin", "fadd", "fsub", "fmax", "fmin",
-    "uinc_wrap", "udec_wrap", "usub_cond", "usub_sat", "fmaximum", "fminimum",
+    "xchg",
+    "add",
+    "sub",
+    "_and",
+    "nand",
+    "_or",
+    "_xor",
+    "max",
+    "min",
+    "umax",
+    "umin",
+    "fadd",
+    "fsub",
+    "fmax",
+    "fmin",
+    "uinc_wrap",
+    "udec_wrap",
+    "usub_cond",
+    "usub_sat",
+    "fmaximum",
+    "fminimum",
 ];
 
 impl<'a> Parser<'a> {
@@ -619,8 +638,13 @@ impl<'a> Parser<'a> {
                     Err(m) => return self.err(m),
                 }
             }
-            let vt = self.m.ctx.ty(TypeKind::Vector { shape: vec![ints.len() as i64], scalable: vec![false], elem: fty });
-            let cv = self.m.ctx.attr(Attribute::Dense { ty: vt, splat: false, values: crate::attrs::DenseValues::Ints(ints) });
+            let vt =
+                self.m.ctx.ty(TypeKind::Vector { shape: vec![ints.len() as i64], scalable: vec![false], elem: fty });
+            let cv = self.m.ctx.attr(Attribute::Dense {
+                ty: vt,
+                splat: false,
+                values: crate::attrs::DenseValues::Ints(ints),
+            });
             self.set_attr(st, "case_values", cv);
         }
         let ncase: usize = segs.iter().sum();

@@ -27,11 +27,12 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::exec::{Engine, Flow, Frame};
 use crate::float::libm::{self, Fn1, Fn2};
 use crate::float::{self, Float, Round as R};
+use crate::operands::{
+    bad_shape, bad_types, float1_try as float1, float2_try as float2, float3, float_class as class, int1, libm1,
+    libm_error,
+};
 use crate::sem::fp::{clampf, copysign};
 use crate::sem::int::{absi, ctlz, ctpop, cttz, ipowi};
-use crate::operands::{
-    bad_shape, bad_types, float1_try as float1, float2_try as float2, float3, float_class as class, int1, libm1, libm_error,
-};
 use crate::value::{map2, map2_pair, Scalar};
 use mlir_ir::ir::OpId;
 use mlir_ir::ops::MathOp;

@@ -174,7 +174,7 @@ mod tests {
         assert_eq!(g(ieee_remainder(f(7.0), f(2.0))), -1.0); // 3.5 -> 4
         assert_eq!(g(ieee_remainder(f(-5.0), f(2.0))), -1.0);
         assert_eq!(g(ieee_remainder(f(5.5), f(2.0))), -0.5); // 2.75 -> 3
-        // In a format without infinity, 2x would overflow: 448 rem 300.
+                                                             // In a format without infinity, 2x would overflow: 448 rem 300.
         let k = FloatKind::F8E4M3FN;
         let c = |x: f64| float::convert(f(x), k, float::Round::NearestEven).unwrap();
         let r = ieee_remainder(c(448.0), c(288.0));

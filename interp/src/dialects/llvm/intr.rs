@@ -67,7 +67,9 @@ pub(super) fn exec(e: &mut Engine, fr: &mut Frame, op: OpId, kind: LlvmOp) -> Re
             libm::binary(Fn2::Pow, ten, x, pol).map_err(|err| libm_error(e, op, err))
         }),
         Pow => float2_try(e, fr, op, |x, y| libm::binary(Fn2::Pow, x, y, pol).map_err(|err| libm_error(e, op, err))),
-        Atan2 => float2_try(e, fr, op, |y, x| libm::binary(Fn2::Atan2, y, x, pol).map_err(|err| libm_error(e, op, err))),
+        Atan2 => {
+            float2_try(e, fr, op, |y, x| libm::binary(Fn2::Atan2, y, x, pol).map_err(|err| libm_error(e, op, err)))
+        }
         Powi => powi(e, fr, op),
         Copysign => float2_try(e, fr, op, |x, y| Ok(copysign(x, y))),
         Minnum => float2_try(e, fr, op, |x, y| Ok(maxnumf(x, y, false))),
@@ -100,7 +102,10 @@ pub(super) fn exec(e: &mut Engine, fr: &mut Frame, op: OpId, kind: LlvmOp) -> Re
         }
         Stackrestore => {
             let Value::Ptr(Ptr { buf: None, offset }) = e.arg(fr, op, 0)? else {
-                return Err(Error::at(op, ErrorKind::Ub("llvm.intr.stackrestore of a pointer stacksave did not make".into())));
+                return Err(Error::at(
+                    op,
+                    ErrorKind::Ub("llvm.intr.stackrestore of a pointer stacksave did not make".into()),
+                ));
             };
             let mark = usize::try_from(*offset).map_err(|_| invalid(op, "bad stack mark"))?;
             e.mem.stack_restore(mark);
@@ -158,8 +163,10 @@ fn bswap(a: &Int) -> Int {
 /// `ctlz`/`cttz` (poison for 0 with `is_zero_poison`) and `abs` (poison
 /// for the most negative value with `is_int_min_poison`).
 fn poisoning_unary(e: &Engine, fr: &mut Frame, op: OpId, kind: LlvmOp) -> Result<Flow> {
-    let flag = |name: &str| matches!(e.m.attr(op, name).map(|a| e.m.ctx.attr_kind(a)), Some(Attribute::Bool(true)))
-        || matches!(e.m.attr(op, name).map(|a| e.m.ctx.attr_kind(a)), Some(Attribute::Integer { value, .. }) if value.to_i64() == Some(1));
+    let flag = |name: &str| {
+        matches!(e.m.attr(op, name).map(|a| e.m.ctx.attr_kind(a)), Some(Attribute::Bool(true)))
+            || matches!(e.m.attr(op, name).map(|a| e.m.ctx.attr_kind(a)), Some(Attribute::Integer { value, .. }) if value.to_i64() == Some(1))
+    };
     let v = map1(
         e.arg(fr, op, 0)?,
         |x| match x {
@@ -201,11 +208,23 @@ fn fp_class(x: Float) -> i64 {
             _ => 1,
         }
     } else if float::is_inf(x) {
-        if neg { 2 } else { 9 }
+        if neg {
+            2
+        } else {
+            9
+        }
     } else if float::is_zero(x) {
-        if neg { 5 } else { 6 }
+        if neg {
+            5
+        } else {
+            6
+        }
     } else if float::is_normal(x) {
-        if neg { 3 } else { 8 }
+        if neg {
+            3
+        } else {
+            8
+        }
     } else if neg {
         4
     } else {
@@ -383,9 +402,10 @@ fn reduction(kind: LlvmOp) -> Option<(Red, bool)> {
 
 /// One step of reduction `r` (integers wrap; poison in gives poison).
 fn combine(op: OpId, r: Red, a: &Scalar, b: &Scalar) -> Result<Scalar> {
-    let bits = |f: fn(u128, u128) -> u128, g: fn(&num_bigint::BigInt, &num_bigint::BigInt) -> num_bigint::BigInt, x, y| {
-        Some(Out::Val(bitwise(x, y, f, g)))
-    };
+    let bits = |f: fn(u128, u128) -> u128,
+                g: fn(&num_bigint::BigInt, &num_bigint::BigInt) -> num_bigint::BigInt,
+                x,
+                y| { Some(Out::Val(bitwise(x, y, f, g))) };
     Ok(match (a, b) {
         (Scalar::Poison(p), _) | (_, Scalar::Poison(p)) => Scalar::Poison(*p),
         (Scalar::Int(x), Scalar::Int(y)) => {
@@ -438,7 +458,10 @@ fn reduce(e: &Engine, fr: &mut Frame, op: OpId, r: Red, vp: bool) -> Result<Flow
         };
         if evl > xs.len() as u64 {
             // LangRef: an explicit vector length past the vector's is UB.
-            return Err(Error::at(op, ErrorKind::Ub(format!("explicit vector length {evl} exceeds the vector's {} lanes", xs.len()))));
+            return Err(Error::at(
+                op,
+                ErrorKind::Ub(format!("explicit vector length {evl} exceeds the vector's {} lanes", xs.len())),
+            ));
         }
         xs = xs.into_iter().zip(on).take(evl as usize).filter(|(_, m)| *m).map(|(x, _)| x).collect();
     }
@@ -476,9 +499,10 @@ fn byte_count(e: &Engine, fr: &Frame, op: OpId, i: usize) -> Result<usize> {
     let v = e.arg(fr, op, i)?;
     e.observe(op, v, "used as a byte count")?;
     match v.scalar() {
-        Some(Scalar::Int(n)) => n.to_u64().and_then(|n| usize::try_from(n).ok()).ok_or_else(|| {
-            Error::at(op, ErrorKind::Resource(format!("a memory intrinsic of {} bytes", n.to_ubig())))
-        }),
+        Some(Scalar::Int(n)) => n
+            .to_u64()
+            .and_then(|n| usize::try_from(n).ok())
+            .ok_or_else(|| Error::at(op, ErrorKind::Resource(format!("a memory intrinsic of {} bytes", n.to_ubig())))),
         _ => Err(bad_types(op)),
     }
 }
@@ -495,7 +519,11 @@ fn mem_copy(e: &Engine, fr: &mut Frame, op: OpId, memcpy: bool) -> Result<Flow> 
     let (src, s) = place(e, op, e.arg(fr, op, 1)?, n, what)?;
     if memcpy && Rc::ptr_eq(&dst, &src) && d < s + n && s < d + n {
         let origin = src.borrow().origin;
-        return Err(crate::memory::mem_ub(op, origin, format!("llvm.intr.memcpy of overlapping ranges ({n} bytes from offset {s} to offset {d})")));
+        return Err(crate::memory::mem_ub(
+            op,
+            origin,
+            format!("llvm.intr.memcpy of overlapping ranges ({n} bytes from offset {s} to offset {d})"),
+        ));
     }
     let bytes: Vec<std::result::Result<u8, Poison>> = {
         let b = src.borrow();

@@ -17,8 +17,8 @@ use crate::exec::Engine;
 use crate::memory::{mem_ub, AllocKind, Buffer, Lane, Ptr, CONSTANT_GLOBAL};
 use crate::operands::{alloc_name, place};
 use crate::value::{Int, Scalar, Value};
-use mlir_ir::datalayout;
 use mlir_ir::attrs::{AttrId, Attribute};
+use mlir_ir::datalayout;
 use mlir_ir::ir::OpId;
 use mlir_ir::types::{LlvmStructBody, TypeId, TypeKind};
 use std::rc::Rc;
@@ -49,8 +49,8 @@ fn offsets(e: &Engine, op: OpId, ty: TypeId) -> Result<Vec<u64>> {
     match e.m.ctx.type_kind(ty).clone() {
         TypeKind::LlvmStruct { packed, body: LlvmStructBody::Fields(fs), .. } => {
             layout(e, op, ty)?;
-            let (offs, _, _) = datalayout::struct_layout(&e.m.ctx, &fs, packed, e.cfg.index_bits)
-                .map_err(|m| unsupported(op, m))?;
+            let (offs, _, _) =
+                datalayout::struct_layout(&e.m.ctx, &fs, packed, e.cfg.index_bits).map_err(|m| unsupported(op, m))?;
             Ok(offs)
         }
         TypeKind::LlvmArray { len, elem } => {
@@ -320,7 +320,9 @@ pub(super) fn write(e: &Engine, op: OpId, b: &mut Buffer, at: usize, ty: TypeId,
         (TypeKind::LlvmPtr(_), Value::Ptr(p)) => {
             b.write_lane(at, Lane::Int(64), &Scalar::Int(Int::from_u128(64, u128::from(p.addr())))).ok_or_else(bad)
         }
-        (TypeKind::LlvmPtr(_), Value::Scalar(s @ Scalar::Poison(_))) => b.write_lane(at, Lane::Int(64), s).ok_or_else(bad),
+        (TypeKind::LlvmPtr(_), Value::Scalar(s @ Scalar::Poison(_))) => {
+            b.write_lane(at, Lane::Int(64), s).ok_or_else(bad)
+        }
         (TypeKind::Vector { elem, .. }, Value::Array(_) | Value::Scalar(Scalar::Poison(_))) => {
             let (lane, bits) = vector_lane(e, op, *elem)?;
             let lanes: Vec<Scalar> = match v {
@@ -383,7 +385,10 @@ fn access(e: &Engine, op: OpId, p: &Value, ty: TypeId, what: &str) -> Result<(Rc
         return Err(mem_ub(
             op,
             origin,
-            format!("misaligned {what}: address {addr:#x} (offset {at} of {}) is not {align}-byte aligned", alloc_name(e, origin)),
+            format!(
+                "misaligned {what}: address {addr:#x} (offset {at} of {}) is not {align}-byte aligned",
+                alloc_name(e, origin)
+            ),
         ));
     }
     Ok((buf, at))
@@ -433,9 +438,13 @@ pub(super) fn alloca(e: &mut Engine, op: OpId, n: &Value) -> Result<Value> {
     let ty = type_attr(e, op, "elem_type")?;
     let l = layout(e, op, ty)?;
     let too_big = || {
-        Error::at(op, ErrorKind::Resource(format!("llvm.alloca of {} elements of {} bytes is too large", n.to_ubig(), l.alloc)))
+        Error::at(
+            op,
+            ErrorKind::Resource(format!("llvm.alloca of {} elements of {} bytes is too large", n.to_ubig(), l.alloc)),
+        )
     };
-    let bytes = n.to_u64().and_then(|n| n.checked_mul(l.alloc)).and_then(|b| usize::try_from(b).ok()).ok_or_else(too_big)?;
+    let bytes =
+        n.to_u64().and_then(|n| n.checked_mul(l.alloc)).and_then(|b| usize::try_from(b).ok()).ok_or_else(too_big)?;
     let align = alignment(e, op, ty)?;
     let buf = e.mem.new_buffer_exact(op, bytes, AllocKind::Alloca, align)?;
     Ok(Value::Ptr(Ptr { buf: Some(buf), offset: 0 }))
