@@ -198,6 +198,10 @@ fn apfloat_call(e: &Engine, op: OpId, f: ApFn, name: &str, args: &[Value], ret: 
         let w = k.bit_width();
         Ok(float::from_bits(k, u128::from(word(i)?) & ((1u128 << w) - 1)))
     };
+    // An integer width operand of convert_to_int/convert_from_int.
+    let width = |i: usize| -> Result<u32> {
+        int(i)?.to_u64().and_then(|w| u32::try_from(w).ok()).filter(|w| (1..=64).contains(w)).ok_or_else(bad)
+    };
     let pol = e.cfg.float_policy;
     let no_result = |x: float::FloatError| Error::at(op, ErrorKind::NoDefinedResult(format!("@{name}: {x}")));
     let r = Round::NearestEven;
@@ -223,11 +227,7 @@ fn apfloat_call(e: &Engine, op: OpId, f: ApFn, name: &str, args: &[Value], ret: 
         }
         ApFn::ToInt => {
             let s = kind(0)?;
-            let w = int(1)?
-                .to_u64()
-                .and_then(|w| u32::try_from(w).ok())
-                .filter(|w| (1..=64).contains(w))
-                .ok_or_else(bad)?;
+            let w = width(1)?;
             let unsigned = int(2)?.is_nonzero();
             let x = flt(s, 3)?;
             // APFloat's convertToInteger: NaN gives 0, out of range saturates.
@@ -258,11 +258,7 @@ fn apfloat_call(e: &Engine, op: OpId, f: ApFn, name: &str, args: &[Value], ret: 
         }
         ApFn::FromInt => {
             let s = kind(0)?;
-            let w = int(1)?
-                .to_u64()
-                .and_then(|w| u32::try_from(w).ok())
-                .filter(|w| (1..=64).contains(w))
-                .ok_or_else(bad)?;
+            let w = width(1)?;
             let unsigned = int(2)?.is_nonzero();
             let x = Scalar::Int(Int::from_u128(w, u128::from(word(3)?)));
             match crate::operands::int_to_float(op, &x, crate::sem::fp::To::Float(s), !unsigned, pol)? {

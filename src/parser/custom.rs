@@ -893,7 +893,21 @@ impl<'a> Parser<'a> {
             st.operands.extend(ops);
         }
         self.expect(Tok::RSquare, "']'")?;
-        let ncase: usize = case_segs.iter().sum();
+        self.set_switch_cases(st, fty, case_values, &case_segs, ndefault)?;
+        self.parse_optional_attrs(st)
+    }
+
+    /// The case attributes of `cf.switch`/`llvm.switch`: `case_values` (a
+    /// vector of the flag's type), `case_operand_segments` and
+    /// `operandSegmentSizes` (flag, default operands, case operands).
+    pub(super) fn set_switch_cases(
+        &mut self,
+        st: &mut OpState,
+        fty: TypeId,
+        case_values: Vec<(bool, num_bigint::BigInt)>,
+        case_segs: &[usize],
+        ndefault: usize,
+    ) -> PResult<()> {
         if !case_values.is_empty() {
             let (width, sign) = match self.m.ctx.type_kind(fty) {
                 TypeKind::Integer { width, signedness } => (*width, *signedness),
@@ -915,11 +929,12 @@ impl<'a> Parser<'a> {
             });
             self.set_attr(st, "case_values", cv);
         }
-        let cs = self.segments(&case_segs);
+        let cs = self.segments(case_segs);
         self.set_attr(st, "case_operand_segments", cs);
+        let ncase: usize = case_segs.iter().sum();
         let seg = self.segments(&[1, ndefault, ncase]);
         self.set_attr(st, "operandSegmentSizes", seg);
-        self.parse_optional_attrs(st)
+        Ok(())
     }
 
     // ---- module and func -------------------------------------------------

@@ -626,32 +626,10 @@ impl<'a> Parser<'a> {
             }
         }
         self.expect(Tok::RSquare, "']'")?;
-        if !vals.is_empty() {
-            let (width, sign) = match self.m.ctx.type_kind(fty) {
-                TypeKind::Integer { width, signedness } => (*width, *signedness),
-                _ => return self.custom_err("switch flag must be an integer"),
-            };
-            let mut ints = Vec::new();
-            for (neg, v) in vals {
-                match super::attrs::canonical_int(neg, v, width, sign) {
-                    Ok(x) => ints.push(x),
-                    Err(m) => return self.err(m),
-                }
-            }
-            let vt =
-                self.m.ctx.ty(TypeKind::Vector { shape: vec![ints.len() as i64], scalable: vec![false], elem: fty });
-            let cv = self.m.ctx.attr(Attribute::Dense {
-                ty: vt,
-                splat: false,
-                values: crate::attrs::DenseValues::Ints(ints),
-            });
-            self.set_attr(st, "case_values", cv);
+        if !matches!(self.m.ctx.type_kind(fty), TypeKind::Integer { .. }) && !vals.is_empty() {
+            return self.custom_err("switch flag must be an integer");
         }
-        let ncase: usize = segs.iter().sum();
-        let cs = self.segments(&segs);
-        self.set_attr(st, "case_operand_segments", cs);
-        let seg = self.segments(&[1, ndefault, ncase]);
-        self.set_attr(st, "operandSegmentSizes", seg);
+        self.set_switch_cases(st, fty, vals, &segs, ndefault)?;
         self.parse_optional_attrs(st)
     }
 
