@@ -325,6 +325,10 @@ pub enum Fmt {
     LlvmMaskedStore,
     /// `%c ["align"(%p, %n : !llvm.ptr, i64)] : i1` (`llvm.intr.assume`).
     LlvmAssume,
+    /// `ctors = [@f], priorities = [0 : i32], data = [#llvm.zero]`
+    /// (`llvm.mlir.global_ctors`, `global_dtors`; the older
+    /// attribute-dictionary form is accepted too).
+    LlvmXtors,
 }
 
 macro_rules! ops {
@@ -843,6 +847,8 @@ ops! {
         LlvmAtomicrmw / Atomicrmw = "llvm.atomicrmw", 0, LlvmAtomicRmw;
         LlvmCmpxchg / Cmpxchg = "llvm.cmpxchg", 0, LlvmCmpxchg;
         LlvmFence / Fence = "llvm.fence", 0, GenericOnly;
+        LlvmGlobalCtors / GlobalCtors = "llvm.mlir.global_ctors", 0, LlvmXtors;
+        LlvmGlobalDtors / GlobalDtors = "llvm.mlir.global_dtors", 0, LlvmXtors;
         // Intrinsics in their LLVM 22 forms: most are call-like; the ones
         // LLVM 22 prints generically have no custom form.
         LlvmFabs / Fabs = "llvm.intr.fabs", 0, LlvmIntr;

@@ -55,6 +55,16 @@ pub fn convert(e: &mut Engine, op: OpId, v: Value, from: TypeId, to: TypeId) -> 
             };
         }
     }
+    // A function value and its address (a lowered `func.constant`).
+    match (&v, ctx.type_kind(to)) {
+        (Value::Func(f), TypeKind::LlvmPtr(_)) => return Ok(Value::Ptr(e.func_pointer(op, *f)?)),
+        (Value::Ptr(p), TypeKind::Function { .. }) => {
+            return e.func_at(p).map(Value::Func).ok_or_else(|| {
+                Error::at(op, ErrorKind::Ub("a conversion cast of a pointer that is not a function's address".into()))
+            })
+        }
+        _ => {}
+    }
     let is_llvm = |t: TypeId| matches!(ctx.type_kind(t), TypeKind::LlvmStruct { .. } | TypeKind::LlvmArray { .. });
     if is_llvm(from) == is_llvm(to) || matches!(v, Value::Scalar(Scalar::Poison(_))) {
         return Ok(v);

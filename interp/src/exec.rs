@@ -159,6 +159,8 @@ pub struct Engine<'m> {
     pub mem: crate::memory::Memory,
     /// Frame sizes of the initializer regions of `llvm.mlir.global` ops.
     pub(crate) global_slots: FxHashMap<OpId, u32>,
+    /// The `llvm.mlir.global_ctors` and `global_dtors` ops.
+    xtor_ops: Vec<OpId>,
     /// Who watches the run (trace, debugger, pass checking); `None` costs
     /// one check per region entry and per call.
     pub observer: Option<Box<dyn Observer + 'm>>,
@@ -263,6 +265,7 @@ impl<'m> Engine<'m> {
             out,
             mem: crate::memory::Memory::with_limit(cfg.max_memory),
             global_slots: FxHashMap::default(),
+            xtor_ops: Vec::new(),
             observer: None,
             code: Rc::new(Code::default()),
             exits: Vec::new(),
@@ -309,6 +312,7 @@ impl<'m> Engine<'m> {
                     match m.op(op).name.kind {
                         OpKind::FuncFunc | OpKind::LlvmFunc => self.add_func(op),
                         OpKind::BuiltinModule => self.collect_funcs(op),
+                        OpKind::LlvmGlobalCtors | OpKind::LlvmGlobalDtors => self.xtor_ops.push(op),
                         OpKind::LlvmGlobal => {
                             if let Some(&r) = m.regions(op).first().filter(|r| !m.region(**r).blocks.is_empty()) {
                                 let mut n = 0u32;
@@ -404,6 +408,41 @@ impl<'m> Engine<'m> {
     /// The function called `name`.
     pub fn func_by_name(&self, name: &str) -> Option<FuncRef> {
         self.by_name.get(name).copied()
+    }
+
+    /// The address of function `f` (`llvm.mlir.addressof @f`, a lowered
+    /// `func.constant`): one placeholder allocation per function, made on
+    /// first use, so function pointers compare, round-trip through
+    /// integers and memory, and are never mistaken for data.
+    pub fn func_pointer(&mut self, at: OpId, f: FuncRef) -> Result<crate::memory::Ptr> {
+        let fop = self.funcs[f.0 as usize].op;
+        let buf = match self.mem.globals.get(&fop) {
+            Some(b) => b.clone(),
+            None => {
+                let b = self.mem.new_buffer(at, 1, crate::memory::AllocKind::Function, 16)?;
+                {
+                    let mut x = b.borrow_mut();
+                    x.origin = fop;
+                    x.read_only = Some("a function's code");
+                }
+                self.mem.globals.insert(fop, b.clone());
+                b
+            }
+        };
+        Ok(crate::memory::Ptr { buf: Some(buf), offset: 0 })
+    }
+
+    /// The function `p` points to the start of, if any.
+    pub fn func_at(&self, p: &crate::memory::Ptr) -> Option<FuncRef> {
+        let b = p.buf.as_ref()?.borrow();
+        if b.kind != crate::memory::AllocKind::Function || p.offset != 0 {
+            return None;
+        }
+        let Some(Attribute::String { value, .. }) = self.m.attr(b.origin, "sym_name").map(|a| self.m.ctx.attr_kind(a))
+        else {
+            return None;
+        };
+        self.func_by_name(std::str::from_utf8(value).ok()?)
     }
 
     /// Decodes the attributes of `op` the engine reads when it runs.
@@ -1075,6 +1114,18 @@ impl<'m> Engine<'m> {
     /// Runs the entry function `name` on `args` (one per parameter, of its
     /// types: `crate::args` builds them from text) and returns its results.
     pub fn run_entry_with(&mut self, name: &str, args: Vec<Value>) -> Result<Vec<Value>> {
+        self.run_entry_then(name, args, |_, _| Ok(()))
+    }
+
+    /// [`Engine::run_entry_with`], calling `after` on the results before
+    /// the module's destructors run, as mlir-runner prints a result before
+    /// its JIT is torn down.
+    pub fn run_entry_then(
+        &mut self,
+        name: &str,
+        args: Vec<Value>,
+        after: impl FnOnce(&mut Self, &[Value]) -> Result<()>,
+    ) -> Result<Vec<Value>> {
         self.deadline = self.cfg.timeout.map(|t| std::time::Instant::now() + t);
         let f = self
             .func_by_name(name)
@@ -1095,10 +1146,13 @@ impl<'m> Engine<'m> {
             return Err(Error::at(func.op, ErrorKind::Invalid(msg)));
         }
         let op = func.op;
+        self.run_xtors(OpKind::LlvmGlobalCtors)?;
         let vals = self.call(op, f, args)?;
         for v in &vals {
             self.observe(op, v, "returned by the entry function")?;
         }
+        after(self, &vals)?;
+        self.run_xtors(OpKind::LlvmGlobalDtors)?;
         if self.cfg.check_leaks {
             if let Some((alloc, bytes)) = self.mem.leaks().first() {
                 let n = self.mem.leaks().len();
@@ -1112,6 +1166,44 @@ impl<'m> Engine<'m> {
             }
         }
         Ok(vals)
+    }
+
+    /// Calls the functions of every `kind` op (`llvm.mlir.global_ctors`
+    /// or `global_dtors`) by ascending priority, in list order within one
+    /// priority: what mlir-runner's JIT does for both lists (LangRef
+    /// leaves the order of destructors to the platform).
+    fn run_xtors(&mut self, kind: OpKind) -> Result<()> {
+        let m = self.m;
+        let mut calls = Vec::new();
+        for &op in self.xtor_ops.iter().filter(|o| m.op(**o).name.kind == kind) {
+            let key = if kind == OpKind::LlvmGlobalCtors { "ctors" } else { "dtors" };
+            let list = |k: &str| match m.attr(op, k).map(|a| m.ctx.attr_kind(a)) {
+                Some(Attribute::Array(xs)) => Ok(xs.clone()),
+                _ => Err(Error::at(op, ErrorKind::Invalid(format!("'{}' without a '{k}' array", m.op_name(op))))),
+            };
+            let (fs, ps) = (list(key)?, list("priorities")?);
+            for (f, p) in fs.iter().zip(ps.iter()) {
+                let (Attribute::SymbolRef { root, .. }, Attribute::Integer { value, .. }) =
+                    (m.ctx.attr_kind(*f), m.ctx.attr_kind(*p))
+                else {
+                    return Err(Error::at(op, ErrorKind::Invalid("bad constructor list entry".into())));
+                };
+                let name = String::from_utf8_lossy(root);
+                let fr = self.func_by_name(&name).ok_or_else(|| {
+                    Error::at(op, ErrorKind::Invalid(format!("'{}' refers to no function @{name}", m.op_name(op))))
+                })?;
+                if !self.funcs[fr.0 as usize].inputs.is_empty() {
+                    let msg = format!("@{name}, called by '{}', must take no arguments", m.op_name(op));
+                    return Err(Error::at(op, ErrorKind::Invalid(msg)));
+                }
+                calls.push((value.to_i64().unwrap_or(0), op, fr));
+            }
+        }
+        calls.sort_by_key(|c| c.0);
+        for (_, op, f) in calls {
+            self.call(op, f, Vec::new())?;
+        }
+        Ok(())
     }
 
     /// Executes one op through its dialect.

@@ -63,6 +63,9 @@ pub enum AllocKind {
     /// `malloc`/`aligned_alloc` called from the llvm dialect: freed by
     /// `free`; a leak if never freed.
     Malloc,
+    /// The code of a function whose address was taken: a one-byte
+    /// placeholder, so each function has its own address and no data.
+    Function,
 }
 
 impl AllocKind {
@@ -75,6 +78,7 @@ impl AllocKind {
             AllocKind::Lent => "an array lent by the caller",
             AllocKind::Argument => "an argument of the entry function",
             AllocKind::Malloc => "heap memory (malloc)",
+            AllocKind::Function => "a function's code",
         }
     }
 }
@@ -1104,7 +1108,7 @@ impl Memory {
                 Some(s) => s.push(rc.clone()),
                 None => return Err(invalid(at, "memref.alloca outside any allocation scope")),
             },
-            AllocKind::Global | AllocKind::Tensor | AllocKind::Lent | AllocKind::Argument => {}
+            AllocKind::Global | AllocKind::Tensor | AllocKind::Lent | AllocKind::Argument | AllocKind::Function => {}
         }
         Ok(rc)
     }

@@ -365,10 +365,15 @@ pub fn place(e: &Engine, op: OpId, v: &Value, n: usize, what: &str) -> Result<(R
             ErrorKind::Ub(format!("{what} through a null pointer (address {:#x}, no allocation)", p.offset)),
         ));
     };
-    let (origin, len, freed) = {
+    let (origin, len, freed, kind) = {
         let b = buf.borrow();
-        (b.origin, b.len(), b.freed)
+        (b.origin, b.len(), b.freed, b.kind)
     };
+    if kind == AllocKind::Function {
+        let name = alloc_name(e, origin);
+        let msg = format!("{what} through a pointer to function {name}: a function's code is not data");
+        return Err(Error::at(op, ErrorKind::Ub(msg)));
+    }
     if let Some(how) = freed {
         let name = alloc_name(e, origin);
         return Err(mem_ub(

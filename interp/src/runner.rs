@@ -236,7 +236,7 @@ fn run(m: &mlir_ir::Module, src: &Source, cfg: Config, entry: &str, res: EntryRe
         eprintln!("Error: {msg}");
         return EXIT_RUNTIME;
     }
-    let r = e.run_entry(entry).and_then(|vals| driver::print_result(&mut e, entry, &vals, res));
+    let r = e.run_entry_then(entry, Vec::new(), |e, vals| driver::print_result(e, entry, vals, res)).map(|_| ());
     let _ = e.out.flush();
     match r {
         Ok(()) => 0,

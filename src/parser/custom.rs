@@ -518,7 +518,8 @@ impl<'a> Parser<'a> {
             | Fmt::LlvmIntrOperands
             | Fmt::LlvmIntrOperand
             | Fmt::LlvmMaskedStore
-            | Fmt::LlvmAssume => self.parse_llvm_family(fmt, kind, st, name_span)?,
+            | Fmt::LlvmAssume
+            | Fmt::LlvmXtors => self.parse_llvm_family(fmt, kind, st, name_span)?,
             Fmt::ScfFor => self.parse_scf_for(st)?,
             Fmt::ScfIf => self.parse_scf_if(st)?,
             Fmt::ScfWhile => self.parse_scf_while(st)?,

@@ -540,6 +540,23 @@ impl<'a> Parser<'a> {
                 Ok(())
             }
             Fmt::LlvmAssume => self.parse_llvm_assume(st, name_span),
+            Fmt::LlvmXtors => {
+                // LLVM 22: `ctors = [..], priorities = [..], data = [..]`;
+                // before it, the same as an attribute dictionary.
+                if !self.is(Tok::LBrace) {
+                    let list = if kind == OpKind::LlvmGlobalCtors { "ctors" } else { "dtors" };
+                    for (i, key) in [list, "priorities", "data"].into_iter().enumerate() {
+                        if i > 0 {
+                            self.expect(Tok::Comma, "','")?;
+                        }
+                        self.expect_kw_custom(key)?;
+                        self.expect(Tok::Equal, "'='")?;
+                        let a = self.parse_attribute(None)?;
+                        self.set_attr(st, key, a);
+                    }
+                }
+                self.parse_optional_attrs(st)
+            }
             _ => self.err_at(name_span, format!("internal error: '{}' is not an llvm op", kind.name())),
         }
     }

@@ -42,6 +42,7 @@ impl<'m> Verifier<'m> {
     pub(super) fn check_llvm(&self, op: OpId, kind: OpKind) -> VResult {
         match kind {
             OpKind::LlvmGlobal => self.llvm_global(op),
+            OpKind::LlvmGlobalCtors | OpKind::LlvmGlobalDtors => self.llvm_xtors(op),
             OpKind::LlvmFunc => self.llvm_func(op),
             OpKind::LlvmGetelementptr => self.llvm_gep(op),
             OpKind::LlvmLoad => self.llvm_ptr_operand(op, 0, "LLVM pointer type"),
@@ -166,6 +167,7 @@ impl<'m> Verifier<'m> {
         match self.kind(op) {
             OpKind::LlvmAddressof => self.llvm_addressof(op),
             OpKind::LlvmCall => self.llvm_call(op),
+            OpKind::LlvmGlobalCtors | OpKind::LlvmGlobalDtors => self.llvm_xtor_targets(op),
             _ => Ok(()),
         }
     }
@@ -377,6 +379,53 @@ impl<'m> Verifier<'m> {
                 }
                 _ => return self.op_err(op, format!("type '{}' cannot be indexed (index #{i})", self.ty(cur))),
             };
+        }
+        Ok(())
+    }
+
+    /// The function list of a `global_ctors`/`global_dtors` op.
+    fn xtor_list(&self, op: OpId) -> &'static str {
+        if self.kind(op) == OpKind::LlvmGlobalCtors {
+            "ctors"
+        } else {
+            "dtors"
+        }
+    }
+
+    /// `global_ctors`/`global_dtors`: three parallel arrays.
+    fn llvm_xtors(&self, op: OpId) -> VResult {
+        let m = self.m;
+        let len = |k: &str| match m.attr(op, k).map(|a| m.ctx.attr_kind(a)) {
+            Some(Attribute::Array(xs)) => Ok(xs.len()),
+            _ => Err(k.to_string()),
+        };
+        let list = self.xtor_list(op);
+        match (len(list), len("priorities"), len("data")) {
+            (Ok(a), Ok(b), Ok(c)) if a == b && b == c => {}
+            (Ok(_), Ok(_), Ok(_)) => {
+                return self
+                    .err(m.op(op).span, &format!("{list}, priorities, and data must have the same number of elements"))
+            }
+            (Err(k), _, _) | (_, Err(k), _) | (_, _, Err(k)) => {
+                return self.op_err(op, &format!("requires attribute '{k}'"))
+            }
+        }
+        Ok(())
+    }
+
+    /// Every function a `global_ctors`/`global_dtors` op names is an `llvm.func`.
+    fn llvm_xtor_targets(&self, op: OpId) -> VResult {
+        let m = self.m;
+        let Some(Attribute::Array(xs)) = m.attr(op, self.xtor_list(op)).map(|a| m.ctx.attr_kind(a)) else {
+            return Ok(());
+        };
+        for x in xs {
+            if let Attribute::SymbolRef { root, nested } = m.ctx.attr_kind(*x) {
+                if self.lookup_symbol(op, root, nested).filter(|t| self.kind(*t) == OpKind::LlvmFunc).is_none() {
+                    let n = String::from_utf8_lossy(root);
+                    return self.op_err(op, &format!("'{n}' does not reference a valid LLVM function"));
+                }
+            }
         }
         Ok(())
     }

@@ -35,7 +35,8 @@ impl<'m> Verifier<'m> {
         if kind == OpKind::FuncCall {
             self.check_call(op)?;
         }
-        if matches!(kind, OpKind::LlvmAddressof | OpKind::LlvmCall) {
+        if matches!(kind, OpKind::LlvmAddressof | OpKind::LlvmCall | OpKind::LlvmGlobalCtors | OpKind::LlvmGlobalDtors)
+        {
             self.llvm_symbol_uses(op)?;
         }
         if kind == OpKind::MemrefGetGlobal {

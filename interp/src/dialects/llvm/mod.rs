@@ -358,10 +358,39 @@ fn bitcast_bits(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
 
 /// `llvm.call @f(args)`: a function with a body or a runtime function.
 fn call(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
-    let Some(f) = e.aux[op.0 as usize].callee else {
-        return Err(unsupported(op, "indirect llvm.call (function pointers are not modelled)"));
+    let mut args = e.args(fr, op);
+    let f = match e.aux[op.0 as usize].callee {
+        Some(f) => f,
+        None => {
+            // Indirect: the callee is the first operand.
+            if args.is_empty() {
+                return Err(invalid(op, "indirect llvm.call without a callee operand"));
+            }
+            let target = args.remove(0);
+            e.observe(op, &target, "called")?;
+            let Value::Ptr(p) = &target else { return Err(invalid(op, "the callee of llvm.call is not a pointer")) };
+            let f = e.func_at(p).ok_or_else(|| {
+                let what = match &p.buf {
+                    Some(b) => match (p.offset, crate::operands::alloc_name(e, b.borrow().origin)) {
+                        (0, n) => n,
+                        (k, n) => format!("{k} bytes into {n}"),
+                    },
+                    None => format!("address {:#x} (no allocation)", p.offset),
+                };
+                Error::at(op, ErrorKind::Ub(format!("llvm.call through a pointer to {what}, which is not a function")))
+            })?;
+            // The verifier checks a direct call's signature; an indirect
+            // one through a function of another type is LLVM's UB.
+            let func = &e.funcs[f.0 as usize];
+            let given: Vec<_> = (1..=args.len()).filter_map(|i| e.operand_type(op, i)).collect();
+            let results: Vec<_> = (0..e.m.results(op).count()).map(|i| e.result_type(op, i)).collect();
+            if given != func.inputs || results != func.results {
+                let msg = format!("llvm.call through a pointer to @{}, a function of another type", func.name);
+                return Err(Error::at(op, ErrorKind::Ub(msg)));
+            }
+            f
+        }
     };
-    let args = e.args(fr, op);
     let res = e.call(op, f, args)?;
     e.assign_all(fr, op, res)
 }
@@ -430,8 +459,16 @@ fn symbol_target(e: &Engine, op: OpId) -> Result<OpId> {
 /// `llvm.mlir.addressof @g`: a pointer to the start of global `g`.
 fn addressof(e: &mut Engine, op: OpId) -> Result<Value> {
     let target = symbol_target(e, op)?;
+    if e.m.op(target).name.kind == mlir_ir::ops::OpKind::LlvmFunc {
+        let name = match e.m.attr(target, "sym_name").map(|a| e.m.ctx.attr_kind(a)) {
+            Some(Attribute::String { value, .. }) => String::from_utf8_lossy(value).into_owned(),
+            _ => return Err(invalid(op, "llvm.func without a name")),
+        };
+        let f = e.func_by_name(&name).ok_or_else(|| invalid(op, format!("no function @{name}")))?;
+        return Ok(Value::Ptr(e.func_pointer(op, f)?));
+    }
     if e.m.op(target).name.kind != mlir_ir::ops::OpKind::LlvmGlobal {
-        return Err(unsupported(op, "the address of a function (function pointers are not modelled)"));
+        return Err(invalid(op, format!("'{}' is not a global or a function", e.m.op_name(target))));
     }
     let buf = global(e, op, target)?;
     Ok(Value::Ptr(Ptr { buf: Some(buf), offset: 0 }))
