@@ -46,6 +46,16 @@ pub fn runner_args(argv: &[String]) -> Option<(String, Vec<String>)> {
     None
 }
 
+/// The FileCheck command line in `argv`, if the binary runs as FileCheck:
+/// through a link named `FileCheck`, or as `mlir-interp filecheck ...`.
+pub fn filecheck_args(argv: &[String]) -> Option<Vec<String>> {
+    let prog = argv.first()?;
+    if prog.rsplit('/').next() == Some("FileCheck") {
+        return Some(argv[1..].to_vec());
+    }
+    (argv.get(1).map(String::as_str) == Some("filecheck")).then(|| argv[2..].to_vec())
+}
+
 /// Runs mlir-runner's command line (see [`runner_args`]) on a thread with
 /// a [`CLI_STACK`] stack.
 pub fn runner_on_big_stack(prog: String, args: Vec<String>) -> i32 {
@@ -236,6 +246,14 @@ pub enum Cmd {
     /// Run FILE here and through mlir-opt + mlir-runner (LLVM 22); report
     /// the first difference (exit 0 same, 1 different, 2 unusable input).
     Diff(DiffArgs),
+    /// Run as LLVM's FileCheck (built in): `filecheck CHECK-FILE [options]`
+    /// with the input on stdin or `--input-file`; also what the binary
+    /// does when called through a link named `FileCheck`.
+    Filecheck {
+        /// FileCheck's arguments.
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
 }
 
 /// Engine options `run` and `debug` share.
@@ -369,6 +387,7 @@ pub fn main_with(cli: Cli) -> i32 {
         // main.rs hands mlir-runner command lines over before parsing;
         // this arm serves library callers of main_with.
         Cmd::Runner { args } => crate::runner::main(&args, "mlir-interp runner"),
+        Cmd::Filecheck { args } => crate::filecheck::main(&args, &mut std::io::stdin().lock(), &mut std::io::stderr()),
         Cmd::Dap { engine } => {
             let cfg = engine.config(None, false);
             let r = on_engine_thread(&cfg, || {

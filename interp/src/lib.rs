@@ -46,6 +46,8 @@ pub mod differential;
 mod driver;
 pub mod error;
 pub mod exec;
+#[doc(hidden)]
+pub mod filecheck;
 pub mod float;
 mod lane;
 mod lend;

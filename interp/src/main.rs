@@ -11,6 +11,9 @@ fn main() {
     // mlir-runner's command line is LLVM-style (`-entry-point-result=void`
     // is one option), which clap would misread: it is taken over first.
     let argv: Vec<String> = std::env::args().collect();
+    if let Some(args) = mlir_interp::cli::filecheck_args(&argv) {
+        std::process::exit(mlir_interp::filecheck::main(&args, &mut std::io::stdin().lock(), &mut std::io::stderr()));
+    }
     if let Some((prog, args)) = mlir_interp::cli::runner_args(&argv) {
         std::process::exit(mlir_interp::cli::runner_on_big_stack(prog, args));
     }
