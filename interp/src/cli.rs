@@ -254,6 +254,14 @@ pub enum Cmd {
         #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
         args: Vec<String>,
     },
+    /// Run lit tests (LLVM's MLIR tests, unchanged): each file's RUN lines
+    /// with mlir-interp as mlir-runner and FileCheck, the real mlir-opt
+    /// where a line needs it; `-v` shows each test's commands and output.
+    Lit {
+        /// `[-v] [--timeout SECONDS] FILE|DIR...`
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
 }
 
 /// Engine options `run` and `debug` share.
@@ -387,6 +395,7 @@ pub fn main_with(cli: Cli) -> i32 {
         // main.rs hands mlir-runner command lines over before parsing;
         // this arm serves library callers of main_with.
         Cmd::Runner { args } => crate::runner::main(&args, "mlir-interp runner"),
+        Cmd::Lit { args } => crate::lit::main(&args),
         Cmd::Filecheck { args } => crate::filecheck::main(&args, &mut std::io::stdin().lock(), &mut std::io::stderr()),
         Cmd::Dap { engine } => {
             let cfg = engine.config(None, false);

@@ -51,6 +51,8 @@ pub mod filecheck;
 pub mod float;
 mod lane;
 mod lend;
+#[doc(hidden)]
+pub mod lit;
 pub mod memory;
 mod npy;
 mod operands;

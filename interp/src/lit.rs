@@ -1,0 +1,428 @@
+//! `mlir-interp lit FILE...`: runs LLVM lit tests (MLIR's integration
+//! tests, unchanged) with the interpreter standing in for `mlir-runner`
+//! and the built-in FileCheck for `FileCheck`. A test's `RUN:` lines (with
+//! `DEFINE:`/`REDEFINE:` substitutions, `%s`, `%t`, the runner-library
+//! substitutions) run in `bash` with `pipefail`, as lit's shell runs them;
+//! `mlir-opt` is the real one (`$MLIR_OPT`, else LLVM 22's, else `PATH`).
+//! A RUN line that needs a tool that is not installed is skipped and
+//! named; a test with all lines skipped, or a `REQUIRES:` feature, is
+//! unsupported. `XFAIL: *` inverts the verdict. Exit 1 if a test failed.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// A test's verdict, as lit names them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Verdict {
+    Pass,
+    Fail,
+    Unsupported,
+    Xfail,
+    Xpass,
+}
+
+impl Verdict {
+    fn name(self) -> &'static str {
+        match self {
+            Verdict::Pass => "PASS",
+            Verdict::Fail => "FAIL",
+            Verdict::Unsupported => "UNSUPPORTED",
+            Verdict::Xfail => "XFAIL",
+            Verdict::Xpass => "XPASS",
+        }
+    }
+}
+
+/// The directives of one test file.
+#[derive(Default, Debug)]
+struct Script {
+    /// RUN commands with their line numbers, continuations joined.
+    runs: Vec<(usize, String)>,
+    requires: Vec<String>,
+    xfail: bool,
+}
+
+/// Where the tools the RUN lines name come from.
+struct Tools {
+    me: PathBuf,
+    mlir_opt: Option<PathBuf>,
+    /// `--llvm`: LLVM 22's own mlir-runner and FileCheck, as a reference.
+    llvm: bool,
+}
+
+/// Runs `mlir-interp lit [-v] [--timeout S] FILE|DIR...`.
+pub fn main(args: &[String]) -> i32 {
+    let mut verbose = false;
+    let mut llvm = false;
+    let mut timeout = Duration::from_secs(60);
+    let mut paths = Vec::new();
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "-v" | "--verbose" => verbose = true,
+            "--llvm" => llvm = true,
+            "--timeout" => match it.next().and_then(|s| s.parse::<f64>().ok()).filter(|s| *s > 0.0) {
+                Some(s) => timeout = Duration::from_secs_f64(s),
+                None => {
+                    eprintln!("lit: --timeout needs a number of seconds");
+                    return 2;
+                }
+            },
+            "-h" | "--help" => {
+                println!("usage: mlir-interp lit [-v] [--llvm] [--timeout SECONDS] FILE|DIR...\n\nRuns lit tests' RUN lines with mlir-interp as mlir-runner and FileCheck\n(--llvm: with LLVM 22's own, for reference).");
+                return 0;
+            }
+            s if s.starts_with('-') => {
+                eprintln!("lit: unknown option '{s}'");
+                return 2;
+            }
+            _ => paths.push(PathBuf::from(a)),
+        }
+    }
+    if paths.is_empty() {
+        eprintln!("lit: no test files given");
+        return 2;
+    }
+    let mut files = Vec::new();
+    for p in &paths {
+        if let Err(e) = collect(p, &mut files) {
+            eprintln!("lit: {}: {e}", p.display());
+            return 2;
+        }
+    }
+    let me = std::env::current_exe().unwrap_or_else(|_| PathBuf::from("mlir-interp"));
+    let tools = Tools { me, mlir_opt: find_mlir_opt(), llvm };
+    if tools.mlir_opt.is_none() {
+        eprintln!(
+            "lit: note: mlir-opt not found ($MLIR_OPT, /usr/lib/llvm-22/bin, PATH): RUN lines using it are skipped"
+        );
+    }
+    let mut counts = std::collections::BTreeMap::<&str, usize>::new();
+    let n = files.len();
+    for (k, f) in files.iter().enumerate() {
+        let (v, detail) = run_test(f, &tools, timeout);
+        *counts.entry(v.name()).or_default() += 1;
+        println!("{}: {} ({} of {n})", v.name(), f.display(), k + 1);
+        if !detail.is_empty() && (verbose || matches!(v, Verdict::Fail | Verdict::Xpass | Verdict::Unsupported)) {
+            let show = if verbose || v != Verdict::Unsupported {
+                detail.clone()
+            } else {
+                detail.lines().next().unwrap_or("").to_string()
+            };
+            for l in show.lines() {
+                println!("  {l}");
+            }
+        }
+    }
+    println!("\nTotal Discovered Tests: {n}");
+    for (name, c) in &counts {
+        println!("  {name}: {c}");
+    }
+    i32::from(counts.contains_key("FAIL") || counts.contains_key("XPASS"))
+}
+
+/// `p`, or the `.mlir` files under it, sorted.
+fn collect(p: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
+    if p.is_dir() {
+        let mut entries: Vec<PathBuf> = std::fs::read_dir(p)?.filter_map(|e| e.ok().map(|e| e.path())).collect();
+        entries.sort();
+        for e in entries {
+            if e.is_dir() || e.extension().is_some_and(|x| x == "mlir") {
+                collect(&e, out)?;
+            }
+        }
+        Ok(())
+    } else {
+        std::fs::metadata(p)?;
+        out.push(p.to_path_buf());
+        Ok(())
+    }
+}
+
+fn find_mlir_opt() -> Option<PathBuf> {
+    if let Some(p) = std::env::var_os("MLIR_OPT") {
+        return Some(PathBuf::from(p)).filter(|p| p.exists());
+    }
+    let llvm = PathBuf::from("/usr/lib/llvm-22/bin/mlir-opt");
+    if llvm.exists() {
+        return Some(llvm);
+    }
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path).map(|d| d.join("mlir-opt")).find(|p| p.exists())
+}
+
+/// Reads the lit directives of `text`.
+fn parse(text: &str) -> Script {
+    let mut s = Script::default();
+    let mut pending: Option<(usize, String)> = None;
+    for (i, line) in text.lines().enumerate() {
+        let Some(at) = line.find("RUN:").or_else(|| line.find("REQUIRES:")).or_else(|| line.find("XFAIL:")) else {
+            continue;
+        };
+        let (kw, rest) = line[at..].split_once(':').unwrap_or(("", ""));
+        // A keyword glued to a word (`XRUN:`, `CHECK-RUN:`) is not lit's.
+        if at > 0 && line.as_bytes()[at - 1].is_ascii_alphanumeric() {
+            continue;
+        }
+        let rest = rest.trim();
+        match kw {
+            "RUN" => {
+                let (text, more) = match rest.strip_suffix('\\') {
+                    Some(t) => (t.trim_end(), true),
+                    None => (rest, false),
+                };
+                let cur = pending.get_or_insert((i + 1, String::new()));
+                if !cur.1.is_empty() {
+                    cur.1.push(' ');
+                }
+                cur.1.push_str(text);
+                if !more {
+                    s.runs.extend(pending.take());
+                }
+            }
+            "REQUIRES" => s.requires.extend(rest.split(',').map(|x| x.trim().to_string()).filter(|x| !x.is_empty())),
+            "XFAIL" => s.xfail |= rest.split(',').any(|x| x.trim() == "*"),
+            _ => {}
+        }
+    }
+    s.runs.extend(pending);
+    s
+}
+
+/// `DEFINE: %{name} = value` lines, in file order, as (line, name, value, redefine).
+fn defines(text: &str) -> Vec<(usize, String, String)> {
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        for kw in ["REDEFINE:", "DEFINE:"] {
+            let Some(at) = line.find(kw) else { continue };
+            if kw == "DEFINE:" && line[..at].ends_with("RE") {
+                continue;
+            }
+            if let Some((name, value)) = line[at + kw.len()..].split_once('=') {
+                out.push((i + 1, name.trim().to_string(), value.trim().to_string()));
+            }
+            break;
+        }
+    }
+    out
+}
+
+/// Applies lit's substitutions to one RUN command.
+fn substitute(cmd: &str, file: &Path, tmp: &Path, defs: &[(String, String)]) -> String {
+    let mut c = cmd.to_string();
+    // `%{name}` definitions may use each other: expand to a fixed point.
+    for _ in 0..16 {
+        let before = c.clone();
+        for (n, v) in defs {
+            c = c.replace(n.as_str(), v);
+        }
+        if c == before {
+            break;
+        }
+    }
+    let dir = file.parent().map_or_else(|| ".".into(), |d| d.display().to_string());
+    let dir = if dir.is_empty() { ".".to_string() } else { dir };
+    let t = tmp.join("t").display().to_string();
+    let subs: [(&str, String); 12] = [
+        ("%mlir_c_runner_utils", "libmlir_c_runner_utils.so".into()),
+        ("%mlir_runner_utils", "libmlir_runner_utils.so".into()),
+        ("%mlir_apfloat_wrappers", "libmlir_apfloat_wrappers.so".into()),
+        ("%mlir_lib_dir", "/usr/lib/llvm-22/lib".into()),
+        ("%{shlibext}", ".so".into()),
+        ("%shlibext", ".so".into()),
+        ("%{pathsep}", ":".into()),
+        ("%s", file.display().to_string()),
+        ("%S", dir.clone()),
+        ("%p", dir),
+        ("%t", t),
+        ("%T", tmp.display().to_string()),
+    ];
+    let mut out = String::new();
+    let mut rest = c.as_str();
+    'outer: while let Some(i) = rest.find('%') {
+        out.push_str(&rest[..i]);
+        rest = &rest[i..];
+        if let Some(r) = rest.strip_prefix("%%") {
+            out.push('%');
+            rest = r;
+            continue;
+        }
+        for (k, v) in &subs {
+            if let Some(r) = rest.strip_prefix(k) {
+                out.push_str(v);
+                rest = r;
+                continue 'outer;
+            }
+        }
+        out.push('%');
+        rest = &rest[1..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Whether `word` appears in `cmd` as a command word (not inside a path
+/// or another name).
+fn names_tool(cmd: &str, word: &str) -> bool {
+    cmd.split(|c: char| c.is_whitespace() || c == '|' || c == ';' || c == '(' || c == ')').any(|w| w == word)
+}
+
+/// Runs one test file.
+fn run_test(file: &Path, tools: &Tools, timeout: Duration) -> (Verdict, String) {
+    let text = match std::fs::read_to_string(file) {
+        Ok(t) => t,
+        Err(e) => return (Verdict::Fail, format!("cannot read: {e}")),
+    };
+    let script = parse(&text);
+    if !script.requires.is_empty() {
+        return (Verdict::Unsupported, format!("REQUIRES: {} (no features are available)", script.requires.join(", ")));
+    }
+    if script.runs.is_empty() {
+        return (Verdict::Unsupported, "no RUN lines".into());
+    }
+    let tmp = std::env::temp_dir().join(format!("mlir-interp-lit-{}-{}", std::process::id(), unique()));
+    if let Err(e) = std::fs::create_dir_all(&tmp) {
+        return (Verdict::Fail, format!("cannot make a temporary directory: {e}"));
+    }
+    let all_defs = defines(&text);
+    let mut detail = String::new();
+    let mut ran = 0;
+    let mut failed = false;
+    for (line, cmd) in &script.runs {
+        let defs: Vec<(String, String)> =
+            all_defs.iter().filter(|d| d.0 < *line).map(|d| (d.1.clone(), d.2.clone())).rev().collect();
+        let mut seen = std::collections::HashSet::new();
+        let defs: Vec<_> = defs.into_iter().filter(|d| seen.insert(d.0.clone())).collect();
+        let cmd = substitute(cmd, file, &tmp, &defs);
+        let needs_opt = names_tool(&cmd, "mlir-opt");
+        if needs_opt && tools.mlir_opt.is_none() {
+            detail.push_str(&format!("line {line}: skipped (needs mlir-opt): {cmd}\n"));
+            continue;
+        }
+        if let Some(t) = ["mlir-translate", "llc", "lli", "clang"].iter().find(|t| names_tool(&cmd, t)) {
+            detail.push_str(&format!("line {line}: skipped (needs {t}, which is not built in): {cmd}\n"));
+            continue;
+        }
+        ran += 1;
+        let me = tools.me.display().to_string();
+        let opt = tools.mlir_opt.as_ref().map_or_else(|| "mlir-opt".into(), |p| p.display().to_string());
+        // Tools as shell functions: the RUN text stays as written.
+        let (runner, filecheck) = if tools.llvm {
+            let libs = "-shared-libs=/usr/lib/llvm-22/lib/libmlir_c_runner_utils.so.22.1,/usr/lib/llvm-22/lib/libmlir_runner_utils.so.22.1,/usr/lib/llvm-22/lib/libmlir_apfloat_wrappers.so.22.1";
+            (format!("/usr/lib/llvm-22/bin/mlir-runner {libs}"), "/usr/lib/llvm-22/bin/FileCheck".to_string())
+        } else {
+            (format!("'{me}' runner"), format!("'{me}' filecheck"))
+        };
+        let prelude = format!(
+            "set -o pipefail\n\
+             mlir-runner() {{ {runner} \"$@\"; }}\n\
+             mlir-cpu-runner() {{ {runner} \"$@\"; }}\n\
+             FileCheck() {{ {filecheck} \"$@\"; }}\n\
+             mlir-opt() {{ '{opt}' \"$@\"; }}\n\
+             not() {{ if [ \"$1\" = --crash ]; then shift; \"$@\"; [ $? -ge 128 ]; else \"$@\"; [ $? -ne 0 ]; fi; }}\n"
+        );
+        let (code, out, err) = match run_bounded(&format!("{prelude}{cmd}"), &tmp, timeout) {
+            Ok(x) => x,
+            Err(e) => (None, String::new(), e),
+        };
+        if code != Some(0) {
+            failed = true;
+            let status = code.map_or_else(|| "killed".to_string(), |c| format!("exit {c}"));
+            detail.push_str(&format!("line {line}: {status}: {cmd}\n"));
+            for (what, s) in [("stdout", &out), ("stderr", &err)] {
+                if !s.is_empty() {
+                    detail.push_str(&format!("--- {what}:\n{s}"));
+                    if !s.ends_with('\n') {
+                        detail.push('\n');
+                    }
+                }
+            }
+            break;
+        }
+    }
+    let _ = std::fs::remove_dir_all(&tmp);
+    if ran == 0 {
+        return (Verdict::Unsupported, detail);
+    }
+    let v = match (failed, script.xfail) {
+        (false, false) => Verdict::Pass,
+        (true, false) => Verdict::Fail,
+        (true, true) => Verdict::Xfail,
+        (false, true) => Verdict::Xpass,
+    };
+    (v, detail)
+}
+
+fn unique() -> u64 {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static N: AtomicU64 = AtomicU64::new(0);
+    N.fetch_add(1, Ordering::Relaxed)
+}
+
+/// Runs `script` with bash in `dir` for at most `timeout`.
+fn run_bounded(script: &str, dir: &Path, timeout: Duration) -> Result<(Option<i32>, String, String), String> {
+    let mut child = Command::new("bash")
+        .arg("-c")
+        .arg(script)
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("cannot run bash: {e}"))?;
+    let read = |r: Option<Box<dyn std::io::Read + Send>>| {
+        std::thread::spawn(move || {
+            let mut s = Vec::new();
+            if let Some(mut r) = r {
+                let _ = r.read_to_end(&mut s);
+            }
+            String::from_utf8_lossy(&s).into_owned()
+        })
+    };
+    let out = read(child.stdout.take().map(|x| Box::new(x) as Box<dyn std::io::Read + Send>));
+    let err = read(child.stderr.take().map(|x| Box::new(x) as Box<dyn std::io::Read + Send>));
+    let deadline = Instant::now() + timeout;
+    let code = loop {
+        match child.try_wait() {
+            Ok(Some(s)) => break s.code(),
+            Ok(None) if Instant::now() < deadline => std::thread::sleep(Duration::from_millis(5)),
+            _ => {
+                let _ = child.kill();
+                let _ = child.wait();
+                break None;
+            }
+        }
+    };
+    Ok((code, out.join().unwrap_or_default(), err.join().unwrap_or_default()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn run_lines_join_continuations_and_skip_glued_keywords() {
+        let s = parse("// RUN: a \\\n// RUN:   | b\n// XRUN: no\n// REQUIRES: x, y\n// XFAIL: *\n");
+        assert_eq!(s.runs, vec![(1, "a | b".to_string())]);
+        assert_eq!(s.requires, vec!["x", "y"]);
+        assert!(s.xfail);
+    }
+
+    #[test]
+    fn substitutions_as_lit_makes_them() {
+        let defs = vec![
+            ("%{run}".to_string(), "mlir-runner -e main %{libs}".to_string()),
+            ("%{libs}".into(), "-shared-libs=%mlir_c_runner_utils".into()),
+        ];
+        let c = substitute("%{run} %s | FileCheck %s 100%%", Path::new("d/x.mlir"), Path::new("/tmp/q"), &defs);
+        assert_eq!(c, "mlir-runner -e main -shared-libs=libmlir_c_runner_utils.so d/x.mlir | FileCheck d/x.mlir 100%");
+        assert_eq!(substitute("%t.o %S", Path::new("d/x.mlir"), Path::new("/tmp/q"), &[]), "/tmp/q/t.o d");
+    }
+
+    #[test]
+    fn tool_words() {
+        assert!(names_tool("a | mlir-opt %s", "mlir-opt"));
+        assert!(!names_tool("cat mlir-opt.txt", "mlir-opt"));
+    }
+}

@@ -1,0 +1,117 @@
+//! `mlir-interp lit` and `mlir-interp filecheck` driven as a user drives
+//! them: test files on disk, RUN lines naming mlir-runner and FileCheck.
+//! Expected outputs are derived by hand: `printI64(42)` prints `42`.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn bin() -> &'static str {
+    env!("CARGO_BIN_EXE_mlir-interp")
+}
+
+fn dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("mlir-interp-lit-test-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+const PROGRAM: &str = "func.func private @printI64(i64)
+func.func private @printNewline()
+func.func @main() {
+  %c = arith.constant 42 : i64
+  call @printI64(%c) : (i64) -> ()
+  call @printNewline() : () -> ()
+  return
+}
+";
+
+fn write(d: &Path, name: &str, header: &str) -> PathBuf {
+    let p = d.join(name);
+    std::fs::write(&p, format!("{header}{PROGRAM}")).unwrap();
+    p
+}
+
+fn lit(args: &[&Path]) -> (i32, String) {
+    let out = Command::new(bin()).arg("lit").args(args).env("MLIR_OPT", "/nonexistent").output().unwrap();
+    (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+#[test]
+fn a_passing_test_a_failing_one_and_an_unsupported_one() {
+    let d = dir("verdicts");
+    let run = "// RUN: mlir-runner %s -e main -entry-point-result=void \\\n// RUN:   -shared-libs=%mlir_c_runner_utils | FileCheck %s\n";
+    let pass = write(&d, "pass.mlir", &format!("{run}// CHECK: 42\n"));
+    let fail = write(&d, "fail.mlir", &format!("{run}// CHECK: 43\n"));
+    let unsup = write(&d, "unsup.mlir", &format!("// REQUIRES: arm-emulator\n{run}// CHECK: 42\n"));
+    let (code, out) = lit(&[&pass]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.starts_with(&format!("PASS: {} (1 of 1)", pass.display())), "{out}");
+    let (code, out) = lit(&[&pass, &fail, &unsup]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains(&format!("FAIL: {}", fail.display())), "{out}");
+    assert!(out.contains("error: CHECK: expected string not found in input"), "{out}");
+    assert!(out.contains(&format!("UNSUPPORTED: {}", unsup.display())), "{out}");
+    assert!(out.contains("  FAIL: 1\n  PASS: 1\n  UNSUPPORTED: 1"), "{out}");
+}
+
+#[test]
+fn lines_needing_a_missing_mlir_opt_are_skipped_and_named() {
+    let d = dir("skip");
+    let t = write(
+        &d,
+        "t.mlir",
+        "// RUN: mlir-opt %s --convert-arith-to-llvm | mlir-runner -e main -entry-point-result=void | FileCheck %s\n\
+         // RUN: mlir-runner %s -e main -entry-point-result=void | FileCheck %s\n// CHECK: 42\n",
+    );
+    let (code, out) = Command::new(bin())
+        .args(["lit", "-v"])
+        .arg(&t)
+        .env("MLIR_OPT", "/nonexistent")
+        .output()
+        .map(|o| (o.status.code().unwrap_or(-1), String::from_utf8_lossy(&o.stdout).into_owned()))
+        .unwrap();
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("line 1: skipped (needs mlir-opt)"), "{out}");
+    // With every line skipped the test is unsupported, not passed.
+    let only = write(&d, "only.mlir", "// RUN: mlir-opt %s | FileCheck %s\n// CHECK: 42\n");
+    let (code, out) = lit(&[&only]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.starts_with("UNSUPPORTED:"), "{out}");
+}
+
+#[test]
+fn xfail_and_not() {
+    let d = dir("xfail");
+    let x = write(
+        &d,
+        "x.mlir",
+        "// XFAIL: *\n// RUN: mlir-runner %s -e main -entry-point-result=void | FileCheck %s\n// CHECK: 7\n",
+    );
+    let n = write(
+        &d,
+        "n.mlir",
+        "// RUN: mlir-runner %s -e main -entry-point-result=void | not FileCheck %s\n// CHECK: 7\n",
+    );
+    let (code, out) = lit(&[&x, &n]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("XFAIL:") && out.contains("PASS:"), "{out}");
+}
+
+#[test]
+fn filecheck_through_a_link_named_filecheck() {
+    let d = dir("link");
+    let link = d.join("FileCheck");
+    std::os::unix::fs::symlink(bin(), &link).unwrap();
+    let checks = d.join("c.txt");
+    std::fs::write(&checks, "CHECK: 42\n").unwrap();
+    let input = d.join("in.txt");
+    std::fs::write(&input, "x 42 y\n").unwrap();
+    let ok = Command::new(&link).arg(&checks).arg("-input-file").arg(&input).status().unwrap();
+    assert_eq!(ok.code(), Some(0));
+    std::fs::write(&input, "x 41 y\n").unwrap();
+    let out =
+        Command::new(&link).arg(&checks).arg("--input-file=".to_string() + input.to_str().unwrap()).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("note: scanning from here"));
+}
