@@ -704,7 +704,7 @@ impl Checker<'_> {
                 let block = &body[..end];
                 rest = &body[end + 2..];
                 if let Some(num) = block.strip_prefix('#') {
-                    self.parse_numeric_block(&mut p, num, here + 3, line, file)?;
+                    self.parse_numeric_block(&mut p, num, here + 3, file)?;
                     continue;
                 }
                 // A string variable: [[NAME:regex]] or [[NAME]], or a
@@ -778,14 +778,7 @@ impl Checker<'_> {
     }
 
     /// `[[#%fmt, VAR: expr]]`, `[[#VAR:]]` or `[[#expr]]`.
-    fn parse_numeric_block(
-        &mut self,
-        p: &mut Pattern,
-        block: &str,
-        at: usize,
-        line: usize,
-        file: File,
-    ) -> Result<(), ()> {
+    fn parse_numeric_block(&mut self, p: &mut Pattern, block: &str, at: usize, file: File) -> Result<(), ()> {
         let mut block = block.trim_start();
         let mut fmt = None;
         if block.starts_with('%') {
@@ -865,7 +858,6 @@ impl Checker<'_> {
                 self.nums.entry(name.to_string()).or_insert((i128::MIN, f));
             }
             None => {
-                let _ = line;
                 match expr {
                     Some(e) => p.pieces.push(Piece::Num(e, fmt)),
                     // `[[#]]`: any number.
