@@ -124,7 +124,7 @@ pub fn run_reference(
     cmd.args(["-e", entry, &format!("-entry-point-result={result}")])
         .arg(format!("-shared-libs={}", tc.shared_libs))
         .arg(&lowered);
-    let run = run_bounded(cmd, timeout).map_err(|e| format!("{}: {e}", tc.mlir_runner));
+    let run = run_bounded(cmd, timeout).map_err(|e| format!("{}: {e}; the comparison is unusable", tc.mlir_runner));
     let _ = std::fs::remove_file(&lowered);
     let (status, stdout, stderr) = run?;
     // mlir-runner's own failures (the JIT could not compile or link the
@@ -140,7 +140,10 @@ pub fn run_reference(
 /// Runs `cmd` to its end or for at most `timeout` (a lowered program with
 /// undefined behaviour can hang, even in the JIT's crash handler); returns
 /// its exit code (`None` when a signal ended it), stdout and stderr.
-fn run_bounded(mut cmd: Command, timeout: std::time::Duration) -> Result<(Option<i32>, String, String), String> {
+pub(crate) fn run_bounded(
+    mut cmd: Command,
+    timeout: std::time::Duration,
+) -> Result<(Option<i32>, String, String), String> {
     use std::io::Read;
     use std::process::Stdio;
     let mut child =
@@ -165,10 +168,7 @@ fn run_bounded(mut cmd: Command, timeout: std::time::Duration) -> Result<(Option
             None if std::time::Instant::now() >= deadline => {
                 let _ = child.kill();
                 let _ = child.wait();
-                return Err(format!(
-                    "did not finish within {} s (--timeout); the comparison is unusable",
-                    timeout.as_secs_f64()
-                ));
+                return Err(format!("did not finish within {} s (--timeout)", timeout.as_secs_f64()));
             }
             None => std::thread::sleep(std::time::Duration::from_millis(10)),
         }

@@ -330,6 +330,8 @@ struct Checker<'a> {
     /// String variables defined so far in the check file (or by `-D`),
     /// to reject a numeric variable of the same name.
     str_defined: std::collections::HashSet<String>,
+    /// Compiled regexes by their text.
+    compiled: HashMap<String, Regex>,
     out: String,
 }
 
@@ -346,6 +348,7 @@ pub fn check(opts: &Options, check_name: &str, check_text: &str, input_name: &st
         vars: HashMap::new(),
         nums: HashMap::new(),
         str_defined: Default::default(),
+        compiled: HashMap::new(),
         out: String::new(),
     };
     let status = c.run();
@@ -961,12 +964,23 @@ impl Checker<'_> {
         }
         let hay = &self.input[from..to];
         if let Some(f) = &p.fixed {
-            let at =
-                if self.opts.ignore_case { hay.to_lowercase().find(&f.to_lowercase()) } else { hay.find(f.as_str()) };
+            // ASCII case folding, as LLVM's `find_insensitive`: byte
+            // offsets stay those of the input.
+            let at = if self.opts.ignore_case {
+                hay.to_ascii_lowercase().find(&f.to_ascii_lowercase())
+            } else {
+                hay.find(f.as_str())
+            };
             return Ok(at.map(|i| (from + i, f.len())));
         }
-        let re = self.regex_of(p)?;
-        let re = Regex::new(&re).map_err(|e| format!("invalid regex: {e}"))?;
+        let text = self.regex_of(p)?;
+        // A pattern is searched again and again (each -DAG candidate, each
+        // -COUNT repetition, each -NOT region): compile each text once.
+        if !self.compiled.contains_key(&text) {
+            let re = Regex::new(&text).map_err(|e| format!("invalid regex: {e}"))?;
+            self.compiled.insert(text.clone(), re);
+        }
+        let re = &self.compiled[&text];
         let caps = match re.captures(hay) {
             Ok(Some(c)) => c,
             Ok(None) => return Ok(None),

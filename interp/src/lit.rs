@@ -10,7 +10,7 @@
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// A test's verdict, as lit names them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -322,7 +322,9 @@ fn run_test(file: &Path, tools: &Tools, timeout: Duration) -> (Verdict, String) 
              mlir-opt() {{ '{opt}' \"$@\"; }}\n\
              not() {{ if [ \"$1\" = --crash ]; then shift; \"$@\"; [ $? -ge 128 ]; else \"$@\"; [ $? -ne 0 ]; fi; }}\n"
         );
-        let (code, out, err) = match run_bounded(&format!("{prelude}{cmd}"), &tmp, timeout) {
+        let mut bash = Command::new("bash");
+        bash.arg("-c").arg(format!("{prelude}{cmd}")).current_dir(&tmp).stdin(Stdio::null());
+        let (code, out, err) = match crate::differential::run_bounded(bash, timeout) {
             Ok(x) => x,
             Err(e) => (None, String::new(), e),
         };
@@ -358,43 +360,6 @@ fn unique() -> u64 {
     use std::sync::atomic::{AtomicU64, Ordering};
     static N: AtomicU64 = AtomicU64::new(0);
     N.fetch_add(1, Ordering::Relaxed)
-}
-
-/// Runs `script` with bash in `dir` for at most `timeout`.
-fn run_bounded(script: &str, dir: &Path, timeout: Duration) -> Result<(Option<i32>, String, String), String> {
-    let mut child = Command::new("bash")
-        .arg("-c")
-        .arg(script)
-        .current_dir(dir)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .map_err(|e| format!("cannot run bash: {e}"))?;
-    let read = |r: Option<Box<dyn std::io::Read + Send>>| {
-        std::thread::spawn(move || {
-            let mut s = Vec::new();
-            if let Some(mut r) = r {
-                let _ = r.read_to_end(&mut s);
-            }
-            String::from_utf8_lossy(&s).into_owned()
-        })
-    };
-    let out = read(child.stdout.take().map(|x| Box::new(x) as Box<dyn std::io::Read + Send>));
-    let err = read(child.stderr.take().map(|x| Box::new(x) as Box<dyn std::io::Read + Send>));
-    let deadline = Instant::now() + timeout;
-    let code = loop {
-        match child.try_wait() {
-            Ok(Some(s)) => break s.code(),
-            Ok(None) if Instant::now() < deadline => std::thread::sleep(Duration::from_millis(5)),
-            _ => {
-                let _ = child.kill();
-                let _ = child.wait();
-                break None;
-            }
-        }
-    };
-    Ok((code, out.join().unwrap_or_default(), err.join().unwrap_or_default()))
 }
 
 #[cfg(test)]

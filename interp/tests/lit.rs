@@ -32,9 +32,14 @@ fn write(d: &Path, name: &str, header: &str) -> PathBuf {
     p
 }
 
-fn lit(args: &[&Path]) -> (i32, String) {
-    let out = Command::new(bin()).arg("lit").args(args).env("MLIR_OPT", "/nonexistent").output().unwrap();
+/// `mlir-interp lit FLAGS FILES` on a machine without mlir-opt.
+fn lit_with(flags: &[&str], files: &[&Path]) -> (i32, String) {
+    let out = Command::new(bin()).arg("lit").args(flags).args(files).env("MLIR_OPT", "/nonexistent").output().unwrap();
     (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+fn lit(files: &[&Path]) -> (i32, String) {
+    lit_with(&[], files)
 }
 
 #[test]
@@ -64,13 +69,7 @@ fn lines_needing_a_missing_mlir_opt_are_skipped_and_named() {
         "// RUN: mlir-opt %s --convert-arith-to-llvm | mlir-runner -e main -entry-point-result=void | FileCheck %s\n\
          // RUN: mlir-runner %s -e main -entry-point-result=void | FileCheck %s\n// CHECK: 42\n",
     );
-    let (code, out) = Command::new(bin())
-        .args(["lit", "-v"])
-        .arg(&t)
-        .env("MLIR_OPT", "/nonexistent")
-        .output()
-        .map(|o| (o.status.code().unwrap_or(-1), String::from_utf8_lossy(&o.stdout).into_owned()))
-        .unwrap();
+    let (code, out) = lit_with(&["-v"], &[&t]);
     assert_eq!(code, 0, "{out}");
     assert!(out.contains("line 1: skipped (needs mlir-opt)"), "{out}");
     // With every line skipped the test is unsupported, not passed.

@@ -382,9 +382,11 @@ fn call(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
             // The verifier checks a direct call's signature; an indirect
             // one through a function of another type is LLVM's UB.
             let func = &e.funcs[f.0 as usize];
-            let given: Vec<_> = (1..=args.len()).filter_map(|i| e.operand_type(op, i)).collect();
-            let results: Vec<_> = (0..e.m.results(op).count()).map(|i| e.result_type(op, i)).collect();
-            if given != func.inputs || results != func.results {
+            let same_inputs = func.inputs.len() == args.len()
+                && func.inputs.iter().enumerate().all(|(i, t)| e.operand_type(op, i + 1) == Some(*t));
+            let same_results = func.results.len() == e.m.results(op).count()
+                && func.results.iter().enumerate().all(|(i, t)| e.result_type(op, i) == *t);
+            if !same_inputs || !same_results {
                 let msg = format!("llvm.call through a pointer to @{}, a function of another type", func.name);
                 return Err(Error::at(op, ErrorKind::Ub(msg)));
             }
