@@ -940,6 +940,10 @@ ops! {
         LlvmMaskedStore / MaskedStore = "llvm.intr.masked.store", 0, LlvmMaskedStore;
         LlvmMaskedExpandload / MaskedExpandload = "llvm.intr.masked.expandload", 0, GenericOnly;
         LlvmMaskedCompressstore / MaskedCompressstore = "llvm.intr.masked.compressstore", 0, GenericOnly;
+        LlvmMaskedGather / MaskedGather = "llvm.intr.masked.gather", 0, LlvmIntrOperands;
+        LlvmMaskedScatter / MaskedScatter = "llvm.intr.masked.scatter", 0, LlvmMaskedStore;
+        LlvmVectorInsert / VectorInsert = "llvm.intr.vector.insert", 0, VecInsert;
+        LlvmVectorExtract / VectorExtract = "llvm.intr.vector.extract", 0, VecExtract;
         LlvmStacksave / Stacksave = "llvm.intr.stacksave", 0, TypeOnly;
         LlvmStackrestore / Stackrestore = "llvm.intr.stackrestore", 0, LlvmIntrOperand;
         LlvmAssume / Assume = "llvm.intr.assume", 0, LlvmAssume;

@@ -353,6 +353,10 @@ impl Tensor {
     /// The elements as `T`: an error if the element type does not convert
     /// to `T` (see [`Element`]) or an element is poison.
     pub fn to_array<T: Element>(&self) -> Result<ArrayD<T>, Error> {
+        // An all-poison value knows no element type: name the poison first.
+        if let Some(at) = &self.poison {
+            return Err(Error::new(ErrorClass::NoLibraryForm, format!("the element at {at:?} is poison")));
+        }
         let ok = match self.elem {
             Elem::Lane(l) => T::fits(l) && l.bytes() == T::SIZE,
             Elem::Rust { name, .. } => name == std::any::type_name::<T>(),
@@ -364,9 +368,6 @@ impl Tensor {
             };
             let msg = format!("elements of {have} do not convert to {}", std::any::type_name::<T>());
             return Err(Error::new(ErrorClass::NoLibraryForm, msg));
-        }
-        if let Some(at) = &self.poison {
-            return Err(Error::new(ErrorClass::NoLibraryForm, format!("the element at {at:?} is poison")));
         }
         let v: Vec<T> = self.bytes.chunks_exact(T::SIZE).map(T::get).collect();
         ArrayD::from_shape_vec(IxDyn(&self.shape), v)

@@ -611,9 +611,17 @@ impl<'m> Engine<'m> {
             }
             Attribute::Float { value, .. } => Ok(Value::float(self.float_of(op, value, ty)?)),
             Attribute::Dense { ty: dty, splat, values } => {
-                let shape: Vec<usize> = match m.ctx.type_kind(*dty).shape() {
-                    Some(s) => s.iter().map(|d| usize::try_from(*d).unwrap_or(0)).collect(),
-                    None => return Err(invalid(op, "dense constant of unshaped type")),
+                let shape: Vec<usize> = match m.ctx.type_kind(*dty) {
+                    // A scalable vector constant is a splat over `n * vscale` lanes.
+                    TypeKind::Vector { shape, scalable, .. } => shape
+                        .iter()
+                        .zip(scalable.iter().chain(std::iter::repeat(&false)))
+                        .map(|(d, s)| usize::try_from(*d).unwrap_or(0) * if *s { self.cfg.vscale as usize } else { 1 })
+                        .collect(),
+                    k => match k.shape() {
+                        Some(s) => s.iter().map(|d| usize::try_from(*d).unwrap_or(0)).collect(),
+                        None => return Err(invalid(op, "dense constant of unshaped type")),
+                    },
                 };
                 let n = shape.iter().try_fold(1usize, |a, d| a.checked_mul(*d)).unwrap_or(usize::MAX);
                 let what = "a dense constant";

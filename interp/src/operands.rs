@@ -319,14 +319,15 @@ pub fn elem_of(e: &Engine, at: OpId, ty: TypeId) -> Result<Elem> {
     if let TypeKind::Vector { shape, elem, .. } = ctx.type_kind(ty) {
         let lane = lane_of(*elem).ok_or_else(unsupported)?;
         let scalable = match ctx.type_kind(ty) {
-            TypeKind::Vector { scalable, .. } => scalable.iter().any(|s| *s),
-            _ => false,
+            TypeKind::Vector { scalable, .. } => scalable.clone(),
+            _ => Vec::new(),
         };
         let vshape = shape
             .iter()
-            .map(|d| {
+            .zip(scalable.iter().chain(std::iter::repeat(&false)))
+            .map(|(d, s)| {
                 let n = usize::try_from(*d).ok()?;
-                if scalable {
+                if *s {
                     n.checked_mul(e.cfg.vscale as usize)
                 } else {
                     Some(n)

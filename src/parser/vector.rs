@@ -68,7 +68,12 @@ impl<'a> Parser<'a> {
                 let dt = self.parse_type()?;
                 let a = self.resolve(val, vt)?;
                 let b = self.resolve(dst, dt)?;
-                st.operands.extend([a, b]);
+                // llvm.intr.vector.insert takes the destination first.
+                if kind == OpKind::LlvmVectorInsert {
+                    st.operands.extend([b, a]);
+                } else {
+                    st.operands.extend([a, b]);
+                }
                 st.operands.extend(tmp.operands);
                 self.set_attr(st, pos.0, pos.1);
                 st.result_types = vec![dt];
@@ -323,7 +328,8 @@ impl<'a> Parser<'a> {
     /// The position of `extract`/`insert` (a mixed list; dynamic entries go
     /// to `tmp`) or the constant `pos` of the scalable variants.
     fn position(&mut self, kind: OpKind, _st: &mut OpState, tmp: &mut OpState) -> PResult<(&'static str, AttrId)> {
-        if matches!(kind, OpKind::VectorScalableExtract | OpKind::VectorScalableInsert) {
+        use OpKind::*;
+        if matches!(kind, VectorScalableExtract | VectorScalableInsert | LlvmVectorExtract | LlvmVectorInsert) {
             self.expect(Tok::LSquare, "'['")?;
             let p = self.parse_i64()?;
             self.expect(Tok::RSquare, "']'")?;

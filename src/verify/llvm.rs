@@ -86,6 +86,9 @@ impl<'m> Verifier<'m> {
                 self.llvm_operands(op, Self::is_llvm_int, LLVM_INT)?;
                 self.llvm_extension(op)
             }
+            OpKind::LlvmMaskedLoad | OpKind::LlvmMaskedStore => self.llvm_alignment(op),
+            OpKind::LlvmMaskedGather | OpKind::LlvmMaskedScatter => self.llvm_gather_scatter(op, kind),
+            OpKind::LlvmVectorInsert | OpKind::LlvmVectorExtract => self.llvm_subvector(op, kind),
             _ => Ok(()),
         }
     }
@@ -132,6 +135,92 @@ impl<'m> Verifier<'m> {
             return self.op_err(op, "failed to verify that all of {container, res} have same type");
         }
         Ok(())
+    }
+
+    /// The masked memory intrinsics carry their alignment.
+    fn llvm_alignment(&self, op: OpId) -> VResult {
+        match self.m.attr(op, "alignment") {
+            Some(_) => Ok(()),
+            None => self.op_err(op, "requires attribute 'alignment'"),
+        }
+    }
+
+    /// `masked.gather`/`scatter`: a vector of pointers with one pointer
+    /// per lane of the data vector (mlir-opt numbers that operand from 1).
+    fn llvm_gather_scatter(&self, op: OpId, kind: OpKind) -> VResult {
+        self.llvm_alignment(op)?;
+        let m = self.m;
+        let gather = kind == OpKind::LlvmMaskedGather;
+        let (data, ptrs) = if gather {
+            let Some(r) = m.results(op).next() else { return self.op_err(op, "expects a result") };
+            (m.type_of(r), m.operands(op).first().map(|v| m.type_of(*v)))
+        } else {
+            let ops = m.operands(op);
+            let Some(v) = ops.first() else { return self.op_err(op, "expects a value to store") };
+            (m.type_of(*v), ops.get(1).map(|v| m.type_of(*v)))
+        };
+        let Some(ptrs) = ptrs else { return self.op_err(op, "expects a vector of pointers") };
+        let ptr_vec = |t: TypeId| match m.ctx.type_kind(t) {
+            TypeKind::Vector { elem, .. } => self.is_llvm_ptr(*elem),
+            _ => false,
+        };
+        if !ptr_vec(ptrs) {
+            let which = if gather { "operand #0" } else { "operand #1" };
+            let msg = format!(
+                "{which} must be LLVM dialect-compatible vector of LLVM pointer type, but got '{}'",
+                self.ty(ptrs)
+            );
+            return self.op_err(op, msg);
+        }
+        let TypeKind::Vector { shape, scalable, .. } = m.ctx.type_kind(data).clone() else {
+            let what = if gather { "result #0" } else { "operand #0" };
+            let msg = format!("{what} must be LLVM dialect-compatible vector type, but got '{}'", self.ty(data));
+            return self.op_err(op, msg);
+        };
+        let same_lanes = match m.ctx.type_kind(ptrs) {
+            TypeKind::Vector { shape: s, scalable: k, .. } => *s == shape && *k == scalable,
+            _ => false,
+        };
+        if !same_lanes {
+            let dims: String = shape
+                .iter()
+                .zip(scalable.iter().chain(std::iter::repeat(&false)))
+                .map(|(d, k)| if *k { format!("[{d}]x") } else { format!("{d}x") })
+                .collect();
+            let shown = format!("vector<{dims}!llvm.ptr>");
+            return self.op_err(op, format!("expected operand #{} type to be '{shown}'", if gather { 1 } else { 2 }));
+        }
+        Ok(())
+    }
+
+    /// `llvm.intr.vector.insert`/`extract`: a fixed-length piece is the
+    /// most a fixed-length vector takes or gives.
+    fn llvm_subvector(&self, op: OpId, kind: OpKind) -> VResult {
+        let m = self.m;
+        let scalable = |t: TypeId| match m.ctx.type_kind(t) {
+            TypeKind::Vector { scalable, .. } => scalable.iter().any(|s| *s),
+            _ => false,
+        };
+        let (Some(r), Some(first)) = (m.results(op).next(), m.operands(op).first()) else {
+            return self.op_err(op, "expects an operand and a result");
+        };
+        let (rt, ft) = (m.type_of(r), m.type_of(*first));
+        if kind == OpKind::LlvmVectorExtract {
+            if scalable(rt) && !scalable(ft) {
+                return self
+                    .op_err(op, "failed to verify that it is not extracting scalable from fixed-length vectors.");
+            }
+            return Ok(());
+        }
+        if rt != ft {
+            return self.op_err(op, "failed to verify that all of {dstvec, res} have same type");
+        }
+        match m.operands(op).get(1) {
+            Some(src) if scalable(m.type_of(*src)) && !scalable(rt) => {
+                self.op_err(op, "failed to verify that it is not inserting scalable into fixed-length vectors.")
+            }
+            _ => Ok(()),
+        }
     }
 
     /// A signless integer (or a vector of them), as the llvm dialect admits.
@@ -342,7 +431,11 @@ impl<'m> Verifier<'m> {
         let ops = m.operands(op);
         let Some(base) = ops.first() else { return self.op_err(op, "expected a base pointer") };
         let bt = m.type_of(*base);
-        if !self.is_llvm_ptr(bt) {
+        let ptr_vector = match m.ctx.type_kind(bt) {
+            TypeKind::Vector { elem, shape, .. } => shape.len() == 1 && self.is_llvm_ptr(*elem),
+            _ => false,
+        };
+        if !self.is_llvm_ptr(bt) && !ptr_vector {
             return self.op_err(
                 op,
                 format!(

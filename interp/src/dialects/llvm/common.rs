@@ -3,6 +3,7 @@
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::exec::Engine;
+use crate::value::Value;
 use mlir_ir::attrs::Attribute;
 use mlir_ir::datalayout;
 use mlir_ir::ir::OpId;
@@ -15,6 +16,29 @@ pub(super) fn vector_dims_of(e: &Engine, op: OpId, ty: TypeId) -> Result<Vec<usi
     };
     let vs = e.cfg.vscale as usize;
     Ok(shape.iter().zip(scalable).map(|(n, s)| (*n).max(0) as usize * if *s { vs } else { 1 }).collect())
+}
+
+/// Lane `k` of a vector operand of a lane-wise op: an element of a vector
+/// of numbers, a pointer of a vector of pointers (kept as an aggregate of
+/// its lanes), and a scalar operand as itself, broadcast to every lane.
+pub(super) fn lane_value(v: &Value, k: usize) -> Option<Value> {
+    match v {
+        Value::Array(d) if k < d.len() => Some(Value::Scalar(d.get(k))),
+        Value::Agg(xs) => xs.get(k).cloned(),
+        Value::Array(_) => None,
+        v => Some(v.clone()),
+    }
+}
+
+/// The `n` lanes of a vector of pointers (a poison vector has poison lanes).
+pub(super) fn ptr_lanes(op: OpId, v: &Value, n: usize) -> Result<Vec<Value>> {
+    match v {
+        Value::Agg(xs) if xs.len() == n => Ok(xs.to_vec()),
+        // Poison of a vector type is built lane by lane as numbers are.
+        Value::Array(d) if d.len() == n => Ok(d.iter().map(Value::Scalar).collect()),
+        Value::Scalar(crate::value::Scalar::Poison(_)) => Ok(vec![v.clone(); n]),
+        _ => Err(invalid(op, format!("expected a vector of {n} pointers"))),
+    }
 }
 
 /// An unsupported-construct error at `op`.

@@ -12,7 +12,7 @@
 //!   pairwise as LLVM's shuffle reduction does for power-of-two lane
 //!   counts, and the start value is combined with the result.
 
-use super::common::{invalid, unsupported, vector_dims_of};
+use super::common::{invalid, ptr_lanes, unsupported, vector_dims_of};
 use super::mem;
 use crate::error::{Error, ErrorKind, Result};
 use crate::exec::{Engine, Flow, Frame};
@@ -96,6 +96,9 @@ pub(super) fn exec(e: &mut Engine, fr: &mut Frame, op: OpId, kind: LlvmOp) -> Re
         Memset => mem_set(e, fr, op),
         MaskedLoad | MaskedExpandload => masked_load(e, fr, op, kind == MaskedExpandload),
         MaskedStore | MaskedCompressstore => masked_store(e, fr, op, kind == MaskedCompressstore),
+        MaskedGather => masked_gather(e, fr, op),
+        MaskedScatter => masked_scatter(e, fr, op),
+        VectorInsert | VectorExtract => subvector(e, fr, op, kind == VectorInsert),
         Stacksave => {
             let mark = e.mem.stack_mark();
             e.assign(fr, op, Value::Ptr(Ptr { buf: None, offset: mark as i64 }))
@@ -450,7 +453,7 @@ fn reduce(e: &Engine, fr: &mut Frame, op: OpId, r: Red, vp: bool) -> Result<Flow
     let start = if has_start { Some(e.arg(fr, op, 0)?.scalar().cloned().ok_or_else(|| bad_types(op))?) } else { None };
     let mut xs = lanes(e, fr, op, usize::from(has_start))?;
     if vp {
-        let on = mask(e, fr, op, 2)?;
+        let on = mask(e, fr, op, 2, xs.len())?;
         let evl = match e.arg(fr, op, 3)?.scalar() {
             Some(Scalar::Int(n)) => n.to_u64().unwrap_or(u64::MAX),
             Some(Scalar::Poison(p)) => return e.assign(fr, op, Value::Scalar(Scalar::Poison(*p))),
@@ -570,11 +573,14 @@ fn mem_set(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     Ok(Flow::Next)
 }
 
-/// The enabled lanes of mask operand `i` (a poison mask lane is UB to
-/// rely on: reported).
-fn mask(e: &Engine, fr: &Frame, op: OpId, i: usize) -> Result<Vec<bool>> {
-    lanes(e, fr, op, i)?
-        .into_iter()
+/// The enabled lanes of mask operand `i`, which has `n` lanes (a poison
+/// mask lane is UB to rely on: reported).
+fn mask(e: &Engine, fr: &Frame, op: OpId, i: usize, n: usize) -> Result<Vec<bool>> {
+    let m = lanes(e, fr, op, i)?;
+    if m.len() != n {
+        return Err(invalid(op, format!("a mask of {} lanes for {n} lanes of data", m.len())));
+    }
+    m.into_iter()
         .map(|s| match s {
             Scalar::Int(b) => Ok(b.is_nonzero()),
             Scalar::Poison(origin) => {
@@ -603,27 +609,47 @@ fn elem_lane(e: &Engine, op: OpId, ty: mlir_ir::types::TypeId) -> Result<Lane> {
     }
 }
 
+/// The alignment the masked memory intrinsics assume for every lane
+/// (`expandload`/`compressstore` carry none: byte-aligned).
+fn lane_align(e: &Engine, op: OpId) -> Result<u64> {
+    Ok(e.ints_attr(op, "alignment")?.and_then(|v| v.first().copied()).map_or(1, |a| a.max(1) as u64))
+}
+
+/// The lanes of the passthru operand `i`, if there is one.
+fn passthru(e: &Engine, fr: &Frame, op: OpId, i: usize, n: usize) -> Result<Option<Vec<Scalar>>> {
+    if e.m.operands(op).len() <= i {
+        return Ok(None);
+    }
+    let pass = lanes(e, fr, op, i)?;
+    match pass.len() {
+        1 if n != 1 => Ok(Some(vec![pass[0].clone(); n])),
+        k if k == n => Ok(Some(pass)),
+        _ => Err(bad_shape(op)()),
+    }
+}
+
 /// `masked.load(p, mask, passthru)`: lane `k` from `p + k` where the mask
-/// is set (only those lanes must be in bounds), else from `passthru`.
-/// `expandload` reads consecutive elements into the enabled lanes.
+/// is set (only those lanes must be in bounds and aligned), else from
+/// `passthru`. `expandload` reads consecutive elements into the enabled lanes.
 fn masked_load(e: &Engine, fr: &mut Frame, op: OpId, expand: bool) -> Result<Flow> {
     let ty = e.result_type(op, 0);
     let lane = elem_lane(e, op, ty)?;
     let dims = vector_dims_of(e, op, ty)?;
-    let on = mask(e, fr, op, 1)?;
-    let pass = if e.m.operands(op).len() > 2 { Some(lanes(e, fr, op, 2)?) } else { None };
+    let on = mask(e, fr, op, 1, dims.iter().product())?;
+    let pass = passthru(e, fr, op, 2, on.len())?;
     let p = e.arg(fr, op, 0)?;
     let what = if expand { "llvm.intr.masked.expandload" } else { "llvm.intr.masked.load" };
+    let align = lane_align(e, op)?;
     let mut next = 0;
     let mut out = Vec::with_capacity(on.len());
     for (k, enabled) in on.iter().enumerate() {
         if !enabled {
-            out.push(pass.as_ref().and_then(|v| v.get(k).cloned()).unwrap_or(Scalar::Poison(Poison(op))));
+            out.push(pass.as_ref().map_or(Scalar::Poison(Poison(op)), |v| v[k].clone()));
             continue;
         }
         let at = if expand { next } else { k };
         next += 1;
-        let (buf, i) = place(e, op, &offset_ptr(p, at * lane.bytes()), lane.bytes(), what)?;
+        let (buf, i) = mem::access_bytes(e, op, &offset_ptr(p, at * lane.bytes()), lane.bytes(), align, what)?;
         let s = buf.borrow().read_lane(i, lane);
         out.push(s);
     }
@@ -637,9 +663,10 @@ fn masked_store(e: &Engine, fr: &mut Frame, op: OpId, compress: bool) -> Result<
     let lane = elem_lane(e, op, ty)?;
     let vals = lanes(e, fr, op, 0)?;
     // Both take (value, pointer, mask).
-    let on = mask(e, fr, op, 2)?;
+    let on = mask(e, fr, op, 2, vals.len())?;
     let p = e.arg(fr, op, 1)?;
     let what = if compress { "llvm.intr.masked.compressstore" } else { "llvm.intr.masked.store" };
+    let align = lane_align(e, op)?;
     let mut next = 0;
     for (k, enabled) in on.iter().enumerate() {
         if !enabled {
@@ -647,13 +674,103 @@ fn masked_store(e: &Engine, fr: &mut Frame, op: OpId, compress: bool) -> Result<
         }
         let at = if compress { next } else { k };
         next += 1;
-        let (buf, i) = place(e, op, &offset_ptr(p, at * lane.bytes()), lane.bytes(), what)?;
+        let (buf, i) = mem::access_bytes(e, op, &offset_ptr(p, at * lane.bytes()), lane.bytes(), align, what)?;
         let mut b = buf.borrow_mut();
         check_writable(e, op, &b)?;
-        let s = vals.get(k).ok_or_else(|| bad_shape(op)())?;
-        b.write_lane(i, lane, s).ok_or_else(|| bad_types(op))?;
+        b.write_lane(i, lane, &vals[k]).ok_or_else(|| bad_types(op))?;
     }
     Ok(Flow::Next)
+}
+
+/// `masked.gather(ptrs, mask, passthru)`: lane `k` loaded through pointer
+/// `k` where the mask is set (only those pointers must be valid), else
+/// from `passthru`.
+fn masked_gather(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
+    let ty = e.result_type(op, 0);
+    let lane = elem_lane(e, op, ty)?;
+    let dims = vector_dims_of(e, op, ty)?;
+    let on = mask(e, fr, op, 1, dims.iter().product())?;
+    let pass = passthru(e, fr, op, 2, on.len())?;
+    let ptrs = ptr_lanes(op, e.arg(fr, op, 0)?, on.len())?;
+    let align = lane_align(e, op)?;
+    let mut out = Vec::with_capacity(on.len());
+    for (k, enabled) in on.iter().enumerate() {
+        if !enabled {
+            out.push(pass.as_ref().map_or(Scalar::Poison(Poison(op)), |v| v[k].clone()));
+            continue;
+        }
+        let (buf, i) = mem::access_bytes(e, op, &ptrs[k], lane.bytes(), align, "llvm.intr.masked.gather")?;
+        let s = buf.borrow().read_lane(i, lane);
+        out.push(s);
+    }
+    let v = crate::operands::array(op, &dims, out)?;
+    e.assign(fr, op, v)
+}
+
+/// `masked.scatter(v, ptrs, mask)`: lane `k` stored through pointer `k`
+/// where the mask is set, in lane order (a later lane wins on overlap).
+fn masked_scatter(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
+    let ty = e.operand_type(op, 0).ok_or_else(|| bad_types(op))?;
+    let lane = elem_lane(e, op, ty)?;
+    let vals = lanes(e, fr, op, 0)?;
+    let on = mask(e, fr, op, 2, vals.len())?;
+    let ptrs = ptr_lanes(op, e.arg(fr, op, 1)?, on.len())?;
+    let align = lane_align(e, op)?;
+    for (k, enabled) in on.iter().enumerate() {
+        if !enabled {
+            continue;
+        }
+        let (buf, i) = mem::access_bytes(e, op, &ptrs[k], lane.bytes(), align, "llvm.intr.masked.scatter")?;
+        let mut b = buf.borrow_mut();
+        check_writable(e, op, &b)?;
+        b.write_lane(i, lane, &vals[k]).ok_or_else(|| bad_types(op))?;
+    }
+    Ok(Flow::Next)
+}
+
+/// `llvm.intr.vector.insert %sub, %v[pos]` / `vector.extract %v[pos]`: a
+/// piece of a 1-D vector at lane `pos` (times vscale for a scalable piece).
+/// A piece reaching past the end makes the result poison (LangRef); a
+/// position that is not a multiple of the piece's length is invalid.
+fn subvector(e: &Engine, fr: &mut Frame, op: OpId, insert: bool) -> Result<Flow> {
+    let ty = e.result_type(op, 0);
+    let (whole, piece_ty) = if insert {
+        (lanes(e, fr, op, 0)?, e.operand_type(op, 1).ok_or_else(|| bad_types(op))?)
+    } else {
+        (lanes(e, fr, op, 0)?, ty)
+    };
+    let mlir_ir::types::TypeKind::Vector { shape, scalable, .. } = e.m.ctx.type_kind(piece_ty) else {
+        return Err(bad_types(op));
+    };
+    let min_len = shape.iter().product::<i64>().max(0) as usize;
+    let piece_dims = vector_dims_of(e, op, piece_ty)?;
+    let len: usize = piece_dims.iter().product();
+    let pos = e.i64s(op, "pos")?.first().copied().unwrap_or(0);
+    let pos = usize::try_from(pos).map_err(|_| invalid(op, format!("negative position {pos}")))?;
+    if min_len > 0 && pos % min_len != 0 {
+        let name = e.m.op_name(op);
+        return Err(invalid(
+            op,
+            format!(
+                "{name} position {pos} is not a multiple of the piece's {min_len} lanes (LLVM's verifier rejects it)"
+            ),
+        ));
+    }
+    let start = if scalable.iter().any(|s| *s) { pos * e.cfg.vscale as usize } else { pos };
+    let fits = start.checked_add(len).is_some_and(|end| end <= whole.len());
+    let out_dims = vector_dims_of(e, op, ty)?;
+    let out: Vec<Scalar> = match (fits, insert) {
+        (false, _) => vec![Scalar::Poison(Poison(op)); out_dims.iter().product()],
+        (true, true) => {
+            let piece = lanes(e, fr, op, 1)?;
+            let mut v = whole;
+            v[start..start + len].clone_from_slice(piece.get(..len).ok_or_else(|| bad_shape(op)())?);
+            v
+        }
+        (true, false) => whole[start..start + len].to_vec(),
+    };
+    let v = crate::operands::array(op, &out_dims, out)?;
+    e.assign(fr, op, v)
 }
 
 /// `llvm.intr.assume %c ["align"(%p, %n)]`: a false condition, or a

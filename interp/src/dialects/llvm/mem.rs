@@ -71,10 +71,11 @@ fn uniform(e: &Engine, op: OpId, ty: TypeId, leaf: &dyn Fn(TypeId) -> Result<Val
     match e.m.ctx.type_kind(ty) {
         TypeKind::Vector { elem, .. } => {
             let dims = vector_dims_of(e, op, ty)?;
-            let Value::Scalar(s) = leaf(*elem)? else {
-                return Err(unsupported(op, "vectors of pointers"));
-            };
-            crate::operands::filled(e, op, &dims, &s)
+            match leaf(*elem)? {
+                Value::Scalar(s) => crate::operands::filled(e, op, &dims, &s),
+                // A vector of pointers holds its lanes as an aggregate.
+                p => Ok(Value::Agg(vec![p; dims.iter().product()].into())),
+            }
         }
         _ => leaf(ty),
     }
@@ -377,8 +378,21 @@ fn alignment(e: &Engine, op: OpId, ty: TypeId) -> Result<u64> {
 fn access(e: &Engine, op: OpId, p: &Value, ty: TypeId, what: &str) -> Result<(Rc<std::cell::RefCell<Buffer>>, usize)> {
     let l = layout(e, op, ty)?;
     let n = usize::try_from(l.store).map_err(|_| unsupported(op, "an access this large"))?;
+    access_bytes(e, op, p, n, alignment(e, op, ty)?, what)
+}
+
+/// The buffer and byte offset of an `n`-byte access through `p` that
+/// assumes `align`: undefined behaviour as for [`access`].
+pub(super) fn access_bytes(
+    e: &Engine,
+    op: OpId,
+    p: &Value,
+    n: usize,
+    align: u64,
+    what: &str,
+) -> Result<(Rc<std::cell::RefCell<Buffer>>, usize)> {
     let (buf, at) = place(e, op, p, n, what)?;
-    let align = alignment(e, op, ty)?;
+    let align = align.max(1);
     let addr = buf.borrow().addr + at as u64;
     if addr % align != 0 {
         let origin = buf.borrow().origin;

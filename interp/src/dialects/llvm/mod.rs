@@ -144,6 +144,14 @@ fn lane_index(e: &Engine, fr: &Frame, op: OpId, i: usize, lanes: usize) -> Resul
 
 /// `llvm.extractelement %v[%i]`: lane `i`, poison past the end.
 fn extract_element(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
+    if let Value::Agg(ptrs) = e.arg(fr, op, 0)? {
+        let ptrs = ptrs.clone();
+        let p = match lane_index(e, fr, op, 1, ptrs.len())? {
+            Some(k) => ptrs[k].clone(),
+            None => Value::poison(op),
+        };
+        return e.assign(fr, op, p);
+    }
     let Value::Array(v) = e.arg(fr, op, 0)? else { return Err(bad_vector(op)) };
     let v = v.clone();
     let s = match lane_index(e, fr, op, 1, v.len())? {
@@ -156,6 +164,20 @@ fn extract_element(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
 /// `llvm.insertelement %x, %v[%i]`: the vector with lane `i` replaced;
 /// a position past the end makes the whole result poison.
 fn insert_element(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
+    if let TypeKind::Vector { elem, .. } = e.m.ctx.type_kind(e.result_type(op, 0)) {
+        if matches!(e.m.ctx.type_kind(*elem), TypeKind::LlvmPtr(_)) {
+            let n = common::vector_dims_of(e, op, e.result_type(op, 0))?.iter().product();
+            let mut ptrs = common::ptr_lanes(op, e.arg(fr, op, 0)?, n)?;
+            let out = match lane_index(e, fr, op, 2, n)? {
+                Some(k) => {
+                    ptrs[k] = e.arg(fr, op, 1)?.clone();
+                    Value::Agg(ptrs.into())
+                }
+                None => Value::Agg(vec![Value::poison(op); n].into()),
+            };
+            return e.assign(fr, op, out);
+        }
+    }
     let Value::Array(v) = e.arg(fr, op, 0)? else { return Err(bad_vector(op)) };
     let v = v.clone();
     let x = e.arg(fr, op, 1)?.scalar().cloned().ok_or_else(|| bad_vector(op))?;
@@ -173,25 +195,45 @@ fn insert_element(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
 /// `llvm.shufflevector %a, %b [mask]`: lane `m` of the concatenation of
 /// `%a` and `%b` for each mask entry; -1 gives a poison lane.
 fn shuffle(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
-    let (Value::Array(a), Value::Array(b)) = (e.arg(fr, op, 0)?, e.arg(fr, op, 1)?) else {
-        return Err(bad_vector(op));
-    };
     let mask: Vec<i64> = match e.m.attr(op, "mask").map(|x| e.m.ctx.attr_kind(x)) {
         Some(Attribute::DenseArray { values: mlir_ir::attrs::DenseValues::Ints(v), .. }) => {
             v.iter().map(|x| x.to_i64().unwrap_or(-1)).collect()
         }
         _ => return Err(Error::at(op, ErrorKind::Invalid("llvm.shufflevector without a mask".into()))),
     };
-    let (n, m) = (a.len(), b.len());
-    let lanes: Vec<Scalar> = mask
-        .iter()
-        .map(|&k| match usize::try_from(k) {
-            Ok(k) if k < n => a.get(k),
-            Ok(k) if k < n + m => b.get(k - n),
-            _ => Scalar::Poison(crate::value::Poison(op)),
-        })
-        .collect();
-    let v = crate::operands::array(op, &[lanes.len()], lanes)?;
+    let ty = e.result_type(op, 0);
+    let n_out: usize = common::vector_dims_of(e, op, ty)?.iter().product();
+    // A scalable shuffle's mask can only splat lane 0 (LLVM prints the
+    // zeroinitializer mask as `[0, 0, ..]`) or be all poison.
+    let mask = if n_out != mask.len() {
+        match mask.first() {
+            Some(&k) if (k == 0 || k == -1) && mask.iter().all(|x| *x == k) => vec![k; n_out],
+            _ => return Err(invalid(op, "a scalable llvm.shufflevector whose mask is not a splat of lane 0")),
+        }
+    } else {
+        mask
+    };
+    let (a, b) = (e.arg(fr, op, 0)?, e.arg(fr, op, 1)?);
+    let (n, m) = (e.operand_type(op, 0), e.operand_type(op, 1));
+    let count = |t: Option<TypeId>| -> Result<usize> {
+        Ok(common::vector_dims_of(e, op, t.ok_or_else(|| bad_vector(op))?)?.iter().product())
+    };
+    let (n, m) = (count(n)?, count(m)?);
+    let pick = |k: i64| -> Result<Value> {
+        let lane = match usize::try_from(k) {
+            Ok(k) if k < n => common::lane_value(a, k),
+            Ok(k) if k < n + m => common::lane_value(b, k - n),
+            _ => return Ok(Value::poison(op)),
+        };
+        lane.ok_or_else(|| bad_vector(op))
+    };
+    let lanes = mask.iter().map(|&k| pick(k)).collect::<Result<Vec<_>>>()?;
+    let v = if lanes.iter().all(|v| matches!(v, Value::Scalar(_))) {
+        let scalars = lanes.into_iter().filter_map(|v| v.scalar().cloned()).collect();
+        crate::operands::array(op, &[n_out], scalars)?
+    } else {
+        Value::Agg(lanes.into())
+    };
     e.assign(fr, op, v)
 }
 
@@ -594,13 +636,31 @@ fn init_from_attr(e: &Engine, g: OpId, buf: &Rc<RefCell<Buffer>>, a: mlir_ir::at
 }
 
 /// `llvm.getelementptr`: the base plus each index times the size of what
-/// it steps over; struct indices add the field's offset.
+/// it steps over; struct indices add the field's offset. With a vector
+/// base or vector indices the result is a vector of pointers, lane `k`
+/// computed from lane `k` of each vector operand (scalars broadcast).
 fn gep(e: &Engine, op: OpId, args: Vec<Value>) -> Result<Value> {
+    let ty = e.result_type(op, 0);
+    if !matches!(e.m.ctx.type_kind(ty), TypeKind::Vector { .. }) {
+        return gep_lane(e, op, args);
+    }
+    let n: usize = common::vector_dims_of(e, op, ty)?.iter().product();
+    let lanes = (0..n)
+        .map(|k| {
+            let lane: Option<Vec<Value>> = args.iter().map(|v| common::lane_value(v, k)).collect();
+            gep_lane(e, op, lane.ok_or_else(|| invalid(op, "GEP vector operands of different lengths"))?)
+        })
+        .collect::<Result<Vec<_>>>()?;
+    Ok(Value::Agg(lanes.into()))
+}
+
+/// One pointer's `llvm.getelementptr`.
+fn gep_lane(e: &Engine, op: OpId, args: Vec<Value>) -> Result<Value> {
     let mut args = args.into_iter();
     let base = match args.next() {
         Some(Value::Ptr(p)) => p,
         Some(v @ Value::Scalar(Scalar::Poison(_))) => return Ok(v),
-        _ => return Err(unsupported(op, "llvm.getelementptr on vectors of pointers")),
+        _ => return Err(invalid(op, "the base of llvm.getelementptr is not a pointer")),
     };
     let raw = e.i64s(op, "rawConstantIndices")?;
     let flags = e.ints_attr(op, "noWrapFlags")?.and_then(|v| v.first().copied()).unwrap_or(0);
