@@ -944,6 +944,8 @@ ops! {
         LlvmMaskedScatter / MaskedScatter = "llvm.intr.masked.scatter", 0, LlvmMaskedStore;
         LlvmVectorInsert / VectorInsert = "llvm.intr.vector.insert", 0, VecInsert;
         LlvmVectorExtract / VectorExtract = "llvm.intr.vector.extract", 0, VecExtract;
+        LlvmMatrixTranspose / MatrixTranspose = "llvm.intr.matrix.transpose", 0, Cast;
+        LlvmMatrixMultiply / MatrixMultiply = "llvm.intr.matrix.multiply", 0, LlvmIntrOperands;
         LlvmStacksave / Stacksave = "llvm.intr.stacksave", 0, TypeOnly;
         LlvmStackrestore / Stackrestore = "llvm.intr.stackrestore", 0, LlvmIntrOperand;
         LlvmAssume / Assume = "llvm.intr.assume", 0, LlvmAssume;

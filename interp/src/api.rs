@@ -95,7 +95,7 @@ impl Error {
     fn engine(p: &Program, e: &crate::error::Error) -> Error {
         use crate::error::ErrorKind as K;
         let class = match &e.kind {
-            K::Ub(_) | K::MemUb { .. } | K::Poison { .. } | K::Assert(_) | K::NoDefinedResult(_) => {
+            K::Ub(_) | K::MemUb { .. } | K::Poison { .. } | K::Assert(_) | K::Abort | K::NoDefinedResult(_) => {
                 ErrorClass::UndefinedBehavior
             }
             K::Unsupported(_) => ErrorClass::Unsupported,

@@ -307,6 +307,7 @@ impl EngineArgs {
             },
             max_memory: self.max_memory.unwrap_or(0),
             timeout,
+            ..Config::default()
         }
     }
 }

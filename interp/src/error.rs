@@ -48,6 +48,9 @@ pub enum ErrorKind {
     /// `cf.assert` failed.
     #[error("assertion failed: {0}")]
     Assert(String),
+    /// The program called C's `abort()` (a lowered `cf.assert` does).
+    #[error("the program called abort()")]
+    Abort,
     /// The IR is malformed in a way the verifier did not catch (bad input).
     #[error("invalid IR: {0}")]
     Invalid(String),

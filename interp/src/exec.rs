@@ -50,6 +50,13 @@ pub struct Config {
     pub max_memory: usize,
     /// Wall-clock limit of a run (`--timeout`).
     pub timeout: Option<std::time::Duration>,
+    /// `llvm.intr.matrix.*` read and write their flat vectors row by row
+    /// (mlir-runner's `-matrix-default-layout=row-major`); LangRef's
+    /// default is column by column.
+    pub matrix_row_major: bool,
+    /// `llvm.intr.matrix.multiply` fuses each multiply-add (mlir-runner's
+    /// `-matrix-allow-contract`: LLVM emits `fmuladd`, fused on x86-64).
+    pub matrix_contract: bool,
 }
 
 impl Default for Config {
@@ -63,6 +70,8 @@ impl Default for Config {
             float_policy: crate::float::Policy::Strict,
             max_memory: 0,
             timeout: None,
+            matrix_row_major: false,
+            matrix_contract: false,
         }
     }
 }
@@ -644,6 +653,7 @@ impl<'m> Engine<'m> {
                         DenseValues::Floats(v) => {
                             v.iter().map(|x| self.float_of(op, x, et).map(Scalar::Float)).collect::<Result<_>>()?
                         }
+                        DenseValues::Hex(data) => self.hex_elements(op, data, et)?,
                         _ => return Err(Error::at(op, ErrorKind::Unsupported("this dense constant encoding".into()))),
                     },
                 };
@@ -678,6 +688,46 @@ impl<'m> Engine<'m> {
             IntVal::Small(x) => Int::from_i128(w, *x),
             IntVal::Big(b) => Int::from_big(w, b),
         })
+    }
+
+    /// The elements of a hex dense literal (`dense<"0x..">`): each element
+    /// little-endian in the whole bytes its width needs, as MLIR stores
+    /// them; a complex element is its real part, then its imaginary part.
+    fn hex_elements(&self, op: OpId, data: &[u8], et: TypeId) -> Result<Vec<Scalar>> {
+        use crate::float::FloatKind;
+        enum Elem {
+            Int(u32),
+            Float(FloatKind),
+            Complex(FloatKind),
+        }
+        let elem = match self.m.ctx.type_kind(et) {
+            TypeKind::Float(k) => Elem::Float(*k),
+            TypeKind::Complex(part) => match self.m.ctx.type_kind(*part) {
+                TypeKind::Float(k) => Elem::Complex(*k),
+                _ => return Err(Error::at(op, ErrorKind::Unsupported("hex constants of complex integers".into()))),
+            },
+            _ => Elem::Int(self.int_width(et).ok_or_else(|| invalid(op, "hex dense constant of a non-numeric type"))?),
+        };
+        let (bytes, parts) = match elem {
+            Elem::Int(w) => (w.div_ceil(8).max(1) as usize, 1),
+            Elem::Float(k) => (k.bit_width().div_ceil(8) as usize, 1),
+            Elem::Complex(k) => (k.bit_width().div_ceil(8) as usize, 2),
+        };
+        if data.len() % (bytes * parts) != 0 {
+            return Err(invalid(op, "hex dense data is not a whole number of elements"));
+        }
+        let float = |chunk: &[u8], k: FloatKind| {
+            let bits = chunk.iter().rev().fold(0u128, |a, b| (a << 8) | u128::from(*b));
+            crate::float::from_bits(k, bits)
+        };
+        let elems = data.chunks(bytes * parts).map(|c| match elem {
+            Elem::Int(w) => {
+                Scalar::Int(Int::from_big(w, &num_bigint::BigInt::from_bytes_le(num_bigint::Sign::Plus, c)))
+            }
+            Elem::Float(k) => Scalar::Float(float(c, k)),
+            Elem::Complex(k) => Scalar::complex(float(&c[..bytes], k), float(&c[bytes..], k)),
+        });
+        Ok(elems.collect())
     }
 
     fn float_of(&self, op: OpId, v: &FloatLit, ty: TypeId) -> Result<crate::float::Float> {

@@ -209,6 +209,9 @@ fn defines(text: &str) -> Vec<(usize, String, String)> {
 }
 
 /// Applies lit's substitutions to one RUN command.
+/// Where mlir-22-tools installs LLVM 22's MLIR runtime libraries.
+const LLVM_LIB: &str = "/usr/lib/llvm-22/lib";
+
 fn substitute(cmd: &str, file: &Path, tmp: &Path, defs: &[(String, String)]) -> String {
     let mut c = cmd.to_string();
     // `%{name}` definitions may use each other: expand to a fixed point.
@@ -225,10 +228,12 @@ fn substitute(cmd: &str, file: &Path, tmp: &Path, defs: &[(String, String)]) -> 
     let dir = if dir.is_empty() { ".".to_string() } else { dir };
     let t = tmp.join("t").display().to_string();
     let subs: [(&str, String); 12] = [
-        ("%mlir_c_runner_utils", "libmlir_c_runner_utils.so".into()),
-        ("%mlir_runner_utils", "libmlir_runner_utils.so".into()),
-        ("%mlir_apfloat_wrappers", "libmlir_apfloat_wrappers.so".into()),
-        ("%mlir_lib_dir", "/usr/lib/llvm-22/lib".into()),
+        // The libraries where mlir-22-tools installs them (the built-in
+        // runner only reads the names; `--llvm`'s mlir-runner loads them).
+        ("%mlir_c_runner_utils", format!("{LLVM_LIB}/libmlir_c_runner_utils.so.22.1")),
+        ("%mlir_runner_utils", format!("{LLVM_LIB}/libmlir_runner_utils.so.22.1")),
+        ("%mlir_apfloat_wrappers", format!("{LLVM_LIB}/libmlir_apfloat_wrappers.so.22.1")),
+        ("%mlir_lib_dir", LLVM_LIB.into()),
         ("%{shlibext}", ".so".into()),
         ("%shlibext", ".so".into()),
         ("%{pathsep}", ":".into()),
@@ -285,6 +290,10 @@ fn run_test(file: &Path, tools: &Tools, timeout: Duration) -> (Verdict, String) 
     if let Err(e) = std::fs::create_dir_all(&tmp) {
         return (Verdict::Fail, format!("cannot make a temporary directory: {e}"));
     }
+    // The commands run in the temporary directory: `%s` and `%S` name the
+    // test by its absolute path, as lit does.
+    let abs = std::path::absolute(file).unwrap_or_else(|_| file.to_path_buf());
+    let file = abs.as_path();
     let all_defs = defines(&text);
     let mut detail = String::new();
     let mut ran = 0;
@@ -309,8 +318,13 @@ fn run_test(file: &Path, tools: &Tools, timeout: Duration) -> (Verdict, String) 
         let opt = tools.mlir_opt.as_ref().map_or_else(|| "mlir-opt".into(), |p| p.display().to_string());
         // Tools as shell functions: the RUN text stays as written.
         let (runner, filecheck) = if tools.llvm {
-            let libs = "-shared-libs=/usr/lib/llvm-22/lib/libmlir_c_runner_utils.so.22.1,/usr/lib/llvm-22/lib/libmlir_runner_utils.so.22.1,/usr/lib/llvm-22/lib/libmlir_apfloat_wrappers.so.22.1";
-            (format!("/usr/lib/llvm-22/bin/mlir-runner {libs}"), "/usr/lib/llvm-22/bin/FileCheck".to_string())
+            let libs = ["libmlir_c_runner_utils", "libmlir_runner_utils", "libmlir_apfloat_wrappers"]
+                .map(|l| format!("{LLVM_LIB}/{l}.so.22.1"))
+                .join(",");
+            (
+                format!("/usr/lib/llvm-22/bin/mlir-runner -shared-libs={libs}"),
+                "/usr/lib/llvm-22/bin/FileCheck".to_string(),
+            )
         } else {
             (format!("'{me}' runner"), format!("'{me}' filecheck"))
         };
@@ -381,7 +395,8 @@ mod tests {
             ("%{libs}".into(), "-shared-libs=%mlir_c_runner_utils".into()),
         ];
         let c = substitute("%{run} %s | FileCheck %s 100%%", Path::new("d/x.mlir"), Path::new("/tmp/q"), &defs);
-        assert_eq!(c, "mlir-runner -e main -shared-libs=libmlir_c_runner_utils.so d/x.mlir | FileCheck d/x.mlir 100%");
+        let want = "mlir-runner -e main -shared-libs=/usr/lib/llvm-22/lib/libmlir_c_runner_utils.so.22.1 d/x.mlir | FileCheck d/x.mlir 100%";
+        assert_eq!(c, want);
         assert_eq!(substitute("%t.o %S", Path::new("d/x.mlir"), Path::new("/tmp/q"), &[]), "/tmp/q/t.o d");
     }
 

@@ -22,6 +22,10 @@ struct Opts {
     libs: Vec<String>,
     host_supports_jit: bool,
     help: bool,
+    /// `-matrix-default-layout=row-major`.
+    matrix_row_major: bool,
+    /// `-matrix-allow-contract`.
+    matrix_contract: bool,
 }
 
 /// Options taking a value that are accepted and ignored (code generation
@@ -35,8 +39,6 @@ const IGNORED_WITH_VALUE: &[&str] = &[
     "color",
     "mlir-print-ir-after",
     "mlir-print-ir-before",
-    // LLVM's matrix-intrinsic lowering (vector's flat-transpose tests).
-    "matrix-default-layout",
 ];
 
 /// Flags accepted and ignored.
@@ -101,6 +103,18 @@ fn parse(args: &[String], prog: &str) -> Result<Opts, String> {
             }
             "shared-libs" => o.libs.extend(value(&mut it)?.split(',').filter(|s| !s.is_empty()).map(String::from)),
             "host-supports-jit" => o.host_supports_jit = true,
+            // LLVM's lowering of the matrix intrinsics: how they read their
+            // flat vectors, and whether multiply-adds fuse.
+            "matrix-default-layout" => {
+                o.matrix_row_major = match value(&mut it)?.as_str() {
+                    "column-major" => false,
+                    "row-major" => true,
+                    v => {
+                        return Err(format!("for the --matrix-default-layout option: Cannot find option named '{v}'!"))
+                    }
+                }
+            }
+            "matrix-allow-contract" if inline.is_none() => o.matrix_contract = true,
             "help" | "h" | "help-hidden" => o.help = true,
             n if IGNORED_FLAGS.contains(&n) && inline.is_none() => {}
             n if IGNORED_WITH_VALUE.contains(&n) => {
@@ -174,7 +188,7 @@ pub fn main(args: &[String], prog: &str) -> i32 {
             return EXIT_RUNTIME;
         }
     };
-    let cfg = Config::default();
+    let cfg = Config { matrix_row_major: o.matrix_row_major, matrix_contract: o.matrix_contract, ..Config::default() };
     let entry = o.entry.unwrap_or_else(|| "main".to_string());
     let res = o.result.unwrap_or(EntryResult::F32);
     match driver::on_engine_thread(&cfg, || run(&m, &src, cfg.clone(), &entry, res)) {

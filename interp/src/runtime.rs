@@ -67,6 +67,10 @@ pub enum RtFn {
     /// strided memrefs given as unranked descriptors (what `memref.copy`
     /// lowers to when a layout is not contiguous).
     MemrefCopy,
+    /// `puts(ptr)`: the C string and a newline on stdout.
+    Puts,
+    /// `abort()`: the run stops with an error (mlir-runner dies of SIGABRT).
+    Abort,
     /// Any other external function.
     Unknown,
 }
@@ -82,6 +86,8 @@ impl RtFn {
             "printF32" => RtFn::PrintF32,
             "printF64" => RtFn::PrintF64,
             "printString" => RtFn::PrintString,
+            "puts" => RtFn::Puts,
+            "abort" => RtFn::Abort,
             "printOpen" => RtFn::PrintOpen,
             "printClose" => RtFn::PrintClose,
             "printComma" => RtFn::PrintComma,
@@ -423,6 +429,20 @@ fn call_as(
             let bytes = crate::operands::c_string(e, op, p)?;
             e.out.write_all(&bytes).map_err(io(op))?;
             return Ok(Vec::new());
+        }
+        RtFn::Puts => {
+            let p = args.first().ok_or_else(|| bad_arg(op, name))?;
+            let bytes = crate::operands::c_string(e, op, p)?;
+            e.out.write_all(&bytes).and_then(|()| e.out.write_all(b"\n")).map_err(io(op))?;
+            // glibc returns the bytes written, newline included.
+            return Ok(match ret.and_then(|t| e.int_width(t)) {
+                Some(w) => vec![Value::int(Int::from_u128(w, bytes.len() as u128 + 1))],
+                None => Vec::new(),
+            });
+        }
+        RtFn::Abort => {
+            e.out.flush().map_err(io(op))?;
+            return Err(Error::at(op, ErrorKind::Abort));
         }
         RtFn::Malloc | RtFn::AlignedAlloc => {
             let (align, size) =

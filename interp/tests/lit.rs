@@ -114,3 +114,32 @@ fn filecheck_through_a_link_named_filecheck() {
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("note: scanning from here"));
 }
+
+/// The lit tests in `fixtures/lit` (hand-derived CHECK lines) pass here,
+/// and, where LLVM 22's tools are installed, with them too: that checks
+/// the derivations against the reference. Their `mlir-opt` stages need
+/// mlir-22-tools; CI has them.
+#[test]
+fn lit_fixtures_pass_here_and_with_llvm() {
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/lit");
+    let llvm = Path::new("/usr/lib/llvm-22/bin/mlir-runner").exists();
+    assert!(llvm || std::env::var("CI").as_deref() != Ok("true"), "CI needs mlir-22-tools");
+    if !llvm {
+        eprintln!("skipped: mlir-22-tools not installed");
+        return;
+    }
+    let run = |flags: &[&str]| {
+        let out = Command::new(bin()).arg("lit").args(flags).arg(&fixtures).output().unwrap();
+        (out.status.code(), String::from_utf8_lossy(&out.stdout).into_owned())
+    };
+    let (code, out) = run(&["-v"]);
+    assert_eq!(code, Some(0), "{out}");
+    assert!(!out.contains("skipped"), "{out}");
+    // -matrix-allow-contract fuses through `fmuladd`, which LLVM makes an
+    // fma only on hosts that have one.
+    let fma = std::fs::read_to_string("/proc/cpuinfo").is_ok_and(|c| c.split_whitespace().any(|w| w == "fma"));
+    if fma {
+        let (code, out) = run(&["-v", "--llvm"]);
+        assert_eq!(code, Some(0), "{out}");
+    }
+}

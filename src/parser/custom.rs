@@ -281,7 +281,7 @@ impl<'a> Parser<'a> {
                 self.parse_optional_attrs(st)?;
                 self.expect(Tok::Colon, "':'")?;
                 let from = self.parse_type()?;
-                self.expect_kw_custom("to")?;
+                self.expect_kw_custom(if kind == OpKind::LlvmMatrixTranspose { "into" } else { "to" })?;
                 let to = self.parse_type()?;
                 let v = self.resolve(u, from)?;
                 st.operands.push(v);

@@ -99,6 +99,8 @@ pub(super) fn exec(e: &mut Engine, fr: &mut Frame, op: OpId, kind: LlvmOp) -> Re
         MaskedGather => masked_gather(e, fr, op),
         MaskedScatter => masked_scatter(e, fr, op),
         VectorInsert | VectorExtract => subvector(e, fr, op, kind == VectorInsert),
+        MatrixTranspose => matrix_transpose(e, fr, op),
+        MatrixMultiply => matrix_multiply(e, fr, op),
         Stacksave => {
             let mark = e.mem.stack_mark();
             e.assign(fr, op, Value::Ptr(Ptr { buf: None, offset: mark as i64 }))
@@ -770,6 +772,77 @@ fn subvector(e: &Engine, fr: &mut Frame, op: OpId, insert: bool) -> Result<Flow>
         (true, false) => whole[start..start + len].to_vec(),
     };
     let v = crate::operands::array(op, &out_dims, out)?;
+    e.assign(fr, op, v)
+}
+
+/// The `i32` attribute `name` of a matrix intrinsic, a dimension.
+fn matrix_dim(e: &Engine, op: OpId, name: &str) -> Result<usize> {
+    let d = e.ints_attr(op, name)?.and_then(|v| v.first().copied());
+    d.and_then(|d| usize::try_from(d).ok()).ok_or_else(|| invalid(op, format!("missing or negative '{name}'")))
+}
+
+/// Where element (`i`, `j`) of a `rows` x `cols` matrix sits in its flat
+/// vector: column by column (LangRef), or row by row under mlir-runner's
+/// `-matrix-default-layout=row-major`.
+fn matrix_at(e: &Engine, i: usize, j: usize, rows: usize, cols: usize) -> usize {
+    if e.cfg.matrix_row_major {
+        i * cols + j
+    } else {
+        j * rows + i
+    }
+}
+
+/// `llvm.intr.matrix.transpose %m {rows, columns}`: the `columns` x `rows`
+/// transpose.
+fn matrix_transpose(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
+    let (rows, cols) = (matrix_dim(e, op, "rows")?, matrix_dim(e, op, "columns")?);
+    let m = lanes(e, fr, op, 0)?;
+    if rows.checked_mul(cols) != Some(m.len()) {
+        return Err(invalid(op, format!("a {rows} x {cols} matrix in a vector of {} lanes", m.len())));
+    }
+    let mut out = m.clone();
+    for i in 0..rows {
+        for j in 0..cols {
+            out[matrix_at(e, j, i, cols, rows)] = m[matrix_at(e, i, j, rows, cols)].clone();
+        }
+    }
+    let v = crate::operands::array(op, &[out.len()], out)?;
+    e.assign(fr, op, v)
+}
+
+/// `llvm.intr.matrix.multiply %a, %b {lhs_rows, lhs_columns, rhs_columns}`:
+/// each result element sums its products in ascending order as LLVM's
+/// lowering does (integers wrap; floats round each step, or fuse each
+/// multiply-add after the first product under `-matrix-allow-contract`).
+fn matrix_multiply(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
+    let (m, n, k) =
+        (matrix_dim(e, op, "lhs_rows")?, matrix_dim(e, op, "lhs_columns")?, matrix_dim(e, op, "rhs_columns")?);
+    let (a, b) = (lanes(e, fr, op, 0)?, lanes(e, fr, op, 1)?);
+    if m.checked_mul(n) != Some(a.len()) || n.checked_mul(k) != Some(b.len()) {
+        let msg = format!("{m} x {n} times {n} x {k} matrices in vectors of {} and {} lanes", a.len(), b.len());
+        return Err(invalid(op, msg));
+    }
+    let mut out = vec![Scalar::Poison(Poison(op)); m * k];
+    for i in 0..m {
+        for j in 0..k {
+            let mut sum: Option<Scalar> = None;
+            for t in 0..n {
+                let (x, y) = (&a[matrix_at(e, i, t, m, n)], &b[matrix_at(e, t, j, n, k)]);
+                let (mul, add) =
+                    if matches!(x, Scalar::Float(_)) { (Red::Fmul, Red::Fadd) } else { (Red::Mul, Red::Add) };
+                sum = Some(match sum {
+                    None => combine(op, mul, x, y)?,
+                    Some(Scalar::Float(s)) if e.cfg.matrix_contract => match (x, y) {
+                        (Scalar::Float(x), Scalar::Float(y)) => Scalar::Float(float::fma(*x, *y, s, R)),
+                        _ => combine(op, add, &Scalar::Float(s), &combine(op, mul, x, y)?)?,
+                    },
+                    Some(s) => combine(op, add, &s, &combine(op, mul, x, y)?)?,
+                });
+            }
+            out[matrix_at(e, i, j, m, k)] = sum.ok_or_else(|| invalid(op, "a matrix product over 0 columns"))?;
+        }
+    }
+    let v = crate::operands::array(op, &[out.len()], out)?;
     e.assign(fr, op, v)
 }
 

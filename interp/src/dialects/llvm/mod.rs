@@ -336,13 +336,15 @@ fn reshapes(e: &Engine, op: OpId) -> bool {
 fn bitcast_bits(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let wide = || Error::at(op, ErrorKind::Unsupported("llvm.bitcast of lanes wider than 128 bits".into()));
     let mut bits: Vec<bool> = Vec::new();
-    let mut poison = false;
+    // A poison lane poisons the whole result; its note names the op that
+    // made the lane poison, not this cast.
+    let mut poison: Option<Poison> = None;
     let mut put = |s: &Scalar| -> Result<()> {
         let (w, v) = match s {
             Scalar::Int(i) => (i.width(), i.bits128().ok_or_else(wide)?),
             Scalar::Float(f) => (f.kind.bit_width(), f.bits),
-            Scalar::Poison(_) => {
-                poison = true;
+            Scalar::Poison(p) => {
+                poison = poison.or(Some(*p));
                 return Ok(());
             }
             Scalar::Complex(..) => return Err(Error::at(op, ErrorKind::Invalid("bitcast of complex lanes".into()))),
@@ -372,13 +374,13 @@ fn bitcast_bits(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     if w > 128 {
         return Err(wide());
     }
-    if !poison && bits.len() != n * w as usize {
+    if poison.is_none() && bits.len() != n * w as usize {
         return Err(Error::at(op, ErrorKind::Invalid("bitcast between types of different sizes".into())));
     }
     let lanes: Vec<Scalar> = (0..n)
         .map(|k| {
-            if poison {
-                return Scalar::Poison(crate::value::Poison(op));
+            if let Some(p) = poison {
+                return Scalar::Poison(p);
             }
             let v =
                 bits[k * w as usize..(k + 1) * w as usize].iter().rev().fold(0u128, |acc, b| acc << 1 | u128::from(*b));
