@@ -259,7 +259,12 @@ fn run(m: &mlir_ir::Module, src: &Source, cfg: Config, entry: &str, res: EntryRe
         Ok(()) => 0,
         Err(err) => {
             eprint!("{}", err.render(m, src));
-            EXIT_RUNTIME
+            // mlir-runner dies of SIGABRT: the status a shell reports for it.
+            if err.kind == crate::error::ErrorKind::Abort {
+                128 + 6
+            } else {
+                EXIT_RUNTIME
+            }
         }
     }
 }

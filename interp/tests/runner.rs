@@ -116,3 +116,20 @@ fn runner_subcommand() {
     assert_eq!(code, Some(0));
     assert!(err.contains("'/x/libfoo.so' is not built in"), "{err}");
 }
+
+/// A lowered failing `cf.assert` calls puts then abort(): mlir-runner dies
+/// of SIGABRT, which a shell reports as status 134; so does the runner
+/// here, after printing the message and naming the call.
+#[test]
+fn abort_exits_as_sigabrt_does() {
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/ub/llvm_lowered_assert.mlir");
+    let exe = env!("CARGO_BIN_EXE_mlir-interp");
+    let f = file.to_str().unwrap();
+    let (code, out, err) = outcome(Path::new("."), exe, &["runner", f, "-e", "main", "-entry-point-result=void"]);
+    assert_eq!(code, Some(134), "{err}");
+    assert_eq!(out, "no\n");
+    assert!(err.contains(":17:5: error: the program called abort()"), "{err}");
+    // `run` reports it as any other fault of the program.
+    let (code, _, _) = outcome(Path::new("."), exe, &["run", f]);
+    assert_eq!(code, Some(1));
+}
