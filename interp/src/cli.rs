@@ -256,9 +256,11 @@ pub enum Cmd {
     },
     /// Run lit tests (LLVM's MLIR tests, unchanged): each file's RUN lines
     /// with mlir-interp as mlir-runner and FileCheck, the real mlir-opt
-    /// where a line needs it; `-v` shows each test's commands and output.
+    /// where a line needs it (`--direct`: none, the test file runs
+    /// unlowered; `--llvm`: LLVM 22's tools, for reference); `-v` shows
+    /// each test's commands and output.
     Lit {
-        /// `[-v] [--timeout SECONDS] FILE|DIR...`
+        /// `[-v] [--llvm | --direct] [--timeout SECONDS] FILE|DIR...`
         #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
         args: Vec<String>,
     },

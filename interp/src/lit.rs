@@ -7,6 +7,12 @@
 //! A RUN line that needs a tool that is not installed is skipped and
 //! named; a test with all lines skipped, or a `REQUIRES:` feature, is
 //! unsupported. `XFAIL: *` inverts the verdict. Exit 1 if a test failed.
+//!
+//! `--direct` needs no LLVM at all: a RUN line `mlir-opt %s PASSES |
+//! mlir-runner ...` runs the test file itself (the interpreter executes the
+//! dialects the passes would lower), unless a pass changes what the program
+//! means (a transform schedule, sparsification) or its output is what the
+//! line checks; a transform schedule that the line erases is erased here.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -49,12 +55,16 @@ struct Tools {
     mlir_opt: Option<PathBuf>,
     /// `--llvm`: LLVM 22's own mlir-runner and FileCheck, as a reference.
     llvm: bool,
+    /// `--direct`: the interpreter runs the test file instead of what
+    /// mlir-opt makes of it.
+    direct: bool,
 }
 
 /// Runs `mlir-interp lit [-v] [--timeout S] FILE|DIR...`.
 pub fn main(args: &[String]) -> i32 {
     let mut verbose = false;
     let mut llvm = false;
+    let mut direct = false;
     let mut timeout = Duration::from_secs(60);
     let mut paths = Vec::new();
     let mut it = args.iter();
@@ -62,6 +72,7 @@ pub fn main(args: &[String]) -> i32 {
         match a.as_str() {
             "-v" | "--verbose" => verbose = true,
             "--llvm" => llvm = true,
+            "--direct" => direct = true,
             "--timeout" => match it.next().and_then(|s| s.parse::<f64>().ok()).filter(|s| *s > 0.0) {
                 Some(s) => timeout = Duration::from_secs_f64(s),
                 None => {
@@ -70,7 +81,7 @@ pub fn main(args: &[String]) -> i32 {
                 }
             },
             "-h" | "--help" => {
-                println!("usage: mlir-interp lit [-v] [--llvm] [--timeout SECONDS] FILE|DIR...\n\nRuns lit tests' RUN lines with mlir-interp as mlir-runner and FileCheck\n(--llvm: with LLVM 22's own, for reference).");
+                println!("usage: mlir-interp lit [-v] [--llvm | --direct] [--timeout SECONDS] FILE|DIR...\n\nRuns lit tests' RUN lines with mlir-interp as mlir-runner and FileCheck\n(--llvm: with LLVM 22's own, for reference; --direct: the test file runs\nunlowered, without mlir-opt).");
                 return 0;
             }
             s if s.starts_with('-') => {
@@ -84,6 +95,10 @@ pub fn main(args: &[String]) -> i32 {
         eprintln!("lit: no test files given");
         return 2;
     }
+    if llvm && direct {
+        eprintln!("lit: --llvm and --direct exclude each other (LLVM's mlir-runner needs the lowered program)");
+        return 2;
+    }
     let mut files = Vec::new();
     for p in &paths {
         if let Err(e) = collect(p, &mut files) {
@@ -92,8 +107,8 @@ pub fn main(args: &[String]) -> i32 {
         }
     }
     let me = std::env::current_exe().unwrap_or_else(|_| PathBuf::from("mlir-interp"));
-    let tools = Tools { me, mlir_opt: find_mlir_opt(), llvm };
-    if tools.mlir_opt.is_none() {
+    let tools = Tools { me, mlir_opt: find_mlir_opt(), llvm, direct };
+    if tools.mlir_opt.is_none() && !direct {
         eprintln!(
             "lit: note: mlir-opt not found ($MLIR_OPT, /usr/lib/llvm-22/bin, PATH): RUN lines using it are skipped"
         );
@@ -190,18 +205,35 @@ fn parse(text: &str) -> Script {
     s
 }
 
-/// `DEFINE: %{name} = value` lines, in file order, as (line, name, value, redefine).
+/// `DEFINE: %{name} = value` lines (a value may continue on the next
+/// `DEFINE:` line after a trailing `\`, as in a RUN line), in file
+/// order, as (line, name, value).
 fn defines(text: &str) -> Vec<(usize, String, String)> {
-    let mut out = Vec::new();
+    let mut out: Vec<(usize, String, String)> = Vec::new();
+    let mut more = false;
     for (i, line) in text.lines().enumerate() {
         for kw in ["REDEFINE:", "DEFINE:"] {
             let Some(at) = line.find(kw) else { continue };
             if kw == "DEFINE:" && line[..at].ends_with("RE") {
                 continue;
             }
-            if let Some((name, value)) = line[at + kw.len()..].split_once('=') {
-                out.push((i + 1, name.trim().to_string(), value.trim().to_string()));
+            let body = line[at + kw.len()..].trim();
+            let (body, cont) = match body.strip_suffix('\\') {
+                Some(b) => (b.trim_end(), true),
+                None => (body, false),
+            };
+            match out.last_mut() {
+                Some(last) if more => {
+                    last.2.push(' ');
+                    last.2.push_str(body);
+                }
+                _ => {
+                    if let Some((name, value)) = body.split_once('=') {
+                        out.push((i + 1, name.trim().to_string(), value.trim().to_string()));
+                    }
+                }
             }
+            more = cont;
             break;
         }
     }
@@ -303,7 +335,16 @@ fn run_test(file: &Path, tools: &Tools, timeout: Duration) -> (Verdict, String) 
             all_defs.iter().filter(|d| d.0 < *line).map(|d| (d.1.clone(), d.2.clone())).rev().collect();
         let mut seen = std::collections::HashSet::new();
         let defs: Vec<_> = defs.into_iter().filter(|d| seen.insert(d.0.clone())).collect();
-        let cmd = substitute(cmd, file, &tmp, &defs);
+        let mut cmd = substitute(cmd, file, &tmp, &defs);
+        if tools.direct {
+            match direct_command(&cmd, &text, &tmp) {
+                Ok(c) => cmd = c,
+                Err(why) => {
+                    detail.push_str(&format!("line {line}: skipped ({why}): {cmd}\n"));
+                    continue;
+                }
+            }
+        }
         let needs_opt = names_tool(&cmd, "mlir-opt");
         if needs_opt && tools.mlir_opt.is_none() {
             detail.push_str(&format!("line {line}: skipped (needs mlir-opt): {cmd}\n"));
@@ -370,6 +411,111 @@ fn run_test(file: &Path, tools: &Tools, timeout: Duration) -> (Verdict, String) 
     (v, detail)
 }
 
+/// Passes after which a program no longer means what its text says: they
+/// apply a transform schedule or rewrite it by a strategy of their own.
+const CHANGES_MEANING: &[&str] = &[
+    "transform-interpreter",
+    "test-transform-dialect-interpreter",
+    "sparsifier",
+    "sparse-compiler",
+    "sparsification",
+    "test-vector-warp-distribute",
+    "test-vector-distribute",
+    "test-linalg",
+    "linalg-",
+    "test-tensor",
+];
+
+/// The `--direct` form of RUN command `cmd`: its `mlir-opt FILE PASSES`
+/// stages dropped and FILE given to the runner; `Err` says why the line
+/// cannot run that way.
+fn direct_command(cmd: &str, text: &str, tmp: &Path) -> Result<String, String> {
+    let stages = split_pipe(cmd);
+    let tool = |st: &str| {
+        let mut w = st.split_whitespace();
+        let first = w.next().unwrap_or("");
+        let first = if first == "not" { w.find(|x| !x.starts_with("--")).unwrap_or("") } else { first };
+        first.rsplit('/').next().unwrap_or(first).to_string()
+    };
+    let Some(run_at) = stages.iter().position(|st| matches!(tool(st).as_str(), "mlir-runner" | "mlir-cpu-runner"))
+    else {
+        return Err("checks compiler output, not execution".into());
+    };
+    let (mut input, mut erase) = (None, false);
+    for st in &stages[..run_at] {
+        if tool(st) != "mlir-opt" {
+            return Err(format!("feeds the runner from {}", tool(st)));
+        }
+        for w in st.split_whitespace().skip(1) {
+            let flag = w.trim_start_matches('-');
+            if flag == "test-transform-dialect-erase-schedule" {
+                erase = true;
+            } else if flag.starts_with("generate-runtime-verification") {
+                return Err("checks the messages of -generate-runtime-verification's checks".into());
+            } else if let Some(p) = CHANGES_MEANING.iter().find(|p| flag.contains(*p)) {
+                return Err(format!("the pipeline changes what the program means: {w} ({p})"));
+            } else if !w.starts_with('-') && input.is_none() {
+                input = Some(w.to_string());
+            }
+        }
+    }
+    let runner = &stages[run_at];
+    let mut file = match input {
+        Some(f) => f,
+        None if run_at == 0 => return Ok(cmd.to_string()),
+        None => return Err("mlir-opt reads no file".into()),
+    };
+    if erase {
+        let erased = erase_schedule(text).ok_or("a schedule to erase that is not a top-level module")?;
+        let at = tmp.join("schedule-erased.mlir");
+        std::fs::write(&at, erased).map_err(|e| format!("cannot write {}: {e}", at.display()))?;
+        file = at.display().to_string();
+    }
+    let rest = stages[run_at + 1..].iter().map(|s| format!(" | {s}")).collect::<String>();
+    Ok(format!("{runner} {file}{rest}"))
+}
+
+/// `cmd`'s stages, split at `|` outside quotes.
+fn split_pipe(cmd: &str) -> Vec<String> {
+    let (mut out, mut cur, mut quote) = (Vec::new(), String::new(), None);
+    for c in cmd.chars() {
+        match (quote, c) {
+            (Some(q), _) if c == q => quote = None,
+            (None, '"' | '\'') => quote = Some(c),
+            (None, '|') => {
+                out.push(std::mem::take(&mut cur).trim().to_string());
+                continue;
+            }
+            _ => {}
+        }
+        cur.push(c);
+    }
+    out.push(cur.trim().to_string());
+    out.retain(|s| !s.is_empty());
+    out
+}
+
+/// `text` without its top-level `module attributes
+/// {transform.with_named_sequence}` block, as
+/// `-test-transform-dialect-erase-schedule` removes it.
+fn erase_schedule(text: &str) -> Option<String> {
+    let lines: Vec<&str> = text.split_inclusive('\n').collect();
+    let start = lines
+        .iter()
+        .position(|l| l.trim_start().starts_with("module attributes") && l.contains("transform.with_named_sequence"))?;
+    let (mut depth, mut body) = (0i64, false);
+    for (k, l) in lines.iter().enumerate().skip(start) {
+        let code = l.split("//").next().unwrap_or("");
+        // The attribute dictionary opens and closes before the body does.
+        depth += code.matches('{').count() as i64 - code.matches('}').count() as i64;
+        body |= depth > 0;
+        if body && depth == 0 {
+            return Some(lines[..start].concat() + &lines[k + 1..].concat());
+        }
+    }
+    None
+}
+
 fn unique() -> u64 {
     use std::sync::atomic::{AtomicU64, Ordering};
     static N: AtomicU64 = AtomicU64::new(0);
@@ -398,6 +544,52 @@ mod tests {
         let want = "mlir-runner -e main -shared-libs=/usr/lib/llvm-22/lib/libmlir_c_runner_utils.so.22.1 d/x.mlir | FileCheck d/x.mlir 100%";
         assert_eq!(c, want);
         assert_eq!(substitute("%t.o %S", Path::new("d/x.mlir"), Path::new("/tmp/q"), &[]), "/tmp/q/t.o d");
+    }
+
+    #[test]
+    fn defines_continue_on_the_next_define_line() {
+        let d =
+            defines("// DEFINE: %{run} = mlir-runner -e main \\\n// DEFINE:   -shared-libs=x\n// REDEFINE: %{e} = f\n");
+        assert_eq!(d[0], (1, "%{run}".into(), "mlir-runner -e main -shared-libs=x".into()));
+        assert_eq!(d[1], (3, "%{e}".into(), "f".into()));
+    }
+
+    /// `--direct`: the file mlir-opt reads goes to the runner; `not` and
+    /// what follows the runner stay; meaning-changing passes and
+    /// compiler-output checks are refused with the reason.
+    #[test]
+    fn direct_commands() {
+        let tmp = Path::new("/nonexistent");
+        let d = |c: &str| direct_command(c, "", tmp);
+        assert_eq!(
+            d("mlir-opt /t/x.mlir -test-lower-to-llvm | mlir-runner -e main | FileCheck /t/x.mlir").unwrap(),
+            "mlir-runner -e main /t/x.mlir | FileCheck /t/x.mlir"
+        );
+        assert_eq!(
+            d("mlir-opt x.mlir -a | not mlir-runner -e f 2>&1 | FileCheck x.mlir").unwrap(),
+            "not mlir-runner -e f 2>&1 x.mlir | FileCheck x.mlir"
+        );
+        assert_eq!(
+            d("mlir-runner x.mlir -e f | FileCheck x.mlir").unwrap(),
+            "mlir-runner x.mlir -e f | FileCheck x.mlir"
+        );
+        assert!(d("mlir-opt x.mlir -canonicalize | FileCheck x.mlir").unwrap_err().contains("compiler output"));
+        assert!(d("mlir-opt x.mlir --sparsifier | mlir-runner -e f")
+            .unwrap_err()
+            .contains("changes what the program means"));
+        assert!(d("mlir-opt x.mlir -transform-interpreter | mlir-runner -e f").is_err());
+        assert!(d("mlir-opt x.mlir -generate-runtime-verification | mlir-runner -e f").is_err());
+        assert_eq!(split_pipe("a '|' b | c"), vec!["a '|' b", "c"]);
+    }
+
+    #[test]
+    fn schedule_erased_as_the_erase_pass_does() {
+        let text =
+            "func.func @f() {\n}\nmodule attributes {transform.with_named_sequence} {\n  x {\n  }\n}\n// CHECK: y\n";
+        assert_eq!(erase_schedule(text).unwrap(), "func.func @f() {\n}\n// CHECK: y\n");
+        let split = "module attributes {transform.with_named_sequence}\n{\n}\nz\n";
+        assert_eq!(erase_schedule(split).unwrap(), "z\n");
+        assert_eq!(erase_schedule("func.func @f() {\n}\n"), None);
     }
 
     #[test]

@@ -143,3 +143,22 @@ fn lit_fixtures_pass_here_and_with_llvm() {
         assert_eq!(code, Some(0), "{out}");
     }
 }
+
+/// `--direct` runs a lowering test without mlir-opt: the test file itself
+/// goes to the runner, which executes the func and arith ops the
+/// lowering would have turned into llvm ones.
+#[test]
+fn direct_runs_the_source_without_mlir_opt() {
+    let d = dir("direct");
+    let run = "// RUN: mlir-opt %s -test-lower-to-llvm | mlir-runner -e main -entry-point-result=void \\\n// RUN:   -shared-libs=%mlir_c_runner_utils | FileCheck %s\n// RUN: mlir-opt %s -canonicalize | FileCheck %s --check-prefix=IR\n";
+    let t = write(&d, "direct.mlir", &format!("{run}// CHECK: 42\n// IR: func.func\n"));
+    let (code, out) = lit(&[&t]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.starts_with("UNSUPPORTED:"), "{out}");
+    let (code, out) = lit_with(&["--direct", "-v"], &[&t]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.starts_with("PASS:"), "{out}");
+    assert!(out.contains("line 3: skipped (checks compiler output, not execution)"), "{out}");
+    let (code, _) = lit_with(&["--direct", "--llvm"], &[&t]);
+    assert_eq!(code, 2);
+}
