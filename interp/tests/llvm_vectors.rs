@@ -23,34 +23,22 @@ fn i32s(d: &Data) -> Vec<i32> {
 
 const EIGHT: &str = "%v = llvm.mlir.constant(dense<[1, 2, 3, 4, 5, 6, 7, 8]> : vector<8xi32>) : vector<8xi32>";
 
+/// `@f` returning `%r` of type `ty`, computed by `body` from `%v` = [1..8].
+fn on_eight(ty: &str, body: &str) -> String {
+    format!("llvm.func @f() -> {ty} {{\n  {EIGHT}\n  {body}\n  llvm.return %r : {ty}\n}}")
+}
+
 /// Extracting lanes 4..8 of [1..8] gives [5, 6, 7, 8]; inserting [-1, -2]
 /// at 2 replaces lanes 2 and 3.
 #[test]
 fn fixed_pieces() {
-    let r = call(
-        &format!(
-            "llvm.func @f() -> vector<4xi32> {{
-  {EIGHT}
-  %e = llvm.intr.vector.extract %v[4] : vector<4xi32> from vector<8xi32>
-  llvm.return %e : vector<4xi32>
-}}"
-        ),
-        1,
-    )
-    .unwrap();
+    let r =
+        call(&on_eight("vector<4xi32>", "%r = llvm.intr.vector.extract %v[4] : vector<4xi32> from vector<8xi32>"), 1)
+            .unwrap();
     assert_eq!(i32s(&r[0]), [5, 6, 7, 8]);
-    let r = call(
-        &format!(
-            "llvm.func @f() -> vector<8xi32> {{
-  {EIGHT}
-  %p = llvm.mlir.constant(dense<[-1, -2]> : vector<2xi32>) : vector<2xi32>
-  %i = llvm.intr.vector.insert %p, %v[2] : vector<2xi32> into vector<8xi32>
-  llvm.return %i : vector<8xi32>
-}}"
-        ),
-        1,
-    )
-    .unwrap();
+    let body = "%p = llvm.mlir.constant(dense<[-1, -2]> : vector<2xi32>) : vector<2xi32>
+  %r = llvm.intr.vector.insert %p, %v[2] : vector<2xi32> into vector<8xi32>";
+    let r = call(&on_eight("vector<8xi32>", body), 1).unwrap();
     assert_eq!(i32s(&r[0]), [1, 2, -1, -2, 5, 6, 7, 8]);
 }
 
@@ -59,13 +47,7 @@ fn fixed_pieces() {
 /// vscale and has 2 * vscale lanes.
 #[test]
 fn scalable_piece_position_scales_with_vscale() {
-    let text = format!(
-        "llvm.func @f() -> vector<[2]xi32> {{
-  {EIGHT}
-  %e = llvm.intr.vector.extract %v[2] : vector<[2]xi32> from vector<8xi32>
-  llvm.return %e : vector<[2]xi32>
-}}"
-    );
+    let text = on_eight("vector<[2]xi32>", "%r = llvm.intr.vector.extract %v[2] : vector<[2]xi32> from vector<8xi32>");
     // mlir-opt rejects a scalable piece of a fixed vector: so does the verifier.
     let p = Program::parse("t.mlir", &text);
     assert!(p.is_err());
@@ -84,17 +66,9 @@ fn scalable_piece_position_scales_with_vscale() {
 /// immediate UB: the library hands the value back and names its poison.
 #[test]
 fn piece_past_the_end_is_poison() {
-    let r = call(
-        &format!(
-            "llvm.func @f() -> vector<4xi32> {{
-  {EIGHT}
-  %e = llvm.intr.vector.extract %v[8] : vector<4xi32> from vector<8xi32>
-  llvm.return %e : vector<4xi32>
-}}"
-        ),
-        1,
-    )
-    .unwrap();
+    let r =
+        call(&on_eight("vector<4xi32>", "%r = llvm.intr.vector.extract %v[8] : vector<4xi32> from vector<8xi32>"), 1)
+            .unwrap();
     let Data::Array(t) = &r[0] else { panic!("not an array: {:?}", r[0]) };
     let e = t.to_array::<i32>().unwrap_err();
     assert_eq!(e.class, ErrorClass::NoLibraryForm);
@@ -105,17 +79,9 @@ fn piece_past_the_end_is_poison() {
 /// by LLVM's verifier: bad input, not the program's undefined behaviour.
 #[test]
 fn misplaced_piece_is_invalid() {
-    let e = call(
-        &format!(
-            "llvm.func @f() -> vector<4xi32> {{
-  {EIGHT}
-  %e = llvm.intr.vector.extract %v[2] : vector<4xi32> from vector<8xi32>
-  llvm.return %e : vector<4xi32>
-}}"
-        ),
-        1,
-    )
-    .unwrap_err();
+    let e =
+        call(&on_eight("vector<4xi32>", "%r = llvm.intr.vector.extract %v[2] : vector<4xi32> from vector<8xi32>"), 1)
+            .unwrap_err();
     assert_eq!(e.class, ErrorClass::InvalidIr, "{}", e.diagnostic);
     assert!(e.diagnostic.contains("not a multiple of the piece's 4 lanes"), "{}", e.diagnostic);
 }
