@@ -986,7 +986,7 @@ impl Checker<'_> {
             Ok(None) => return Ok(None),
             Err(e) => return Err(format!("regex match failed: {e}")),
         };
-        let m = caps.get(0).expect("group 0 of a match");
+        let m = caps.get(0).ok_or("regex match without its whole-match group")?;
         for (name, g) in &p.defs {
             let v = caps.name(g).map_or("", |m| m.as_str()).to_string();
             self.vars.insert(name.clone(), v);

@@ -630,28 +630,30 @@ fn passthru(e: &Engine, fr: &Frame, op: OpId, i: usize, n: usize) -> Result<Opti
     }
 }
 
-/// `masked.load(p, mask, passthru)`: lane `k` from `p + k` where the mask
-/// is set (only those lanes must be in bounds and aligned), else from
-/// `passthru`. `expandload` reads consecutive elements into the enabled lanes.
-fn masked_load(e: &Engine, fr: &mut Frame, op: OpId, expand: bool) -> Result<Flow> {
+/// The loaded vector of a masked load or gather: lane `k` read through
+/// `at(k)` (a lane's address, asked only for enabled lanes, in order)
+/// where the mask is set, else from the passthru operand (poison without
+/// one); the reads assume the op's alignment.
+fn load_lanes(
+    e: &Engine,
+    fr: &mut Frame,
+    op: OpId,
+    what: &str,
+    mut at: impl FnMut(usize) -> Result<Value>,
+) -> Result<Flow> {
     let ty = e.result_type(op, 0);
     let lane = elem_lane(e, op, ty)?;
     let dims = vector_dims_of(e, op, ty)?;
     let on = mask(e, fr, op, 1, dims.iter().product())?;
     let pass = passthru(e, fr, op, 2, on.len())?;
-    let p = e.arg(fr, op, 0)?;
-    let what = if expand { "llvm.intr.masked.expandload" } else { "llvm.intr.masked.load" };
     let align = lane_align(e, op)?;
-    let mut next = 0;
     let mut out = Vec::with_capacity(on.len());
     for (k, enabled) in on.iter().enumerate() {
         if !enabled {
             out.push(pass.as_ref().map_or(Scalar::Poison(Poison(op)), |v| v[k].clone()));
             continue;
         }
-        let at = if expand { next } else { k };
-        next += 1;
-        let (buf, i) = mem::access_bytes(e, op, &offset_ptr(p, at * lane.bytes()), lane.bytes(), align, what)?;
+        let (buf, i) = mem::access_bytes(e, op, &at(k)?, lane.bytes(), align, what)?;
         let s = buf.borrow().read_lane(i, lane);
         out.push(s);
     }
@@ -659,75 +661,83 @@ fn masked_load(e: &Engine, fr: &mut Frame, op: OpId, expand: bool) -> Result<Flo
     e.assign(fr, op, v)
 }
 
-/// `masked.store(v, p, mask)` / `compressstore(v, p, mask)`.
-fn masked_store(e: &Engine, fr: &mut Frame, op: OpId, compress: bool) -> Result<Flow> {
+/// A masked store or scatter: lane `k` of operand 0 written through
+/// `at(k)` where mask operand 2 is set, in lane order (a later lane wins
+/// where addresses alias).
+fn store_lanes(
+    e: &Engine,
+    fr: &Frame,
+    op: OpId,
+    what: &str,
+    mut at: impl FnMut(usize) -> Result<Value>,
+) -> Result<Flow> {
     let ty = e.operand_type(op, 0).ok_or_else(|| bad_types(op))?;
     let lane = elem_lane(e, op, ty)?;
     let vals = lanes(e, fr, op, 0)?;
-    // Both take (value, pointer, mask).
     let on = mask(e, fr, op, 2, vals.len())?;
-    let p = e.arg(fr, op, 1)?;
-    let what = if compress { "llvm.intr.masked.compressstore" } else { "llvm.intr.masked.store" };
     let align = lane_align(e, op)?;
-    let mut next = 0;
     for (k, enabled) in on.iter().enumerate() {
         if !enabled {
             continue;
         }
-        let at = if compress { next } else { k };
-        next += 1;
-        let (buf, i) = mem::access_bytes(e, op, &offset_ptr(p, at * lane.bytes()), lane.bytes(), align, what)?;
+        let (buf, i) = mem::access_bytes(e, op, &at(k)?, lane.bytes(), align, what)?;
         let mut b = buf.borrow_mut();
         check_writable(e, op, &b)?;
         b.write_lane(i, lane, &vals[k]).ok_or_else(|| bad_types(op))?;
     }
     Ok(Flow::Next)
+}
+
+/// Lane `k`'s address in a masked access of `p`: element `k`, or for
+/// `expandload`/`compressstore` the next element after the enabled lanes
+/// before it.
+fn consecutive(
+    e: &Engine,
+    op: OpId,
+    p: Value,
+    ty: mlir_ir::types::TypeId,
+    packed: bool,
+) -> Result<impl FnMut(usize) -> Result<Value>> {
+    let bytes = elem_lane(e, op, ty)?.bytes();
+    let mut next = 0;
+    Ok(move |k| {
+        let at = if packed { next } else { k };
+        next += 1;
+        Ok(offset_ptr(&p, at * bytes))
+    })
+}
+
+/// `masked.load(p, mask, passthru)`: lane `k` from `p + k` where the mask
+/// is set (only those lanes must be in bounds and aligned), else from
+/// `passthru`. `expandload` reads consecutive elements into the enabled lanes.
+fn masked_load(e: &Engine, fr: &mut Frame, op: OpId, expand: bool) -> Result<Flow> {
+    let what = if expand { "llvm.intr.masked.expandload" } else { "llvm.intr.masked.load" };
+    let at = consecutive(e, op, e.arg(fr, op, 0)?.clone(), e.result_type(op, 0), expand)?;
+    load_lanes(e, fr, op, what, at)
+}
+
+/// `masked.store(v, p, mask)` / `compressstore(v, p, mask)`.
+fn masked_store(e: &Engine, fr: &mut Frame, op: OpId, compress: bool) -> Result<Flow> {
+    let what = if compress { "llvm.intr.masked.compressstore" } else { "llvm.intr.masked.store" };
+    let ty = e.operand_type(op, 0).ok_or_else(|| bad_types(op))?;
+    let at = consecutive(e, op, e.arg(fr, op, 1)?.clone(), ty, compress)?;
+    store_lanes(e, fr, op, what, at)
 }
 
 /// `masked.gather(ptrs, mask, passthru)`: lane `k` loaded through pointer
 /// `k` where the mask is set (only those pointers must be valid), else
 /// from `passthru`.
 fn masked_gather(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
-    let ty = e.result_type(op, 0);
-    let lane = elem_lane(e, op, ty)?;
-    let dims = vector_dims_of(e, op, ty)?;
-    let on = mask(e, fr, op, 1, dims.iter().product())?;
-    let pass = passthru(e, fr, op, 2, on.len())?;
-    let ptrs = ptr_lanes(op, e.arg(fr, op, 0)?, on.len())?;
-    let align = lane_align(e, op)?;
-    let mut out = Vec::with_capacity(on.len());
-    for (k, enabled) in on.iter().enumerate() {
-        if !enabled {
-            out.push(pass.as_ref().map_or(Scalar::Poison(Poison(op)), |v| v[k].clone()));
-            continue;
-        }
-        let (buf, i) = mem::access_bytes(e, op, &ptrs[k], lane.bytes(), align, "llvm.intr.masked.gather")?;
-        let s = buf.borrow().read_lane(i, lane);
-        out.push(s);
-    }
-    let v = crate::operands::array(op, &dims, out)?;
-    e.assign(fr, op, v)
+    let n = vector_dims_of(e, op, e.result_type(op, 0))?.iter().product();
+    let ptrs = ptr_lanes(op, e.arg(fr, op, 0)?, n)?;
+    load_lanes(e, fr, op, "llvm.intr.masked.gather", |k| Ok(ptrs[k].clone()))
 }
 
-/// `masked.scatter(v, ptrs, mask)`: lane `k` stored through pointer `k`
-/// where the mask is set, in lane order (a later lane wins on overlap).
+/// `masked.scatter(v, ptrs, mask)`: lane `k` stored through pointer `k`.
 fn masked_scatter(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let ty = e.operand_type(op, 0).ok_or_else(|| bad_types(op))?;
-    let lane = elem_lane(e, op, ty)?;
-    let vals = lanes(e, fr, op, 0)?;
-    let on = mask(e, fr, op, 2, vals.len())?;
-    let ptrs = ptr_lanes(op, e.arg(fr, op, 1)?, on.len())?;
-    let align = lane_align(e, op)?;
-    for (k, enabled) in on.iter().enumerate() {
-        if !enabled {
-            continue;
-        }
-        let (buf, i) = mem::access_bytes(e, op, &ptrs[k], lane.bytes(), align, "llvm.intr.masked.scatter")?;
-        let mut b = buf.borrow_mut();
-        check_writable(e, op, &b)?;
-        b.write_lane(i, lane, &vals[k]).ok_or_else(|| bad_types(op))?;
-    }
-    Ok(Flow::Next)
+    let ptrs = ptr_lanes(op, e.arg(fr, op, 1)?, vector_dims_of(e, op, ty)?.iter().product())?;
+    store_lanes(e, fr, op, "llvm.intr.masked.scatter", |k| Ok(ptrs[k].clone()))
 }
 
 /// `llvm.intr.vector.insert %sub, %v[pos]` / `vector.extract %v[pos]`: a
