@@ -81,6 +81,36 @@ pub const KNOWN_DIALECTS: &[&str] = &[
     "xevm",
 ];
 
+/// Dialects of [`KNOWN_DIALECTS`] that define no types: mlir-opt rejects a
+/// dialect type of theirs (`!tensor<..>`, `!builtin.x`) as "dialect 'tensor'
+/// provides no type parsing hook" rather than keep it opaque.
+pub const TYPELESS_DIALECTS: &[&str] = &[
+    "affine",
+    "arith",
+    "arm_neon",
+    "arm_sme",
+    "arm_sve",
+    "bufferization",
+    "builtin",
+    "cf",
+    "complex",
+    "dlti",
+    "func",
+    "index",
+    "linalg",
+    "math",
+    "memref",
+    "nvvm",
+    "pdl_interp",
+    "rocdl",
+    "scf",
+    "tensor",
+    "ub",
+    "vector",
+    "x86vector",
+    "xevm",
+];
+
 /// Parses `src` and verifies the result.
 pub fn parse_and_verify(src: &Source) -> Result<Module, Diagnostic> {
     parse_and_verify_with(src, &Limits::default())

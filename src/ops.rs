@@ -413,6 +413,26 @@ pub const ATOMIC_KINDS: &[&str] = &[
 /// `arith.truncf` rounding modes in enum order.
 pub const ROUNDING_MODES: &[&str] = &["to_nearest_even", "downward", "upward", "toward_zero", "to_nearest_away"];
 
+/// The enum attributes of the vector dialect: mnemonic (`#vector.kind<..>`),
+/// the C++ enum name mlir-opt's diagnostics use, and the values in the order
+/// those diagnostics list them.
+pub const VECTOR_ENUMS: &[(&str, &str, &[&str])] = &[
+    ("kind", "CombiningKind", COMBINING_KINDS),
+    ("punctuation", "PrintPunctuation", &["no_punctuation", "newline", "comma", "open", "close"]),
+    ("iterator_type", "IteratorType", &["parallel", "reduction"]),
+];
+
+/// `vector.kind` combining kinds, in mlir-opt's order.
+pub const COMBINING_KINDS: &[&str] = &[
+    "add", "mul", "minui", "minsi", "minnumf", "maxui", "maxsi", "maxnumf", "and", "or", "xor", "maximumf", "minimumf",
+];
+
+/// mlir-opt's message for a vector enum value outside `values`.
+pub fn vector_enum_error(mnemonic: &str) -> Option<String> {
+    let (_, cpp, values) = VECTOR_ENUMS.iter().find(|(m, _, _)| *m == mnemonic)?;
+    Some(format!("expected ::mlir::vector::{cpp} to be one of: {}", values.join(", ")))
+}
+
 /// Dialects whose op list here is complete: an unknown op name in one of them
 /// is an error, as in mlir-opt, rather than an unregistered op.
 pub const CLOSED_DIALECTS: &[&str] = &[

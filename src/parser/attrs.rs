@@ -163,7 +163,7 @@ impl<'a> Parser<'a> {
         };
         match self.m.ctx.type_kind(ty).clone() {
             TypeKind::Float(fk) => {
-                let value = self.float_value(&lit, fk, true).map_err(|mut d| {
+                let value = self.float_value(&lit, fk).map_err(|mut d| {
                     d.span = start;
                     d
                 })?;
@@ -206,7 +206,7 @@ impl<'a> Parser<'a> {
     }
 
     /// The value of a literal as an element of float format `fk`.
-    fn float_value(&self, lit: &Lit, fk: FloatKind, is_attr: bool) -> PResult<FloatLit> {
+    fn float_value(&self, lit: &Lit, fk: FloatKind) -> PResult<FloatLit> {
         match lit {
             Lit::Float { text, .. } => Ok(FloatLit::Decimal(text.as_str().into())),
             Lit::Int { neg, spelling, span } => {
@@ -221,15 +221,13 @@ impl<'a> Parser<'a> {
                     let bits = u128::try_from(v).unwrap_or(0);
                     return Ok(FloatLit::Bits(bits));
                 }
-                if is_attr {
-                    return Err(crate::diag::Diagnostic::error(
-                        *span,
-                        "unexpected decimal integer literal for a floating point value",
-                    )
-                    .with_note(*span, "add a trailing dot to make the literal a float"));
-                }
-                let t = if *neg { format!("-{spelling}") } else { spelling.clone() };
-                Ok(FloatLit::Decimal(t.into()))
+                // mlir-opt 22 takes no decimal integer for a float, in
+                // scalars and dense elements alike.
+                Err(crate::diag::Diagnostic::error(
+                    *span,
+                    "unexpected decimal integer literal for a floating point value",
+                )
+                .with_note(*span, "add a trailing dot to make the literal a float"))
             }
             Lit::Bool(_, span) | Lit::Str(_, span) => self.err_at(*span, "expected floating point literal"),
             Lit::Complex(..) => self.err_at(lit.span(), "expected floating point literal"),
@@ -326,6 +324,9 @@ impl<'a> Parser<'a> {
         if body.is_empty() {
             return self.err_at(span, "expected dialect attribute body");
         }
+        if ns == "vector" {
+            self.check_vector_enum(&mut body, end)?;
+        }
         // A typed dialect attribute (`#d.a : i32`) keeps its type in the text:
         // it is part of the attribute's identity and prints back the same.
         if self.is(Tok::Colon) {
@@ -335,6 +336,71 @@ impl<'a> Parser<'a> {
             body.push_str(&self.type_str(t));
         }
         Ok(self.m.ctx.attr(Attribute::Dialect { dialect, body: body.into() }))
+    }
+
+    /// Checks the value of a vector enum attribute (`#vector.kind<add>`,
+    /// also spelled `#vector<kind<add>>` or with a quoted value) as
+    /// mlir-opt's attribute parser does, and rewrites `body` to the one
+    /// spelling the verifier and the engine read (`.kind<add>`). `open` is
+    /// where the body's text starts (`.kind` is already in `body` when the
+    /// mnemonic was part of the token).
+    fn check_vector_enum(&self, body: &mut String, open: usize) -> PResult<()> {
+        // `.kind<v>` (token `#vector.kind`, then `<v>`) or `<kind<v>>`.
+        let (mnemonic, inner_at) = if let Some(m) = body.strip_prefix('.') {
+            let Some(lt) = m.find('<') else {
+                if crate::ops::vector_enum_error(m).is_some() {
+                    return self.err_at(Span::new(open, open), "expected '<'");
+                }
+                return Ok(());
+            };
+            (m[..lt].to_string(), open + 1)
+        } else if let Some(m) = body.strip_prefix('<') {
+            let Some(lt) = m.find('<') else { return Ok(()) };
+            let mnemonic = m[..lt].trim().to_string();
+            let rel = self.text[open + 1..].find('<').map(|i| open + 1 + i + 1);
+            (mnemonic, rel.unwrap_or(open + 1))
+        } else {
+            return Ok(());
+        };
+        if crate::ops::vector_enum_error(&mnemonic).is_none() {
+            return Ok(());
+        }
+        let bytes = self.text.as_bytes();
+        let skip_ws = |mut i: usize| {
+            while bytes.get(i).is_some_and(|c| c.is_ascii_whitespace()) {
+                i += 1;
+            }
+            i
+        };
+        let at = skip_ws(inner_at);
+        let (value, after) = match bytes.get(at) {
+            Some(b'"') => {
+                let mut lx = crate::lexer::Lexer::new(self.text);
+                lx.reset(at);
+                let tok = lx.next_token()?;
+                let text = &self.text[tok.span.start as usize..tok.span.end as usize];
+                (String::from_utf8_lossy(&unescape(text)).into_owned(), tok.span.end as usize)
+            }
+            Some(c) if c.is_ascii_alphabetic() || *c == b'_' => {
+                let mut e = at;
+                while bytes.get(e).is_some_and(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'$' | b'.')) {
+                    e += 1;
+                }
+                (self.text[at..e].to_string(), e)
+            }
+            _ => return self.err_at(Span::new(at, at), "expected valid keyword or string"),
+        };
+        let close = skip_ws(after);
+        if bytes.get(close) != Some(&b'>') {
+            return self.err_at(Span::new(close, close), "expected '>'");
+        }
+        let Some(msg) = crate::ops::vector_enum_error(&mnemonic) else { return Ok(()) };
+        let known = crate::ops::VECTOR_ENUMS.iter().any(|(m, _, vs)| *m == mnemonic && vs.contains(&value.as_str()));
+        if !known {
+            return self.err_at(Span::new(at, at), msg);
+        }
+        *body = format!(".{mnemonic}<{value}>");
+        Ok(())
     }
 
     // ---- elements attributes -------------------------------------------
@@ -557,7 +623,7 @@ impl<'a> Parser<'a> {
             TypeKind::Float(fk) => {
                 let mut v = Vec::with_capacity(flat.len());
                 for l in flat {
-                    v.push(self.float_value(l, fk, false)?);
+                    v.push(self.float_value(l, fk)?);
                 }
                 Ok(DenseValues::Floats(v))
             }

@@ -86,7 +86,8 @@ impl<'a> Parser<'a> {
         let ident = self.m.ctx.ident(kind.name());
         let mut st = OpState { name: Some(OpName { kind, ident }), span, ..Default::default() };
         let fmt = kind.fmt();
-        self.parse_family(fmt, kind, &mut st, nresults, name_span).map_err(|mut d| {
+        let parsed = self.parse_family(fmt, kind, &mut st, nresults, name_span);
+        parsed.and_then(|()| self.check_dict_attrs(kind, &st)).map_err(|mut d| {
             if let Some(m) = d.message.strip_prefix(CUSTOM_MARK) {
                 d.message = format!("custom op '{}' {m}", kind.name());
             }
@@ -94,6 +95,18 @@ impl<'a> Parser<'a> {
         })?;
         let loc = self.parse_trailing_loc()?;
         Ok(self.create_op(st, loc))
+    }
+
+    /// The constraints a declarative custom form checks on its attribute
+    /// dictionary as soon as it is parsed, reported at the `{`.
+    fn check_dict_attrs(&self, kind: OpKind, st: &OpState) -> PResult<()> {
+        let (Some(at), (_, true)) = (st.dict_at, crate::verify::inherent::inherent_attrs(kind)) else { return Ok(()) };
+        let ctx = &self.m.ctx;
+        let attr = |name: &str| st.attrs.iter().find(|(n, _)| ctx.str(*n) == name).map(|(_, a)| *a);
+        match crate::verify::inherent::violation(ctx, kind, false, attr) {
+            Some(msg) => self.err_at(at, format!("{CUSTOM_MARK}'{}' op {msg}", kind.name())),
+            None => Ok(()),
+        }
     }
 
     fn resolve_custom_name(&self, written: &str, span: Span) -> PResult<OpKind> {
@@ -311,7 +324,12 @@ impl<'a> Parser<'a> {
                 st.result_types = vec![idx];
             }
             Fmt::BoolConstant => {
-                let v = self.parse_attribute(None)?;
+                let at = self.tok.span;
+                let i1 = self.m.ctx.int_type(1);
+                let v = self.parse_attribute(Some(i1))?;
+                if !crate::verify::inherent::Constraint::Bool.holds(&self.m.ctx, v) {
+                    return self.err_at(at, format!("{CUSTOM_MARK}invalid kind of attribute specified"));
+                }
                 self.set_attr(st, "value", v);
                 self.parse_optional_attrs(st)?;
                 st.result_types = vec![self.m.ctx.int_type(1)];
@@ -623,6 +641,7 @@ impl<'a> Parser<'a> {
     /// `{...}` if present, merged into the op's attributes.
     pub(crate) fn parse_optional_attrs(&mut self, st: &mut OpState) -> PResult<()> {
         if self.is(Tok::LBrace) {
+            st.dict_at = Some(self.tok.span);
             let entries = self.parse_attr_dict_entries()?;
             for (n, a) in entries {
                 st.attrs.retain(|(m, _)| *m != n);

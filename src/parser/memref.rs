@@ -2,6 +2,7 @@
 //! Static/dynamic mixed lists (`[%i, 4]`) become a `static_*` i64 array with
 //! `ShapedType::kDynamic` where an operand stands, as mlir-opt stores them.
 
+use super::custom::CUSTOM_MARK;
 use super::{OpState, PResult, Parser, UseName};
 use crate::attrs::{Attribute, IntVal};
 use crate::diag::Span;
@@ -62,7 +63,18 @@ impl<'a> Parser<'a> {
             Fmt::MemDealloc => {
                 let m = self.parse_use_name()?;
                 self.parse_optional_attrs(st)?;
-                let t = self.colon_type()?;
+                self.expect(Tok::Colon, "':'")?;
+                let at = self.tok.span;
+                let t = self.parse_type()?;
+                // The format reads the type as the operand's type class.
+                let fits = match self.m.ctx.type_kind(t) {
+                    TypeKind::MemRef { .. } | TypeKind::UnrankedMemRef { .. } => kind == OpKind::MemrefDealloc,
+                    TypeKind::RankedTensor { .. } | TypeKind::UnrankedTensor { .. } => kind != OpKind::MemrefDealloc,
+                    _ => false,
+                };
+                if !fits {
+                    return self.err_at(at, format!("{CUSTOM_MARK}invalid kind of type specified"));
+                }
                 let v = self.resolve(m, t)?;
                 st.operands.push(v);
             }

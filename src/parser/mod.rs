@@ -53,6 +53,8 @@ pub(crate) struct OpState {
     pub properties: Option<AttrId>,
     pub attrs: Vec<(Ident, AttrId)>,
     pub span: Span,
+    /// Where a custom form's attribute dictionary starts, if it has one.
+    pub dict_at: Option<Span>,
 }
 
 /// A value name as written: `%x` or `%x#2`.

@@ -162,6 +162,12 @@ impl<'a> Parser<'a> {
                 }
             }
         }
+        if crate::TYPELESS_DIALECTS.contains(&ns) {
+            // Reported where the dialect's (missing) parser would start.
+            let at = span.start as usize + 1 + ns.len() + 1;
+            let msg = format!("dialect '{ns}' provides no type parsing hook");
+            return self.err_at(crate::diag::Span::new(at, at), msg);
+        }
         let dialect = self.m.ctx.ident(ns);
         let mut body = full[ns.len()..].to_string();
         let end = self.tok_end();

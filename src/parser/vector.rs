@@ -282,7 +282,7 @@ impl<'a> Parser<'a> {
                         self.set_attr(st, "stringLiteral", s);
                     } else if self.eat_kw("punctuation")? {
                         self.expect(Tok::Less, "'<'")?;
-                        let p = self.keyword_text()?;
+                        let p = self.vector_enum_value("punctuation")?;
                         self.expect(Tok::Greater, "'>'")?;
                         let a = self.vector_attr(&format!(".punctuation<{p}>"));
                         self.set_attr(st, "punctuation", a);
@@ -298,15 +298,6 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
-    fn keyword_text(&mut self) -> PResult<String> {
-        if !self.is(Tok::BareId) {
-            return self.err("expected keyword");
-        }
-        let s = self.spelling().to_string();
-        self.bump()?;
-        Ok(s)
-    }
-
     /// `#vector<body>` written as `#vector.<body>`.
     fn vector_attr(&mut self, body: &str) -> AttrId {
         let d = self.m.ctx.ident("vector");
@@ -317,12 +308,31 @@ impl<'a> Parser<'a> {
         self.vector_attr(&format!(".kind<{k}>"))
     }
 
-    /// `<add>` as `#vector.kind<add>`.
+    /// `<add>` (or `<"add">`) as `#vector.kind<add>`.
     fn combining_kind(&mut self) -> PResult<AttrId> {
         self.expect(Tok::Less, "'<'")?;
-        let k = self.keyword_text()?;
+        let k = self.vector_enum_value("kind")?;
         self.expect(Tok::Greater, "'>'")?;
         Ok(self.kind_attr(&k))
+    }
+
+    /// A keyword or string naming a value of vector enum `mnemonic`; other
+    /// values are rejected with mlir-opt's message at the token.
+    fn vector_enum_value(&mut self, mnemonic: &str) -> PResult<String> {
+        let text = match self.tok.kind {
+            Tok::BareId => self.spelling().to_string(),
+            Tok::String => String::from_utf8_lossy(&crate::lexer::unescape(self.spelling())).into_owned(),
+            _ => return self.custom_err("expected valid keyword or string"),
+        };
+        let at = self.tok.span;
+        // mlir-opt takes the token (lexing the next one) before judging it.
+        self.bump()?;
+        let known = crate::ops::VECTOR_ENUMS.iter().any(|(m, _, vs)| *m == mnemonic && vs.contains(&text.as_str()));
+        if !known {
+            let msg = crate::ops::vector_enum_error(mnemonic).unwrap_or_default();
+            return self.err_at(at, format!("{CUSTOM_MARK}{msg}"));
+        }
+        Ok(text)
     }
 
     /// The position of `extract`/`insert` (a mixed list; dynamic entries go
@@ -555,7 +565,7 @@ impl<'a> Parser<'a> {
         let Some(Attribute::Array(its)) =
             st.attrs.iter().find(|(n, _)| *n == it_id).map(|(_, a)| self.m.ctx.attr_kind(*a).clone())
         else {
-            return self.err_at(loc, format!("{CUSTOM_MARK}expected iterator_types array attribute"));
+            return self.err_at(loc, format!("{CUSTOM_MARK}expected \"iterator_types\" array attribute"));
         };
         let mut conv = Vec::new();
         for a in its {

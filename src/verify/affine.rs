@@ -63,8 +63,21 @@ impl Verifier<'_> {
                 Ok(())
             }
             AffineOp::Parallel => self.affine_parallel(op),
+            AffineOp::If => {
+                // An empty else region yields nothing to the results.
+                let n = m.op(op).results.len;
+                let no_else = m.regions(op).get(1).is_none_or(|r| m.region(*r).blocks.is_empty());
+                if n > 0 && no_else {
+                    return self.op_err(
+                        op,
+                        format!(
+                            "along control flow edge from parent to parent: region branch point has 0 operands, but region successor needs {n} inputs"
+                        ),
+                    );
+                }
+                Ok(())
+            }
             AffineOp::For
-            | AffineOp::If
             | AffineOp::DmaStart
             | AffineOp::DmaWait
             | AffineOp::DelinearizeIndex

@@ -12,7 +12,18 @@ impl Verifier<'_> {
             BufferizationOp::ToBuffer | BufferizationOp::ToMemref | BufferizationOp::ToTensor => {
                 self.tensor_buffer_match(op)
             }
-            BufferizationOp::Clone | BufferizationOp::Dealloc | BufferizationOp::DeallocTensor => Ok(()),
+            BufferizationOp::DeallocTensor => match self.opnd(op, 0) {
+                Some(t)
+                    if !matches!(
+                        self.m.ctx.type_kind(t),
+                        TypeKind::RankedTensor { .. } | TypeKind::UnrankedTensor { .. }
+                    ) =>
+                {
+                    self.op_err(op, format!("operand #0 must be tensor of any type values, but got '{}'", self.ty(t)))
+                }
+                _ => Ok(()),
+            },
+            BufferizationOp::Clone | BufferizationOp::Dealloc => Ok(()),
         }
     }
 }

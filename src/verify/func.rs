@@ -59,7 +59,14 @@ impl Verifier<'_> {
                 }
                 Ok(())
             }
-            FuncOp::Call | FuncOp::CallIndirect | FuncOp::Constant => Ok(()),
+            FuncOp::Constant => match m.attr(op, "value").map(|a| m.ctx.attr_kind(a)) {
+                None => self.op_err(op, "requires attribute 'value'"),
+                Some(Attribute::SymbolRef { nested, .. }) if nested.is_empty() => Ok(()),
+                Some(_) => {
+                    self.op_err(op, "attribute 'value' failed to satisfy constraint: flat symbol reference attribute")
+                }
+            },
+            FuncOp::Call | FuncOp::CallIndirect => Ok(()),
         }
     }
 }

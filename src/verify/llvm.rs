@@ -292,6 +292,9 @@ impl<'m> Verifier<'m> {
                     .op_err(op, "requires an i8 array type of the length equal to that of the string attribute");
             }
         }
+        if let Some(a) = value {
+            self.llvm_global_dense_fits(op, a, ty)?;
+        }
         let body = m.regions(op).first().and_then(|r| m.region(*r).blocks.first().copied());
         if let Some(b) = body {
             if value.is_some() {
@@ -316,6 +319,45 @@ impl<'m> Verifier<'m> {
             }
         }
         Ok(())
+    }
+
+    /// A non-splat dense initializer must have as many elements as the
+    /// global's type (its nest of arrays and vectors) holds. mlir-opt's
+    /// verifier does not check this, but LLVM's translation cannot build
+    /// such a global: it fails ("Global variable initializer type does not
+    /// match global variable type!") or emits a constant of the wrong type
+    /// that LLVM's own verifier rejects, so the program can never run.
+    fn llvm_global_dense_fits(&self, op: OpId, a: crate::attrs::AttrId, ty: TypeId) -> VResult {
+        let m = self.m;
+        let Attribute::Dense { ty: dty, splat: false, .. } = m.ctx.attr_kind(a) else { return Ok(()) };
+        let Some(have) = m.ctx.type_kind(*dty).shape().and_then(crate::types::num_elements) else { return Ok(()) };
+        let mut holds = Some(1i64);
+        let mut t = ty;
+        loop {
+            match m.ctx.type_kind(t) {
+                TypeKind::LlvmArray { len, elem } => {
+                    holds = holds.and_then(|h| h.checked_mul(i64::try_from(*len).ok()?));
+                    t = *elem;
+                }
+                TypeKind::Vector { shape, elem, .. } => {
+                    holds = holds.and_then(|h| h.checked_mul(crate::types::num_elements(shape)?));
+                    t = *elem;
+                }
+                TypeKind::LlvmStruct { .. } => return Ok(()),
+                _ => break,
+            }
+        }
+        match holds {
+            Some(n) if n != have => self.op_err(
+                op,
+                format!(
+                    "initializer has {have} elements, but its type '{}' holds {n} (mlir-opt accepts this, but \
+                     LLVM's translation cannot: the initializer does not fit the global's type)",
+                    self.ty(ty)
+                ),
+            ),
+            _ => Ok(()),
+        }
     }
 
     fn llvm_func_type(&self, op: OpId) -> Option<(TypeId, &'m [TypeId])> {

@@ -84,19 +84,37 @@ impl Verifier<'_> {
             MemrefOp::Reshape => self.reshape(op, "memref"),
             MemrefOp::Subview => self.memref_subview(op),
             MemrefOp::Transpose => self.memref_transpose(op),
+            MemrefOp::AtomicRmw => self.memref_atomic_rmw(op),
+            MemrefOp::Global => self.inherent(op),
+            MemrefOp::GenericAtomicRmw => {
+                let entry = m.regions(op).first().and_then(|r| m.region(*r).blocks.first());
+                if entry.is_none_or(|b| m.args(*b).count() != 1) {
+                    return self.op_err(op, "expected single number of entry block arguments");
+                }
+                Ok(())
+            }
+            MemrefOp::DmaStart if m.operands(op).len() < 4 => self.op_err(op, "expected at least 4 operands"),
+            MemrefOp::Dealloc => match self.opnd(op, 0) {
+                Some(t) if !matches!(m.ctx.type_kind(t), TypeKind::MemRef { .. } | TypeKind::UnrankedMemRef { .. }) => {
+                    self.op_err(
+                        op,
+                        format!(
+                            "operand #0 must be ranked or unranked memref of any type values, but got '{}'",
+                            self.ty(t)
+                        ),
+                    )
+                }
+                _ => Ok(()),
+            },
             MemrefOp::AllocaScope
             | MemrefOp::AllocaScopeReturn
             | MemrefOp::AssumeAlignment
-            | MemrefOp::AtomicRmw
             | MemrefOp::AtomicYield
-            | MemrefOp::Dealloc
             | MemrefOp::DmaStart
             | MemrefOp::DmaWait
             | MemrefOp::ExtractAlignedPointerAsIndex
             | MemrefOp::ExtractStridedMetadata
-            | MemrefOp::GenericAtomicRmw
             | MemrefOp::GetGlobal
-            | MemrefOp::Global
             | MemrefOp::MemorySpaceCast
             | MemrefOp::Prefetch
             | MemrefOp::Realloc
@@ -104,6 +122,98 @@ impl Verifier<'_> {
             | MemrefOp::TensorLoad
             | MemrefOp::TensorStore => Ok(()),
             MemrefOp::View => self.memref_view(op),
+        }
+    }
+}
+
+impl Verifier<'_> {
+    /// `memref.atomic_rmw`: a known kind; value, memref element and result
+    /// of one signless integer or float type; one index per dimension; and a
+    /// kind that applies to that type (mlir-opt's AtomicRMWOp::verify).
+    /// `maxnumf` and `minnumf` on integers pass mlir-opt's verifier, but
+    /// its lowering to `llvm.atomicrmw` rejects them ("expected LLVM IR
+    /// floating point type"), so they are rejected here as float kinds.
+    fn memref_atomic_rmw(&self, op: OpId) -> VResult {
+        let m = self.m;
+        let Some(a) = m.attr(op, "kind") else { return self.op_err(op, "requires attribute 'kind'") };
+        let name = match m.ctx.attr_kind(a) {
+            Attribute::Integer { value, ty } if m.ctx.type_kind(*ty).is_signless_int(64) => {
+                value.to_i64().and_then(|k| usize::try_from(k).ok()).and_then(|k| crate::ops::ATOMIC_KINDS.get(k))
+            }
+            _ => None,
+        };
+        let Some(name) = name else {
+            let text = crate::printer::attr_to_string(&m.ctx, a);
+            return self.err(
+                m.op(op).span,
+                format!(
+                    "invalid properties {{kind = {text}}} for op memref.atomic_rmw: Invalid attribute `kind` in property conversion: {text}"
+                ),
+            );
+        };
+        let (Some(v), Some(mt), Some(r)) = (self.opnd(op, 0), self.opnd(op, 1), self.res(op, 0)) else {
+            return Ok(());
+        };
+        let scalar = |t: TypeId| {
+            matches!(
+                m.ctx.type_kind(t),
+                TypeKind::Integer { signedness: Signedness::Signless, .. } | TypeKind::Float(_)
+            )
+        };
+        if !scalar(v) {
+            return self.op_err(
+                op,
+                format!("operand #0 must be signless integer or floating-point, but got '{}'", self.ty(v)),
+            );
+        }
+        let elem = match m.ctx.type_kind(mt) {
+            TypeKind::MemRef { shape, elem, .. } if scalar(*elem) => Some((shape.len(), *elem)),
+            _ => None,
+        };
+        let Some((rank, elem)) = elem else {
+            return self.op_err(
+                op,
+                format!(
+                    "operand #1 must be memref of signless integer or floating-point values, but got '{}'",
+                    self.ty(mt)
+                ),
+            );
+        };
+        for (i, x) in m.operands(op).iter().enumerate().skip(2) {
+            let t = m.type_of(*x);
+            if !matches!(m.ctx.type_kind(t), TypeKind::Index) {
+                return self.op_err(op, format!("operand #{i} must be variadic of index, but got '{}'", self.ty(t)));
+            }
+        }
+        if !scalar(r) {
+            return self
+                .op_err(op, format!("result #0 must be signless integer or floating-point, but got '{}'", self.ty(r)));
+        }
+        if v != r {
+            return self.op_err(op, "failed to verify that all of {value, result} have same type");
+        }
+        if v != elem {
+            return self.op_err(op, "failed to verify that value type matches element type of memref");
+        }
+        if m.operands(op).len() - 2 != rank {
+            return self.op_err(op, "expects the number of subscripts to be equal to memref rank");
+        }
+        let float = matches!(m.ctx.type_kind(v), TypeKind::Float(_));
+        match *name {
+            "addf" | "maximumf" | "minimumf" | "mulf" if !float => {
+                self.op_err(op, format!("with kind '{name}' expects a floating-point type"))
+            }
+            "maxnumf" | "minnumf" if !float => self.op_err(
+                op,
+                format!(
+                    "with kind '{name}' expects a floating-point type (mlir-opt's verifier lets this pass, \
+                     its lowering to llvm.atomicrmw does not)"
+                ),
+            ),
+            "addi" | "maxs" | "maxu" | "mins" | "minu" | "muli" | "ori" | "xori" | "andi" if float => {
+                self.op_err(op, format!("with kind '{name}' expects an integer type"))
+            }
+            _ => Ok(()),
         }
     }
 }

@@ -72,8 +72,14 @@ impl Verifier<'_> {
                 }
                 Ok(())
             }
+            ScfOp::ExecuteRegion => {
+                let empty = m.regions(op).first().is_none_or(|r| m.region(*r).blocks.is_empty());
+                if empty {
+                    return self.op_err(op, "region needs to have at least one block");
+                }
+                Ok(())
+            }
             ScfOp::While
-            | ScfOp::ExecuteRegion
             | ScfOp::IndexSwitch
             | ScfOp::Parallel
             | ScfOp::Reduce

@@ -479,7 +479,25 @@ impl<'m> Verifier<'m> {
     }
 
     pub(super) fn tensor_concat(&self, op: OpId) -> VResult {
+        self.inherent(op)?;
+        let ranked_tensor = |t: TypeId| matches!(self.m.ctx.type_kind(t), TypeKind::RankedTensor { .. });
+        for (i, v) in self.m.operands(op).iter().enumerate() {
+            let t = self.m.type_of(*v);
+            if !ranked_tensor(t) {
+                return self.op_err(
+                    op,
+                    format!(
+                        "operand #{i} must be variadic of ranked tensor of any type values, but got '{}'",
+                        self.ty(t)
+                    ),
+                );
+            }
+        }
         let Some(r) = self.res(op, 0) else { return Ok(()) };
+        if !ranked_tensor(r) {
+            return self
+                .op_err(op, format!("result #0 must be ranked tensor of any type values, but got '{}'", self.ty(r)));
+        }
         let Some((rs, re)) = self.ranked(r) else { return Ok(()) };
         let ins: Vec<(&[i64], TypeId)> =
             self.m.operands(op).iter().filter_map(|v| self.ranked(self.m.type_of(*v))).collect();
@@ -718,5 +736,33 @@ impl<'m> Verifier<'m> {
         }
         let Some(r) = self.res(op, 0) else { return Ok(()) };
         self.dynamic_sizes(op, r, self.m.operands(op).len().saturating_sub(2))
+    }
+}
+
+impl Verifier<'_> {
+    /// `tensor.splat %v[%dyn..]`: a ranked tensor result of `%v`'s type with
+    /// one index operand per dynamic dimension.
+    pub(super) fn tensor_splat(&self, op: OpId) -> VResult {
+        let m = self.m;
+        for (i, v) in m.operands(op).iter().enumerate().skip(1) {
+            let t = m.type_of(*v);
+            if !matches!(m.ctx.type_kind(t), TypeKind::Index) {
+                return self.op_err(op, format!("operand #{i} must be variadic of index, but got '{}'", self.ty(t)));
+            }
+        }
+        let (Some(x), Some(r)) = (self.opnd(op, 0), self.res(op, 0)) else { return Ok(()) };
+        let TypeKind::RankedTensor { shape, elem, .. } = m.ctx.type_kind(r) else {
+            return self
+                .op_err(op, format!("result #0 must be ranked tensor of any type values, but got '{}'", self.ty(r)));
+        };
+        if *elem != x {
+            return self.op_err(op, "failed to verify that operand type matches element type of result");
+        }
+        let want = shape.iter().filter(|d| **d == crate::types::DYNAMIC).count();
+        let n = m.operands(op).len() - 1;
+        if n != want {
+            return self.op_err(op, format!("incorrect number of dynamic sizes, has {n}, expected {want}"));
+        }
+        Ok(())
     }
 }

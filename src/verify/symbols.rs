@@ -35,6 +35,9 @@ impl<'m> Verifier<'m> {
         if kind == OpKind::FuncCall {
             self.check_call(op)?;
         }
+        if kind == OpKind::FuncConstant {
+            self.check_func_constant(op)?;
+        }
         if matches!(kind, OpKind::LlvmAddressof | OpKind::LlvmCall | OpKind::LlvmGlobalCtors | OpKind::LlvmGlobalDtors)
         {
             self.llvm_symbol_uses(op)?;
@@ -102,6 +105,26 @@ impl<'m> Verifier<'m> {
         match self.m.ctx.type_kind(*t) {
             TypeKind::Function { inputs, results } => Some((inputs, results)),
             _ => None,
+        }
+    }
+
+    /// `func.constant @f`: `@f` is a `func.func` of the result's type
+    /// (mlir-opt's ConstantOp::verifySymbolUses).
+    fn check_func_constant(&self, op: OpId) -> VResult {
+        let Some(Attribute::SymbolRef { root, nested }) = self.m.attr(op, "value").map(|a| self.m.ctx.attr_kind(a))
+        else {
+            return Ok(());
+        };
+        let target = self.lookup_symbol(op, root, nested).filter(|t| self.kind(*t) == OpKind::FuncFunc);
+        let Some(f) = target else {
+            let name = String::from_utf8_lossy(root);
+            return self.op_err(op, format!("reference to undefined function '{name}'"));
+        };
+        let fty = self.m.attr(f, "function_type").map(|a| self.m.ctx.attr_kind(a));
+        let rty = self.m.results(op).next().map(|r| self.m.type_of(r));
+        match (fty, rty) {
+            (Some(Attribute::Type(t)), Some(r)) if *t == r => Ok(()),
+            _ => self.op_err(op, "reference to function with mismatched type"),
         }
     }
 

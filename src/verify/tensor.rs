@@ -72,7 +72,7 @@ impl Verifier<'_> {
             TensorOp::Pad => self.tensor_pad(op),
             TensorOp::Reshape => self.reshape(op, "tensor"),
             TensorOp::Scatter => self.tensor_gather_scatter(op, true),
-            TensorOp::Splat => Ok(()),
+            TensorOp::Splat => self.tensor_splat(op),
         }
     }
 }

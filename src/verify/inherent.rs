@@ -1,0 +1,150 @@
+//! ODS constraints on inherent attributes, declared once as data and read
+//! by both the parser and the verifier. mlir-opt checks them in two places:
+//! an op parsed from its declarative custom form checks the attributes of
+//! its attribute dictionary right after parsing it (`verifyInherentAttrs`,
+//! reported at the `{`), and every op checks them again when verified
+//! (required ones first, then each one's constraint, in name order).
+
+use crate::attrs::{AttrId, Attribute, DenseValues};
+use crate::ir::Context;
+use crate::ops::OpKind;
+
+/// What an inherent attribute must be.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Constraint {
+    /// `I64Attr`: an integer attribute of type `i64`.
+    I64,
+    /// `BoolAttr`.
+    Bool,
+    /// `I64ArrayAttr`: an array of `i64` integer attributes.
+    I64Array,
+    /// `DenseI64ArrayAttr`: `array<i64: ..>`.
+    DenseI64Array,
+    /// `Vector_CombiningKindAttr`: `#vector.kind<..>`.
+    CombiningKind,
+    /// `AffineMapArrayAttr`: an array of affine maps.
+    AffineMapArray,
+    /// An array of `#vector.iterator_type<..>`.
+    IteratorTypes,
+    /// `StrAttr`: a string attribute.
+    Str,
+    /// `MemRefTypeAttr`: a memref type used as an attribute.
+    MemRefType,
+    /// `IndexAttr`: an integer attribute of type `index`.
+    Index,
+}
+
+impl Constraint {
+    /// The ODS description mlir-opt prints when `a` fails the constraint.
+    pub(crate) fn description(self) -> &'static str {
+        match self {
+            Constraint::I64 => "64-bit signless integer attribute",
+            Constraint::Bool => "bool attribute",
+            Constraint::I64Array => "64-bit integer array attribute",
+            Constraint::DenseI64Array => "i64 dense array attribute",
+            Constraint::CombiningKind => "Kind of combining function for contractions and reductions",
+            Constraint::AffineMapArray => "AffineMap array attribute",
+            Constraint::IteratorTypes => "Iterator type should be an enum.",
+            Constraint::Str => "string attribute",
+            Constraint::MemRefType => "memref type attribute",
+            Constraint::Index => "index attribute",
+        }
+    }
+
+    /// True when `a` satisfies the constraint.
+    pub(crate) fn holds(self, ctx: &Context, a: AttrId) -> bool {
+        let is_i64 = |a: AttrId| matches!(ctx.attr_kind(a), Attribute::Integer { ty, .. } if ctx.type_kind(*ty).is_signless_int(64));
+        let vector_enum = |a: AttrId, mnemonic: &str| match ctx.attr_kind(a) {
+            // The parser has checked the value and normalised the spelling.
+            Attribute::Dialect { dialect, body } => {
+                ctx.str(*dialect) == "vector"
+                    && body.strip_prefix('.').and_then(|b| b.strip_prefix(mnemonic)).is_some_and(|b| b.starts_with('<'))
+            }
+            _ => false,
+        };
+        match self {
+            Constraint::I64 => is_i64(a),
+            // `BoolAttr` is an `i1` integer attribute; `true` spells one.
+            Constraint::Bool => match ctx.attr_kind(a) {
+                Attribute::Bool(_) => true,
+                Attribute::Integer { ty, .. } => ctx.type_kind(*ty).is_signless_int(1),
+                _ => false,
+            },
+            Constraint::I64Array => matches!(ctx.attr_kind(a), Attribute::Array(v) if v.iter().all(|x| is_i64(*x))),
+            Constraint::DenseI64Array => matches!(
+                ctx.attr_kind(a),
+                Attribute::DenseArray { elem, values: DenseValues::Ints(_) } if ctx.type_kind(*elem).is_signless_int(64)
+            ),
+            Constraint::CombiningKind => vector_enum(a, "kind"),
+            Constraint::AffineMapArray => matches!(
+                ctx.attr_kind(a),
+                Attribute::Array(v) if v.iter().all(|x| matches!(ctx.attr_kind(*x), Attribute::AffineMap(_)))
+            ),
+            Constraint::IteratorTypes => {
+                matches!(ctx.attr_kind(a), Attribute::Array(v) if v.iter().all(|x| vector_enum(*x, "iterator_type")))
+            }
+            Constraint::Index => matches!(
+                ctx.attr_kind(a),
+                Attribute::Integer { ty, .. } if matches!(ctx.type_kind(*ty), crate::types::TypeKind::Index)
+            ),
+            Constraint::Str => matches!(ctx.attr_kind(a), Attribute::String { ty: None, .. }),
+            Constraint::MemRefType => matches!(
+                ctx.attr_kind(a),
+                Attribute::Type(t) if matches!(ctx.type_kind(*t), crate::types::TypeKind::MemRef { .. })
+            ),
+        }
+    }
+}
+
+/// One inherent attribute: name, constraint, and whether it is required.
+pub(crate) type Inherent = (&'static str, Constraint, bool);
+
+/// The constrained inherent attributes of `kind`, in name order, and whether
+/// its custom form checks them when parsed (ops with a declarative assembly
+/// format do; hand-written parsers such as `vector.contract`'s do not).
+pub(crate) fn inherent_attrs(kind: OpKind) -> (&'static [Inherent], bool) {
+    use Constraint::*;
+    match kind {
+        OpKind::VectorExtractStridedSlice => {
+            (&[("offsets", I64Array, true), ("sizes", I64Array, true), ("strides", I64Array, true)], true)
+        }
+        OpKind::VectorInsertStridedSlice => (&[("offsets", I64Array, true), ("strides", I64Array, true)], true),
+        OpKind::VectorScan => {
+            (&[("inclusive", Bool, true), ("kind", CombiningKind, true), ("reduction_dim", I64, true)], true)
+        }
+        OpKind::VectorReduction => (&[("kind", CombiningKind, true)], true),
+        OpKind::VectorMultiReduction => {
+            (&[("kind", CombiningKind, true), ("reduction_dims", DenseI64Array, true)], true)
+        }
+        // `kind` has a default; the op's verifier words its own message.
+        OpKind::VectorContract => {
+            (&[("indexing_maps", AffineMapArray, true), ("iterator_types", IteratorTypes, true)], false)
+        }
+        OpKind::IndexConstant => (&[("value", Index, true)], true),
+        OpKind::IndexBoolConstant => (&[("value", Bool, true)], true),
+        OpKind::TensorConcat => (&[("dim", I64, true)], true),
+        OpKind::MemrefGlobal => (&[("sym_name", Str, true), ("type", MemRefType, true)], false),
+        _ => (&[], false),
+    }
+}
+
+/// The first violated constraint among the attributes `attr` finds, as
+/// mlir-opt words it after `'<op>' op `; `required` also reports missing
+/// required attributes (first, as mlir-opt's verifier does).
+pub(crate) fn violation(
+    ctx: &Context,
+    kind: OpKind,
+    required: bool,
+    attr: impl Fn(&str) -> Option<AttrId>,
+) -> Option<String> {
+    let (list, _) = inherent_attrs(kind);
+    if required {
+        if let Some((name, _, _)) = list.iter().find(|(n, _, req)| *req && attr(n).is_none()) {
+            return Some(format!("requires attribute '{name}'"));
+        }
+    }
+    list.iter().find_map(|(name, c, _)| {
+        let a = attr(name)?;
+        (!c.holds(ctx, a)).then(|| format!("attribute '{name}' failed to satisfy constraint: {}", c.description()))
+    })
+}
