@@ -9,7 +9,7 @@ use crate::dense::{Builder, DenseError};
 use crate::error::{Error, ErrorKind, Result};
 use crate::float;
 use crate::lane::le_u128;
-use crate::memory::{invalid, mem_ub, Buffer, Lane, MemRef};
+use crate::memory::{mem_ub, Buffer, Lane, MemRef};
 use crate::value::{Dense, Scalar, Value};
 use mlir_ir::ir::OpId;
 use std::rc::Rc;
@@ -72,7 +72,7 @@ impl MemRef {
             return Err(mem_ub(at, b.origin, format!("{what} into {protected}")));
         }
         let lane = self.elem.lane;
-        let bad = || invalid(at, format!("value does not fit an element of type {}", self.elem.name));
+        let bad = || Error::unverified(at, format!("value does not fit an element of type {}", self.elem.name));
         match v {
             Value::Scalar(s) if self.elem.vshape.is_empty() => b.write_lane(byte, lane, s).ok_or_else(bad),
             Value::Array(a) if a.shape() == self.elem.vshape.as_slice() => {
@@ -164,7 +164,9 @@ impl MemRef {
                 at,
                 ErrorKind::Resource(format!("the host could not allocate {bytes} bytes to {what} {}", self.describe())),
             ),
-            e => invalid(at, format!("{what}: the elements of {} do not fit its type: {e:?}", self.describe())),
+            e => {
+                Error::unverified(at, format!("{what}: the elements of {} do not fit its type: {e:?}", self.describe()))
+            }
         }
     }
 

@@ -43,7 +43,8 @@ pub use crate::lend::Lent;
 /// What kind of failure an [`Error`] is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ErrorClass {
-    /// The program does not parse or verify, or cannot be read (bad input).
+    /// The program does not parse or verify, cannot be read, or declares a
+    /// runtime function with the wrong signature (bad input).
     BadProgram,
     /// An argument does not fit its parameter, or there is no such function (bad input).
     BadArgument,
@@ -54,8 +55,8 @@ pub enum ErrorClass {
     Unsupported,
     /// A limit: fuel, call depth, memory, time.
     Limit,
-    /// The IR is malformed in a way the verifier did not catch.
-    InvalidIr,
+    /// An interpreter bug: the engine met IR that verified IR never has.
+    Internal,
     /// A result has no library form (a function reference, a pointer, ...).
     NoLibraryForm,
 }
@@ -100,8 +101,9 @@ impl Error {
             }
             K::Unsupported(_) => ErrorClass::Unsupported,
             K::Fuel(_) | K::CallDepth(_) | K::Resource(_) | K::Halted => ErrorClass::Limit,
-            K::Invalid(_) => ErrorClass::InvalidIr,
+            K::Internal(_) => ErrorClass::Internal,
             K::BadArgument(_) => ErrorClass::BadArgument,
+            K::BadInput(_) => ErrorClass::BadProgram,
         };
         let location = e.op.map(|op| {
             let (line, column) = p.source.line_col(p.module.op(op).span.start);

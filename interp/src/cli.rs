@@ -566,7 +566,7 @@ fn run<'a>(m: &'a mlir_ir::Module, src: &'a Source, cfg: Config, a: &RunArgs) ->
         Ok(e) => e,
         Err(err) => {
             eprint!("{}", err.render(m, src));
-            return if err.is_input_error() { EXIT_INPUT } else { EXIT_RUNTIME };
+            return err.exit_code();
         }
     };
     if let Some(t) = &a.trace {
@@ -621,11 +621,7 @@ fn run<'a>(m: &'a mlir_ir::Module, src: &'a Source, cfg: Config, a: &RunArgs) ->
         Ok(()) => 0,
         Err(err) => {
             eprint!("{}", err.render(m, src));
-            if err.is_input_error() {
-                EXIT_INPUT
-            } else {
-                EXIT_RUNTIME
-            }
+            err.exit_code()
         }
     }
 }

@@ -23,10 +23,6 @@ use mlir_ir::ir::OpId;
 use mlir_ir::types::{TypeId, TypeKind};
 use std::rc::Rc;
 
-fn invalid(op: OpId, msg: impl Into<String>) -> Error {
-    Error::at(op, ErrorKind::Invalid(msg.into()))
-}
-
 /// `v` of type `from` as a value of type `to`: the same value when both
 /// types have one form here, else converted between the MLIR and LLVM
 /// forms (in either direction).
@@ -79,9 +75,9 @@ pub fn convert(e: &mut Engine, op: OpId, v: Value, from: TypeId, to: TypeId) -> 
         (Value::Agg(fs), _, TypeKind::UnrankedMemRef { elem, .. }) => {
             let elem = elem_of(e, op, elem)?;
             let (Some(Value::Scalar(Scalar::Int(rank))), Some(Value::Ptr(d))) = (fs.first(), fs.get(1)) else {
-                return Err(invalid(op, "an unranked memref descriptor is {rank, pointer}"));
+                return Err(Error::unverified(op, "an unranked memref descriptor is {rank, pointer}"));
             };
-            let rank = rank.to_i64().ok_or_else(|| invalid(op, "bad rank"))?;
+            let rank = rank.to_i64().ok_or_else(|| Error::unverified(op, "bad rank"))?;
             Ok(Value::Memref(Rc::new(read_ranked(e, op, rank, d, elem, "a conversion cast")?)))
         }
         (Value::Array(d), TypeKind::Vector { .. }, _) => {
@@ -154,13 +150,13 @@ fn unranked_struct(e: &mut Engine, op: OpId, m: &MemRef) -> Result<Value> {
 fn from_fields(op: OpId, fs: &[Value], elem: Elem, what: &str) -> Result<MemRef> {
     let int = |v: Option<&Value>| match v {
         Some(Value::Scalar(Scalar::Int(i))) => {
-            i.to_u64().map(|x| x as i64).ok_or_else(|| invalid(op, "bad descriptor field"))
+            i.to_u64().map(|x| x as i64).ok_or_else(|| Error::unverified(op, "bad descriptor field"))
         }
         Some(Value::Scalar(Scalar::Poison(p))) => Err(Error::at(
             op,
             ErrorKind::Poison { what: format!("a memref descriptor field read by {what}"), origin: p.0 },
         )),
-        _ => Err(invalid(op, "bad descriptor field")),
+        _ => Err(Error::unverified(op, "bad descriptor field")),
     };
     let ints = |v: Option<&Value>| -> Result<Vec<i64>> {
         match v {
@@ -171,7 +167,7 @@ fn from_fields(op: OpId, fs: &[Value], elem: Elem, what: &str) -> Result<MemRef>
     };
     let aligned = match fs.get(1) {
         Some(Value::Ptr(p)) => p.clone(),
-        _ => return Err(invalid(op, "a memref descriptor without an aligned pointer")),
+        _ => return Err(Error::unverified(op, "a memref descriptor without an aligned pointer")),
     };
     let (offset, sizes, strides) = (int(fs.get(2))?, ints(fs.get(3))?, ints(fs.get(4))?);
     memref_at(op, &aligned, elem, offset, sizes, strides, what)
@@ -208,7 +204,7 @@ fn read_i64(e: &Engine, op: OpId, p: &Ptr, off: i64, what: &str) -> Result<i64> 
             op,
             ErrorKind::Poison { what: format!("read by {what} from a memref descriptor"), origin: origin.0 },
         )),
-        _ => Err(invalid(op, "bad descriptor field")),
+        _ => Err(Error::unverified(op, "bad descriptor field")),
     }
 }
 
@@ -228,7 +224,7 @@ pub fn read_ranked(e: &Engine, op: OpId, rank: i64, d: &Ptr, elem: Elem, what: &
     let rank = usize::try_from(rank)
         .ok()
         .filter(|r| *r <= 64)
-        .ok_or_else(|| invalid(op, format!("{what}: bad rank {rank}")))?;
+        .ok_or_else(|| Error::unverified(op, format!("{what}: bad rank {rank}")))?;
     let aligned = read_ptr(e, op, d, 8, what)?;
     let offset = read_i64(e, op, d, 16, what)?;
     let field = |k: usize| read_i64(e, op, d, 24 + 8 * k as i64, what);
@@ -258,6 +254,6 @@ fn flatten(op: OpId, v: &Value, out: &mut Vec<Scalar>) -> Result<()> {
             out.extend(d.iter());
             Ok(())
         }
-        _ => Err(invalid(op, "expected nested arrays of vectors")),
+        _ => Err(Error::unverified(op, "expected nested arrays of vectors")),
     }
 }

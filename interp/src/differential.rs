@@ -81,9 +81,7 @@ pub fn run_ours(src: &Source, cfg: Config, entry: &str, res: EntryResult) -> Out
         let stdout = String::from_utf8_lossy(&buf).into_owned();
         match r {
             Ok(()) => Outcome { stdout, status: 0, stderr: String::new() },
-            Err(err) => {
-                Outcome { stdout, status: if err.is_input_error() { 2 } else { 1 }, stderr: err.render(&m, src) }
-            }
+            Err(err) => Outcome { stdout, status: err.exit_code(), stderr: err.render(&m, src) },
         }
     };
     crate::driver::on_engine_thread(&c, go).unwrap_or_else(|e| {

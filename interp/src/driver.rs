@@ -8,12 +8,7 @@ use clap::ValueEnum;
 use mlir_ir::diag::Source;
 use std::io::{Read, Write};
 
-/// Exit status for a program that failed at run time.
-pub const EXIT_RUNTIME: i32 = 1;
-/// Exit status for bad input or usage.
-pub const EXIT_INPUT: i32 = 2;
-/// Exit status for a bug in mlir-interp (a panic), never the program's fault.
-pub const EXIT_INTERNAL: i32 = 3;
+pub use crate::error::{EXIT_INPUT, EXIT_INTERNAL, EXIT_RUNTIME};
 
 /// The stack of the thread the CLI runs on: room for [`limits`]'s nesting
 /// (virtual memory; only what deep input touches is ever committed).
@@ -102,7 +97,7 @@ impl ThreadError {
 pub fn print_result(e: &mut Engine, entry: &str, vals: &[Value], res: EntryResult) -> crate::error::Result<()> {
     use crate::error::{Error, ErrorKind};
     let f = e.func_by_name(entry).map(|f| e.funcs[f.0 as usize].results.clone()).unwrap_or_default();
-    let bad = |msg: &str| Error::global(ErrorKind::Invalid(msg.to_string()));
+    let bad = |msg: &str| Error::global(ErrorKind::BadInput(msg.to_string()));
     check_result_type(e, &f, res).map_err(|m| bad(&m))?;
     let text = match res {
         EntryResult::Void => return Ok(()),

@@ -6,6 +6,14 @@
 use mlir_ir::diag::{Diagnostic, Source, Span};
 use mlir_ir::ir::{Module, OpId};
 
+/// Exit status for a program that failed at run time.
+pub const EXIT_RUNTIME: i32 = 1;
+/// Exit status for bad input or usage.
+pub const EXIT_INPUT: i32 = 2;
+/// Exit status for a bug in mlir-interp (a panic, an internal error), never
+/// the program's fault.
+pub const EXIT_INTERNAL: i32 = 3;
+
 /// What went wrong.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ErrorKind {
@@ -51,9 +59,16 @@ pub enum ErrorKind {
     /// The program called C's `abort()` (a lowered `cf.assert` does).
     #[error("the program called abort()")]
     Abort,
-    /// The IR is malformed in a way the verifier did not catch (bad input).
-    #[error("invalid IR: {0}")]
-    Invalid(String),
+    /// The program cannot run as asked, for a reason the verifier cannot
+    /// see: no such entry function, an entry whose results do not fit
+    /// `--entry-point-result`, a runtime function declared with the wrong
+    /// signature (bad input).
+    #[error("{0}")]
+    BadInput(String),
+    /// The engine met IR that verified IR never has: an interpreter bug
+    /// (a verifier gap or an engine mistake), never the program's fault.
+    #[error("internal error: {0} (verified IR never does this: an interpreter bug, please report it)")]
+    Internal(String),
     /// An entry-function argument given on the command line does not fit
     /// its parameter (bad input).
     #[error("bad argument: {0}")]
@@ -87,9 +102,31 @@ impl Error {
         Error { kind, op: None }
     }
 
+    /// `op` breaks an invariant the verifier guarantees. The engine trusts
+    /// verified IR, so this is an interpreter bug: debug builds stop here
+    /// (with a backtrace to the check), release builds report it as an
+    /// internal error at the op instead of computing something wrong.
+    #[cold]
+    #[track_caller]
+    pub fn unverified(op: OpId, msg: impl Into<String>) -> Error {
+        let msg = msg.into();
+        debug_assert!(false, "verified IR broke an engine invariant at {op:?}: {msg}");
+        Error::at(op, ErrorKind::Internal(msg))
+    }
+
     /// True for errors that mean bad input (exit 2) rather than a run-time failure.
     pub fn is_input_error(&self) -> bool {
-        matches!(self.kind, ErrorKind::Invalid(_) | ErrorKind::BadArgument(_))
+        matches!(self.kind, ErrorKind::BadInput(_) | ErrorKind::BadArgument(_))
+    }
+
+    /// The process exit status this error maps to: 2 bad input, 3 an
+    /// internal error, 1 anything the program did (UB, limits, ...).
+    pub fn exit_code(&self) -> i32 {
+        match self.kind {
+            ErrorKind::BadInput(_) | ErrorKind::BadArgument(_) => EXIT_INPUT,
+            ErrorKind::Internal(_) => EXIT_INTERNAL,
+            _ => EXIT_RUNTIME,
+        }
     }
 
     /// The error as a diagnostic; a poison error gets a note at its origin.

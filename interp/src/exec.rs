@@ -240,10 +240,6 @@ pub trait Observer {
     fn ret(&mut self, _e: &Engine<'_>, _f: FuncRef, _results: &[Value]) {}
 }
 
-fn invalid(op: OpId, msg: impl Into<String>) -> Error {
-    Error::at(op, ErrorKind::Invalid(msg.into()))
-}
-
 impl<'m> Engine<'m> {
     /// Loads `m` to run with `sem`: numbers slots, builds the function
     /// table, decodes attributes, translates the code. (`Engine::load`,
@@ -283,7 +279,7 @@ impl<'m> Engine<'m> {
             ctl: Vec::new(),
             sem,
         };
-        let top = m.top.ok_or_else(|| Error::global(ErrorKind::Invalid("no top-level module".into())))?;
+        let top = m.top.ok_or_else(|| Error::global(ErrorKind::Internal("no top-level module".into())))?;
         e.collect_funcs(top);
         for i in 0..e.funcs.len() {
             if let Some(body) = e.funcs[i].body {
@@ -507,9 +503,9 @@ impl<'m> Engine<'m> {
                 Attribute::Dialect { body, .. } => {
                     let p = body.trim_start_matches('<').trim_end_matches('>').trim_start_matches(prefix).trim();
                     let i = names.iter().position(|x| *x == p);
-                    i.map(|i| i as u8).ok_or_else(|| invalid(op, format!("unknown {what} '{p}'")))
+                    i.map(|i| i as u8).ok_or_else(|| Error::unverified(op, format!("unknown {what} '{p}'")))
                 }
-                _ => Err(invalid(op, format!("malformed {what} attribute"))),
+                _ => Err(Error::unverified(op, format!("malformed {what} attribute"))),
             }
         };
         if let Some(a) = m.attr(op, "roundingmode") {
@@ -553,9 +549,9 @@ impl<'m> Engine<'m> {
             return Ok(None);
         };
         let name = String::from_utf8_lossy(root);
-        let f = self
-            .func_by_name(&name)
-            .ok_or_else(|| invalid(op, format!("'{}' does not reference a valid function: @{name}", m.op_name(op))))?;
+        let f = self.func_by_name(&name).ok_or_else(|| {
+            Error::unverified(op, format!("'{}' does not reference a valid function: @{name}", m.op_name(op)))
+        })?;
         Ok(Some(f))
     }
 
@@ -573,9 +569,9 @@ impl<'m> Engine<'m> {
             aux.constant = Some(self.attr_value(op, a, ty)?);
         }
         if matches!(kind, OpKind::ArithConstant | OpKind::IndexConstant | OpKind::IndexBoolConstant) {
-            let a = m.attr(op, "value").ok_or_else(|| invalid(op, "constant without a value"))?;
+            let a = m.attr(op, "value").ok_or_else(|| Error::unverified(op, "constant without a value"))?;
             if m.op(op).results.len != 1 {
-                return Err(invalid(op, "constant must have one result"));
+                return Err(Error::unverified(op, "constant must have one result"));
             }
             match self.attr_value(op, a, m.type_of(m.result(op, 0))) {
                 Ok(v) => aux.constant = Some(v),
@@ -615,7 +611,7 @@ impl<'m> Engine<'m> {
             Attribute::Float { value, ty: aty } if m.ctx.type_kind(ty).is_integer() => {
                 let f = self.float_of(op, value, *aty)?;
                 let w = self.int_width(ty).filter(|w| *w == f.kind.bit_width());
-                let w = w.ok_or_else(|| invalid(op, "float constant of an integer type of another width"))?;
+                let w = w.ok_or_else(|| Error::unverified(op, "float constant of an integer type of another width"))?;
                 Ok(Value::int(Int::from_u128(w, f.bits)))
             }
             Attribute::Float { value, .. } => Ok(Value::float(self.float_of(op, value, ty)?)),
@@ -629,7 +625,7 @@ impl<'m> Engine<'m> {
                         .collect(),
                     k => match k.shape() {
                         Some(s) => s.iter().map(|d| usize::try_from(*d).unwrap_or(0)).collect(),
-                        None => return Err(invalid(op, "dense constant of unshaped type")),
+                        None => return Err(Error::unverified(op, "dense constant of unshaped type")),
                     },
                 };
                 let n = shape.iter().try_fold(1usize, |a, d| a.checked_mul(*d)).unwrap_or(usize::MAX);
@@ -643,7 +639,7 @@ impl<'m> Engine<'m> {
                             [re, im] => {
                                 Ok(Scalar::complex(self.float_of(op, re, *part)?, self.float_of(op, im, *part)?))
                             }
-                            _ => Err(invalid(op, "complex dense constant with an odd number of parts")),
+                            _ => Err(Error::unverified(op, "complex dense constant with an odd number of parts")),
                         })
                         .collect::<Result<_>>()?,
                     (values, _) => match values {
@@ -657,10 +653,10 @@ impl<'m> Engine<'m> {
                         _ => return Err(Error::at(op, ErrorKind::Unsupported("this dense constant encoding".into()))),
                     },
                 };
-                let bad = |e| invalid(op, format!("bad dense constant: {e:?}"));
+                let bad = |e| Error::unverified(op, format!("bad dense constant: {e:?}"));
                 if *splat || (elems.len() == 1 && n != 1) {
                     // One element repeated: the value costs its bytes alone.
-                    let e = elems.first().ok_or_else(|| invalid(op, "empty splat"))?;
+                    let e = elems.first().ok_or_else(|| Error::unverified(op, "empty splat"))?;
                     let lane = crate::lane::Lane::of(e).map_or(0, |l| l.bytes());
                     self.mem.reserve(op, n.saturating_mul(lane), what)?;
                     return match Dense::splat(&shape, e, None) {
@@ -676,14 +672,15 @@ impl<'m> Engine<'m> {
             }
             Attribute::DenseArray { values: DenseValues::Ints(v), .. } => {
                 let elems = v.iter().map(|x| self.int_of(op, x, ty).map(Scalar::Int)).collect::<Result<Vec<_>>>()?;
-                Value::dense(&[elems.len()], &elems).map_err(|e| invalid(op, format!("bad dense array: {e:?}")))
+                Value::dense(&[elems.len()], &elems)
+                    .map_err(|e| Error::unverified(op, format!("bad dense array: {e:?}")))
             }
             _ => Err(Error::at(op, ErrorKind::Unsupported("this constant attribute".into()))),
         }
     }
 
     fn int_of(&self, op: OpId, v: &IntVal, ty: TypeId) -> Result<Int> {
-        let w = self.int_width(ty).ok_or_else(|| invalid(op, "integer constant of non-integer type"))?;
+        let w = self.int_width(ty).ok_or_else(|| Error::unverified(op, "integer constant of non-integer type"))?;
         Ok(match v {
             IntVal::Small(x) => Int::from_i128(w, *x),
             IntVal::Big(b) => Int::from_big(w, b),
@@ -706,7 +703,9 @@ impl<'m> Engine<'m> {
                 TypeKind::Float(k) => Elem::Complex(*k),
                 _ => return Err(Error::at(op, ErrorKind::Unsupported("hex constants of complex integers".into()))),
             },
-            _ => Elem::Int(self.int_width(et).ok_or_else(|| invalid(op, "hex dense constant of a non-numeric type"))?),
+            _ => Elem::Int(
+                self.int_width(et).ok_or_else(|| Error::unverified(op, "hex dense constant of a non-numeric type"))?,
+            ),
         };
         let (bytes, parts) = match elem {
             Elem::Int(w) => (w.div_ceil(8).max(1) as usize, 1),
@@ -714,7 +713,7 @@ impl<'m> Engine<'m> {
             Elem::Complex(k) => (k.bit_width().div_ceil(8) as usize, 2),
         };
         if data.len() % (bytes * parts) != 0 {
-            return Err(invalid(op, "hex dense data is not a whole number of elements"));
+            return Err(Error::unverified(op, "hex dense data is not a whole number of elements"));
         }
         let float = |chunk: &[u8], k: FloatKind| {
             let bits = chunk.iter().rev().fold(0u128, |a, b| (a << 8) | u128::from(*b));
@@ -732,12 +731,12 @@ impl<'m> Engine<'m> {
 
     fn float_of(&self, op: OpId, v: &FloatLit, ty: TypeId) -> Result<crate::float::Float> {
         let TypeKind::Float(k) = self.m.ctx.type_kind(ty) else {
-            return Err(invalid(op, "float constant of non-float type"));
+            return Err(Error::unverified(op, "float constant of non-float type"));
         };
         match v {
             FloatLit::Decimal(t) => {
                 crate::float::parse_literal_with(*k, t, self.cfg.float_policy).map_err(|e| match e {
-                    crate::float::FloatError::BadLiteral { .. } => invalid(op, e.to_string()),
+                    crate::float::FloatError::BadLiteral { .. } => Error::unverified(op, e.to_string()),
                     _ => Error::at(op, ErrorKind::NoDefinedResult(format!("literal {t}: {e}"))),
                 })
             }
@@ -749,13 +748,28 @@ impl<'m> Engine<'m> {
 
     /// Region `i` of `op`.
     pub(crate) fn region(&self, op: OpId, i: usize) -> Result<RegionId> {
-        self.m.regions(op).get(i).copied().ok_or_else(|| invalid(op, "missing region"))
+        self.m.regions(op).get(i).copied().ok_or_else(|| Error::unverified(op, "missing region"))
+    }
+
+    /// Attribute `name` of `op` is true: `true`, or `1 : i1`, which is the
+    /// same attribute in MLIR (mlir-opt prints it as `true`).
+    pub(crate) fn flag(&self, op: OpId, name: &str) -> bool {
+        self.m.attr(op, name).is_some_and(|a| self.is_true(a))
+    }
+
+    /// `a` is the boolean `true` (`true` or `1 : i1`).
+    pub(crate) fn is_true(&self, a: mlir_ir::attrs::AttrId) -> bool {
+        match self.m.ctx.attr_kind(a) {
+            Attribute::Bool(b) => *b,
+            Attribute::Integer { value, .. } => value.to_i64().is_some_and(|v| v != 0),
+            _ => false,
+        }
     }
 
     /// The integers of attribute `name`: `array<i64: ..>`, `[1 : i64, ..]`
     /// or a single integer; `None` when `op` has no such attribute.
     pub(crate) fn ints_attr(&self, op: OpId, name: &str) -> Result<Option<Vec<i64>>> {
-        let one = |v: &IntVal| v.to_i64().ok_or_else(|| invalid(op, format!("'{name}' out of range")));
+        let one = |v: &IntVal| v.to_i64().ok_or_else(|| Error::unverified(op, format!("'{name}' out of range")));
         let m = self.m;
         match m.attr(op, name).map(|a| m.ctx.attr_kind(a)) {
             None => Ok(None),
@@ -766,25 +780,25 @@ impl<'m> Engine<'m> {
                 .iter()
                 .map(|a| match m.ctx.attr_kind(*a) {
                     Attribute::Integer { value, .. } => one(value),
-                    _ => Err(invalid(op, format!("'{name}' must hold integers"))),
+                    _ => Err(Error::unverified(op, format!("'{name}' must hold integers"))),
                 })
                 .collect::<Result<_>>()
                 .map(Some),
             Some(Attribute::Integer { value, .. }) => Ok(Some(vec![one(value)?])),
-            Some(_) => Err(invalid(op, format!("malformed '{name}'"))),
+            Some(_) => Err(Error::unverified(op, format!("malformed '{name}'"))),
         }
     }
 
     /// The integers of attribute `name`, which `op` must have.
     pub(crate) fn i64s(&self, op: OpId, name: &str) -> Result<Vec<i64>> {
-        self.ints_attr(op, name)?.ok_or_else(|| invalid(op, format!("missing '{name}'")))
+        self.ints_attr(op, name)?.ok_or_else(|| Error::unverified(op, format!("missing '{name}'")))
     }
 
     /// The operand counts of an op with `operandSegmentSizes`.
     pub(crate) fn segments(&self, op: OpId) -> Result<Vec<usize>> {
         self.i64s(op, "operandSegmentSizes")?
             .into_iter()
-            .map(|x| usize::try_from(x).map_err(|_| invalid(op, "bad operandSegmentSizes")))
+            .map(|x| usize::try_from(x).map_err(|_| Error::unverified(op, "bad operandSegmentSizes")))
             .collect()
     }
 
@@ -795,7 +809,7 @@ impl<'m> Engine<'m> {
     pub(crate) fn arg<'f>(&self, fr: &'f Frame, op: OpId, i: usize) -> Result<&'f Value> {
         let (start, n) = self.operand_runs[op.0 as usize];
         if i >= n as usize {
-            return Err(invalid(op, format!("missing operand #{i}")));
+            return Err(Error::unverified(op, format!("missing operand #{i}")));
         }
         Ok(&fr[self.operand_slots[start as usize + i] as usize])
     }
@@ -858,7 +872,7 @@ impl<'m> Engine<'m> {
     /// Operands `range` of `op`.
     pub(crate) fn args_in(&self, fr: &Frame, op: OpId, range: std::ops::Range<usize>) -> Result<Vec<Value>> {
         let slots = self.operand_slots_of(op);
-        let vs = slots.get(range).ok_or_else(|| invalid(op, "operand segments do not match the operands"))?;
+        let vs = slots.get(range).ok_or_else(|| Error::unverified(op, "operand segments do not match the operands"))?;
         Ok(vs.iter().map(|s| fr[*s as usize].clone()).collect())
     }
 
@@ -873,7 +887,7 @@ impl<'m> Engine<'m> {
     /// Writes result 0 of `op`.
     pub(crate) fn assign(&self, fr: &mut Frame, op: OpId, val: Value) -> Result<Flow> {
         if self.result_runs[op.0 as usize].1 == 0 {
-            return Err(invalid(op, "op has no result"));
+            return Err(Error::unverified(op, "op has no result"));
         }
         self.assign_nth(fr, op, 0, val);
         Ok(Flow::Next)
@@ -883,7 +897,7 @@ impl<'m> Engine<'m> {
     pub(crate) fn assign_all(&self, fr: &mut Frame, op: OpId, vals: Vec<Value>) -> Result<Flow> {
         let n = self.result_runs[op.0 as usize].1 as usize;
         if vals.len() != n {
-            return Err(invalid(op, format!("{} values for {n} results", vals.len())));
+            return Err(Error::unverified(op, format!("{} values for {n} results", vals.len())));
         }
         for (i, v) in vals.into_iter().enumerate() {
             self.assign_nth(fr, op, i, v);
@@ -894,7 +908,10 @@ impl<'m> Engine<'m> {
     fn set_block_args(&self, fr: &mut Frame, b: BlockId, vals: Vec<Value>, at: OpId) -> Result<()> {
         let m = self.m;
         if m.block(b).args.len as usize != vals.len() {
-            return Err(invalid(at, format!("{} values for {} block arguments", vals.len(), m.block(b).args.len)));
+            return Err(Error::unverified(
+                at,
+                format!("{} values for {} block arguments", vals.len(), m.block(b).args.len),
+            ));
         }
         for (a, v) in m.args(b).zip(vals) {
             fr[self.slot[a.0 as usize] as usize] = v;
@@ -925,7 +942,7 @@ impl<'m> Engine<'m> {
         self.observe(op, v, what)?;
         match v.scalar().and_then(Scalar::as_int) {
             Some(i) => Ok(i.is_nonzero()),
-            None => Err(invalid(op, "expected an i1 condition")),
+            None => Err(Error::unverified(op, "expected an i1 condition")),
         }
     }
 
@@ -984,7 +1001,8 @@ impl<'m> Engine<'m> {
     #[inline]
     fn enter_region(&self, fr: &mut Frame, region: RegionId, args: Vec<Value>) -> Result<(OpId, BlockId)> {
         let parent = self.m.region(region).parent.unwrap_or(OpId(0));
-        let b = *self.m.region(region).blocks.first().ok_or_else(|| invalid(parent, "region has no block"))?;
+        let b =
+            *self.m.region(region).blocks.first().ok_or_else(|| Error::unverified(parent, "region has no block"))?;
         self.set_block_args(fr, b, args, parent)?;
         Ok((parent, b))
     }
@@ -1020,7 +1038,7 @@ impl<'m> Engine<'m> {
                     Flow::Exit(vals) => return Ok((op, vals)),
                 }
             }
-            return Err(invalid(parent, "block ends without a terminator"));
+            return Err(Error::unverified(parent, "block ends without a terminator"));
         }
     }
 
@@ -1097,12 +1115,15 @@ impl<'m> Engine<'m> {
 
     /// Calls function `f` with `args` from op `at`.
     pub(crate) fn call(&mut self, at: OpId, f: FuncRef, args: Vec<Value>) -> Result<Vec<Value>> {
-        let func = self.funcs.get(f.0 as usize).ok_or_else(|| invalid(at, "bad function reference"))?;
+        let func = self.funcs.get(f.0 as usize).ok_or_else(|| Error::unverified(at, "bad function reference"))?;
         let Some(body) = func.body else {
             return (self.sem.external)(self, at, f, args);
         };
         if args.len() != func.inputs.len() {
-            return Err(invalid(at, format!("{} arguments for {} parameters", args.len(), func.inputs.len())));
+            return Err(Error::unverified(
+                at,
+                format!("{} arguments for {} parameters", args.len(), func.inputs.len()),
+            ));
         }
         let nslots = func.nslots;
         let frame = self.enter_call(at, nslots)?;
@@ -1147,12 +1168,12 @@ impl<'m> Engine<'m> {
     pub fn invoke(&mut self, name: &str, args: Vec<Value>) -> Result<Vec<Value>> {
         let f = self
             .func_by_name(name)
-            .ok_or_else(|| Error::global(ErrorKind::Invalid(format!("function not found: '{name}'"))))?;
+            .ok_or_else(|| Error::global(ErrorKind::BadInput(format!("function not found: '{name}'"))))?;
         let func = &self.funcs[f.0 as usize];
         if func.body.is_none() || func.inputs.len() != args.len() {
             return Err(Error::at(
                 func.op,
-                ErrorKind::Invalid(format!(
+                ErrorKind::BadInput(format!(
                     "'{name}' must be a defined function of {} arguments, got {}",
                     func.inputs.len(),
                     args.len()
@@ -1187,12 +1208,12 @@ impl<'m> Engine<'m> {
         self.deadline = self.cfg.timeout.map(|t| std::time::Instant::now() + t);
         let f = self
             .func_by_name(name)
-            .ok_or_else(|| Error::global(ErrorKind::Invalid(format!("entry point not found: '{name}'"))))?;
+            .ok_or_else(|| Error::global(ErrorKind::BadInput(format!("entry point not found: '{name}'"))))?;
         let func = &self.funcs[f.0 as usize];
         if func.body.is_none() {
             return Err(Error::at(
                 func.op,
-                ErrorKind::Invalid(format!("entry point '{name}' must be a defined function (it has no body)")),
+                ErrorKind::BadInput(format!("entry point '{name}' must be a defined function (it has no body)")),
             ));
         }
         if func.inputs.len() != args.len() {
@@ -1201,7 +1222,7 @@ impl<'m> Engine<'m> {
                 func.inputs.len(),
                 args.len()
             );
-            return Err(Error::at(func.op, ErrorKind::Invalid(msg)));
+            return Err(Error::at(func.op, ErrorKind::BadInput(msg)));
         }
         let op = func.op;
         self.run_xtors(OpKind::LlvmGlobalCtors)?;
@@ -1237,22 +1258,24 @@ impl<'m> Engine<'m> {
             let key = if kind == OpKind::LlvmGlobalCtors { "ctors" } else { "dtors" };
             let list = |k: &str| match m.attr(op, k).map(|a| m.ctx.attr_kind(a)) {
                 Some(Attribute::Array(xs)) => Ok(xs.clone()),
-                _ => Err(Error::at(op, ErrorKind::Invalid(format!("'{}' without a '{k}' array", m.op_name(op))))),
+                _ => Err(Error::unverified(op, format!("'{}' without a '{k}' array", m.op_name(op)))),
             };
             let (fs, ps) = (list(key)?, list("priorities")?);
             for (f, p) in fs.iter().zip(ps.iter()) {
                 let (Attribute::SymbolRef { root, .. }, Attribute::Integer { value, .. }) =
                     (m.ctx.attr_kind(*f), m.ctx.attr_kind(*p))
                 else {
-                    return Err(Error::at(op, ErrorKind::Invalid("bad constructor list entry".into())));
+                    return Err(Error::unverified(op, "bad constructor list entry"));
                 };
                 let name = String::from_utf8_lossy(root);
                 let fr = self.func_by_name(&name).ok_or_else(|| {
-                    Error::at(op, ErrorKind::Invalid(format!("'{}' refers to no function @{name}", m.op_name(op))))
+                    Error::unverified(op, format!("'{}' refers to no function @{name}", m.op_name(op)))
                 })?;
                 if !self.funcs[fr.0 as usize].inputs.is_empty() {
+                    // mlir-opt accepts this; the JIT would call it with no
+                    // arguments at all, so it cannot run as written.
                     let msg = format!("@{name}, called by '{}', must take no arguments", m.op_name(op));
-                    return Err(Error::at(op, ErrorKind::Invalid(msg)));
+                    return Err(Error::at(op, ErrorKind::BadInput(msg)));
                 }
                 calls.push((value.to_i64().unwrap_or(0), op, fr));
             }

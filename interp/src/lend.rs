@@ -101,7 +101,7 @@ impl Engine<'_> {
     ) -> Result<R> {
         let f = self
             .func_by_name(name)
-            .ok_or_else(|| Error::global(ErrorKind::Invalid(format!("function not found: '{name}'"))))?;
+            .ok_or_else(|| Error::global(ErrorKind::BadInput(format!("function not found: '{name}'"))))?;
         let (op, inputs) = (self.funcs[f.0 as usize].op, self.funcs[f.0 as usize].inputs.clone());
         let mut lent = Vec::new();
         let mut vals = Vec::with_capacity(args.len());
@@ -175,7 +175,7 @@ impl Engine<'_> {
 }
 
 fn lend_error(op: OpId, i: usize, msg: String) -> Error {
-    Error::at(op, ErrorKind::Invalid(format!("argument #{i}: {msg}")))
+    Error::at(op, ErrorKind::BadArgument(format!("argument #{i}: {msg}")))
 }
 
 #[cfg(test)]

@@ -462,10 +462,6 @@ pub fn mem_ub(at: OpId, alloc: OpId, msg: impl Into<String>) -> Error {
     Error::at(at, ErrorKind::MemUb { msg: msg.into(), alloc })
 }
 
-pub(crate) fn invalid(at: OpId, msg: impl Into<String>) -> Error {
-    Error::at(at, ErrorKind::Invalid(msg.into()))
-}
-
 /// `[a, b, c]`.
 pub fn list(v: &[i64]) -> String {
     let parts: Vec<String> = v.iter().map(i64::to_string).collect();
@@ -557,7 +553,7 @@ impl MemRef {
     pub fn locate(&self, at: OpId, idx: &[i64], what: &str) -> Result<usize> {
         self.check_live(at, what)?;
         if idx.len() != self.rank() {
-            return Err(invalid(at, format!("{} indices for a memref of rank {}", idx.len(), self.rank())));
+            return Err(Error::unverified(at, format!("{} indices for a memref of rank {}", idx.len(), self.rank())));
         }
         if idx.iter().zip(&self.sizes).any(|(i, n)| *i < 0 || i >= n) {
             return Err(mem_ub(
@@ -1106,7 +1102,7 @@ impl Memory {
             }
             AllocKind::Alloca => match self.scopes.last_mut() {
                 Some(s) => s.push(rc.clone()),
-                None => return Err(invalid(at, "memref.alloca outside any allocation scope")),
+                None => return Err(Error::unverified(at, "memref.alloca outside any allocation scope")),
             },
             AllocKind::Global | AllocKind::Tensor | AllocKind::Lent | AllocKind::Argument | AllocKind::Function => {}
         }

@@ -25,13 +25,15 @@ use std::rc::Rc;
 /// The operand types do not fit the op (the verifier admitted them).
 #[inline]
 pub fn bad_types(op: OpId) -> Error {
-    Error::at(op, ErrorKind::Invalid("operand types do not match the op".into()))
+    Error::unverified(op, "operand types do not match the op")
 }
 
-/// Elementwise operands of different shapes.
+/// Elementwise operands of different shapes. Verified IR gives them one
+/// type, so only dynamic tensor sizes can disagree, at run time: the
+/// elementwise contract is broken, undefined behaviour.
 #[inline]
 pub fn bad_shape(op: OpId) -> impl Fn() -> Error {
-    move || Error::at(op, ErrorKind::Invalid("operand shapes do not match".into()))
+    move || Error::at(op, ErrorKind::Ub("elementwise operands whose dynamic sizes differ at run time".into()))
 }
 
 /// Turns an integer outcome into a scalar (or the UB error).
@@ -41,7 +43,7 @@ pub fn out(e: &Engine, op: OpId, o: Option<Out>) -> Result<Scalar> {
         Some(Out::Val(i)) => Ok(Scalar::Int(i)),
         Some(Out::Poison) => Ok(Scalar::Poison(Poison(op))),
         Some(Out::Ub(m)) => Err(Error::at(op, ErrorKind::Ub(format!("{m} in '{}'", e.m.op_name(op))))),
-        None => Err(Error::at(op, ErrorKind::Invalid("integer width out of range".into()))),
+        None => Err(Error::unverified(op, "integer width out of range")),
     }
 }
 
@@ -121,12 +123,6 @@ pub fn int_cast(e: &Engine, fr: &mut Frame, op: OpId, f: impl Fn(u32, &Int, u32)
 
 // ---- vectors and tensors ----------------------------------------------------
 
-/// An invalid-IR error at `op`.
-#[inline]
-pub fn invalid(op: OpId, msg: impl Into<String>) -> Error {
-    Error::at(op, ErrorKind::Invalid(msg.into()))
-}
-
 /// Operand `i` as a dense array (a scalar reads as a 0-D array).
 #[inline]
 pub fn dense(e: &Engine, fr: &Frame, op: OpId, i: usize) -> Result<Rc<Dense>> {
@@ -134,8 +130,8 @@ pub fn dense(e: &Engine, fr: &Frame, op: OpId, i: usize) -> Result<Rc<Dense>> {
         Value::Array(a) => Ok(a.clone()),
         Value::Scalar(s) => Dense::new(&[], std::slice::from_ref(s), None)
             .map(Rc::new)
-            .map_err(|x| invalid(op, format!("operand #{i}: {x:?}"))),
-        _ => Err(invalid(op, format!("operand #{i} is not a vector or tensor"))),
+            .map_err(|x| Error::unverified(op, format!("operand #{i}: {x:?}"))),
+        _ => Err(Error::unverified(op, format!("operand #{i} is not a vector or tensor"))),
     }
 }
 
@@ -172,11 +168,11 @@ pub fn dense_error(op: OpId, e: DenseError) -> Error {
 /// op's own diagnosis of a bad shape).
 pub fn dense_error_as(op: OpId, e: DenseError, shape: impl FnOnce() -> String) -> Error {
     match e {
-        DenseError::Shape => invalid(op, shape()),
+        DenseError::Shape => Error::unverified(op, shape()),
         DenseError::Alloc(bytes) => {
             Error::at(op, ErrorKind::Resource(format!("the host could not allocate {bytes} bytes for a value")))
         }
-        e => invalid(op, format!("the value's elements do not fit its type: {e:?}")),
+        e => Error::unverified(op, format!("the value's elements do not fit its type: {e:?}")),
     }
 }
 
@@ -184,13 +180,15 @@ pub fn dense_error_as(op: OpId, e: DenseError, shape: impl FnOnce() -> String) -
 #[inline]
 pub fn array(op: OpId, shape: &[usize], elems: Vec<Scalar>) -> Result<Value> {
     let n = elems.len();
-    Value::dense(shape, &elems).map_err(|e| invalid(op, format!("{n} elements do not make a {shape:?} array: {e:?}")))
+    Value::dense(shape, &elems)
+        .map_err(|e| Error::unverified(op, format!("{n} elements do not make a {shape:?} array: {e:?}")))
 }
 
 /// The array value of an ndarray of scalars.
 #[inline]
 pub fn array_value(op: OpId, a: &ArrayD<Scalar>) -> Result<Value> {
-    Value::from_array(a).map_err(|e| invalid(op, format!("elements do not make a {:?} array: {e:?}", a.shape())))
+    Value::from_array(a)
+        .map_err(|e| Error::unverified(op, format!("elements do not make a {:?} array: {e:?}", a.shape())))
 }
 
 /// Builds an array of `shape` by evaluating `f` at every index, row-major.
@@ -209,7 +207,10 @@ pub fn tabulate(op: OpId, shape: &[usize], mut f: impl FnMut(&[usize]) -> Result
 /// The element count of `shape`, checked.
 #[inline]
 pub fn count(op: OpId, shape: &[usize]) -> Result<usize> {
-    shape.iter().try_fold(1usize, |a, d| a.checked_mul(*d)).ok_or_else(|| invalid(op, "element count overflows"))
+    shape
+        .iter()
+        .try_fold(1usize, |a, d| a.checked_mul(*d))
+        .ok_or_else(|| Error::unverified(op, "element count overflows"))
 }
 
 /// Advances a row-major odometer; wraps to all zeros after the last index.
@@ -237,7 +238,7 @@ pub fn index_or_poison(op: OpId, v: &Value) -> Result<Option<i64>> {
     match v.scalar() {
         Some(Scalar::Int(i)) => Ok(Some(i.to_i64().unwrap_or(i64::MAX))),
         Some(Scalar::Poison(_)) => Ok(None),
-        _ => Err(invalid(op, "expected an index operand")),
+        _ => Err(Error::unverified(op, "expected an index operand")),
     }
 }
 
@@ -247,7 +248,7 @@ pub fn scalars(op: OpId, vals: Vec<Value>) -> Result<Vec<Scalar>> {
     vals.into_iter()
         .map(|v| match v {
             Value::Scalar(s) => Ok(s),
-            _ => Err(invalid(op, "expected scalar operands")),
+            _ => Err(Error::unverified(op, "expected scalar operands")),
         })
         .collect()
 }
@@ -259,7 +260,7 @@ pub fn scalars(op: OpId, vals: Vec<Value>) -> Result<Vec<Scalar>> {
 pub fn as_memref(op: OpId, v: &Value) -> Result<Rc<MemRef>> {
     match v {
         Value::Memref(m) => Ok(m.clone()),
-        _ => Err(invalid(op, "expected a memref operand")),
+        _ => Err(Error::unverified(op, "expected a memref operand")),
     }
 }
 
@@ -273,7 +274,10 @@ pub fn memref_arg(e: &Engine, fr: &Frame, op: OpId, i: usize) -> Result<Rc<MemRe
 #[inline]
 pub fn index_of(e: &Engine, op: OpId, v: &Value, what: &str) -> Result<i64> {
     e.observe(op, v, what)?;
-    v.scalar().and_then(Scalar::as_int).and_then(Int::to_i64).ok_or_else(|| invalid(op, "expected an index operand"))
+    v.scalar()
+        .and_then(Scalar::as_int)
+        .and_then(Int::to_i64)
+        .ok_or_else(|| Error::unverified(op, "expected an index operand"))
 }
 
 /// Index operands `range` of `op`.
@@ -359,7 +363,7 @@ pub fn alloc_name(e: &Engine, origin: OpId) -> String {
 /// undefined behaviour through poison, null, a freed buffer or outside it.
 pub fn place(e: &Engine, op: OpId, v: &Value, n: usize, what: &str) -> Result<(Rc<RefCell<Buffer>>, usize)> {
     e.observe(op, v, &format!("used as the address of {what}"))?;
-    let Value::Ptr(p) = v else { return Err(invalid(op, format!("the address of {what} is not a pointer"))) };
+    let Value::Ptr(p) = v else { return Err(Error::unverified(op, format!("the address of {what} is not a pointer"))) };
     let Some(buf) = p.buf.clone() else {
         return Err(Error::at(
             op,
@@ -570,7 +574,7 @@ pub fn select(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
 
 /// Successor `i` of `op`.
 pub fn successor(e: &Engine, op: OpId, i: usize) -> Result<mlir_ir::ir::BlockId> {
-    e.m.successors(op).get(i).copied().ok_or_else(|| invalid(op, format!("missing successor #{i}")))
+    e.m.successors(op).get(i).copied().ok_or_else(|| Error::unverified(op, format!("missing successor #{i}")))
 }
 
 /// `cf.switch`/`llvm.switch`: to the successor whose case value (decoded
@@ -579,7 +583,7 @@ pub fn switch(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let flag = e.arg(fr, op, 0)?;
     e.observe(op, flag, "used as a switch flag")?;
     let Some(Scalar::Int(flag)) = flag.scalar() else {
-        return Err(Error::at(op, ErrorKind::Invalid("switch flag is not an integer".into())));
+        return Err(Error::unverified(op, "switch flag is not an integer"));
     };
     let ncases = e.m.successors(op).len().saturating_sub(1);
     let hit = match &e.aux[op.0 as usize].constant {

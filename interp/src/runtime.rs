@@ -352,15 +352,19 @@ fn io(op: OpId) -> impl Fn(std::io::Error) -> Error {
     move |e| Error::at(op, ErrorKind::Unsupported(format!("cannot write output: {e}")))
 }
 
+/// A runtime function declared with parameters its C definition does not
+/// take: the verifier cannot know the C signature, so this is bad input.
 fn bad_arg(op: OpId, name: &str) -> Error {
-    Error::at(op, ErrorKind::Invalid(format!("bad argument for @{name}")))
+    Error::at(
+        op,
+        ErrorKind::BadInput(format!("@{name} is declared with parameters its runtime definition does not take")),
+    )
 }
 
 /// Calls the external function `f` (a declaration: the runtime function
 /// its name binds to) from `op`.
 pub fn call(e: &mut Engine, op: OpId, f: FuncRef, args: Vec<Value>) -> Result<Vec<Value>> {
-    let func =
-        e.funcs.get(f.0 as usize).ok_or_else(|| Error::at(op, ErrorKind::Invalid("bad function reference".into())))?;
+    let func = e.funcs.get(f.0 as usize).ok_or_else(|| Error::unverified(op, "bad function reference"))?;
     let (name, ins, ret) = (func.name.clone(), func.inputs.clone(), func.results.first().copied());
     call_as(e, op, RtFn::from_name(&name), &name, &ins, ret, args)
 }

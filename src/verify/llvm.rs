@@ -205,6 +205,9 @@ impl<'m> Verifier<'m> {
             return self.op_err(op, "expects an operand and a result");
         };
         let (rt, ft) = (m.type_of(r), m.type_of(*first));
+        let piece =
+            if kind == OpKind::LlvmVectorExtract { Some(rt) } else { m.operands(op).get(1).map(|v| m.type_of(*v)) };
+        self.llvm_subvector_pos(op, piece)?;
         if kind == OpKind::LlvmVectorExtract {
             if scalable(rt) && !scalable(ft) {
                 return self
@@ -220,6 +223,29 @@ impl<'m> Verifier<'m> {
                 self.op_err(op, "failed to verify that it is not inserting scalable into fixed-length vectors.")
             }
             _ => Ok(()),
+        }
+    }
+
+    /// The piece's position is a multiple of its (minimum) length. mlir-opt
+    /// accepts any position; LLVM's IR verifier rejects these at
+    /// translation, so the program could never run.
+    fn llvm_subvector_pos(&self, op: OpId, piece: Option<TypeId>) -> VResult {
+        let m = self.m;
+        let pos = match m.attr(op, "pos").map(|a| m.ctx.attr_kind(a)) {
+            Some(Attribute::Integer { value, .. }) => value.to_i64(),
+            _ => return self.op_err(op, "requires attribute 'pos'"),
+        };
+        let Some(TypeKind::Vector { shape, .. }) = piece.map(|t| m.ctx.type_kind(t)) else { return Ok(()) };
+        let len = shape.iter().product::<i64>();
+        match pos {
+            Some(p) if p >= 0 && (len <= 0 || p % len == 0) => Ok(()),
+            _ => self.op_err(
+                op,
+                format!(
+                    "position {} is not a multiple of the piece's {len} lanes (mlir-opt accepts this, but LLVM's verifier rejects it)",
+                    pos.map_or_else(|| "out of range".to_string(), |p| p.to_string())
+                ),
+            ),
         }
     }
 

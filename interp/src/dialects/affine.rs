@@ -51,10 +51,6 @@ pub fn exec(e: &mut Engine, fr: &mut Frame, op: OpId, kind: AffineOp) -> Result<
     }
 }
 
-fn invalid(op: OpId, msg: impl Into<String>) -> Error {
-    Error::at(op, ErrorKind::Invalid(msg.into()))
-}
-
 fn ub(op: OpId, msg: impl Into<String>) -> Error {
     Error::at(op, ErrorKind::Ub(msg.into()))
 }
@@ -62,7 +58,7 @@ fn ub(op: OpId, msg: impl Into<String>) -> Error {
 fn map_attr<'a>(e: &'a Engine, op: OpId, name: &str) -> Result<&'a AffineMap> {
     match e.m.attr(op, name).map(|a| e.m.ctx.attr_kind(a)) {
         Some(Attribute::AffineMap(m)) => Ok(m),
-        _ => Err(invalid(op, format!("missing affine map '{name}'"))),
+        _ => Err(Error::unverified(op, format!("missing affine map '{name}'"))),
     }
 }
 
@@ -71,7 +67,7 @@ fn eval_error(op: OpId, map: &dyn std::fmt::Display, err: AffineEvalError) -> Er
     match err {
         AffineEvalError::NonPositiveDivisor(d) => ub(op, format!("affine map {map}: divisor {d} is not positive")),
         AffineEvalError::Overflow => ub(op, format!("affine map {map}: overflow")),
-        AffineEvalError::Unbound => invalid(op, format!("affine map {map}: too few operands")),
+        AffineEvalError::Unbound => Error::unverified(op, format!("affine map {map}: too few operands")),
     }
 }
 
@@ -79,7 +75,7 @@ fn eval_error(op: OpId, map: &dyn std::fmt::Display, err: AffineEvalError) -> Er
 pub fn eval_map(op: OpId, map: &AffineMap, vals: &[i64]) -> Result<Vec<i64>> {
     let nd = map.num_dims as usize;
     if vals.len() < nd + map.num_syms as usize {
-        return Err(invalid(
+        return Err(Error::unverified(
             op,
             format!("affine map {map} needs {} operands, has {}", nd + map.num_syms as usize, vals.len()),
         ));
@@ -90,7 +86,7 @@ pub fn eval_map(op: OpId, map: &AffineMap, vals: &[i64]) -> Result<Vec<i64>> {
 fn set_contains(op: OpId, set: &IntegerSet, vals: &[i64]) -> Result<bool> {
     let nd = set.num_dims as usize;
     if vals.len() < nd + set.num_syms as usize {
-        return Err(invalid(op, "integer set has too few operands"));
+        return Err(Error::unverified(op, "integer set has too few operands"));
     }
     set.contains(&vals[..nd], &vals[nd..]).map_err(|err| eval_error(op, set, err))
 }
@@ -100,7 +96,7 @@ fn apply(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let n = e.m.operands(op).len();
     let vals = index_args(e, fr, op, 0..n, "used as an affine.apply operand")?;
     let r = eval_map(op, map_attr(e, op, "map")?, &vals)?;
-    let v = *r.first().ok_or_else(|| invalid(op, "affine.apply map without results"))?;
+    let v = *r.first().ok_or_else(|| Error::unverified(op, "affine.apply map without results"))?;
     e.assign(fr, op, index_value(e, v))
 }
 
@@ -110,7 +106,7 @@ fn min_max(e: &mut Engine, fr: &mut Frame, op: OpId, max: bool) -> Result<Flow> 
     let vals = index_args(e, fr, op, 0..n, "used as an affine.min/max operand")?;
     let r = eval_map(op, map_attr(e, op, "map")?, &vals)?;
     let v = if max { r.iter().max() } else { r.iter().min() };
-    let v = *v.ok_or_else(|| invalid(op, "map without results"))?;
+    let v = *v.ok_or_else(|| Error::unverified(op, "map without results"))?;
     e.assign(fr, op, index_value(e, v))
 }
 
@@ -122,8 +118,8 @@ fn for_loop(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let ubv = index_args(e, fr, op, nl..nl + nu, "used as an affine.for bound")?;
     let lbs = eval_map(op, map_attr(e, op, "lowerBoundMap")?, &lbv)?;
     let ubs = eval_map(op, map_attr(e, op, "upperBoundMap")?, &ubv)?;
-    let lb = *lbs.iter().max().ok_or_else(|| invalid(op, "empty lower bound map"))?;
-    let ub_ = *ubs.iter().min().ok_or_else(|| invalid(op, "empty upper bound map"))?;
+    let lb = *lbs.iter().max().ok_or_else(|| Error::unverified(op, "empty lower bound map"))?;
+    let ub_ = *ubs.iter().min().ok_or_else(|| Error::unverified(op, "empty upper bound map"))?;
     let step = match e.m.attr(op, "step").map(|a| e.m.ctx.attr_kind(a)) {
         Some(Attribute::Integer { value, .. }) => value.to_i64().unwrap_or(1),
         _ => 1,
@@ -154,7 +150,7 @@ fn if_op(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let vals = index_args(e, fr, op, 0..n, "used as an affine.if operand")?;
     let set = match e.m.attr(op, "condition").map(|a| e.m.ctx.attr_kind(a)) {
         Some(Attribute::IntegerSet(s)) => s,
-        _ => return Err(invalid(op, "affine.if without a condition")),
+        _ => return Err(Error::unverified(op, "affine.if without a condition")),
     };
     let r = e.region(op, if set_contains(op, set, &vals)? { 0 } else { 1 })?;
     if e.m.region(r).blocks.is_empty() {
@@ -191,7 +187,7 @@ fn store(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
 /// vector's dims run along the memref's trailing dims.
 fn lane_indices(op: OpId, idx: &[i64], vshape: &[usize]) -> Result<Vec<Vec<i64>>> {
     if vshape.len() > idx.len() {
-        return Err(invalid(op, "vector of higher rank than the memref"));
+        return Err(Error::unverified(op, "vector of higher rank than the memref"));
     }
     let total: usize = vshape.iter().product();
     let base = idx.len() - vshape.len();
@@ -211,7 +207,7 @@ fn lane_indices(op: OpId, idx: &[i64], vshape: &[usize]) -> Result<Vec<Vec<i64>>
 fn vector_shape(e: &Engine, op: OpId, ty: mlir_ir::types::TypeId) -> Result<Vec<usize>> {
     match e.m.ctx.type_kind(ty) {
         TypeKind::Vector { shape, .. } => Ok(shape.iter().map(|d| usize::try_from(*d).unwrap_or(0)).collect()),
-        _ => Err(invalid(op, "expected a vector type")),
+        _ => Err(Error::unverified(op, "expected a vector type")),
     }
 }
 
@@ -224,10 +220,11 @@ fn vector_load(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     for at in lane_indices(op, &idx, &shape)? {
         match m.load(op, &at, "affine.vector_load")? {
             Value::Scalar(s) => lanes.push(s),
-            _ => return Err(invalid(op, "affine.vector_load of non-scalar elements")),
+            _ => return Err(Error::unverified(op, "affine.vector_load of non-scalar elements")),
         }
     }
-    let arr = ndarray::ArrayD::from_shape_vec(ndarray::IxDyn(&shape), lanes).map_err(|_| invalid(op, "bad vector"))?;
+    let arr = ndarray::ArrayD::from_shape_vec(ndarray::IxDyn(&shape), lanes)
+        .map_err(|_| Error::unverified(op, "bad vector"))?;
     e.assign(fr, op, array_value(op, &arr)?)
 }
 
@@ -236,7 +233,7 @@ fn vector_store(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let v = e.arg(fr, op, 0)?.clone();
     let m = memref_arg(e, fr, op, 1)?;
     let idx = access(e, fr, op, 2..e.m.operands(op).len(), "map")?;
-    let Value::Array(arr) = v else { return Err(invalid(op, "affine.vector_store of a non-vector")) };
+    let Value::Array(arr) = v else { return Err(Error::unverified(op, "affine.vector_store of a non-vector")) };
     let lanes = lane_indices(op, &idx, arr.shape())?;
     for (at, s) in lanes.iter().zip(arr.iter()) {
         m.store(op, at, &Value::Scalar(s.clone()), "affine.vector_store")?;
@@ -249,9 +246,11 @@ fn groups(e: &Engine, op: OpId, name: &str) -> Result<Vec<usize>> {
     match e.m.attr(op, name).map(|a| e.m.ctx.attr_kind(a)) {
         Some(Attribute::Dense { values: DenseValues::Ints(v), .. }) => v
             .iter()
-            .map(|x| x.to_i64().and_then(|x| usize::try_from(x).ok()).ok_or_else(|| invalid(op, "bad groups")))
+            .map(|x| {
+                x.to_i64().and_then(|x| usize::try_from(x).ok()).ok_or_else(|| Error::unverified(op, "bad groups"))
+            })
             .collect(),
-        _ => Err(invalid(op, format!("missing '{name}'"))),
+        _ => Err(Error::unverified(op, format!("missing '{name}'"))),
     }
 }
 
@@ -261,12 +260,12 @@ fn int_array(e: &Engine, op: OpId, name: &str) -> Result<Vec<i64>> {
         Some(Attribute::Array(items)) => items
             .iter()
             .map(|a| match e.m.ctx.attr_kind(*a) {
-                Attribute::Integer { value, .. } => value.to_i64().ok_or_else(|| invalid(op, "bad integer")),
-                _ => Err(invalid(op, format!("bad '{name}'"))),
+                Attribute::Integer { value, .. } => value.to_i64().ok_or_else(|| Error::unverified(op, "bad integer")),
+                _ => Err(Error::unverified(op, format!("bad '{name}'"))),
             })
             .collect(),
         None => Ok(Vec::new()),
-        _ => Err(invalid(op, format!("bad '{name}'"))),
+        _ => Err(Error::unverified(op, format!("bad '{name}'"))),
     }
 }
 
@@ -276,10 +275,10 @@ fn grouped_bounds(op: OpId, results: &[i64], groups: &[usize], lower: bool) -> R
     let mut out = Vec::with_capacity(groups.len());
     let mut at = 0;
     for g in groups {
-        let part = results.get(at..at + g).ok_or_else(|| invalid(op, "bound groups do not match the map"))?;
+        let part = results.get(at..at + g).ok_or_else(|| Error::unverified(op, "bound groups do not match the map"))?;
         at += g;
         let v = if lower { part.iter().max() } else { part.iter().min() };
-        out.push(*v.ok_or_else(|| invalid(op, "empty bound group"))?);
+        out.push(*v.ok_or_else(|| Error::unverified(op, "empty bound group"))?);
     }
     Ok(out)
 }
@@ -297,7 +296,7 @@ fn parallel(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let steps = int_array(e, op, "steps")?;
     let kinds = int_array(e, op, "reductions")?;
     if lbs.len() != ubs.len() || steps.len() != lbs.len() || steps.iter().any(|s| *s <= 0) {
-        return Err(invalid(op, "affine.parallel bounds and steps do not match"));
+        return Err(Error::unverified(op, "affine.parallel bounds and steps do not match"));
     }
     let body = e.region(op, 0)?;
     let mut acc: Vec<Option<Value>> = vec![None; kinds.len()];
@@ -310,7 +309,7 @@ fn parallel(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
         let args = ivs.iter().map(|v| index_value(e, *v)).collect();
         let (term, vals) = e.run_scoped(fr, body, args)?;
         if vals.len() != kinds.len() {
-            return Err(invalid(term, "affine.yield does not match the reductions"));
+            return Err(Error::unverified(term, "affine.yield does not match the reductions"));
         }
         for (i, v) in vals.into_iter().enumerate() {
             acc[i] = Some(match acc[i].take() {
@@ -347,7 +346,7 @@ fn finish_parallel(e: &Engine, fr: &mut Frame, op: OpId, acc: Vec<Option<Value>>
 
 /// One reduction step on scalars or vectors (elementwise).
 fn reduce(op: OpId, kind: i64, a: &Value, b: &Value) -> Result<Value> {
-    crate::value::map2(a, b, |x, y| combine(op, kind, x, y), || invalid(op, "bad reduction operands"))
+    crate::value::map2(a, b, |x, y| combine(op, kind, x, y), || Error::unverified(op, "bad reduction operands"))
 }
 
 /// The identity of reduction `kind` for type `ty` (what zero iterations give).
@@ -364,7 +363,7 @@ fn identity(e: &Engine, op: OpId, kind: i64, ty: mlir_ir::types::TypeId) -> Resu
                 "andi" | "minu" => -1,
                 "maxs" => -(1i128 << (w.min(127) - 1)),
                 "mins" => (1i128 << (w.min(127) - 1)) - 1,
-                _ => return Err(invalid(op, format!("reduction '{name}' on integers"))),
+                _ => return Err(Error::unverified(op, format!("reduction '{name}' on integers"))),
             };
             Scalar::Int(Int::from_i128(w, v))
         }
@@ -396,7 +395,7 @@ fn float_identity(op: OpId, name: &str, k: FloatKind) -> Result<float::Float> {
         "mulf" => of(1.into())?,
         "maximumf" | "maxnumf" => float::neg(huge()?),
         "minimumf" | "minnumf" => huge()?,
-        _ => return Err(invalid(op, format!("reduction '{name}' on floats"))),
+        _ => return Err(Error::unverified(op, format!("reduction '{name}' on floats"))),
     })
 }
 
@@ -419,7 +418,7 @@ fn delinearize(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let b = basis(e, fr, op, 1)?;
     let nres = e.m.op(op).results.len as usize;
     if b.len() != nres && b.len() + 1 != nres {
-        return Err(invalid(op, format!("basis of {} elements for {nres} results", b.len())));
+        return Err(Error::unverified(op, format!("basis of {} elements for {nres} results", b.len())));
     }
     let full = b.len() == nres;
     let inner: &[i64] = if full { &b[1..] } else { &b };
@@ -450,7 +449,7 @@ fn linearize(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let idx = index_args(e, fr, op, 0..nidx, "used as a multi-index")?;
     let b = basis(e, fr, op, nidx)?;
     if b.len() != idx.len() && b.len() + 1 != idx.len() {
-        return Err(invalid(op, format!("basis of {} elements for {} indices", b.len(), idx.len())));
+        return Err(Error::unverified(op, format!("basis of {} elements for {} indices", b.len(), idx.len())));
     }
     let inner: &[i64] = if b.len() == idx.len() { &b[1..] } else { &b };
     let disjoint = e.m.attr(op, "disjoint").is_some();

@@ -64,15 +64,11 @@ pub fn exec(e: &mut Engine, fr: &mut Frame, op: OpId, kind: BufferizationOp) -> 
     }
 }
 
-fn invalid(op: OpId, msg: impl Into<String>) -> Error {
-    Error::at(op, ErrorKind::Invalid(msg.into()))
-}
-
 /// The tensor value of operand `i`.
 fn tensor_arg(e: &Engine, fr: &Frame, op: OpId, i: usize) -> Result<Rc<Dense>> {
     match e.arg(fr, op, i)? {
         Value::Array(a) => Ok(a.clone()),
-        _ => Err(invalid(op, format!("operand #{i} is not a tensor"))),
+        _ => Err(Error::unverified(op, format!("operand #{i} is not a tensor"))),
     }
 }
 
@@ -108,7 +104,7 @@ fn layout_of(e: &Engine, ty: TypeId) -> AllocLayout {
 fn memref_elem(op: OpId, ty: &TypeKind) -> Result<TypeId> {
     match ty {
         TypeKind::MemRef { elem, .. } | TypeKind::UnrankedMemRef { elem, .. } => Ok(*elem),
-        _ => Err(invalid(op, "result is not a memref")),
+        _ => Err(Error::unverified(op, "result is not a memref")),
     }
 }
 
@@ -142,12 +138,13 @@ fn alloc_tensor(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     }
     let shape = match e.m.ctx.type_kind(e.result_type(op, 0)) {
         TypeKind::RankedTensor { shape, .. } => shape.clone(),
-        _ => return Err(invalid(op, "alloc_tensor of a non-tensor type")),
+        _ => return Err(Error::unverified(op, "alloc_tensor of a non-tensor type")),
     };
     let mut dyns = index_args(e, fr, op, 0..ndyn, "used as a tensor size")?.into_iter();
     let mut dims = Vec::with_capacity(shape.len());
     for d in shape {
-        let n = if d == DYNAMIC { dyns.next().ok_or_else(|| invalid(op, "missing dynamic size"))? } else { d };
+        let n =
+            if d == DYNAMIC { dyns.next().ok_or_else(|| Error::unverified(op, "missing dynamic size"))? } else { d };
         let n =
             usize::try_from(n).map_err(|_| Error::at(op, ErrorKind::Ub(format!("tensor with negative size {n}"))))?;
         dims.push(n);
@@ -171,7 +168,7 @@ fn dealloc(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let (nm, nc, nr) = (seg.first().copied().unwrap_or(0), seg.get(1).copied().unwrap_or(0), seg.get(2).copied());
     let nr = nr.unwrap_or(0);
     if nm != nc {
-        return Err(invalid(op, format!("{nm} memrefs with {nc} conditions")));
+        return Err(Error::unverified(op, format!("{nm} memrefs with {nc} conditions")));
     }
     let args = e.args(fr, op);
     let mems = args[..nm].iter().map(|v| as_memref(op, v)).collect::<Result<Vec<_>>>()?;
@@ -216,6 +213,6 @@ fn materialize(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
                 d.shape()
             )),
         )),
-        _ => Err(invalid(op, "destination is not a tensor or memref")),
+        _ => Err(Error::unverified(op, "destination is not a tensor or memref")),
     }
 }

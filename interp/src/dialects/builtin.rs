@@ -18,8 +18,7 @@ pub fn exec(e: &mut Engine, fr: &mut Frame, op: OpId, kind: BuiltinOp) -> Result
             }
             let mut out = Vec::with_capacity(args.len());
             for (i, v) in args.into_iter().enumerate() {
-                let from =
-                    e.operand_type(op, i).ok_or_else(|| Error::at(op, ErrorKind::Invalid("missing operand".into())))?;
+                let from = e.operand_type(op, i).ok_or_else(|| Error::unverified(op, "missing operand"))?;
                 let to = e.result_type(op, i);
                 out.push(crate::descriptor::convert(e, op, v, from, to)?);
             }

@@ -48,11 +48,13 @@ pub fn exec(e: &mut Engine, fr: &mut Frame, op: OpId, kind: CombOp) -> Result<Fl
         }
         CombOp::Replicate => {
             let w = result_width(e, op)?;
-            unary(e, fr, op, |a| replicate(a, w).ok_or_else(|| invalid(op, "replicate width mismatch")))
+            unary(e, fr, op, |a| replicate(a, w).ok_or_else(|| Error::unverified(op, "replicate width mismatch")))
         }
         CombOp::Icmp => ints(e, fr, op, |xs| match xs {
-            [a, b] => icmp(pred, a, b).map(Int::bool).ok_or_else(|| invalid(op, format!("unknown predicate {pred}"))),
-            _ => Err(invalid(op, "icmp takes two operands")),
+            [a, b] => icmp(pred, a, b)
+                .map(Int::bool)
+                .ok_or_else(|| Error::unverified(op, format!("unknown predicate {pred}"))),
+            _ => Err(Error::unverified(op, "icmp takes two operands")),
         }),
         CombOp::Mux => mux(e, fr, op),
         CombOp::TruthTable => {
@@ -205,10 +207,6 @@ pub fn lut(coeffs: &[i64], table: &[i64], inputs: &[Int]) -> std::result::Result
 
 // ---- plumbing ----------------------------------------------------------------
 
-fn invalid(op: OpId, msg: impl Into<String>) -> Error {
-    Error::at(op, ErrorKind::Invalid(msg.into()))
-}
-
 /// The integer operands of `op`, or the first poison among them.
 fn int_args(e: &Engine, fr: &Frame, op: OpId) -> Result<std::result::Result<Vec<Int>, Poison>> {
     let mut xs = Vec::with_capacity(e.m.operands(op).len());
@@ -216,7 +214,7 @@ fn int_args(e: &Engine, fr: &Frame, op: OpId) -> Result<std::result::Result<Vec<
         match e.arg(fr, op, i)?.scalar() {
             Some(Scalar::Int(x)) => xs.push(x.clone()),
             Some(Scalar::Poison(p)) => return Ok(Err(*p)),
-            _ => return Err(invalid(op, format!("operand #{i} is not an integer"))),
+            _ => return Err(Error::unverified(op, format!("operand #{i} is not an integer"))),
         }
     }
     Ok(Ok(xs))
@@ -234,12 +232,12 @@ fn ints(e: &Engine, fr: &mut Frame, op: OpId, f: impl FnOnce(&[Int]) -> Result<I
 fn unary(e: &Engine, fr: &mut Frame, op: OpId, f: impl FnOnce(&Int) -> Result<Int>) -> Result<Flow> {
     ints(e, fr, op, |xs| match xs {
         [a] => f(a),
-        _ => Err(invalid(op, "expected one operand")),
+        _ => Err(Error::unverified(op, "expected one operand")),
     })
 }
 
 fn fold(op: OpId, xs: &[Int], f: impl Fn(&Int, &Int) -> Int) -> Result<Int> {
-    let (first, rest) = xs.split_first().ok_or_else(|| invalid(op, "requires at least one operand"))?;
+    let (first, rest) = xs.split_first().ok_or_else(|| Error::unverified(op, "requires at least one operand"))?;
     Ok(rest.iter().fold(first.clone(), |acc, x| f(&acc, x)))
 }
 
@@ -257,33 +255,33 @@ fn mux(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let v = match c.scalar() {
         Some(Scalar::Poison(p)) => Value::Scalar(Scalar::Poison(*p)),
         Some(Scalar::Int(c)) => e.arg(fr, op, if c.is_nonzero() { 1 } else { 2 })?.clone(),
-        _ => return Err(invalid(op, "mux condition is not an i1")),
+        _ => return Err(Error::unverified(op, "mux condition is not an i1")),
     };
     e.assign(fr, op, v)
 }
 
 fn result_width(e: &Engine, op: OpId) -> Result<u32> {
-    e.int_width(e.result_type(op, 0)).ok_or_else(|| invalid(op, "result is not an integer"))
+    e.int_width(e.result_type(op, 0)).ok_or_else(|| Error::unverified(op, "result is not an integer"))
 }
 
 fn low_bit(e: &Engine, op: OpId) -> Result<u32> {
     match e.m.attr(op, "lowBit").map(|a| e.m.ctx.attr_kind(a)) {
         Some(Attribute::Integer { value, .. }) => {
-            value.to_i64().and_then(|v| u32::try_from(v).ok()).ok_or_else(|| invalid(op, "bad 'lowBit'"))
+            value.to_i64().and_then(|v| u32::try_from(v).ok()).ok_or_else(|| Error::unverified(op, "bad 'lowBit'"))
         }
-        _ => Err(invalid(op, "requires attribute 'lowBit'")),
+        _ => Err(Error::unverified(op, "requires attribute 'lowBit'")),
     }
 }
 
 fn int_attr(e: &Engine, op: OpId, name: &str) -> Result<Int> {
-    let a = e.m.attr(op, name).ok_or_else(|| invalid(op, format!("requires attribute '{name}'")))?;
+    let a = e.m.attr(op, name).ok_or_else(|| Error::unverified(op, format!("requires attribute '{name}'")))?;
     let ty = match e.m.ctx.attr_kind(a) {
         Attribute::Integer { ty, .. } => *ty,
-        _ => return Err(invalid(op, format!("'{name}' is not an integer attribute"))),
+        _ => return Err(Error::unverified(op, format!("'{name}' is not an integer attribute"))),
     };
     match e.attr_value(op, a, ty)? {
         Value::Scalar(Scalar::Int(i)) => Ok(i),
-        _ => Err(invalid(op, format!("'{name}' is not an integer attribute"))),
+        _ => Err(Error::unverified(op, format!("'{name}' is not an integer attribute"))),
     }
 }
 

@@ -508,17 +508,13 @@ impl C {
 
 // ---- plumbing ------------------------------------------------------------
 
-fn invalid(op: OpId, msg: impl Into<String>) -> Error {
-    Error::at(op, ErrorKind::Invalid(msg.into()))
-}
-
 /// The element format of the op's complex operand (or result).
 fn fmt(e: &Engine, op: OpId) -> Result<C> {
     let ty = e.operand_type(op, 0).filter(|t| matches!(e.m.ctx.type_kind(*t), TypeKind::Complex(_)));
     let ty = ty.unwrap_or_else(|| e.result_type(op, 0));
     let elem = match e.m.ctx.type_kind(e.elem_type(ty)) {
         TypeKind::Complex(el) => *el,
-        _ => return Err(invalid(op, "expected a complex type")),
+        _ => return Err(Error::unverified(op, "expected a complex type")),
     };
     match e.m.ctx.type_kind(elem) {
         TypeKind::Float(k @ (FloatKind::F16 | FloatKind::BF16 | FloatKind::F32 | FloatKind::F64)) => Ok(C { k: *k }),
@@ -535,12 +531,12 @@ fn fmt(e: &Engine, op: OpId) -> Result<C> {
 fn parts(op: OpId, s: &Scalar) -> Result<Z> {
     match s {
         Scalar::Complex(c) => Ok(c.parts()),
-        _ => Err(invalid(op, "expected a complex value")),
+        _ => Err(Error::unverified(op, "expected a complex value")),
     }
 }
 
 fn bad(op: OpId) -> impl Fn() -> Error {
-    move || invalid(op, "operand shapes do not match")
+    move || Error::unverified(op, "operand shapes do not match")
 }
 
 fn unary(e: &Engine, fr: &mut Frame, op: OpId, f: impl Fn(C, Z) -> Z) -> Result<Flow> {
@@ -616,7 +612,7 @@ fn create(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
         |x, y| match (x, y) {
             (Scalar::Poison(p), _) | (_, Scalar::Poison(p)) => Ok(Scalar::Poison(*p)),
             (Scalar::Float(a), Scalar::Float(b)) => Ok(Scalar::complex(*a, *b)),
-            _ => Err(invalid(op, "complex.create of non-float parts")),
+            _ => Err(Error::unverified(op, "complex.create of non-float parts")),
         },
         bad(op),
     )?;
@@ -627,15 +623,15 @@ fn create(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
 fn constant(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let elem = match e.m.ctx.type_kind(e.result_type(op, 0)) {
         TypeKind::Complex(el) => *el,
-        _ => return Err(invalid(op, "complex.constant of a non-complex type")),
+        _ => return Err(Error::unverified(op, "complex.constant of a non-complex type")),
     };
     let Some(Attribute::Array(items)) = e.m.attr(op, "value").map(|a| e.m.ctx.attr_kind(a)) else {
-        return Err(invalid(op, "complex.constant needs [re, im]"));
+        return Err(Error::unverified(op, "complex.constant needs [re, im]"));
     };
-    let [re, im] = items.as_slice() else { return Err(invalid(op, "complex.constant needs [re, im]")) };
+    let [re, im] = items.as_slice() else { return Err(Error::unverified(op, "complex.constant needs [re, im]")) };
     let part = |a| match e.attr_value(op, a, elem)? {
         Value::Scalar(Scalar::Float(f)) => Ok(f),
-        _ => Err(invalid(op, "complex.constant parts must be floats")),
+        _ => Err(Error::unverified(op, "complex.constant parts must be floats")),
     };
     let v = Scalar::complex(part(*re)?, part(*im)?);
     e.assign(fr, op, Value::Scalar(v))
@@ -655,7 +651,7 @@ fn powi(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
                 let (re, im) = c.pow(parts(op, x)?, f, c.zero());
                 Ok(Scalar::complex(re, im))
             }
-            _ => Err(invalid(op, "complex.powi exponent must be an integer")),
+            _ => Err(Error::unverified(op, "complex.powi exponent must be an integer")),
         },
         bad(op),
     )?;
@@ -697,7 +693,7 @@ fn bitcast(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
                 }
                 (None, Some(To::Float(k))) => Ok(Scalar::Float(float::from_bits(k, bits))),
                 (None, Some(To::Int(w))) => Ok(Scalar::Int(Int::from_u128(w, bits))),
-                _ => Err(invalid(op, "unsupported complex.bitcast types")),
+                _ => Err(Error::unverified(op, "unsupported complex.bitcast types")),
             }
         },
         bad(op),

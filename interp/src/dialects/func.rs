@@ -1,7 +1,7 @@
 //! The `func` dialect: calls (direct, indirect, external runtime functions
 //! bound by name), function constants and returns.
 
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::{Error, Result};
 use crate::exec::{Engine, Flow, Frame};
 use crate::value::Value;
 use mlir_ir::ir::OpId;
@@ -20,7 +20,7 @@ pub fn exec(e: &mut Engine, fr: &mut Frame, op: OpId, kind: FuncOp) -> Result<Fl
 }
 
 fn callee(e: &Engine, op: OpId) -> Result<crate::value::FuncRef> {
-    e.aux[op.0 as usize].callee.ok_or_else(|| Error::at(op, ErrorKind::Invalid("call without a callee".into())))
+    e.aux[op.0 as usize].callee.ok_or_else(|| Error::unverified(op, "call without a callee"))
 }
 
 /// `func.call @f(args)`.
@@ -35,10 +35,10 @@ fn call(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
 fn call_indirect(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let mut args = e.args(fr, op);
     if args.is_empty() {
-        return Err(Error::at(op, ErrorKind::Invalid("call_indirect without a callee".into())));
+        return Err(Error::unverified(op, "call_indirect without a callee"));
     }
     let Value::Func(f) = args.remove(0) else {
-        return Err(Error::at(op, ErrorKind::Invalid("callee is not a function value".into())));
+        return Err(Error::unverified(op, "callee is not a function value"));
     };
     let res = e.call(op, f, args)?;
     e.assign_all(fr, op, res)

@@ -3,7 +3,7 @@
 //! zero and signed INT_MIN / -1 are immediate UB; a shift by at least the
 //! width is poison, as in `arith`.
 
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::{Error, Result};
 use crate::exec::{Engine, Flow, Frame};
 use crate::int_op;
 use crate::operands::{int2, int_cast};
@@ -47,7 +47,7 @@ pub fn exec(e: &mut Engine, fr: &mut Frame, op: OpId, kind: IndexOp) -> Result<F
 
 fn constant(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let v = e.aux[op.0 as usize].constant.clone();
-    let v = v.ok_or_else(|| Error::at(op, ErrorKind::Invalid("constant without a value".into())))?;
+    let v = v.ok_or_else(|| Error::unverified(op, "constant without a value"))?;
     e.assign(fr, op, v)
 }
 

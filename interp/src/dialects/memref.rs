@@ -70,10 +70,6 @@ pub fn exec(e: &mut Engine, fr: &mut Frame, op: OpId, kind: MemrefOp) -> Result<
 
 // ---- operand plumbing ------------------------------------------------------
 
-fn invalid(op: OpId, msg: impl Into<String>) -> Error {
-    Error::at(op, ErrorKind::Invalid(msg.into()))
-}
-
 fn ub(op: OpId, msg: impl Into<String>) -> Error {
     Error::at(op, ErrorKind::Ub(msg.into()))
 }
@@ -103,7 +99,7 @@ fn mixed(e: &Engine, fr: &Frame, op: OpId, name: &str, next: &mut usize) -> Resu
 /// The `[[0, 1], [2]]` reassociation of `op`.
 fn reassociation(e: &Engine, op: OpId) -> Result<Vec<Vec<usize>>> {
     let ctx = &e.m.ctx;
-    let bad = || invalid(op, "malformed reassociation");
+    let bad = || Error::unverified(op, "malformed reassociation");
     let Some(Attribute::Array(groups)) = e.m.attr(op, "reassociation").map(|a| ctx.attr_kind(a)) else {
         return Err(bad());
     };
@@ -128,7 +124,7 @@ fn reassociation(e: &Engine, op: OpId) -> Result<Vec<Vec<usize>>> {
 fn memref_type(e: &Engine, op: OpId, ty: TypeId) -> Result<(Vec<i64>, TypeId, Option<mlir_ir::attrs::AttrId>)> {
     match e.m.ctx.type_kind(ty) {
         TypeKind::MemRef { shape, elem, layout, .. } => Ok((shape.clone(), *elem, *layout)),
-        _ => Err(invalid(op, "expected a ranked memref type")),
+        _ => Err(Error::unverified(op, "expected a ranked memref type")),
     }
 }
 
@@ -148,7 +144,7 @@ fn alloc_layout(e: &Engine, op: OpId, ty: TypeId, syms: Vec<i64>) -> Result<Allo
         Attribute::AffineMap(map) if map.is_identity() => Ok(AllocLayout::Identity),
         Attribute::AffineMap(map) if map.num_syms > 0 || type_strides(e, ty).is_none() => {
             if map.num_dims as usize != shape.len() || map.num_syms as usize != syms.len() {
-                return Err(invalid(op, "layout map does not match the allocation"));
+                return Err(Error::unverified(op, "layout map does not match the allocation"));
             }
             Ok(AllocLayout::Map { map: map.clone(), syms })
         }
@@ -175,7 +171,7 @@ fn alloc(e: &mut Engine, fr: &mut Frame, op: OpId, kind: AllocKind) -> Result<Fl
     let syms = index_args(e, fr, op, ndyn..nops, "used as a layout symbol")?;
     let mut it = dyns.into_iter();
     for d in shape.iter_mut().filter(|d| **d == DYNAMIC) {
-        *d = it.next().ok_or_else(|| invalid(op, "missing dynamic size"))?;
+        *d = it.next().ok_or_else(|| Error::unverified(op, "missing dynamic size"))?;
     }
     let layout = alloc_layout(e, op, ty, syms)?;
     let elem = elem_of(e, op, elem_ty)?;
@@ -210,7 +206,7 @@ fn realloc(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let n = match shape.first() {
         Some(&DYNAMIC) => index_of(e, op, e.arg(fr, op, 1)?, "used as a realloc size")?,
         Some(&n) => n,
-        None => return Err(invalid(op, "realloc of a rank-0 memref")),
+        None => return Err(Error::unverified(op, "realloc of a rank-0 memref")),
     };
     src.check_live(op, "realloc")?;
     {
@@ -235,10 +231,10 @@ fn realloc(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
 fn get_global(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let name = match e.m.attr(op, "name").map(|a| e.m.ctx.attr_kind(a)) {
         Some(Attribute::SymbolRef { root, .. }) => root.clone(),
-        _ => return Err(invalid(op, "get_global without a name")),
+        _ => return Err(Error::unverified(op, "get_global without a name")),
     };
     let g = find_global(e, &name)
-        .ok_or_else(|| invalid(op, format!("no memref.global @{}", String::from_utf8_lossy(&name))))?;
+        .ok_or_else(|| Error::unverified(op, format!("no memref.global @{}", String::from_utf8_lossy(&name))))?;
     let ty = e.result_type(op, 0);
     let (shape, elem_ty, _) = memref_type(e, op, ty)?;
     let elem = Rc::new(elem_of(e, op, elem_ty)?);
@@ -292,8 +288,8 @@ fn materialize_global(
 ) -> Result<Rc<std::cell::RefCell<memory::Buffer>>> {
     let init = e.m.attr(g, "initial_value");
     let count = shape.iter().try_fold(1usize, |acc, d| acc.checked_mul(usize::try_from(*d).ok()?));
-    let count = count.ok_or_else(|| invalid(g, "global of dynamic or overflowing shape"))?;
-    let bytes = count.checked_mul(elem.bytes()).ok_or_else(|| invalid(g, "global too large"))?;
+    let count = count.ok_or_else(|| Error::unverified(g, "global of dynamic or overflowing shape"))?;
+    let bytes = count.checked_mul(elem.bytes()).ok_or_else(|| Error::unverified(g, "global too large"))?;
     let align = int_attr(e, g, "alignment").and_then(|a| u64::try_from(a).ok()).unwrap_or(0);
     let buf = e.mem.new_buffer(g, bytes, AllocKind::Global, align)?;
     let view = MemRef {
@@ -317,9 +313,9 @@ fn materialize_global(
             let arr = match v {
                 Value::Array(arr) => arr.reshape(&want),
                 Value::Scalar(s) => Dense::splat(&want, &s, None),
-                _ => return Err(invalid(g, "bad global initializer")),
+                _ => return Err(Error::unverified(g, "bad global initializer")),
             }
-            .map_err(|_| invalid(g, "global initializer does not match its type"))?;
+            .map_err(|_| Error::unverified(g, "global initializer does not match its type"))?;
             view.write_all(g, &arr, "global initialization")?;
         }
     }
@@ -335,13 +331,13 @@ fn shape_usize(shape: &[i64]) -> Vec<usize> {
 /// (owned by the tensor side: freeing it is undefined behaviour).
 fn buffer_cast(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let Value::Array(t) = e.arg(fr, op, 0)?.clone() else {
-        return Err(invalid(op, "buffer_cast of a non-tensor value"));
+        return Err(Error::unverified(op, "buffer_cast of a non-tensor value"));
     };
     let ty = e.result_type(op, 0);
     let (elem_ty, layout) = match e.m.ctx.type_kind(ty) {
         TypeKind::MemRef { elem, .. } => (*elem, alloc_layout(e, op, ty, Vec::new())?),
         TypeKind::UnrankedMemRef { elem, .. } => (*elem, AllocLayout::Identity),
-        _ => return Err(invalid(op, "buffer_cast to a non-memref type")),
+        _ => return Err(Error::unverified(op, "buffer_cast to a non-memref type")),
     };
     let m = crate::operands::tensor_storage(e, op, elem_ty, layout, &t, "buffer_cast")?;
     result_memref(e, fr, op, m)
@@ -357,7 +353,7 @@ fn tensor_load(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
 /// `memref.tensor_store %t, %m`: copies the tensor into the memref.
 fn tensor_store(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let Value::Array(t) = e.arg(fr, op, 0)?.clone() else {
-        return Err(invalid(op, "tensor_store of a non-tensor value"));
+        return Err(Error::unverified(op, "tensor_store of a non-tensor value"));
     };
     let m = memref_arg(e, fr, op, 1)?;
     m.write_all(op, &t, "tensor_store")?;
@@ -420,14 +416,14 @@ fn rank(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
 
 /// `memref.atomic_rmw kind %v, %m[%i]`: stores `kind(old, %v)`, returns old.
 fn atomic_rmw(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
-    let kind = int_attr(e, op, "kind").ok_or_else(|| invalid(op, "atomic_rmw without a kind"))?;
+    let kind = int_attr(e, op, "kind").ok_or_else(|| Error::unverified(op, "atomic_rmw without a kind"))?;
     let v = e.arg(fr, op, 0)?.clone();
     let m = memref_arg(e, fr, op, 1)?;
     let n = e.m.operands(op).len();
     let idx = index_args(e, fr, op, 2..n, "used as an atomic_rmw index")?;
     let old = m.load(op, &idx, "atomic_rmw")?;
     let (Value::Scalar(cur), Value::Scalar(x)) = (&old, &v) else {
-        return Err(invalid(op, "atomic_rmw on a non-scalar element"));
+        return Err(Error::unverified(op, "atomic_rmw on a non-scalar element"));
     };
     let new = combine(op, kind, cur, x)?;
     m.store(op, &idx, &Value::Scalar(new), "atomic_rmw")?;
@@ -442,7 +438,7 @@ fn generic_atomic_rmw(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> 
     let old = m.load(op, &idx, "generic_atomic_rmw")?;
     let r = e.region(op, 0)?;
     let (term, mut vals) = e.run_region(fr, r, vec![old.clone()])?;
-    let new = vals.pop().ok_or_else(|| invalid(term, "memref.atomic_yield without a value"))?;
+    let new = vals.pop().ok_or_else(|| Error::unverified(term, "memref.atomic_yield without a value"))?;
     m.store(op, &idx, &new, "generic_atomic_rmw")?;
     e.assign(fr, op, old)
 }
@@ -560,14 +556,14 @@ fn subview(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let sizes = mixed(e, fr, op, "static_sizes", &mut next)?;
     let strides = mixed(e, fr, op, "static_strides", &mut next)?;
     if offs.len() != m.rank() || sizes.len() != m.rank() || strides.len() != m.rank() {
-        return Err(invalid(op, "subview operands do not match the source rank"));
+        return Err(Error::unverified(op, "subview operands do not match the source rank"));
     }
     let ty = e.result_type(op, 0);
     let (res_shape, _, _) = memref_type(e, op, ty)?;
     let keep = if res_shape.len() == m.rank() {
         (0..m.rank()).collect()
     } else {
-        let src_ty = e.operand_type(op, 0).ok_or_else(|| invalid(op, "subview without a source"))?;
+        let src_ty = e.operand_type(op, 0).ok_or_else(|| Error::unverified(op, "subview without a source"))?;
         dropped_dims(e, op, src_ty, ty)?
     };
     let v = m.subview(&offs, &sizes, &strides, &keep).map_err(|msg| mem_ub(op, m.origin(), msg))?;
@@ -580,7 +576,7 @@ fn subview(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
 /// result type's strides), so the verifier and the engine agree.
 fn dropped_dims(e: &Engine, op: OpId, src_ty: TypeId, ty: TypeId) -> Result<Vec<usize>> {
     use mlir_ir::layout::{dyn_mul, memref_rank_reduction};
-    let cannot = || invalid(op, "cannot tell which unit dims the rank-reducing subview drops");
+    let cannot = || Error::unverified(op, "cannot tell which unit dims the rank-reducing subview drops");
     let (src_strides, _) = type_strides(e, src_ty).ok_or_else(cannot)?;
     let (res_strides, _) = type_strides(e, ty).ok_or_else(cannot)?;
     let sizes = e.i64s(op, "static_sizes")?;
@@ -598,7 +594,7 @@ fn view(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let n = e.m.operands(op).len();
     let mut dyns = index_args(e, fr, op, 2..n, "used as a view size")?.into_iter();
     for d in shape.iter_mut().filter(|d| **d == DYNAMIC) {
-        *d = dyns.next().ok_or_else(|| invalid(op, "missing view size"))?;
+        *d = dyns.next().ok_or_else(|| Error::unverified(op, "missing view size"))?;
     }
     let first = usize::try_from(src.offset).ok().and_then(|o| o.checked_add(src.base));
     let base = first.and_then(|f| usize::try_from(shift).ok().and_then(|s| f.checked_add(s)));
@@ -619,7 +615,7 @@ fn reinterpret_cast(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let offs = mixed(e, fr, op, "static_offsets", &mut next)?;
     let sizes = mixed(e, fr, op, "static_sizes", &mut next)?;
     let strides = mixed(e, fr, op, "static_strides", &mut next)?;
-    let offset = *offs.first().ok_or_else(|| invalid(op, "reinterpret_cast without an offset"))?;
+    let offset = *offs.first().ok_or_else(|| Error::unverified(op, "reinterpret_cast without an offset"))?;
     result_memref(e, fr, op, m.derived(offset, sizes, strides))
 }
 
@@ -662,7 +658,7 @@ fn collapse_shape(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let m = memref_arg(e, fr, op, 0)?;
     strided_only(op, &m, "memref.collapse_shape")?;
     let groups = reassociation(e, op)?;
-    let src_ty = e.operand_type(op, 0).ok_or_else(|| invalid(op, "missing operand"))?;
+    let src_ty = e.operand_type(op, 0).ok_or_else(|| Error::unverified(op, "missing operand"))?;
     let (src_shape, _, _) = memref_type(e, op, src_ty)?;
     let res_ty = e.result_type(op, 0);
     let res_strides = type_strides(e, res_ty).map(|(s, _)| s);
@@ -684,10 +680,10 @@ fn transpose(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
             .iter()
             .map(|r| match r {
                 mlir_ir::affine::AffineExpr::Dim(d) if (*d as usize) < m.rank() => Ok(*d as usize),
-                _ => Err(invalid(op, "permutation is not a permutation of the dims")),
+                _ => Err(Error::unverified(op, "permutation is not a permutation of the dims")),
             })
             .collect::<Result<Vec<usize>>>()?,
-        _ => return Err(invalid(op, "transpose without a permutation")),
+        _ => return Err(Error::unverified(op, "transpose without a permutation")),
     };
     result_memref(e, fr, op, m.transposed(&perm))
 }
@@ -706,6 +702,6 @@ fn strided_metadata(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
 /// `memref.extract_aligned_pointer_as_index`: the simulated address.
 fn aligned_pointer(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let m = memref_arg(e, fr, op, 0)?;
-    let a = i64::try_from(m.aligned_addr()).map_err(|_| invalid(op, "address out of range"))?;
+    let a = i64::try_from(m.aligned_addr()).map_err(|_| Error::unverified(op, "address out of range"))?;
     e.assign(fr, op, index_value(e, a))
 }

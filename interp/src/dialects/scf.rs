@@ -41,15 +41,11 @@ pub fn exec(e: &mut Engine, fr: &mut Frame, op: OpId, kind: ScfOp) -> Result<Flo
     }
 }
 
-fn invalid(op: OpId, msg: &str) -> Error {
-    Error::at(op, ErrorKind::Invalid(msg.into()))
-}
-
 /// An integer operand that must not be poison.
 fn int_arg(e: &Engine, fr: &Frame, op: OpId, i: usize, what: &str) -> Result<Int> {
     let v = e.arg(fr, op, i)?;
     e.observe(op, v, what)?;
-    v.scalar().and_then(Scalar::as_int).cloned().ok_or_else(|| invalid(op, "expected an integer operand"))
+    v.scalar().and_then(Scalar::as_int).cloned().ok_or_else(|| Error::unverified(op, "expected an integer operand"))
 }
 
 /// `iv < ub`, signed or unsigned.
@@ -61,7 +57,7 @@ fn below(w: u32, iv: &Int, ub: &Int, unsigned: bool) -> bool {
 fn advance(op: OpId, w: u32, iv: &Int, step: &Int) -> Result<Int> {
     match int_op!(w, addi(iv, step, 0)) {
         Some(Out::Val(v)) => Ok(v),
-        _ => Err(invalid(op, "bad induction variable")),
+        _ => Err(Error::unverified(op, "bad induction variable")),
     }
 }
 
@@ -103,7 +99,7 @@ fn while_loop(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     loop {
         let (term, mut vals) = e.run_region(fr, before, args)?;
         if vals.is_empty() {
-            return Err(invalid(term, "scf.condition without a condition"));
+            return Err(Error::unverified(term, "scf.condition without a condition"));
         }
         let c = vals.remove(0);
         if !e.cond(term, &c, "used as a scf.while condition")? {
@@ -169,7 +165,7 @@ fn nest(
 /// `scf.parallel`: bounds, steps, inits; the body ends in `scf.reduce`.
 fn parallel(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let body = e.region(op, 0)?;
-    let entry = *e.m.region(body).blocks.first().ok_or_else(|| invalid(op, "empty body"))?;
+    let entry = *e.m.region(body).blocks.first().ok_or_else(|| Error::unverified(op, "empty body"))?;
     let n = e.m.block(entry).args.len as usize;
     let mut bounds = Vec::with_capacity(3 * n);
     for i in 0..3 * n {
@@ -182,12 +178,12 @@ fn parallel(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
         let (term, vals) = e.run_scoped(fr, body, ivs)?;
         let regions = e.m.regions(term).to_vec();
         if regions.len() != acc.len() || vals.len() != acc.len() {
-            return Err(invalid(term, "scf.reduce does not match the loop's results"));
+            return Err(Error::unverified(term, "scf.reduce does not match the loop's results"));
         }
         for (i, r) in regions.into_iter().enumerate() {
             let args = vec![acc[i].clone(), vals[i].clone()];
             let mut out = e.run_region(fr, r, args)?.1;
-            acc[i] = out.pop().ok_or_else(|| invalid(term, "scf.reduce.return without a value"))?;
+            acc[i] = out.pop().ok_or_else(|| Error::unverified(term, "scf.reduce.return without a value"))?;
         }
         Ok(())
     })?;
@@ -222,7 +218,7 @@ fn forall(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
         ivs.extend(outs.iter().cloned());
         let (term, vals) = e.run_scoped(fr, body, ivs)?;
         if vals.len() != outs.len() {
-            return Err(invalid(term, "scf.forall.in_parallel does not match the shared outputs"));
+            return Err(Error::unverified(term, "scf.forall.in_parallel does not match the shared outputs"));
         }
         outs = vals;
         Ok(())
@@ -235,8 +231,8 @@ fn forall(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
 /// place, and leaves the body with the updated outputs.
 fn in_parallel(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let m = e.m;
-    let block = m.op(op).parent.ok_or_else(|| invalid(op, "scf.forall.in_parallel outside a loop"))?;
-    let loop_op = m.parent_op(op).ok_or_else(|| invalid(op, "scf.forall.in_parallel outside a loop"))?;
+    let block = m.op(op).parent.ok_or_else(|| Error::unverified(op, "scf.forall.in_parallel outside a loop"))?;
+    let loop_op = m.parent_op(op).ok_or_else(|| Error::unverified(op, "scf.forall.in_parallel outside a loop"))?;
     let n_outs = m.op(loop_op).results.len as usize;
     let args: Vec<_> = m.args(block).collect();
     let shared = args.get(args.len().saturating_sub(n_outs)..).unwrap_or(&[]).to_vec();
@@ -249,9 +245,9 @@ fn in_parallel(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
                         ErrorKind::Unsupported(format!("'{}' inside scf.forall.in_parallel", m.op_name(inner))),
                     ));
                 }
-                let dest = *m.operands(inner).get(1).ok_or_else(|| invalid(inner, "missing destination"))?;
+                let dest = *m.operands(inner).get(1).ok_or_else(|| Error::unverified(inner, "missing destination"))?;
                 if !shared.contains(&dest) {
-                    return Err(invalid(
+                    return Err(Error::unverified(
                         inner,
                         "tensor.parallel_insert_slice must insert into a shared output of the loop",
                     ));

@@ -19,7 +19,7 @@ use mlir_ir::ops::TensorOp;
 use mlir_ir::types::{TypeId, TypeKind, DYNAMIC};
 use std::rc::Rc;
 
-use crate::operands::{array, count, dense, dense_error, filled, i64s, index_or_poison, invalid, next_index, scalars};
+use crate::operands::{array, count, dense, dense_error, filled, i64s, index_or_poison, next_index, scalars};
 
 /// Executes one tensor op.
 pub fn exec(e: &mut Engine, fr: &mut Frame, op: OpId, kind: TensorOp) -> Result<Flow> {
@@ -62,7 +62,7 @@ fn ty_text(e: &Engine, ty: TypeId) -> String {
 fn static_shape(e: &Engine, op: OpId, ty: TypeId) -> Result<Vec<i64>> {
     match e.m.ctx.type_kind(ty) {
         TypeKind::RankedTensor { shape, .. } | TypeKind::Vector { shape, .. } => Ok(shape.clone()),
-        _ => Err(invalid(op, format!("expected a ranked tensor, got {}", ty_text(e, ty)))),
+        _ => Err(Error::unverified(op, format!("expected a ranked tensor, got {}", ty_text(e, ty)))),
     }
 }
 
@@ -85,9 +85,9 @@ fn result_shape(e: &Engine, op: OpId, ty: TypeId, dyn_vals: &[Value]) -> Result<
         .into_iter()
         .map(|d| {
             if d == DYNAMIC {
-                size_of(op, next.next().ok_or_else(|| invalid(op, "missing dynamic size operand"))?, "size")
+                size_of(op, next.next().ok_or_else(|| Error::unverified(op, "missing dynamic size operand"))?, "size")
             } else {
-                usize::try_from(d).map_err(|_| invalid(op, "negative static size"))
+                usize::try_from(d).map_err(|_| Error::unverified(op, "negative static size"))
             }
         })
         .collect::<Result<_>>()?;
@@ -138,7 +138,7 @@ fn ranges(e: &Engine, op: OpId) -> Result<Vec<std::ops::Range<usize>>> {
     e.segments(op)?
         .into_iter()
         .map(|n| {
-            let r = start..start.checked_add(n).ok_or_else(|| invalid(op, "bad segment"))?;
+            let r = start..start.checked_add(n).ok_or_else(|| Error::unverified(op, "bad segment"))?;
             start = r.end;
             Ok(r)
         })
@@ -153,7 +153,7 @@ fn mixed(e: &Engine, fr: &Frame, op: OpId, name: &str, range: std::ops::Range<us
         .into_iter()
         .map(|s| {
             if s == DYNAMIC {
-                next.next().ok_or_else(|| invalid(op, format!("missing dynamic '{name}' operand")))
+                next.next().ok_or_else(|| Error::unverified(op, format!("missing dynamic '{name}' operand")))
             } else {
                 Ok(s)
             }
@@ -180,7 +180,7 @@ fn from_elements(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
 
 /// `tensor.splat %x[%d..]`.
 fn splat(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
-    let x = e.arg(fr, op, 0)?.scalar().cloned().ok_or_else(|| invalid(op, "splat of a non-scalar"))?;
+    let x = e.arg(fr, op, 0)?.scalar().cloned().ok_or_else(|| Error::unverified(op, "splat of a non-scalar"))?;
     let dyn_vals = e.args_in(fr, op, 1..e.m.operands(op).len())?;
     let shape = result_shape(e, op, e.result_type(op, 0), &dyn_vals)?;
     let v = filled(e, op, &shape, &x)?;
@@ -191,7 +191,8 @@ fn splat(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
 /// once per element in row-major order.
 fn generate(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let shape = result_shape(e, op, e.result_type(op, 0), &e.args(fr, op))?;
-    let body = e.m.regions(op).first().copied().ok_or_else(|| invalid(op, "tensor.generate without a body"))?;
+    let body =
+        e.m.regions(op).first().copied().ok_or_else(|| Error::unverified(op, "tensor.generate without a body"))?;
     let mut elems = Vec::with_capacity(count(op, &shape)?);
     let mut idx = vec![0usize; shape.len()];
     for _ in 0..count(op, &shape)? {
@@ -208,8 +209,8 @@ fn body_element(e: &mut Engine, fr: &mut Frame, body: RegionId, idx: &[usize]) -
     let w = e.cfg.index_bits;
     let args = idx.iter().map(|i| Value::int(Int::from_u128(w, *i as u128))).collect();
     let (term, mut vals) = e.run_region(fr, body, args)?;
-    let v = vals.pop().ok_or_else(|| invalid(term, "tensor.yield without a value"))?;
-    v.scalar().cloned().ok_or_else(|| invalid(term, "tensor.yield of a non-scalar"))
+    let v = vals.pop().ok_or_else(|| Error::unverified(term, "tensor.yield without a value"))?;
+    v.scalar().cloned().ok_or_else(|| Error::unverified(term, "tensor.yield of a non-scalar"))
 }
 
 /// `tensor.extract %t[%i..]`; out of bounds is UB.
@@ -217,19 +218,19 @@ fn extract(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let t = dense(e, fr, op, 0)?;
     let idx = indices(e, fr, op, 1..e.m.operands(op).len())?;
     let p = position(e, op, &idx, t.shape(), e.operand_type(op, 0))?;
-    let i = t.linear(&p).ok_or_else(|| invalid(op, "bad index"))?;
+    let i = t.linear(&p).ok_or_else(|| Error::unverified(op, "bad index"))?;
     e.assign(fr, op, Value::Scalar(t.get(i)))
 }
 
 /// `tensor.insert %x into %t[%i..]`; out of bounds is UB.
 fn insert(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
-    let x = e.arg(fr, op, 0)?.scalar().cloned().ok_or_else(|| invalid(op, "insert of a non-scalar"))?;
+    let x = e.arg(fr, op, 0)?.scalar().cloned().ok_or_else(|| Error::unverified(op, "insert of a non-scalar"))?;
     let t = dense(e, fr, op, 1)?;
     let idx = indices(e, fr, op, 2..e.m.operands(op).len())?;
     let p = position(e, op, &idx, t.shape(), e.operand_type(op, 1))?;
-    let i = t.linear(&p).ok_or_else(|| invalid(op, "bad index"))?;
+    let i = t.linear(&p).ok_or_else(|| Error::unverified(op, "bad index"))?;
     let mut out = (*t).clone();
-    out.set(i, &x).map_err(|k| invalid(op, format!("insert: {k:?}")))?;
+    out.set(i, &x).map_err(|k| Error::unverified(op, format!("insert: {k:?}")))?;
     e.assign(fr, op, Value::Array(Rc::new(out)))
 }
 
@@ -313,7 +314,7 @@ fn expand_shape(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
 /// The `reassociation` groups.
 fn reassociation(e: &Engine, op: OpId) -> Result<Vec<Vec<usize>>> {
     let Some(Attribute::Array(groups)) = e.m.attr(op, "reassociation").map(|a| e.m.ctx.attr_kind(a)) else {
-        return Err(invalid(op, "missing reassociation"));
+        return Err(Error::unverified(op, "missing reassociation"));
     };
     groups
         .iter()
@@ -324,11 +325,11 @@ fn reassociation(e: &Engine, op: OpId) -> Result<Vec<Vec<usize>>> {
                     Attribute::Integer { value, .. } => value
                         .to_i64()
                         .and_then(|x| usize::try_from(x).ok())
-                        .ok_or_else(|| invalid(op, "bad reassociation")),
-                    _ => Err(invalid(op, "bad reassociation")),
+                        .ok_or_else(|| Error::unverified(op, "bad reassociation")),
+                    _ => Err(Error::unverified(op, "bad reassociation")),
                 })
                 .collect(),
-            _ => Err(invalid(op, "bad reassociation")),
+            _ => Err(Error::unverified(op, "bad reassociation")),
         })
         .collect()
 }
@@ -351,7 +352,7 @@ fn collapse_shape(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
 /// Checks that a slice lies inside `shape` (undefined behaviour if not).
 fn check_slice(op: OpId, offsets: &[i64], sizes: &[usize], strides: &[i64], shape: &[usize]) -> Result<()> {
     if offsets.len() != shape.len() || sizes.len() != shape.len() || strides.len() != shape.len() {
-        return Err(invalid(op, "slice parameters do not match the rank"));
+        return Err(Error::unverified(op, "slice parameters do not match the rank"));
     }
     // Bounds: the last element of each dim must be inside (UB otherwise).
     for d in 0..shape.len() {
@@ -435,11 +436,11 @@ fn reduced_shape(e: &Engine, op: OpId, sizes: &[usize], ty: TypeId) -> Result<Ve
         } else if droppable {
             drop -= 1;
         } else {
-            return Err(invalid(op, format!("slice sizes {sizes:?} do not reduce to {}", ty_text(e, ty))));
+            return Err(Error::unverified(op, format!("slice sizes {sizes:?} do not reduce to {}", ty_text(e, ty))));
         }
     }
     if out.len() != st.len() {
-        return Err(invalid(op, format!("slice sizes {sizes:?} do not reduce to {}", ty_text(e, ty))));
+        return Err(Error::unverified(op, format!("slice sizes {sizes:?} do not reduce to {}", ty_text(e, ty))));
     }
     Ok(out)
 }
@@ -447,7 +448,7 @@ fn reduced_shape(e: &Engine, op: OpId, sizes: &[usize], ty: TypeId) -> Result<Ve
 /// `tensor.extract_slice %t[offsets][sizes][strides]`.
 fn extract_slice(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let r = ranges(e, op)?;
-    let [_, ro, rs, rt] = r.as_slice() else { return Err(invalid(op, "bad operand segments")) };
+    let [_, ro, rs, rt] = r.as_slice() else { return Err(Error::unverified(op, "bad operand segments")) };
     let t = dense(e, fr, op, 0)?;
     let offsets = mixed(e, fr, op, "static_offsets", ro.clone())?;
     let sizes = sizes_of(op, &mixed(e, fr, op, "static_sizes", rs.clone())?)?;
@@ -461,7 +462,7 @@ fn extract_slice(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
 /// `tensor.insert_slice %s into %t[offsets][sizes][strides]`.
 fn insert_slice(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let r = ranges(e, op)?;
-    let [_, _, ro, rs, rt] = r.as_slice() else { return Err(invalid(op, "bad operand segments")) };
+    let [_, _, ro, rs, rt] = r.as_slice() else { return Err(Error::unverified(op, "bad operand segments")) };
     let src = dense(e, fr, op, 0)?;
     let dest = dense(e, fr, op, 1)?;
     let offsets = mixed(e, fr, op, "static_offsets", ro.clone())?;
@@ -490,13 +491,15 @@ fn inserted(op: OpId, src: &Dense, dest: &Dense, offsets: &[i64], sizes: &[usize
 /// updates `%dest`'s value in place, so the loop sees the insertion.
 fn parallel_insert_slice(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let r = ranges(e, op)?;
-    let [_, _, ro, rs, rt] = r.as_slice() else { return Err(invalid(op, "bad operand segments")) };
+    let [_, _, ro, rs, rt] = r.as_slice() else { return Err(Error::unverified(op, "bad operand segments")) };
     let offsets = mixed(e, fr, op, "static_offsets", ro.clone())?;
     let sizes = sizes_of(op, &mixed(e, fr, op, "static_sizes", rs.clone())?)?;
     let strides = mixed(e, fr, op, "static_strides", rt.clone())?;
     let src = dense(e, fr, op, 0)?;
-    let dest = *e.m.operands(op).get(1).ok_or_else(|| invalid(op, "missing destination"))?;
-    let Value::Array(cur) = e.get(fr, dest).clone() else { return Err(invalid(op, "destination is not a tensor")) };
+    let dest = *e.m.operands(op).get(1).ok_or_else(|| Error::unverified(op, "missing destination"))?;
+    let Value::Array(cur) = e.get(fr, dest).clone() else {
+        return Err(Error::unverified(op, "destination is not a tensor"));
+    };
     let new = inserted(op, &src, &cur, &offsets, &sizes, &strides)?;
     e.set(fr, dest, new);
     Ok(Flow::Next)
@@ -506,13 +509,13 @@ fn parallel_insert_slice(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
 /// body gives the value of every element outside the source.
 fn pad(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let r = ranges(e, op)?;
-    let [_, rl, rh] = r.as_slice() else { return Err(invalid(op, "bad operand segments")) };
+    let [_, rl, rh] = r.as_slice() else { return Err(Error::unverified(op, "bad operand segments")) };
     let t = dense(e, fr, op, 0)?;
     let rank = t.shape().len();
     let low = mixed(e, fr, op, "static_low", rl.clone())?;
     let high = mixed(e, fr, op, "static_high", rh.clone())?;
     if low.len() != rank || high.len() != rank {
-        return Err(invalid(op, "padding does not match the rank"));
+        return Err(Error::unverified(op, "padding does not match the rank"));
     }
     let shape: Vec<usize> = (0..rank)
         .map(|d| {
@@ -523,7 +526,7 @@ fn pad(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
         })
         .collect::<Result<_>>()?;
     check_shape(e, op, &shape, e.result_type(op, 0))?;
-    let body = e.m.regions(op).first().copied().ok_or_else(|| invalid(op, "tensor.pad without a body"))?;
+    let body = e.m.regions(op).first().copied().ok_or_else(|| Error::unverified(op, "tensor.pad without a body"))?;
     let n = count(op, &shape)?;
     e.mem.reserve(op, n.saturating_mul(t.lane().bytes()), "the padded tensor")?;
     let mut out = crate::value::Builder::new(&shape, Some(t.lane())).map_err(|x| dense_error(op, x))?;
@@ -550,15 +553,15 @@ fn pad(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
 fn element(op: OpId, t: &Dense, p: &[usize]) -> Result<Scalar> {
     t.linear(p)
         .map(|i| t.get(i))
-        .ok_or_else(|| invalid(op, format!("position {p:?} outside a tensor of {:?}", t.shape())))
+        .ok_or_else(|| Error::unverified(op, format!("position {p:?} outside a tensor of {:?}", t.shape())))
 }
 
 /// `tensor.concat dim(d) %a, %b, ..`.
 fn concat(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
-    let d = i64s(e, op, "dim")?.first().copied().ok_or_else(|| invalid(op, "missing dim"))?;
+    let d = i64s(e, op, "dim")?.first().copied().ok_or_else(|| Error::unverified(op, "missing dim"))?;
     let parts: Vec<Rc<Dense>> = (0..e.m.operands(op).len()).map(|i| dense(e, fr, op, i)).collect::<Result<_>>()?;
-    let d = usize::try_from(d).map_err(|_| invalid(op, "bad concat dim"))?;
-    let first = parts.first().ok_or_else(|| invalid(op, "tensor.concat of nothing"))?;
+    let d = usize::try_from(d).map_err(|_| Error::unverified(op, "bad concat dim"))?;
+    let first = parts.first().ok_or_else(|| Error::unverified(op, "tensor.concat of nothing"))?;
     let fits = |p: &Dense| {
         p.shape().len() == first.shape().len()
             && d < p.shape().len()
@@ -603,7 +606,7 @@ fn bitcast(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
             (Scalar::Float(f), Some(k), _) => Ok(Scalar::Float(crate::float::from_bits(k, f.bits))),
             (Scalar::Float(f), None, Some(w)) => Ok(Scalar::Int(Int::from_u128(w, f.bits))),
             (Scalar::Int(i), None, Some(w)) => Ok(Scalar::Int(Int::from_big(w, &i.to_ubig()))),
-            _ => Err(invalid(op, "unsupported tensor.bitcast element types")),
+            _ => Err(Error::unverified(op, "unsupported tensor.bitcast element types")),
         })
         .collect::<Result<Vec<_>>>()?;
     e.assign(fr, op, array(op, t.shape(), elems)?)
@@ -613,7 +616,7 @@ fn bitcast(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
 
 /// The coordinates in the last dim of `indices` at each leading position.
 fn coords(op: OpId, indices: &Dense) -> Result<Vec<Vec<i64>>> {
-    let k = indices.shape().last().copied().ok_or_else(|| invalid(op, "0-D indices"))?;
+    let k = indices.shape().last().copied().ok_or_else(|| Error::unverified(op, "0-D indices"))?;
     let flat: Vec<Scalar> = indices.iter().collect();
     flat.chunks(k.max(1))
         .map(|c| {
@@ -644,7 +647,7 @@ fn coord_slice(op: OpId, c: &[i64], dims: &[usize], shape: &[usize]) -> Result<V
 }
 
 fn dims_attr(e: &Engine, op: OpId, name: &str) -> Result<Vec<usize>> {
-    i64s(e, op, name)?.into_iter().map(|d| usize::try_from(d).map_err(|_| invalid(op, "bad dims"))).collect()
+    i64s(e, op, name)?.into_iter().map(|d| usize::try_from(d).map_err(|_| Error::unverified(op, "bad dims"))).collect()
 }
 
 /// `tensor.gather %src[%indices] gather_dims(..)`: for each coordinate,
@@ -657,7 +660,7 @@ fn gather(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let mut at = Vec::new();
     for c in coords(op, &idx)? {
         for p in coord_slice(op, &c, &dims, src.shape())? {
-            at.push(src.linear(&p).ok_or_else(|| invalid(op, "bad index"))?);
+            at.push(src.linear(&p).ok_or_else(|| Error::unverified(op, "bad index"))?);
         }
     }
     let shape = result_shape(e, op, e.result_type(op, 0), &[]).or_else(|_| -> Result<Vec<usize>> {
@@ -685,11 +688,11 @@ fn scatter(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
         }
         seen.push(c.clone());
         for p in coord_slice(op, &c, &dims, dest.shape())? {
-            at.push(dest.linear(&p).ok_or_else(|| invalid(op, "bad index"))?);
+            at.push(dest.linear(&p).ok_or_else(|| Error::unverified(op, "bad index"))?);
         }
     }
     if at.len() != src.len() {
-        return Err(invalid(op, "the scatter source does not match its coordinates' slices"));
+        return Err(Error::unverified(op, "the scatter source does not match its coordinates' slices"));
     }
     let v = dest.scatter(&at, &src).map_err(|x| dense_error(op, x))?;
     e.assign(fr, op, Value::Array(Rc::new(v)))

@@ -26,8 +26,8 @@ fn poison_of(e: &Engine, op: OpId) -> Result<Value> {
             let dims: Option<Vec<usize>> = shape.iter().map(|d| usize::try_from(*d).ok()).collect();
             let dims = dims.ok_or_else(|| Error::at(op, ErrorKind::Unsupported("poison of a dynamic shape".into())))?;
             let n = dims.iter().product();
-            let arr = ArrayD::from_shape_vec(IxDyn(&dims), vec![p; n])
-                .map_err(|_| Error::at(op, ErrorKind::Invalid("bad shape".into())))?;
+            let arr =
+                ArrayD::from_shape_vec(IxDyn(&dims), vec![p; n]).map_err(|_| Error::unverified(op, "bad shape"))?;
             array_value(op, &arr)
         }
         None => Ok(Value::Scalar(p)),

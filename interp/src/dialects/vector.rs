@@ -55,8 +55,8 @@ use num_bigint::BigUint;
 use std::rc::Rc;
 
 use crate::operands::{
-    array, count, dense, dense_error, dense_error_as, i64s, index_args, index_or_poison, invalid, memref_arg,
-    next_index, scalars, tabulate,
+    array, count, dense, dense_error, dense_error_as, i64s, index_args, index_or_poison, memref_arg, next_index,
+    scalars, tabulate,
 };
 use crate::sem::fp::{maximumf, maxnumf};
 use crate::sem::int::{addi, bitwise, maxsi, maxui, minsi, minui, muli, Out};
@@ -124,9 +124,10 @@ pub fn vector_dims(e: &Engine, op: OpId, ty: TypeId) -> Result<Vec<usize>> {
             .iter()
             .enumerate()
             .map(|(i, d)| {
-                let n = usize::try_from(*d).map_err(|_| invalid(op, "negative vector dimension"))?;
+                let n = usize::try_from(*d).map_err(|_| Error::unverified(op, "negative vector dimension"))?;
                 if scalable.get(i).copied().unwrap_or(false) {
-                    n.checked_mul(e.cfg.vscale as usize).ok_or_else(|| invalid(op, "scalable dimension overflows"))
+                    n.checked_mul(e.cfg.vscale as usize)
+                        .ok_or_else(|| Error::unverified(op, "scalable dimension overflows"))
                 } else {
                     Ok(n)
                 }
@@ -223,7 +224,7 @@ fn mask_value(op: OpId, dims: &[usize], bounds: &[i64]) -> Result<Value> {
         return array(op, &[], vec![Scalar::Int(Int::bool(on))]);
     }
     if bounds.len() != dims.len() {
-        return Err(invalid(op, format!("{} mask bounds for a rank-{} mask", bounds.len(), dims.len())));
+        return Err(Error::unverified(op, format!("{} mask bounds for a rank-{} mask", bounds.len(), dims.len())));
     }
     tabulate(op, dims, |i| Ok(Scalar::Int(Int::bool(i.iter().zip(bounds).all(|(x, b)| (*x as i64) < *b)))))
 }
@@ -238,7 +239,7 @@ fn positions(e: &Engine, op: OpId, dyn_args: &[Value]) -> Result<Vec<Option<i64>
     let mut out = Vec::new();
     for p in i64s(e, op, "static_position")? {
         if p == mlir_ir::types::DYNAMIC {
-            let v = next.next().ok_or_else(|| invalid(op, "missing dynamic position operand"))?;
+            let v = next.next().ok_or_else(|| Error::unverified(op, "missing dynamic position operand"))?;
             out.push(index_or_poison(op, v)?);
         } else {
             out.push(Some(p));
@@ -277,9 +278,10 @@ fn extract_at(e: &Engine, fr: &mut Frame, op: OpId, pos: &[Option<i64>]) -> Resu
     let Some(p) = checked_position(pos, src.shape()) else {
         return e.assign(fr, op, poison_value(e, op, rty)?);
     };
-    let (shape, range) = src.block(&p).ok_or_else(|| invalid(op, "position longer than the vector's rank"))?;
+    let (shape, range) =
+        src.block(&p).ok_or_else(|| Error::unverified(op, "position longer than the vector's rank"))?;
     if range.is_empty() {
-        return Err(invalid(op, "empty extract"));
+        return Err(Error::unverified(op, "empty extract"));
     }
     let v = if p.len() < src.shape().len() && matches!(e.m.ctx.type_kind(rty), TypeKind::Vector { .. }) {
         Value::Array(Rc::new(src.gather(shape, range).map_err(|x| dense_error(op, x))?))
@@ -313,8 +315,9 @@ fn insert_at(e: &Engine, fr: &mut Frame, op: OpId, pos: &[Option<i64>]) -> Resul
 fn scalable_extract(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let src = dense(e, fr, op, 0)?;
     let dims = vector_dims(e, op, e.result_type(op, 0))?;
-    let pos = usize::try_from(i64s(e, op, "pos")?.first().copied().unwrap_or(0)).map_err(|_| invalid(op, "bad pos"))?;
-    dims.len().checked_sub(1).ok_or_else(|| invalid(op, "0-D scalable extract"))?;
+    let pos = usize::try_from(i64s(e, op, "pos")?.first().copied().unwrap_or(0))
+        .map_err(|_| Error::unverified(op, "bad pos"))?;
+    dims.len().checked_sub(1).ok_or_else(|| Error::unverified(op, "0-D scalable extract"))?;
     let at = last_dim_slice(op, src.shape(), &dims, pos)?;
     let v = src.gather(&dims, at).map_err(|x| dense_error(op, x))?;
     e.assign(fr, op, Value::Array(Rc::new(v)))
@@ -324,8 +327,9 @@ fn scalable_extract(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
 fn scalable_insert(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let item = dense(e, fr, op, 0)?;
     let dest = dense(e, fr, op, 1)?;
-    let pos = usize::try_from(i64s(e, op, "pos")?.first().copied().unwrap_or(0)).map_err(|_| invalid(op, "bad pos"))?;
-    item.shape().len().checked_sub(1).ok_or_else(|| invalid(op, "0-D scalable insert"))?;
+    let pos = usize::try_from(i64s(e, op, "pos")?.first().copied().unwrap_or(0))
+        .map_err(|_| Error::unverified(op, "bad pos"))?;
+    item.shape().len().checked_sub(1).ok_or_else(|| Error::unverified(op, "0-D scalable insert"))?;
     let at: Vec<usize> = last_dim_slice(op, dest.shape(), item.shape(), pos)?.collect();
     let v = dest.scatter(&at, &item).map_err(|x| dense_error(op, x))?;
     e.assign(fr, op, Value::Array(Rc::new(v)))
@@ -344,7 +348,7 @@ fn last_dim_slice<'a>(
     let n = shape.get(last).copied().unwrap_or(0);
     let leading_fit = dims.len() == shape.len() && dims[..last].iter().zip(shape).all(|(d, s)| d <= s);
     if !leading_fit {
-        return Err(invalid(op, "the slice's dims do not match the vector's"));
+        return Err(Error::unverified(op, "the slice's dims do not match the vector's"));
     }
     if dims[last] > 0 && pos.checked_add(dims[last]).is_none_or(|end| end > n) {
         let mut j = vec![0usize; dims.len()];
@@ -386,7 +390,7 @@ fn slice_index(op: OpId, offset: i64, stride: i64, i: usize) -> Result<usize> {
         .and_then(|i| i.checked_mul(stride))
         .and_then(|x| x.checked_add(offset))
         .and_then(|x| usize::try_from(x).ok())
-        .ok_or_else(|| invalid(op, format!("slice index {offset} + {i} * {stride} out of range")))
+        .ok_or_else(|| Error::unverified(op, format!("slice index {offset} + {i} * {stride} out of range")))
 }
 
 /// `vector.insert_strided_slice %src, %dst`: the source's dims are the
@@ -397,16 +401,16 @@ fn insert_strided_slice(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let offsets = i64s(e, op, "offsets")?;
     let strides = i64s(e, op, "strides")?;
     let (srank, drank) = (src.shape().len(), dest.shape().len());
-    let lead = drank.checked_sub(srank).ok_or_else(|| invalid(op, "source rank exceeds destination"))?;
+    let lead = drank.checked_sub(srank).ok_or_else(|| Error::unverified(op, "source rank exceeds destination"))?;
     if offsets.len() != drank || strides.len() != srank {
-        return Err(invalid(op, "offsets/strides do not match the ranks"));
+        return Err(Error::unverified(op, "offsets/strides do not match the ranks"));
     }
     let mut pos = Vec::with_capacity(src.len());
     let mut idx = vec![0usize; srank];
     for _ in 0..src.len() {
         let mut j = Vec::with_capacity(drank);
         for o in &offsets[..lead] {
-            j.push(usize::try_from(*o).map_err(|_| invalid(op, "negative offset"))?);
+            j.push(usize::try_from(*o).map_err(|_| Error::unverified(op, "negative offset"))?);
         }
         for (d, i) in idx.iter().enumerate() {
             j.push(slice_index(op, offsets[lead + d], strides[d], *i)?);
@@ -449,7 +453,8 @@ fn shuffle(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
             }
             _ => None,
         };
-        let (src, r) = pick.ok_or_else(|| invalid(op, format!("shuffle index {m} out of range 0..{}", na + nb)))?;
+        let (src, r) =
+            pick.ok_or_else(|| Error::unverified(op, format!("shuffle index {m} out of range 0..{}", na + nb)))?;
         for k in r {
             out.push(&src.get(k)).map_err(|x| dense_error(op, x))?;
         }
@@ -463,7 +468,7 @@ fn interleave(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let (a, b) = (dense(e, fr, op, 0)?, dense(e, fr, op, 1)?);
     let dims = vector_dims(e, op, e.result_type(op, 0))?;
     if a.shape() != b.shape() || a.len() * 2 != dims.iter().product::<usize>() {
-        return Err(invalid(op, "interleave operands do not match the result"));
+        return Err(Error::unverified(op, "interleave operands do not match the result"));
     }
     let mut out = Builder::new(&dims, Some(a.lane())).map_err(|x| dense_error(op, x))?;
     for k in 0..a.len() {
@@ -479,7 +484,7 @@ fn deinterleave(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let a = dense(e, fr, op, 0)?;
     let dims = vector_dims(e, op, e.result_type(op, 0))?;
     if dims.len() != a.shape().len() || dims.is_empty() || a.len() != 2 * dims.iter().product::<usize>() {
-        return Err(invalid(op, "deinterleave result does not match its operand"));
+        return Err(Error::unverified(op, "deinterleave result does not match its operand"));
     }
     // Lane j of the last dim is source lane 2j (+1 for the odd half).
     let mut by = crate::dense::row_major_strides(a.shape());
@@ -499,7 +504,10 @@ fn transpose(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let a = dense(e, fr, op, 0)?;
     let perm: Vec<usize> = i64s(e, op, "permutation")?
         .into_iter()
-        .map(|p| in_range(p, a.shape().len()).ok_or_else(|| invalid(op, format!("permutation entry {p} out of range"))))
+        .map(|p| {
+            in_range(p, a.shape().len())
+                .ok_or_else(|| Error::unverified(op, format!("permutation entry {p} out of range")))
+        })
         .collect::<Result<_>>()?;
     let t = a
         .transpose(&perm)
@@ -521,7 +529,7 @@ fn shape_cast(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
 fn elem_bits(e: &Engine, op: OpId, ty: TypeId) -> Result<u32> {
     match e.m.ctx.type_kind(ty) {
         TypeKind::Float(k) => Ok(k.bit_width()),
-        _ => e.int_width(ty).ok_or_else(|| invalid(op, "bitcast of a non-numeric element type")),
+        _ => e.int_width(ty).ok_or_else(|| Error::unverified(op, "bitcast of a non-numeric element type")),
     }
 }
 
@@ -530,7 +538,7 @@ fn elem_bits(e: &Engine, op: OpId, ty: TypeId) -> Result<u32> {
 /// poison source lane is poison.
 fn bitcast(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let a = dense(e, fr, op, 0)?;
-    let sty = e.elem_type(e.operand_type(op, 0).ok_or_else(|| invalid(op, "missing operand"))?);
+    let sty = e.elem_type(e.operand_type(op, 0).ok_or_else(|| Error::unverified(op, "missing operand"))?);
     let rty = e.elem_type(e.result_type(op, 0));
     let (win, wout) = (elem_bits(e, op, sty)?, elem_bits(e, op, rty)?);
     let dims = vector_dims(e, op, e.result_type(op, 0))?;
@@ -553,7 +561,7 @@ fn bitcast(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
                     poisoned.push((i, *p));
                     BigUint::default()
                 }
-                Scalar::Complex(..) => return Err(invalid(op, "bitcast of complex lanes")),
+                Scalar::Complex(..) => return Err(Error::unverified(op, "bitcast of complex lanes")),
             };
             bits |= lane << (i as u64 * u64::from(win));
         }
@@ -616,7 +624,7 @@ pub fn kind_of(e: &Engine, op: OpId) -> Result<Kind> {
             body.trim_start_matches(".kind").trim_start_matches('<').trim_end_matches('>').trim().to_string()
         }
         None => "add".to_string(),
-        _ => return Err(invalid(op, "malformed combining kind")),
+        _ => return Err(Error::unverified(op, "malformed combining kind")),
     };
     Ok(match word.as_str() {
         "add" => Kind::Add,
@@ -632,7 +640,7 @@ pub fn kind_of(e: &Engine, op: OpId) -> Result<Kind> {
         "xor" => Kind::Xor,
         "minimumf" => Kind::MinimumF,
         "maximumf" => Kind::MaximumF,
-        w => return Err(invalid(op, format!("unknown combining kind '{w}'"))),
+        w => return Err(Error::unverified(op, format!("unknown combining kind '{w}'"))),
     })
 }
 
@@ -641,7 +649,7 @@ fn int_out(op: OpId, o: Option<Out>) -> Result<Scalar> {
         Some(Out::Val(i)) => Ok(Scalar::Int(i)),
         Some(Out::Poison) => Ok(poison(op)),
         Some(Out::Ub(m)) => Err(Error::at(op, ErrorKind::Ub(m))),
-        None => Err(invalid(op, "integer width out of range")),
+        None => Err(Error::unverified(op, "integer width out of range")),
     }
 }
 
@@ -666,7 +674,7 @@ pub fn combine(op: OpId, k: Kind, a: &Scalar, b: &Scalar) -> Result<Scalar> {
                 Kind::And => bits(|p, q| p & q, |p, q| p & q),
                 Kind::Or => bits(|p, q| p | q, |p, q| p | q),
                 Kind::Xor => bits(|p, q| p ^ q, |p, q| p ^ q),
-                _ => Err(invalid(op, format!("combining kind {k:?} on integers"))),
+                _ => Err(Error::unverified(op, format!("combining kind {k:?} on integers"))),
             }
         }
         (Scalar::Float(x), Scalar::Float(y)) => Ok(Scalar::Float(match k {
@@ -676,9 +684,9 @@ pub fn combine(op: OpId, k: Kind, a: &Scalar, b: &Scalar) -> Result<Scalar> {
             Kind::MaxNumF => maxnumf(*x, *y, true),
             Kind::MinimumF => maximumf(*x, *y, false),
             Kind::MaximumF => maximumf(*x, *y, true),
-            _ => return Err(invalid(op, format!("combining kind {k:?} on floats"))),
+            _ => return Err(Error::unverified(op, format!("combining kind {k:?} on floats"))),
         })),
-        _ => Err(invalid(op, "combining lanes of different types")),
+        _ => Err(Error::unverified(op, "combining lanes of different types")),
     }
 }
 
@@ -739,7 +747,7 @@ fn mask_bits(op: OpId, m: &Dense) -> Result<Vec<Option<bool>>> {
         .map(|s| match s {
             Scalar::Int(i) => Ok(Some(i.is_nonzero())),
             Scalar::Poison(_) => Ok(None),
-            _ => Err(invalid(op, "mask lanes must be i1")),
+            _ => Err(Error::unverified(op, "mask lanes must be i1")),
         })
         .collect()
 }
@@ -749,7 +757,7 @@ fn reduction(e: &Engine, fr: &mut Frame, op: OpId, mask: Option<&Dense>) -> Resu
     let k = kind_of(e, op)?;
     let v = dense(e, fr, op, 0)?;
     let acc = if e.m.operands(op).len() > 1 {
-        Some(e.arg(fr, op, 1)?.scalar().cloned().ok_or_else(|| invalid(op, "bad accumulator"))?)
+        Some(e.arg(fr, op, 1)?.scalar().cloned().ok_or_else(|| Error::unverified(op, "bad accumulator"))?)
     } else {
         None
     };
@@ -762,7 +770,8 @@ fn reduction(e: &Engine, fr: &mut Frame, op: OpId, mask: Option<&Dense>) -> Resu
     }
     let all: Vec<Scalar> = v.iter().collect();
     let lanes: Vec<&Scalar> = all.iter().zip(&bits).filter(|(_, b)| **b == Some(true)).map(|(s, _)| s).collect();
-    let sample = acc.clone().or_else(|| all.first().cloned()).ok_or_else(|| invalid(op, "empty reduction"))?;
+    let sample =
+        acc.clone().or_else(|| all.first().cloned()).ok_or_else(|| Error::unverified(op, "empty reduction"))?;
     let is_float = matches!(sample, Scalar::Float(_));
     let r = match (acc, is_float, k) {
         // Ordered fadd/fmul start from the accumulator itself.
@@ -773,7 +782,7 @@ fn reduction(e: &Engine, fr: &mut Frame, op: OpId, mask: Option<&Dense>) -> Resu
         },
         (None, _, _) => fold(op, k, neutral(k, &sample, mask.is_some()), lanes.into_iter())?,
     };
-    let r = r.ok_or_else(|| invalid(op, "reduction of no lanes without a start value"))?;
+    let r = r.ok_or_else(|| Error::unverified(op, "reduction of no lanes without a start value"))?;
     e.assign(fr, op, Value::Scalar(r))
 }
 
@@ -785,7 +794,7 @@ fn multi_reduction(e: &Engine, fr: &mut Frame, op: OpId, mask: Option<&Dense>) -
     let rank = src.shape().len();
     let red: Vec<usize> = i64s(e, op, "reduction_dims")?
         .into_iter()
-        .map(|d| in_range(d, rank).ok_or_else(|| invalid(op, format!("reduction dim {d} out of range"))))
+        .map(|d| in_range(d, rank).ok_or_else(|| Error::unverified(op, format!("reduction dim {d} out of range"))))
         .collect::<Result<_>>()?;
     let bits = match mask {
         Some(m) => mask_bits(op, m)?,
@@ -796,10 +805,10 @@ fn multi_reduction(e: &Engine, fr: &mut Frame, op: OpId, mask: Option<&Dense>) -
     let (mut out, acc_shape): (Vec<Scalar>, Vec<usize>) = match &acc {
         Value::Array(a) => (a.iter().collect(), a.shape().to_vec()),
         Value::Scalar(x) => (vec![x.clone()], Vec::new()),
-        _ => return Err(invalid(op, "bad multi_reduction accumulator")),
+        _ => return Err(Error::unverified(op, "bad multi_reduction accumulator")),
     };
     if out.len() != count(op, &par.iter().map(|d| src.shape()[*d]).collect::<Vec<_>>())? {
-        return Err(invalid(op, "accumulator shape does not match the parallel dims"));
+        return Err(Error::unverified(op, "accumulator shape does not match the parallel dims"));
     }
     // Row-major order over the source visits each output lane's reduced
     // lanes in lexicographic order, which is the order the lowering folds in.
@@ -818,7 +827,7 @@ fn multi_reduction(e: &Engine, fr: &mut Frame, op: OpId, mask: Option<&Dense>) -
     let v = if e.m.ctx.type_kind(e.result_type(op, 0)).shape().is_some() {
         array(op, &acc_shape, out)?
     } else {
-        Value::Scalar(out.pop().ok_or_else(|| invalid(op, "empty accumulator"))?)
+        Value::Scalar(out.pop().ok_or_else(|| Error::unverified(op, "empty accumulator"))?)
     };
     e.assign(fr, op, v)
 }
@@ -827,7 +836,7 @@ fn multi_reduction(e: &Engine, fr: &mut Frame, op: OpId, mask: Option<&Dense>) -
 fn lane_at(op: OpId, d: &Dense, idx: &[usize]) -> Result<Scalar> {
     d.linear(idx)
         .map(|i| d.get(i))
-        .ok_or_else(|| invalid(op, format!("lane {idx:?} outside a vector of {:?}", d.shape())))
+        .ok_or_else(|| Error::unverified(op, format!("lane {idx:?} outside a vector of {:?}", d.shape())))
 }
 
 /// Row-major strides of `shape` (in elements).
@@ -851,8 +860,8 @@ fn scan(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let src = dense(e, fr, op, 0)?;
     let init = dense(e, fr, op, 1)?;
     let dim = i64s_one(e, op, "reduction_dim")?;
-    let dim = in_range(dim, src.shape().len()).ok_or_else(|| invalid(op, "reduction_dim out of range"))?;
-    let inclusive = matches!(e.m.attr(op, "inclusive").map(|a| e.m.ctx.attr_kind(a)), Some(Attribute::Bool(true)));
+    let dim = in_range(dim, src.shape().len()).ok_or_else(|| Error::unverified(op, "reduction_dim out of range"))?;
+    let inclusive = e.flag(op, "inclusive");
     let shape = src.shape().to_vec();
     let strides = row_major_strides(&shape);
     let mut out: Vec<Scalar> = src.iter().collect();
@@ -864,7 +873,8 @@ fn scan(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     outer[dim] = 1;
     for _ in 0..lines {
         let init_idx: Vec<usize> = idx.iter().enumerate().filter(|(d, _)| *d != dim).map(|(_, i)| *i).collect();
-        let init_at = init.linear(&init_idx).ok_or_else(|| invalid(op, "scan init does not match the source"))?;
+        let init_at =
+            init.linear(&init_idx).ok_or_else(|| Error::unverified(op, "scan init does not match the source"))?;
         let start: usize = idx.iter().zip(&strides).map(|(i, s)| i * s).sum();
         let mut acc = last[init_at].clone();
         for i in 0..shape[dim] {
@@ -885,9 +895,9 @@ fn scan(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
 fn i64s_one(e: &Engine, op: OpId, name: &str) -> Result<i64> {
     match e.m.attr(op, name).map(|a| e.m.ctx.attr_kind(a)) {
         Some(Attribute::Integer { value, .. }) => {
-            value.to_i64().ok_or_else(|| invalid(op, format!("'{name}' out of range")))
+            value.to_i64().ok_or_else(|| Error::unverified(op, format!("'{name}' out of range")))
         }
-        _ => Err(invalid(op, format!("missing '{name}'"))),
+        _ => Err(Error::unverified(op, format!("missing '{name}'"))),
     }
 }
 
@@ -921,19 +931,19 @@ fn contract(e: &Engine, fr: &mut Frame, op: OpId, mask: Option<&Dense>) -> Resul
     let (acc, acc_shape): (Vec<Scalar>, Vec<usize>) = match e.arg(fr, op, 2)? {
         Value::Array(a) => (a.iter().collect(), a.shape().to_vec()),
         Value::Scalar(x) => (vec![x.clone()], Vec::new()),
-        _ => return Err(invalid(op, "bad contract accumulator")),
+        _ => return Err(Error::unverified(op, "bad contract accumulator")),
     };
     let maps: Vec<mlir_ir::affine::AffineMap> = match e.m.attr(op, "indexing_maps").map(|a| e.m.ctx.attr_kind(a)) {
         Some(Attribute::Array(items)) => items
             .iter()
             .map(|a| match e.m.ctx.attr_kind(*a) {
                 Attribute::AffineMap(m) => Ok(m.clone()),
-                _ => Err(invalid(op, "indexing_maps must hold affine maps")),
+                _ => Err(Error::unverified(op, "indexing_maps must hold affine maps")),
             })
             .collect::<Result<_>>()?,
-        _ => return Err(invalid(op, "missing indexing_maps")),
+        _ => return Err(Error::unverified(op, "missing indexing_maps")),
     };
-    let [ma, mb, mc] = maps.as_slice() else { return Err(invalid(op, "contract needs three indexing maps")) };
+    let [ma, mb, mc] = maps.as_slice() else { return Err(Error::unverified(op, "contract needs three indexing maps")) };
     let n = ma.num_dims as usize;
     // Iteration-space sizes from the operands' shapes.
     let mut space = vec![None::<usize>; n];
@@ -948,7 +958,7 @@ fn contract(e: &Engine, fr: &mut Frame, op: OpId, mask: Option<&Dense>) -> Resul
     }
     let space: Vec<usize> = space
         .into_iter()
-        .map(|s| s.ok_or_else(|| invalid(op, "iteration dim not used by any map")))
+        .map(|s| s.ok_or_else(|| Error::unverified(op, "iteration dim not used by any map")))
         .collect::<Result<_>>()?;
     let acc_kind = e.m.ctx.type_kind(e.elem_type(e.result_type(op, 0))).clone();
     let acc_w = e.int_width(e.elem_type(e.result_type(op, 0)));
@@ -986,21 +996,22 @@ fn contract(e: &Engine, fr: &mut Frame, op: OpId, mask: Option<&Dense>) -> Resul
     let mut p = vec![0usize; n];
     let ev = |m: &mlir_ir::affine::AffineMap, p: &[usize]| -> Result<Vec<usize>> {
         let dims: Vec<i64> = p.iter().map(|x| *x as i64).collect();
-        let r = m.eval(&dims, &[]).map_err(|x| invalid(op, format!("indexing map: {x:?}")))?;
-        r.into_iter().map(|x| usize::try_from(x).map_err(|_| invalid(op, "negative index"))).collect()
+        let r = m.eval(&dims, &[]).map_err(|x| Error::unverified(op, format!("indexing map: {x:?}")))?;
+        r.into_iter().map(|x| usize::try_from(x).map_err(|_| Error::unverified(op, "negative index"))).collect()
     };
     let total = count(op, &space)?;
     for flat in 0..total {
         let enabled = match &bits {
-            Some(b) => {
-                b.get(flat).copied().ok_or_else(|| invalid(op, "mask shape differs from the iteration space"))?
-            }
+            Some(b) => b
+                .get(flat)
+                .copied()
+                .ok_or_else(|| Error::unverified(op, "mask shape differs from the iteration space"))?,
             None => Some(true),
         };
         let ci = ev(mc, &p)?;
         let slot =
             ci.iter().zip(&acc_shape).zip(&acc_strides).try_fold(0usize, |o, ((i, n), s)| (i < n).then_some(o + i * s));
-        let slot = slot.filter(|o| *o < out.len()).ok_or_else(|| invalid(op, "bad accumulator index"))?;
+        let slot = slot.filter(|o| *o < out.len()).ok_or_else(|| Error::unverified(op, "bad accumulator index"))?;
         let next = match enabled {
             Some(true) => {
                 let a = promote(op, &lane_at(op, &lhs, &ev(ma, &p)?)?, &acc_kind, acc_w)?;
@@ -1019,7 +1030,7 @@ fn contract(e: &Engine, fr: &mut Frame, op: OpId, mask: Option<&Dense>) -> Resul
         }
     }
     let v = if acc_shape.is_empty() && e.m.ctx.type_kind(e.result_type(op, 0)).shape().is_none() {
-        Value::Scalar(out.into_iter().next().ok_or_else(|| invalid(op, "empty accumulator"))?)
+        Value::Scalar(out.into_iter().next().ok_or_else(|| Error::unverified(op, "empty accumulator"))?)
     } else {
         array(op, &acc_shape, out)?
     };
@@ -1034,10 +1045,10 @@ fn iterator_kinds(e: &Engine, op: OpId) -> Result<Vec<bool>> {
             .map(|a| match e.m.ctx.attr_kind(*a) {
                 Attribute::Dialect { body, .. } => Ok(body.contains("reduction")),
                 Attribute::String { value, .. } => Ok(&**value == b"reduction"),
-                _ => Err(invalid(op, "iterator_types must hold iterator types")),
+                _ => Err(Error::unverified(op, "iterator_types must hold iterator types")),
             })
             .collect(),
-        _ => Err(invalid(op, "missing iterator_types")),
+        _ => Err(Error::unverified(op, "missing iterator_types")),
     }
 }
 
@@ -1107,14 +1118,16 @@ fn outerproduct(e: &Engine, fr: &mut Frame, op: OpId, mask: Option<&Dense>) -> R
         let y = match &b {
             Value::Scalar(s) => s.clone(),
             Value::Array(r) => r.get(i[1]),
-            _ => return Err(invalid(op, "bad outerproduct operand")),
+            _ => return Err(Error::unverified(op, "bad outerproduct operand")),
         };
         let c = match &acc {
             Some(c) => Some(lane_at(op, c, i)?),
             None => None,
         };
         let enabled = match &bits {
-            Some(bs) => bs.get(flat).copied().ok_or_else(|| invalid(op, "mask shape differs from the result"))?,
+            Some(bs) => {
+                bs.get(flat).copied().ok_or_else(|| Error::unverified(op, "mask shape differs from the result"))?
+            }
             None => Some(true),
         };
         flat += 1;
@@ -1145,7 +1158,7 @@ fn fma(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     }
     let (a, b, c) = (dense(e, fr, op, 0)?, dense(e, fr, op, 1)?, dense(e, fr, op, 2)?);
     if a.shape() != b.shape() || a.shape() != c.shape() {
-        return Err(invalid(op, "fma operand shapes differ"));
+        return Err(Error::unverified(op, "fma operand shapes differ"));
     }
     let elems = a
         .iter()
@@ -1156,7 +1169,7 @@ fn fma(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
             (Scalar::Float(x), Scalar::Float(y), Scalar::Float(z)) => {
                 Ok(Scalar::Float(float::fma(x, y, z, Round::NearestEven)))
             }
-            _ => Err(invalid(op, "fma of non-float lanes")),
+            _ => Err(Error::unverified(op, "fma of non-float lanes")),
         })
         .collect::<Result<Vec<_>>>()?;
     let v = array(op, a.shape(), elems)?;
@@ -1171,8 +1184,10 @@ fn mask(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let m = dense(e, fr, op, 0)?;
     let m: &Dense = &m;
     let passthru = if e.m.operands(op).len() > 1 { Some(e.arg(fr, op, 1)?.clone()) } else { None };
-    let region = e.m.regions(op).first().copied().ok_or_else(|| invalid(op, "vector.mask without a region"))?;
-    let block = *e.m.region(region).blocks.first().ok_or_else(|| invalid(op, "vector.mask with an empty region"))?;
+    let region =
+        e.m.regions(op).first().copied().ok_or_else(|| Error::unverified(op, "vector.mask without a region"))?;
+    let block =
+        *e.m.region(region).blocks.first().ok_or_else(|| Error::unverified(op, "vector.mask with an empty region"))?;
     let mut vals = Vec::new();
     for &inner in &e.m.block(block).ops.clone() {
         match e.m.op(inner).name.kind {
@@ -1235,7 +1250,7 @@ impl Place {
         match e.arg(fr, op, i)? {
             Value::Memref(m) => Ok(Place::Mem(m.clone())),
             Value::Array(a) => Ok(Place::Tensor(a.clone())),
-            _ => Err(invalid(op, format!("operand #{i} is not a memref or tensor"))),
+            _ => Err(Error::unverified(op, format!("operand #{i} is not a memref or tensor"))),
         }
     }
 
@@ -1289,8 +1304,8 @@ impl Place {
             Place::Mem(m) => m.store(op, idx, &v, what),
             Place::Tensor(t) => {
                 let p = tensor_pos(op, t.shape(), idx, what)?;
-                let Value::Scalar(s) = v else { return Err(invalid(op, "tensor elements must be scalars")) };
-                let at = t.linear(&p).ok_or_else(|| invalid(op, "tensor index"))?;
+                let Value::Scalar(s) = v else { return Err(Error::unverified(op, "tensor elements must be scalars")) };
+                let at = t.linear(&p).ok_or_else(|| Error::unverified(op, "tensor index"))?;
                 Rc::make_mut(t).set(at, &s).map_err(|x| dense_error(op, x))
             }
         }
@@ -1377,7 +1392,7 @@ fn row_major_displaced(sizes: &[i64], idx: &[i64], d: i64) -> Option<Vec<i64>> {
 /// `idx` checked against a tensor `shape`.
 fn tensor_pos(op: OpId, shape: &[usize], idx: &[i64], what: &str) -> Result<Vec<usize>> {
     if idx.len() != shape.len() {
-        return Err(invalid(op, format!("{} indices for a tensor of rank {}", idx.len(), shape.len())));
+        return Err(Error::unverified(op, format!("{} indices for a tensor of rank {}", idx.len(), shape.len())));
     }
     idx.iter().zip(shape).map(|(i, n)| in_range(*i, *n)).collect::<Option<Vec<usize>>>().ok_or_else(|| {
         let dims: Vec<String> = shape.iter().map(usize::to_string).collect();
@@ -1407,7 +1422,7 @@ fn enabled_lanes(op: OpId, m: &Dense) -> Result<Vec<bool>> {
                 op,
                 ErrorKind::Poison { what: "used as a mask lane of a memory access".into(), origin: p.0 },
             )),
-            _ => Err(invalid(op, "mask lanes must be i1")),
+            _ => Err(Error::unverified(op, "mask lanes must be i1")),
         })
         .collect()
 }
@@ -1415,7 +1430,10 @@ fn enabled_lanes(op: OpId, m: &Dense) -> Result<Vec<bool>> {
 /// `base` with `pos` added to its trailing dims (the vector's dims cover
 /// the innermost dims of the memref).
 fn shifted(op: OpId, base: &[i64], pos: &[usize]) -> Result<Vec<i64>> {
-    let lead = base.len().checked_sub(pos.len()).ok_or_else(|| invalid(op, "vector of higher rank than the memref"))?;
+    let lead = base
+        .len()
+        .checked_sub(pos.len())
+        .ok_or_else(|| Error::unverified(op, "vector of higher rank than the memref"))?;
     let mut at = base.to_vec();
     for (k, p) in pos.iter().enumerate() {
         let d = lead + k;
@@ -1443,8 +1461,9 @@ fn each_position(op: OpId, shape: &[usize], mut f: impl FnMut(usize, &[usize]) -
 /// the memory element's own vector shape.
 fn lane_dims(op: OpId, vdims: &[usize], eshape: &[usize]) -> Result<Vec<usize>> {
     let lead = vdims.len().checked_sub(eshape.len()).filter(|l| vdims[*l..] == *eshape);
-    lead.map(|l| vdims[..l].to_vec())
-        .ok_or_else(|| invalid(op, format!("vector shape {vdims:?} does not end with the element shape {eshape:?}")))
+    lead.map(|l| vdims[..l].to_vec()).ok_or_else(|| {
+        Error::unverified(op, format!("vector shape {vdims:?} does not end with the element shape {eshape:?}"))
+    })
 }
 
 /// Appends the lanes of one loaded element.
@@ -1452,7 +1471,7 @@ fn push_lanes(op: OpId, out: &mut Vec<Scalar>, v: Value) -> Result<()> {
     match v {
         Value::Scalar(s) => out.push(s),
         Value::Array(a) => out.extend(a.iter()),
-        _ => return Err(invalid(op, "bad memory element")),
+        _ => return Err(Error::unverified(op, "bad memory element")),
     }
     Ok(())
 }
@@ -1460,8 +1479,10 @@ fn push_lanes(op: OpId, out: &mut Vec<Scalar>, v: Value) -> Result<()> {
 /// Element `k` of a flat lane list, as a memory element of `eshape`.
 fn element(op: OpId, flat: &[Scalar], k: usize, eshape: &[usize]) -> Result<Value> {
     let n: usize = eshape.iter().product();
-    let part =
-        k.checked_mul(n).and_then(|s| flat.get(s..s.checked_add(n)?)).ok_or_else(|| invalid(op, "lane count"))?;
+    let part = k
+        .checked_mul(n)
+        .and_then(|s| flat.get(s..s.checked_add(n)?))
+        .ok_or_else(|| Error::unverified(op, "lane count"))?;
     if eshape.is_empty() {
         return Ok(Value::Scalar(part[0].clone()));
     }
@@ -1549,7 +1570,7 @@ fn gather_indices(
     what: &str,
 ) -> Result<Vec<Option<Vec<i64>>>> {
     if base.is_empty() {
-        return Err(invalid(op, "gather/scatter on a rank-0 base"));
+        return Err(Error::unverified(op, "gather/scatter on a rank-0 base"));
     }
     offs.iter()
         .zip(on)
@@ -1559,8 +1580,11 @@ fn gather_indices(
             }
             let o = Value::Scalar(o);
             e.observe(op, &o, "used as a gather/scatter offset")?;
-            let o = o.scalar().ok_or_else(|| invalid(op, "offset lane"))?;
-            let d = o.as_int().and_then(|i| i.to_sbig().try_into().ok()).ok_or_else(|| invalid(op, "offset lane"))?;
+            let o = o.scalar().ok_or_else(|| Error::unverified(op, "offset lane"))?;
+            let d = o
+                .as_int()
+                .and_then(|i| i.to_sbig().try_into().ok())
+                .ok_or_else(|| Error::unverified(op, "offset lane"))?;
             match p.displaced(base, d) {
                 Some(at) => Ok(Some(at)),
                 None => Err(p.ub(
@@ -1677,7 +1701,7 @@ impl Transfer {
     fn of(e: &Engine, op: OpId, rank: usize) -> Result<Transfer> {
         let map = match e.m.attr(op, "permutation_map").map(|a| e.m.ctx.attr_kind(a)) {
             Some(Attribute::AffineMap(m)) => m.clone(),
-            _ => return Err(invalid(op, "missing 'permutation_map'")),
+            _ => return Err(Error::unverified(op, "missing 'permutation_map'")),
         };
         let dims = map
             .results
@@ -1685,13 +1709,13 @@ impl Transfer {
             .map(|r| match r {
                 AffineExpr::Dim(d) if (*d as usize) < rank => Ok(Some(*d as usize)),
                 AffineExpr::Const(0) => Ok(None),
-                other => Err(invalid(op, format!("permutation_map result {other:?} is not a source dim or 0"))),
+                other => {
+                    Err(Error::unverified(op, format!("permutation_map result {other:?} is not a source dim or 0")))
+                }
             })
             .collect::<Result<Vec<_>>>()?;
         let in_bounds = match e.m.attr(op, "in_bounds").map(|a| e.m.ctx.attr_kind(a)) {
-            Some(Attribute::Array(items)) => {
-                items.iter().map(|a| matches!(e.m.ctx.attr_kind(*a), Attribute::Bool(true))).collect()
-            }
+            Some(Attribute::Array(items)) => items.iter().map(|a| e.is_true(*a)).collect(),
             _ => vec![false; dims.len()],
         };
         Ok(Transfer { dims, in_bounds })
@@ -1745,7 +1769,7 @@ fn transfer_read(e: &Engine, fr: &mut Frame, op: OpId, outer: Option<&Dense>) ->
     let rdims = vector_dims(e, op, e.result_type(op, 0))?;
     let vdims = lane_dims(op, &rdims, &p.elem_shape())?;
     if vdims.len() != t.dims.len() {
-        return Err(invalid(
+        return Err(Error::unverified(
             op,
             format!("permutation_map has {} results for a rank-{} vector", t.dims.len(), vdims.len()),
         ));
@@ -1777,7 +1801,7 @@ fn transfer_write(e: &Engine, fr: &mut Frame, op: OpId, outer: Option<&Dense>) -
     let eshape = p.elem_shape();
     let vdims = lane_dims(op, v.shape(), &eshape)?;
     if vdims.len() != t.dims.len() {
-        return Err(invalid(
+        return Err(Error::unverified(
             op,
             format!("permutation_map has {} results for a rank-{} vector", t.dims.len(), vdims.len()),
         ));
@@ -1802,7 +1826,7 @@ fn type_cast(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     // memref<vector<3x4xf32>> to memref<3xvector<4xf32>>.
     let (shape, elem_ty) = match e.m.ctx.type_kind(e.result_type(op, 0)) {
         TypeKind::MemRef { shape, elem, .. } => (shape.clone(), *elem),
-        _ => return Err(invalid(op, "type_cast to a non-memref type")),
+        _ => return Err(Error::unverified(op, "type_cast to a non-memref type")),
     };
     let elem = crate::operands::elem_of(e, op, elem_ty)?;
     let sizes: Vec<i64> = shape;
@@ -1810,7 +1834,7 @@ fn type_cast(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let want = count.and_then(|n| n.checked_mul(elem.bytes()));
     let bytes = m.num_elements().and_then(|n| n.checked_mul(m.elem.bytes()));
     if !m.is_contiguous() || bytes.is_none() || bytes != want {
-        return Err(invalid(
+        return Err(Error::unverified(
             op,
             format!("type_cast of {} to {}: not the same contiguous bytes", m.describe(), elem.name),
         ));
@@ -1819,7 +1843,7 @@ fn type_cast(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
         .ok()
         .and_then(|o| o.checked_mul(m.elem.bytes()))
         .and_then(|b| b.checked_add(m.base))
-        .ok_or_else(|| invalid(op, format!("type_cast of {} at offset {}", m.describe(), m.offset)))?;
+        .ok_or_else(|| Error::unverified(op, format!("type_cast of {} at offset {}", m.describe(), m.offset)))?;
     let out = MemRef {
         elem: Rc::new(elem),
         base,
@@ -1906,6 +1930,19 @@ mod tests {
             run(t, 1),
             "( ( 10, 11, 13 ), ( 20, 24, 29 ) )\n( 13, 29 )\n( ( 1, 3, 6 ), ( 4, 9, 15 ) )\n( 6, 15 )\n"
         );
+    }
+
+    /// `inclusive = 1 : i1` is the attribute `true` (mlir-opt prints it so).
+    #[test]
+    fn scan_reads_an_i1_flag_as_a_bool() {
+        let t = r#"func.func @main() {
+  %v = arith.constant dense<[1, 2, 3]> : vector<3xi32>
+  %i = arith.constant dense<10> : vector<i32>
+  %r, %l = vector.scan <add>, %v, %i {inclusive = 1 : i1, reduction_dim = 0 : i64} : vector<3xi32>, vector<i32>
+  vector.print %r : vector<3xi32>
+  return
+}"#;
+        assert_eq!(run(t, 1), "( 1, 3, 6 )\n");
     }
 
     /// Gather/scatter displacement: carries across rows of a contiguous

@@ -4,9 +4,9 @@
 //! a flag or UB consequence, an unusual value) goes to [`Engine::fallback`],
 //! which runs the op through its dialect exactly as an [`Inst::Op`].
 
-use super::{invalid, Engine, Flow, Frame};
+use super::{Engine, Flow, Frame};
 use crate::code::{Code, Copies, FBin, Inst, Slot, Span};
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::float::{self, host, Round};
 use crate::sem::word::{self, Bin, Cast};
 use crate::value::{FuncRef, Int, Scalar, Value};
@@ -77,7 +77,7 @@ impl Engine<'_> {
                     Flow::Branch(t, vals) => pc = self.jump(fr, op, t, vals)?,
                     Flow::Exit(vals) => return self.exit_with(op, vals),
                 },
-                Inst::End(parent) => return Err(invalid(parent, "block ends without a terminator")),
+                Inst::End(parent) => return Err(Error::unverified(parent, "block ends without a terminator")),
                 Inst::Const { op, k, d } => self.constant(fr, &code, op, k, d)?,
                 Inst::Int2 { op, f, w, fl, a, b, d } => self.int2(fr, op, f, w, fl, [a, b, d])?,
                 Inst::Cmpi { op, p, w, a, b, d } => self.cmpi(fr, op, p, w, [a, b, d])?,
@@ -125,7 +125,7 @@ impl Engine<'_> {
     fn fallback(&mut self, fr: &mut Frame, op: OpId) -> Result<()> {
         match self.step(fr, op)? {
             Flow::Next => Ok(()),
-            _ => Err(invalid(op, "a non-terminator changed the control flow")),
+            _ => Err(Error::unverified(op, "a non-terminator changed the control flow")),
         }
     }
 
@@ -306,7 +306,7 @@ impl Engine<'_> {
             // Poison: the dialect reports it.
             return match self.step(fr, op)? {
                 Flow::Branch(t, vals) => self.jump(fr, op, t, vals),
-                _ => Err(invalid(op, "cf.cond_br did not branch")),
+                _ => Err(Error::unverified(op, "cf.cond_br did not branch")),
             };
         };
         let targets = code.conds[k as usize];
@@ -388,7 +388,7 @@ impl Engine<'_> {
         self.copy(fr, code, copies);
         let w = u32::from(l.w);
         let Some(Ctl::Loop { iv, ub, step, .. }) = self.ctl.last_mut() else {
-            return Err(invalid(op, "scf.yield outside its loop"));
+            return Err(Error::unverified(op, "scf.yield outside its loop"));
         };
         // scf.for wraps at the width; affine.for counts in i64 and stops
         // where the next value would overflow.

@@ -2,7 +2,7 @@
 //! (`arith::AtomicRMWKind`: `memref.atomic_rmw`, `memref.generic_atomic_rmw`
 //! and `affine.parallel` reductions), as pure functions on scalars.
 
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::{Error, Result};
 use crate::float::{self, Round};
 use crate::int_op;
 use crate::sem::fp::{maximumf, maxnumf};
@@ -10,17 +10,13 @@ use crate::sem::int::{bitwise, maxsi, maxui, minsi, minui, Out};
 use crate::value::{Int, Scalar};
 use mlir_ir::ir::OpId;
 
-fn invalid(op: OpId, msg: impl Into<String>) -> Error {
-    Error::at(op, ErrorKind::Invalid(msg.into()))
-}
-
 /// The combining function of atomic kind `kind` (the enum order of
 /// `arith::AtomicRMWKind`, as the parser stores it): `(current, operand)`.
 pub fn combine(op: OpId, kind: i64, cur: &Scalar, v: &Scalar) -> Result<Scalar> {
     if let Some(p) = cur.poison().or(v.poison()) {
         return Ok(Scalar::Poison(p));
     }
-    let bad = || invalid(op, format!("atomic kind {kind} does not apply to these operands"));
+    let bad = || Error::unverified(op, format!("atomic kind {kind} does not apply to these operands"));
     let int = |f: &dyn Fn(u32, &Int, &Int) -> Option<Out>| -> Result<Scalar> {
         let (Scalar::Int(a), Scalar::Int(b)) = (cur, v) else { return Err(bad()) };
         match f(a.width(), a, b) {

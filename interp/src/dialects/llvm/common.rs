@@ -12,7 +12,7 @@ use mlir_ir::types::{TypeId, TypeKind};
 /// The lane counts of vector type `ty` (scalable dims times vscale).
 pub(super) fn vector_dims_of(e: &Engine, op: OpId, ty: TypeId) -> Result<Vec<usize>> {
     let TypeKind::Vector { shape, scalable, .. } = e.m.ctx.type_kind(ty) else {
-        return Err(Error::at(op, ErrorKind::Invalid("expected a vector type".into())));
+        return Err(Error::unverified(op, "expected a vector type"));
     };
     let vs = e.cfg.vscale as usize;
     Ok(shape.iter().zip(scalable).map(|(n, s)| (*n).max(0) as usize * if *s { vs } else { 1 }).collect())
@@ -37,7 +37,7 @@ pub(super) fn ptr_lanes(op: OpId, v: &Value, n: usize) -> Result<Vec<Value>> {
         // Poison of a vector type is built lane by lane as numbers are.
         Value::Array(d) if d.len() == n => Ok(d.iter().map(Value::Scalar).collect()),
         Value::Scalar(crate::value::Scalar::Poison(_)) => Ok(vec![v.clone(); n]),
-        _ => Err(invalid(op, format!("expected a vector of {n} pointers"))),
+        _ => Err(Error::unverified(op, format!("expected a vector of {n} pointers"))),
     }
 }
 
@@ -46,16 +46,11 @@ pub(super) fn unsupported(op: OpId, what: impl Into<String>) -> Error {
     Error::at(op, ErrorKind::Unsupported(what.into()))
 }
 
-/// An invalid-IR error at `op`.
-pub(super) fn invalid(op: OpId, what: impl Into<String>) -> Error {
-    Error::at(op, ErrorKind::Invalid(what.into()))
-}
-
 /// The type attribute `name` of `op`.
 pub(super) fn type_attr(e: &Engine, op: OpId, name: &str) -> Result<TypeId> {
     match e.m.attr(op, name).map(|a| e.m.ctx.attr_kind(a)) {
         Some(Attribute::Type(t)) => Ok(*t),
-        _ => Err(invalid(op, format!("missing type attribute '{name}'"))),
+        _ => Err(Error::unverified(op, format!("missing type attribute '{name}'"))),
     }
 }
 

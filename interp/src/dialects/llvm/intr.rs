@@ -12,7 +12,7 @@
 //!   pairwise as LLVM's shuffle reduction does for power-of-two lane
 //!   counts, and the start value is combined with the result.
 
-use super::common::{invalid, ptr_lanes, unsupported, vector_dims_of};
+use super::common::{ptr_lanes, unsupported, vector_dims_of};
 use super::mem;
 use crate::error::{Error, ErrorKind, Result};
 use crate::exec::{Engine, Flow, Frame};
@@ -112,7 +112,7 @@ pub(super) fn exec(e: &mut Engine, fr: &mut Frame, op: OpId, kind: LlvmOp) -> Re
                     ErrorKind::Ub("llvm.intr.stackrestore of a pointer stacksave did not make".into()),
                 ));
             };
-            let mark = usize::try_from(*offset).map_err(|_| invalid(op, "bad stack mark"))?;
+            let mark = usize::try_from(*offset).map_err(|_| Error::unverified(op, "bad stack mark"))?;
             e.mem.stack_restore(mark);
             Ok(Flow::Next)
         }
@@ -168,10 +168,7 @@ fn bswap(a: &Int) -> Int {
 /// `ctlz`/`cttz` (poison for 0 with `is_zero_poison`) and `abs` (poison
 /// for the most negative value with `is_int_min_poison`).
 fn poisoning_unary(e: &Engine, fr: &mut Frame, op: OpId, kind: LlvmOp) -> Result<Flow> {
-    let flag = |name: &str| {
-        matches!(e.m.attr(op, name).map(|a| e.m.ctx.attr_kind(a)), Some(Attribute::Bool(true)))
-            || matches!(e.m.attr(op, name).map(|a| e.m.ctx.attr_kind(a)), Some(Attribute::Integer { value, .. }) if value.to_i64() == Some(1))
-    };
+    let flag = |name: &str| e.flag(op, name);
     let v = map1(
         e.arg(fr, op, 0)?,
         |x| match x {
@@ -341,7 +338,7 @@ fn lanes(e: &Engine, fr: &Frame, op: OpId, i: usize) -> Result<Vec<Scalar>> {
     match e.arg(fr, op, i)? {
         Value::Array(d) => Ok(d.iter().collect()),
         Value::Scalar(s @ Scalar::Poison(_)) => Ok(vec![s.clone()]),
-        _ => Err(invalid(op, "expected a vector operand")),
+        _ => Err(Error::unverified(op, "expected a vector operand")),
     }
 }
 
@@ -580,7 +577,7 @@ fn mem_set(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
 fn mask(e: &Engine, fr: &Frame, op: OpId, i: usize, n: usize) -> Result<Vec<bool>> {
     let m = lanes(e, fr, op, i)?;
     if m.len() != n {
-        return Err(invalid(op, format!("a mask of {} lanes for {n} lanes of data", m.len())));
+        return Err(Error::unverified(op, format!("a mask of {} lanes for {n} lanes of data", m.len())));
     }
     m.into_iter()
         .map(|s| match s {
@@ -742,8 +739,7 @@ fn masked_scatter(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
 
 /// `llvm.intr.vector.insert %sub, %v[pos]` / `vector.extract %v[pos]`: a
 /// piece of a 1-D vector at lane `pos` (times vscale for a scalable piece).
-/// A piece reaching past the end makes the result poison (LangRef); a
-/// position that is not a multiple of the piece's length is invalid.
+/// A piece reaching past the end makes the result poison (LangRef).
 fn subvector(e: &Engine, fr: &mut Frame, op: OpId, insert: bool) -> Result<Flow> {
     let ty = e.result_type(op, 0);
     let (whole, piece_ty) = if insert {
@@ -758,16 +754,9 @@ fn subvector(e: &Engine, fr: &mut Frame, op: OpId, insert: bool) -> Result<Flow>
     let piece_dims = vector_dims_of(e, op, piece_ty)?;
     let len: usize = piece_dims.iter().product();
     let pos = e.i64s(op, "pos")?.first().copied().unwrap_or(0);
-    let pos = usize::try_from(pos).map_err(|_| invalid(op, format!("negative position {pos}")))?;
-    if min_len > 0 && pos % min_len != 0 {
-        let name = e.m.op_name(op);
-        return Err(invalid(
-            op,
-            format!(
-                "{name} position {pos} is not a multiple of the piece's {min_len} lanes (LLVM's verifier rejects it)"
-            ),
-        ));
-    }
+    // The verifier admits only non-negative multiples of the piece's length.
+    let pos = usize::try_from(pos).map_err(|_| Error::unverified(op, format!("negative position {pos}")))?;
+    debug_assert!(min_len == 0 || pos % min_len == 0, "verified position {pos} of a {min_len}-lane piece");
     let start = if scalable.iter().any(|s| *s) { pos * e.cfg.vscale as usize } else { pos };
     let fits = start.checked_add(len).is_some_and(|end| end <= whole.len());
     let out_dims = vector_dims_of(e, op, ty)?;
@@ -776,7 +765,9 @@ fn subvector(e: &Engine, fr: &mut Frame, op: OpId, insert: bool) -> Result<Flow>
         (true, true) => {
             let piece = lanes(e, fr, op, 1)?;
             let mut v = whole;
-            v[start..start + len].clone_from_slice(piece.get(..len).ok_or_else(|| bad_shape(op)())?);
+            v[start..start + len].clone_from_slice(
+                piece.get(..len).ok_or_else(|| Error::unverified(op, "a piece shorter than its type"))?,
+            );
             v
         }
         (true, false) => whole[start..start + len].to_vec(),
@@ -788,7 +779,8 @@ fn subvector(e: &Engine, fr: &mut Frame, op: OpId, insert: bool) -> Result<Flow>
 /// The `i32` attribute `name` of a matrix intrinsic, a dimension.
 fn matrix_dim(e: &Engine, op: OpId, name: &str) -> Result<usize> {
     let d = e.ints_attr(op, name)?.and_then(|v| v.first().copied());
-    d.and_then(|d| usize::try_from(d).ok()).ok_or_else(|| invalid(op, format!("missing or negative '{name}'")))
+    d.and_then(|d| usize::try_from(d).ok())
+        .ok_or_else(|| Error::unverified(op, format!("missing or negative '{name}'")))
 }
 
 /// Where element (`i`, `j`) of a `rows` x `cols` matrix sits in its flat
@@ -808,7 +800,7 @@ fn matrix_transpose(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let (rows, cols) = (matrix_dim(e, op, "rows")?, matrix_dim(e, op, "columns")?);
     let m = lanes(e, fr, op, 0)?;
     if rows.checked_mul(cols) != Some(m.len()) {
-        return Err(invalid(op, format!("a {rows} x {cols} matrix in a vector of {} lanes", m.len())));
+        return Err(Error::unverified(op, format!("a {rows} x {cols} matrix in a vector of {} lanes", m.len())));
     }
     let mut out = m.clone();
     for i in 0..rows {
@@ -830,7 +822,7 @@ fn matrix_multiply(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let (a, b) = (lanes(e, fr, op, 0)?, lanes(e, fr, op, 1)?);
     if m.checked_mul(n) != Some(a.len()) || n.checked_mul(k) != Some(b.len()) {
         let msg = format!("{m} x {n} times {n} x {k} matrices in vectors of {} and {} lanes", a.len(), b.len());
-        return Err(invalid(op, msg));
+        return Err(Error::unverified(op, msg));
     }
     let mut out = vec![Scalar::Poison(Poison(op)); m * k];
     for i in 0..m {
@@ -849,7 +841,8 @@ fn matrix_multiply(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
                     Some(s) => combine(op, add, &s, &combine(op, mul, x, y)?)?,
                 });
             }
-            out[matrix_at(e, i, j, m, k)] = sum.ok_or_else(|| invalid(op, "a matrix product over 0 columns"))?;
+            out[matrix_at(e, i, j, m, k)] =
+                sum.ok_or_else(|| Error::unverified(op, "a matrix product over 0 columns"))?;
         }
     }
     let v = crate::operands::array(op, &[out.len()], out)?;

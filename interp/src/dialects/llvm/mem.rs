@@ -11,7 +11,7 @@
 //! their provenance. An address in no allocation makes a pointer that is
 //! undefined behaviour to dereference.
 
-use super::common::{invalid, layout, type_attr, unsupported, vector_dims_of};
+use super::common::{layout, type_attr, unsupported, vector_dims_of};
 use crate::error::{Error, ErrorKind, Result};
 use crate::exec::Engine;
 use crate::memory::{mem_ub, AllocKind, Buffer, Lane, Ptr, CONSTANT_GLOBAL};
@@ -57,7 +57,7 @@ fn offsets(e: &Engine, op: OpId, ty: TypeId) -> Result<Vec<u64>> {
             let step = layout(e, op, elem)?.alloc;
             Ok((0..len.min(MAX_AGGREGATE)).map(|k| k * step).collect())
         }
-        _ => Err(invalid(op, "not an aggregate type")),
+        _ => Err(Error::unverified(op, "not an aggregate type")),
     }
 }
 
@@ -108,9 +108,13 @@ pub(super) fn zero_of(e: &Engine, op: OpId, ty: TypeId) -> Result<Value> {
 pub(super) fn aggregate_constant(e: &Engine, op: OpId, a: AttrId, ty: TypeId) -> Result<Value> {
     match e.m.ctx.attr_kind(a) {
         Attribute::Array(items) => {
-            let ms = members(e, op, ty)?.ok_or_else(|| invalid(op, "an array attribute for a non-aggregate type"))?;
+            let ms = members(e, op, ty)?
+                .ok_or_else(|| Error::unverified(op, "an array attribute for a non-aggregate type"))?;
             if ms.len() != items.len() {
-                return Err(invalid(op, format!("{} values for an aggregate of {} members", items.len(), ms.len())));
+                return Err(Error::unverified(
+                    op,
+                    format!("{} values for an aggregate of {} members", items.len(), ms.len()),
+                ));
             }
             let vals = ms
                 .iter()
@@ -126,12 +130,12 @@ pub(super) fn aggregate_constant(e: &Engine, op: OpId, a: AttrId, ty: TypeId) ->
             let lanes: Vec<Scalar> = match e.attr_value(op, a, *aty)? {
                 Value::Array(d) => d.iter().collect(),
                 Value::Scalar(s) => vec![s],
-                _ => return Err(invalid(op, "a dense constant that is not numbers")),
+                _ => return Err(Error::unverified(op, "a dense constant that is not numbers")),
             };
             let mut it = lanes.into_iter();
             let v = fill(e, op, ty, &mut it)?;
             if it.next().is_some() {
-                return Err(invalid(op, "more constant elements than the aggregate holds"));
+                return Err(Error::unverified(op, "more constant elements than the aggregate holds"));
             }
             Ok(v)
         }
@@ -141,7 +145,7 @@ pub(super) fn aggregate_constant(e: &Engine, op: OpId, a: AttrId, ty: TypeId) ->
 
 /// A value of type `ty` whose scalars are taken in order from `lanes`.
 fn fill(e: &Engine, op: OpId, ty: TypeId, lanes: &mut impl Iterator<Item = Scalar>) -> Result<Value> {
-    let short = || invalid(op, "fewer constant elements than the aggregate holds");
+    let short = || Error::unverified(op, "fewer constant elements than the aggregate holds");
     if let Some(ms) = members(e, op, ty)? {
         let vals = ms.iter().map(|t| fill(e, op, *t, lanes)).collect::<Result<Vec<_>>>()?;
         return Ok(Value::Agg(Rc::from(vals)));
@@ -173,26 +177,26 @@ fn parts(e: &Engine, op: OpId, ty: TypeId, v: &Value) -> Result<Rc<[Value]>> {
         }
         Value::Scalar(Scalar::Poison(_)) => match poison_of(e, op, ty)? {
             Value::Agg(fs) => Ok(fs),
-            _ => Err(invalid(op, "not an aggregate type")),
+            _ => Err(Error::unverified(op, "not an aggregate type")),
         },
-        _ => Err(invalid(op, "expected a struct or array value")),
+        _ => Err(Error::unverified(op, "expected a struct or array value")),
     }
 }
 
 /// The position attribute of `insertvalue`/`extractvalue`.
 fn position(e: &Engine, op: OpId) -> Result<Vec<usize>> {
     let pos = e.i64s(op, "position")?;
-    pos.iter().map(|p| usize::try_from(*p).map_err(|_| invalid(op, "negative position"))).collect()
+    pos.iter().map(|p| usize::try_from(*p).map_err(|_| Error::unverified(op, "negative position"))).collect()
 }
 
 /// `llvm.extractvalue %agg[i, j]`.
 pub(super) fn extract_value(e: &Engine, op: OpId, agg: &Value) -> Result<Value> {
-    let mut ty = e.operand_type(op, 0).ok_or_else(|| invalid(op, "llvm.extractvalue without an operand"))?;
+    let mut ty = e.operand_type(op, 0).ok_or_else(|| Error::unverified(op, "llvm.extractvalue without an operand"))?;
     let mut v = agg.clone();
     for k in position(e, op)? {
         let fs = parts(e, op, ty, &v)?;
-        let ms = members(e, op, ty)?.ok_or_else(|| invalid(op, "position out of bounds"))?;
-        v = fs.get(k).cloned().ok_or_else(|| invalid(op, "position out of bounds"))?;
+        let ms = members(e, op, ty)?.ok_or_else(|| Error::unverified(op, "position out of bounds"))?;
+        v = fs.get(k).cloned().ok_or_else(|| Error::unverified(op, "position out of bounds"))?;
         ty = ms[k];
     }
     Ok(v)
@@ -201,7 +205,7 @@ pub(super) fn extract_value(e: &Engine, op: OpId, agg: &Value) -> Result<Value> 
 /// `llvm.insertvalue %x, %agg[i, j]`: a copy of the aggregate with the
 /// member at the position replaced.
 pub(super) fn insert_value(e: &Engine, op: OpId, agg: &Value, x: &Value) -> Result<Value> {
-    let ty = e.operand_type(op, 0).ok_or_else(|| invalid(op, "llvm.insertvalue without an operand"))?;
+    let ty = e.operand_type(op, 0).ok_or_else(|| Error::unverified(op, "llvm.insertvalue without an operand"))?;
     let pos = position(e, op)?;
     replace(e, op, ty, agg, &pos, x)
 }
@@ -209,8 +213,10 @@ pub(super) fn insert_value(e: &Engine, op: OpId, agg: &Value, x: &Value) -> Resu
 fn replace(e: &Engine, op: OpId, ty: TypeId, agg: &Value, pos: &[usize], x: &Value) -> Result<Value> {
     let Some((&k, rest)) = pos.split_first() else { return Ok(x.clone()) };
     let fs = parts(e, op, ty, agg)?;
-    let ms = members(e, op, ty)?.ok_or_else(|| invalid(op, "position out of bounds"))?;
-    let (Some(old), Some(mt)) = (fs.get(k), ms.get(k)) else { return Err(invalid(op, "position out of bounds")) };
+    let ms = members(e, op, ty)?.ok_or_else(|| Error::unverified(op, "position out of bounds"))?;
+    let (Some(old), Some(mt)) = (fs.get(k), ms.get(k)) else {
+        return Err(Error::unverified(op, "position out of bounds"));
+    };
     let new = replace(e, op, *mt, old, rest, x)?;
     let mut v: Vec<Value> = fs.to_vec();
     v[k] = new;
@@ -309,7 +315,7 @@ fn read_lanes(b: &Buffer, at: usize, lane: Lane, bits: u32, n: usize) -> Vec<Sca
 
 /// Writes `v` of type `ty` at byte `at` of `b` (in range).
 pub(super) fn write(e: &Engine, op: OpId, b: &mut Buffer, at: usize, ty: TypeId, v: &Value) -> Result<()> {
-    let bad = || invalid(op, "stored value does not match its type");
+    let bad = || Error::unverified(op, "stored value does not match its type");
     if let Some(ms) = members(e, op, ty)? {
         let fs = parts(e, op, ty, v)?;
         for ((t, off), f) in ms.iter().zip(offsets(e, op, ty)?).zip(fs.iter()) {
@@ -415,7 +421,7 @@ pub(super) fn load(e: &Engine, op: OpId, p: &Value) -> Result<Value> {
 
 /// `llvm.store %v, %p : T, !llvm.ptr`.
 pub(super) fn store(e: &Engine, op: OpId, v: &Value, p: &Value) -> Result<()> {
-    let ty = e.operand_type(op, 0).ok_or_else(|| invalid(op, "llvm.store without a value"))?;
+    let ty = e.operand_type(op, 0).ok_or_else(|| Error::unverified(op, "llvm.store without a value"))?;
     store_typed(e, op, p, ty, v, "llvm.store")
 }
 
@@ -448,7 +454,9 @@ pub(super) fn store_typed(e: &Engine, op: OpId, p: &Value, ty: TypeId, v: &Value
 /// the function returns (or at an `llvm.intr.stackrestore` before it).
 pub(super) fn alloca(e: &mut Engine, op: OpId, n: &Value) -> Result<Value> {
     e.observe(op, n, "used as the element count of llvm.alloca")?;
-    let Some(Scalar::Int(n)) = n.scalar() else { return Err(invalid(op, "llvm.alloca count is not an integer")) };
+    let Some(Scalar::Int(n)) = n.scalar() else {
+        return Err(Error::unverified(op, "llvm.alloca count is not an integer"));
+    };
     let ty = type_attr(e, op, "elem_type")?;
     let l = layout(e, op, ty)?;
     let too_big = || {

@@ -36,7 +36,7 @@ mod common;
 mod intr;
 mod mem;
 
-use common::{check_default_layout, invalid, layout, type_attr, unsupported};
+use common::{check_default_layout, layout, type_attr, unsupported};
 
 /// Executes one llvm op.
 pub fn exec(e: &mut Engine, fr: &mut Frame, op: OpId, kind: LlvmOp) -> Result<Flow> {
@@ -73,7 +73,7 @@ pub fn exec(e: &mut Engine, fr: &mut Frame, op: OpId, kind: LlvmOp) -> Result<Fl
             if let (Value::Ptr(a), Value::Ptr(b)) = (e.arg(fr, op, 0)?, e.arg(fr, op, 1)?) {
                 // Pointers compare as their addresses.
                 let (a, b) = (Int::from_u128(64, u128::from(a.addr())), Int::from_u128(64, u128::from(b.addr())));
-                let c = int_op!(64, cmpi(p, &a, &b)).ok_or_else(|| invalid(op, "bad icmp predicate"))?;
+                let c = int_op!(64, cmpi(p, &a, &b)).ok_or_else(|| Error::unverified(op, "bad icmp predicate"))?;
                 return e.assign(fr, op, Value::int(Int::bool(c)));
             }
             int2(e, fr, op, |w, a, b| int_op!(w, cmpi(p, a, b)).map(|c| Out::Val(Int::bool(c))))
@@ -199,7 +199,7 @@ fn shuffle(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
         Some(Attribute::DenseArray { values: mlir_ir::attrs::DenseValues::Ints(v), .. }) => {
             v.iter().map(|x| x.to_i64().unwrap_or(-1)).collect()
         }
-        _ => return Err(Error::at(op, ErrorKind::Invalid("llvm.shufflevector without a mask".into()))),
+        _ => return Err(Error::unverified(op, "llvm.shufflevector without a mask")),
     };
     let ty = e.result_type(op, 0);
     let n_out: usize = common::vector_dims_of(e, op, ty)?.iter().product();
@@ -208,7 +208,9 @@ fn shuffle(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let mask = if n_out != mask.len() {
         match mask.first() {
             Some(&k) if (k == 0 || k == -1) && mask.iter().all(|x| *x == k) => vec![k; n_out],
-            _ => return Err(invalid(op, "a scalable llvm.shufflevector whose mask is not a splat of lane 0")),
+            _ => {
+                return Err(Error::unverified(op, "a scalable llvm.shufflevector whose mask is not a splat of lane 0"))
+            }
         }
     } else {
         mask
@@ -238,7 +240,7 @@ fn shuffle(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
 }
 
 fn bad_vector(op: OpId) -> Error {
-    Error::at(op, ErrorKind::Invalid("expected a vector operand".into()))
+    Error::unverified(op, "expected a vector operand")
 }
 
 /// The integer binary ops, with LangRef's flags: `nsw`/`nuw` overflow,
@@ -347,7 +349,7 @@ fn bitcast_bits(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
                 poison = poison.or(Some(*p));
                 return Ok(());
             }
-            Scalar::Complex(..) => return Err(Error::at(op, ErrorKind::Invalid("bitcast of complex lanes".into()))),
+            Scalar::Complex(..) => return Err(Error::unverified(op, "bitcast of complex lanes")),
         };
         bits.extend((0..w).map(|k| v >> k & 1 == 1));
         Ok(())
@@ -355,7 +357,7 @@ fn bitcast_bits(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     match e.arg(fr, op, 0)? {
         Value::Array(d) => d.iter().try_for_each(|s| put(&s))?,
         Value::Scalar(s) => put(s)?,
-        _ => return Err(Error::at(op, ErrorKind::Invalid("bitcast of a non-numeric value".into()))),
+        _ => return Err(Error::unverified(op, "bitcast of a non-numeric value")),
     }
     let rty = e.result_type(op, 0);
     let (dims, elem) = match e.m.ctx.type_kind(rty) {
@@ -364,18 +366,14 @@ fn bitcast_bits(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     };
     let (w, float) = match e.m.ctx.type_kind(elem) {
         TypeKind::Float(k) => (k.bit_width(), Some(*k)),
-        _ => (
-            e.int_width(elem)
-                .ok_or_else(|| Error::at(op, ErrorKind::Invalid("bitcast to a non-numeric type".into())))?,
-            None,
-        ),
+        _ => (e.int_width(elem).ok_or_else(|| Error::unverified(op, "bitcast to a non-numeric type"))?, None),
     };
     let n = dims.iter().product::<usize>().max(1);
     if w > 128 {
         return Err(wide());
     }
     if poison.is_none() && bits.len() != n * w as usize {
-        return Err(Error::at(op, ErrorKind::Invalid("bitcast between types of different sizes".into())));
+        return Err(Error::unverified(op, "bitcast between types of different sizes"));
     }
     let lanes: Vec<Scalar> = (0..n)
         .map(|k| {
@@ -391,9 +389,7 @@ fn bitcast_bits(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
         })
         .collect();
     let v = if dims.is_empty() {
-        Value::Scalar(
-            lanes.into_iter().next().ok_or_else(|| Error::at(op, ErrorKind::Invalid("empty bitcast".into())))?,
-        )
+        Value::Scalar(lanes.into_iter().next().ok_or_else(|| Error::unverified(op, "empty bitcast"))?)
     } else {
         crate::operands::array(op, &dims, lanes)?
     };
@@ -408,11 +404,13 @@ fn call(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
         None => {
             // Indirect: the callee is the first operand.
             if args.is_empty() {
-                return Err(invalid(op, "indirect llvm.call without a callee operand"));
+                return Err(Error::unverified(op, "indirect llvm.call without a callee operand"));
             }
             let target = args.remove(0);
             e.observe(op, &target, "called")?;
-            let Value::Ptr(p) = &target else { return Err(invalid(op, "the callee of llvm.call is not a pointer")) };
+            let Value::Ptr(p) = &target else {
+                return Err(Error::unverified(op, "the callee of llvm.call is not a pointer"));
+            };
             let f = e.func_at(p).ok_or_else(|| {
                 let what = match &p.buf {
                     Some(b) => match (p.offset, crate::operands::alloc_name(e, b.borrow().origin)) {
@@ -443,21 +441,21 @@ fn call(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
 
 /// `llvm.mlir.constant(attr) : T`: a scalar, a vector, or an aggregate.
 fn constant(e: &Engine, op: OpId) -> Result<Value> {
-    let a = e.m.attr(op, "value").ok_or_else(|| invalid(op, "llvm.mlir.constant without a value"))?;
+    let a = e.m.attr(op, "value").ok_or_else(|| Error::unverified(op, "llvm.mlir.constant without a value"))?;
     let ty = e.result_type(op, 0);
     match e.m.ctx.type_kind(ty) {
         TypeKind::LlvmStruct { .. } | TypeKind::LlvmArray { .. } => mem::aggregate_constant(e, op, a, ty),
         TypeKind::Vector { elem, .. } if e.m.ctx.type_kind(*elem).is_integer() => {
             // Float elements on an integer vector are their bits, as
             // convert-arith-to-apfloat emits small-float vector constants.
-            let w = e.int_width(*elem).ok_or_else(|| invalid(op, "bad vector element type"))?;
+            let w = e.int_width(*elem).ok_or_else(|| Error::unverified(op, "bad vector element type"))?;
             match e.attr_value(op, a, ty)? {
                 Value::Array(d) if d.iter().any(|x| matches!(x, Scalar::Float(_))) => {
                     let lanes = d
                         .iter()
                         .map(|x| match x {
                             Scalar::Float(f) if f.kind.bit_width() == w => Ok(Scalar::Int(Int::from_u128(w, f.bits))),
-                            _ => Err(invalid(op, "float constant of an integer type of another width")),
+                            _ => Err(Error::unverified(op, "float constant of an integer type of another width")),
                         })
                         .collect::<Result<Vec<_>>>()?;
                     crate::operands::array(op, d.shape(), lanes)
@@ -477,7 +475,7 @@ fn constant(e: &Engine, op: OpId) -> Result<Value> {
 fn symbol_target(e: &Engine, op: OpId) -> Result<OpId> {
     let m = e.m;
     let Some(Attribute::SymbolRef { root, .. }) = m.attr(op, "global_name").map(|a| m.ctx.attr_kind(a)) else {
-        return Err(invalid(op, "llvm.mlir.addressof without a symbol"));
+        return Err(Error::unverified(op, "llvm.mlir.addressof without a symbol"));
     };
     let mut table = m.parent_op(op);
     while let Some(t) = table {
@@ -486,7 +484,7 @@ fn symbol_target(e: &Engine, op: OpId) -> Result<OpId> {
         }
         table = m.parent_op(t);
     }
-    let table = table.ok_or_else(|| invalid(op, "llvm.mlir.addressof outside a symbol table"))?;
+    let table = table.ok_or_else(|| Error::unverified(op, "llvm.mlir.addressof outside a symbol table"))?;
     for &r in m.regions(table) {
         for &b in &m.region(r).blocks {
             for &o in &m.block(b).ops {
@@ -499,7 +497,7 @@ fn symbol_target(e: &Engine, op: OpId) -> Result<OpId> {
         }
     }
     let n = String::from_utf8_lossy(root).into_owned();
-    Err(invalid(op, format!("'@{n}' does not reference a global")))
+    Err(Error::unverified(op, format!("'@{n}' does not reference a global")))
 }
 
 /// `llvm.mlir.addressof @g`: a pointer to the start of global `g`.
@@ -508,13 +506,13 @@ fn addressof(e: &mut Engine, op: OpId) -> Result<Value> {
     if e.m.op(target).name.kind == mlir_ir::ops::OpKind::LlvmFunc {
         let name = match e.m.attr(target, "sym_name").map(|a| e.m.ctx.attr_kind(a)) {
             Some(Attribute::String { value, .. }) => String::from_utf8_lossy(value).into_owned(),
-            _ => return Err(invalid(op, "llvm.func without a name")),
+            _ => return Err(Error::unverified(op, "llvm.func without a name")),
         };
-        let f = e.func_by_name(&name).ok_or_else(|| invalid(op, format!("no function @{name}")))?;
+        let f = e.func_by_name(&name).ok_or_else(|| Error::unverified(op, format!("no function @{name}")))?;
         return Ok(Value::Ptr(e.func_pointer(op, f)?));
     }
     if e.m.op(target).name.kind != mlir_ir::ops::OpKind::LlvmGlobal {
-        return Err(invalid(op, format!("'{}' is not a global or a function", e.m.op_name(target))));
+        return Err(Error::unverified(op, format!("'{}' is not a global or a function", e.m.op_name(target))));
     }
     let buf = global(e, op, target)?;
     Ok(Value::Ptr(Ptr { buf: Some(buf), offset: 0 }))
@@ -546,7 +544,7 @@ fn global(e: &mut Engine, at: OpId, g: OpId) -> Result<Rc<RefCell<Buffer>>> {
             let n = e.global_slots.get(&g).copied().unwrap_or(0);
             let mut fr = vec![Value::Opaque; n as usize];
             let (_, vals) = e.run_region(&mut fr, r, Vec::new())?;
-            let v = vals.first().ok_or_else(|| invalid(g, "initializer region returns no value"))?;
+            let v = vals.first().ok_or_else(|| Error::unverified(g, "initializer region returns no value"))?;
             mem::write(e, g, &mut buf.borrow_mut(), 0, ty, v)?;
         }
         (None, None) => {
@@ -607,7 +605,7 @@ fn init_from_attr(e: &Engine, g: OpId, buf: &Rc<RefCell<Buffer>>, a: mlir_ir::at
     if let Attribute::String { value, .. } = m.ctx.attr_kind(a) {
         let mut b = buf.borrow_mut();
         if value.len() > b.len() {
-            return Err(invalid(g, "string longer than its global"));
+            return Err(Error::unverified(g, "string longer than its global"));
         }
         b.write_bytes(0, value);
         return Ok(());
@@ -615,10 +613,25 @@ fn init_from_attr(e: &Engine, g: OpId, buf: &Rc<RefCell<Buffer>>, a: mlir_ir::at
     let (elem, count) = innermost(e, ty);
     let v = e.attr_value(g, a, elem)?;
     let mut b = buf.borrow_mut();
+    // A splat fills the whole global, whatever shape it was written with
+    // (LLVM's translation makes it a splat constant of the global's type).
+    let splat = matches!(m.ctx.attr_kind(a), Attribute::Dense { splat: true, .. });
     match v {
+        Value::Array(arr) if splat && arr.len() > 0 => {
+            let (Some(n), step) = (count, layout(e, g, elem)?.alloc) else {
+                return Err(Error::unverified(g, "a splat for a global of unknown size"));
+            };
+            let x = Value::Scalar(arr.get(0));
+            for k in 0..n {
+                let at = k.checked_mul(step).and_then(|a| usize::try_from(a).ok());
+                let at = at.ok_or_else(|| Error::unverified(g, "initializer offset overflows"))?;
+                mem::write(e, g, &mut b, at, elem, &x)?;
+            }
+            Ok(())
+        }
         Value::Array(arr) => {
             if count != Some(arr.len() as u64) {
-                return Err(invalid(
+                return Err(Error::unverified(
                     g,
                     format!("initializer has {} elements for a global of {} elements", arr.len(), count.unwrap_or(0)),
                 ));
@@ -626,7 +639,7 @@ fn init_from_attr(e: &Engine, g: OpId, buf: &Rc<RefCell<Buffer>>, a: mlir_ir::at
             let step = layout(e, g, elem)?.alloc;
             for (k, s) in arr.iter().enumerate() {
                 let at = (k as u64).checked_mul(step).and_then(|a| usize::try_from(a).ok());
-                let at = at.ok_or_else(|| invalid(g, "initializer offset overflows"))?;
+                let at = at.ok_or_else(|| Error::unverified(g, "initializer offset overflows"))?;
                 mem::write(e, g, &mut b, at, elem, &Value::Scalar(s.clone()))?;
             }
             Ok(())
@@ -650,7 +663,7 @@ fn gep(e: &Engine, op: OpId, args: Vec<Value>) -> Result<Value> {
     let lanes = (0..n)
         .map(|k| {
             let lane: Option<Vec<Value>> = args.iter().map(|v| common::lane_value(v, k)).collect();
-            gep_lane(e, op, lane.ok_or_else(|| invalid(op, "GEP vector operands of different lengths"))?)
+            gep_lane(e, op, lane.ok_or_else(|| Error::unverified(op, "GEP vector operands of different lengths"))?)
         })
         .collect::<Result<Vec<_>>>()?;
     Ok(Value::Agg(lanes.into()))
@@ -662,7 +675,7 @@ fn gep_lane(e: &Engine, op: OpId, args: Vec<Value>) -> Result<Value> {
     let base = match args.next() {
         Some(Value::Ptr(p)) => p,
         Some(v @ Value::Scalar(Scalar::Poison(_))) => return Ok(v),
-        _ => return Err(invalid(op, "the base of llvm.getelementptr is not a pointer")),
+        _ => return Err(Error::unverified(op, "the base of llvm.getelementptr is not a pointer")),
     };
     let raw = e.i64s(op, "rawConstantIndices")?;
     let flags = e.ints_attr(op, "noWrapFlags")?.and_then(|v| v.first().copied()).unwrap_or(0);
@@ -674,13 +687,15 @@ fn gep_lane(e: &Engine, op: OpId, args: Vec<Value>) -> Result<Value> {
     let poison = Value::Scalar(Scalar::Poison(Poison(op)));
     for (i, r) in raw.iter().enumerate() {
         let idx: i128 = if *r == GEP_DYNAMIC {
-            let v = args.next().ok_or_else(|| invalid(op, "fewer dynamic indices than rawConstantIndices says"))?;
+            let v = args
+                .next()
+                .ok_or_else(|| Error::unverified(op, "fewer dynamic indices than rawConstantIndices says"))?;
             match v.scalar() {
                 Some(Scalar::Int(x)) => {
                     x.to_i64().map(i128::from).ok_or_else(|| unsupported(op, "GEP index wider than 64 bits"))?
                 }
                 Some(Scalar::Poison(_)) => return Ok(poison),
-                _ => return Err(invalid(op, "GEP index is not an integer")),
+                _ => return Err(Error::unverified(op, "GEP index is not an integer")),
             }
         } else {
             i128::from(*r)
@@ -699,15 +714,17 @@ fn gep_lane(e: &Engine, op: OpId, args: Vec<Value>) -> Result<Value> {
                     let (offs, _, _) = datalayout::struct_layout(&e.m.ctx, &fs, packed, e.cfg.index_bits)
                         .map_err(|msg| unsupported(op, msg))?;
                     let k = usize::try_from(idx).ok().filter(|k| *k < fs.len());
-                    let k = k.ok_or_else(|| invalid(op, format!("struct index {idx} out of range")))?;
+                    let k = k.ok_or_else(|| Error::unverified(op, format!("struct index {idx} out of range")))?;
                     ty = fs[k];
                     Some(i128::from(offs[k]))
                 }
-                _ => return Err(invalid(op, format!("GEP index #{i} indexes a type that cannot be indexed"))),
+                _ => {
+                    return Err(Error::unverified(op, format!("GEP index #{i} indexes a type that cannot be indexed")))
+                }
             }
         };
-        let step = step.ok_or_else(|| invalid(op, "GEP offset overflows"))?;
-        offset = offset.checked_add(step).ok_or_else(|| invalid(op, "GEP offset overflows"))?;
+        let step = step.ok_or_else(|| Error::unverified(op, "GEP offset overflows"))?;
+        offset = offset.checked_add(step).ok_or_else(|| Error::unverified(op, "GEP offset overflows"))?;
         // `inbounds`: every partial address stays inside the allocation
         // (one past the end allowed); null only admits offset 0.
         if inbounds && !(0..=len).contains(&offset) {
