@@ -91,6 +91,16 @@ pub enum Fmt {
     ScfForall,
     /// `scf.forall.in_parallel { }`.
     InParallel,
+    /// `linalg.generic {traits} ins(..) outs(..) attrs = {..} { .. } -> T`.
+    LinalgGeneric,
+    /// `linalg.matmul ins(%a, %b : A, B) outs(%c : C) -> C` (also `fill`,
+    /// `copy`): the region is built, not written.
+    LinalgNamed,
+    /// `linalg.transpose ins(..) outs(..) permutation = [1, 0]` (also
+    /// `broadcast`, `map`, `reduce`): results are the tensor outputs.
+    LinalgDst,
+    /// `linalg.index 0 : index`.
+    LinalgIndex,
     /// `builtin.unrealized_conversion_cast %a : T to U`.
     ConversionCast,
     /// `%a, %b [fastmath] : T, U` with the result of type T (`math.fpowi`).
@@ -732,6 +742,18 @@ ops! {
         TensorScatter / Scatter = "tensor.scatter", 0, Gather;
         TensorSplat / Splat = "tensor.splat", 0, Splat;
         TensorYield / Yield = "tensor.yield", TERMINATOR, Return;
+    }
+    Linalg LinalgOp {
+        LinalgGeneric / Generic = "linalg.generic", 0, LinalgGeneric;
+        LinalgYield / Yield = "linalg.yield", TERMINATOR, Return;
+        LinalgIndex / Index = "linalg.index", 0, LinalgIndex;
+        LinalgFill / Fill = "linalg.fill", 0, LinalgNamed;
+        LinalgCopy / Copy = "linalg.copy", 0, LinalgNamed;
+        LinalgMatmul / Matmul = "linalg.matmul", 0, LinalgNamed;
+        LinalgTranspose / Transpose = "linalg.transpose", 0, LinalgDst;
+        LinalgBroadcast / Broadcast = "linalg.broadcast", 0, LinalgDst;
+        LinalgMap / Map = "linalg.map", 0, LinalgDst;
+        LinalgReduce / Reduce = "linalg.reduce", 0, LinalgDst;
     }
     Bufferization BufferizationOp {
         BufferizationAllocTensor / AllocTensor = "bufferization.alloc_tensor", 0, AllocTensor;

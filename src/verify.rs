@@ -28,6 +28,7 @@ mod dominance;
 mod func;
 mod index;
 pub(crate) mod inherent;
+pub(crate) mod linalg;
 mod llvm;
 pub use llvm::aggregate_element;
 mod math;
@@ -159,6 +160,10 @@ impl<'m> Verifier<'m> {
                     self.structure(o)?;
                 }
             }
+        }
+        // Rules mlir-opt checks once the op's regions are verified.
+        if let DialectOp::Linalg(o) = kind.dialect_op() {
+            self.check_linalg_regions(op, o)?;
         }
         Ok(())
     }
@@ -483,6 +488,7 @@ impl<'m> Verifier<'m> {
             }
             // Their rules are structural (operand counts, successors and
             // their arguments, terminators), checked by `structure`.
+            DialectOp::Linalg(o) => self.check_linalg(op, o),
             DialectOp::Builtin(_) | DialectOp::Cf(_) | DialectOp::Ub(_) | DialectOp::Unknown => Ok(()),
         }
     }

@@ -8,6 +8,7 @@ mod attrs;
 mod bufferization;
 mod comb;
 mod custom;
+mod linalg;
 mod llvm;
 pub use llvm::{ATOMIC_BIN_OPS, GEP_DYNAMIC, GEP_INBOUNDS_FLAG, GEP_NUSW, GEP_NUW, LINKAGES};
 mod memref;

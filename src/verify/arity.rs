@@ -142,6 +142,14 @@ pub(crate) fn blocks(kind: OpKind) -> Blocks {
         OpKind::MemrefGenericAtomicRmw => single(&[]),
         OpKind::TensorGenerate => single(&["body"]),
         OpKind::VectorMask => single(&["maskRegion"]),
+        OpKind::LinalgMap => single(&["mapper"]),
+        OpKind::LinalgReduce => single(&["combiner"]),
+        OpKind::LinalgGeneric
+        | OpKind::LinalgFill
+        | OpKind::LinalgCopy
+        | OpKind::LinalgMatmul
+        | OpKind::LinalgTranspose
+        | OpKind::LinalgBroadcast => single(&["region"]),
         _ => Blocks { single: false, sized: &[], tail: "" },
     }
 }
@@ -200,6 +208,16 @@ pub(crate) fn arity(kind: OpKind) -> Arity {
         | OpKind::LlvmReturn => a(Exactly(0), Exactly(0), Exactly(0), Any),
         OpKind::ScfCondition => a(Exactly(0), Exactly(0), Exactly(0), AtLeast(1)),
         OpKind::UbUnreachable | OpKind::LlvmUnreachable => a(Exactly(0), Exactly(0), Exactly(0), Exactly(0)),
+        OpKind::LinalgYield => a(Exactly(0), Exactly(0), Exactly(0), Any),
+        OpKind::LinalgIndex => a(Exactly(0), Exactly(1), Exactly(0), Exactly(0)),
+        OpKind::LinalgGeneric
+        | OpKind::LinalgFill
+        | OpKind::LinalgCopy
+        | OpKind::LinalgMatmul
+        | OpKind::LinalgTranspose
+        | OpKind::LinalgBroadcast
+        | OpKind::LinalgMap
+        | OpKind::LinalgReduce => a(Exactly(1), Any, Exactly(0), Any),
         OpKind::ScfReduceReturn | OpKind::MemrefAtomicYield | OpKind::TensorYield => {
             a(Exactly(0), Exactly(0), Exactly(0), Exactly(1))
         }
