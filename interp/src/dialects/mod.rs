@@ -19,6 +19,7 @@ pub mod comb;
 pub mod complex;
 pub mod func;
 pub mod index;
+pub mod linalg;
 pub mod llvm;
 pub mod math;
 pub mod memref;
@@ -54,6 +55,7 @@ fn exec(e: &mut Engine<'_>, fr: &mut Frame, op: OpId) -> Result<Flow> {
         DialectOp::Memref(o) => memref::exec(e, fr, op, o),
         DialectOp::Affine(o) => affine::exec(e, fr, op, o),
         DialectOp::Tensor(o) => tensor::exec(e, fr, op, o),
+        DialectOp::Linalg(o) => linalg::exec(e, fr, op, o),
         DialectOp::Complex(o) => complex::exec(e, fr, op, o),
         DialectOp::Bufferization(o) => bufferization::exec(e, fr, op, o),
         DialectOp::Comb(o) => comb::exec(e, fr, op, o),

@@ -1,0 +1,295 @@
+//! The `linalg` dialect's structured ops, all run one way: an iteration
+//! space of loops, one indexing map per operand, and a body applied at
+//! every point, as `convert-linalg-to-loops` lowers them (loop `d0`
+//! outermost, each loop counting up), so a reduction accumulates in the
+//! order the lowered code does and float results agree bit for bit.
+//!
+//! Named ops carry their body as a region (the parser builds it as
+//! mlir-opt's region builders do); their indexing maps are the
+//! `indexing_maps` attribute when present, else the op's definition
+//! (`LinalgOps.cpp`, `LinalgNamedStructuredOps.yaml` of LLVM 22).
+//!
+//! Tensor outputs are updated copies (value semantics); memref outputs
+//! are written in place, element by element through the memref's own
+//! checked accesses, so an out-of-bounds window is memory UB at the op.
+
+use crate::error::{Error, ErrorKind, Result};
+use crate::exec::{Engine, Flow, Frame};
+use crate::memory::MemRef;
+use crate::value::{Dense, Int, Value};
+use mlir_ir::affine::{AffineExpr, AffineMap};
+use mlir_ir::attrs::Attribute;
+use mlir_ir::ir::OpId;
+use mlir_ir::ops::{LinalgOp, OpKind};
+use std::rc::Rc;
+
+/// Executes one linalg op.
+pub fn exec(e: &mut Engine, fr: &mut Frame, op: OpId, kind: LinalgOp) -> Result<Flow> {
+    match kind {
+        // Its value at the current point was written by the enclosing
+        // structured op before the body ran (see `structured`).
+        LinalgOp::Index => Ok(Flow::Next),
+        LinalgOp::Yield => Ok(Flow::Exit(e.args(fr, op))),
+        _ => structured(e, fr, op, kind),
+    }
+}
+
+/// One operand of a structured op as the loop nest sees it.
+enum Operand {
+    /// A scalar (`linalg.fill`'s value): read at every point.
+    Scalar(Value),
+    /// A tensor: inputs are read, outputs are updated in this copy.
+    Tensor(Dense),
+    /// A memref: read and written in place.
+    Memref(Rc<MemRef>),
+}
+
+impl Operand {
+    fn shape(&self) -> Vec<i64> {
+        match self {
+            Operand::Scalar(_) => Vec::new(),
+            Operand::Tensor(d) => d.shape().iter().map(|x| *x as i64).collect(),
+            Operand::Memref(m) => m.sizes.clone(),
+        }
+    }
+
+    /// The element at `idx` (in bounds for a tensor: the loop ranges come
+    /// from the shapes; a memref checks its own access).
+    fn read(&self, op: OpId, idx: &[i64]) -> Result<Value> {
+        match self {
+            Operand::Scalar(v) => Ok(v.clone()),
+            Operand::Tensor(d) => {
+                let p: Vec<usize> = idx.iter().map(|x| *x as usize).collect();
+                let i = d.linear(&p).ok_or_else(|| out_of_bounds(op, idx, &self.shape()))?;
+                Ok(Value::Scalar(d.get(i)))
+            }
+            Operand::Memref(m) => m.load(op, idx, "read"),
+        }
+    }
+
+    fn write(&mut self, op: OpId, idx: &[i64], v: &Value) -> Result<()> {
+        let shape = self.shape();
+        match self {
+            Operand::Scalar(_) => Err(Error::unverified(op, "a scalar output")),
+            Operand::Tensor(d) => {
+                let p: Vec<usize> = idx.iter().map(|x| *x as usize).collect();
+                let i = d.linear(&p).ok_or_else(|| out_of_bounds(op, idx, &shape))?;
+                let s = v.scalar().ok_or_else(|| Error::unverified(op, "a non-scalar yielded"))?;
+                d.set(i, s).map_err(|k| Error::unverified(op, format!("yielded value does not fit the output: {k:?}")))
+            }
+            Operand::Memref(m) => m.store(op, idx, v, "write"),
+        }
+    }
+}
+
+/// An index a map computed outside a tensor operand: only dynamic sizes
+/// that disagree can cause it, undefined behaviour.
+fn out_of_bounds(op: OpId, idx: &[i64], shape: &[i64]) -> Error {
+    Error::at(
+        op,
+        ErrorKind::Ub(format!("out-of-bounds access: index {idx:?} outside a tensor of shape {shape:?} (its dynamic sizes disagree with the loop ranges)")),
+    )
+}
+
+/// `linalg.generic` and the named ops: every point of the iteration space,
+/// in lexicographic order of the loops.
+fn structured(e: &mut Engine, fr: &mut Frame, op: OpId, kind: LinalgOp) -> Result<Flow> {
+    let (n_in, n_out) = split(e, op, kind)?;
+    let mut operands = Vec::with_capacity(n_in + n_out);
+    for v in e.args(fr, op) {
+        operands.push(match v {
+            Value::Array(d) => Operand::Tensor((*d).clone()),
+            Value::Memref(m) => Operand::Memref(m),
+            v => Operand::Scalar(v),
+        });
+    }
+    let shapes: Vec<Vec<i64>> = operands.iter().map(Operand::shape).collect();
+    let maps = indexing_maps(e, op, kind, &shapes, n_in)?;
+    let ranges = loop_ranges(op, &maps, &shapes)?;
+    let body = e.region(op, 0)?;
+    let block = *e.m.region(body).blocks.first().ok_or_else(|| Error::unverified(op, "no body block"))?;
+    // `linalg.map`'s body sees only the inputs; every other op's sees the
+    // outputs' current elements too.
+    let nargs = e.m.block(block).args.len as usize;
+    debug_assert!(nargs == n_in || nargs == n_in + n_out, "verified block arguments");
+    let index_ops: Vec<(OpId, usize)> =
+        e.m.block(block)
+            .ops
+            .iter()
+            .filter(|o| e.m.op(**o).name.kind == OpKind::LinalgIndex)
+            .map(|o| Ok((*o, e.i64s(*o, "dim")?.first().copied().unwrap_or(0) as usize)))
+            .collect::<Result<_>>()?;
+    e.charge(op, ranges.iter().map(|r| *r as u64).product::<u64>().saturating_sub(1))?;
+    let mut point = vec![0i64; ranges.len()];
+    if ranges.iter().all(|r| *r > 0) {
+        loop {
+            let mut args = Vec::with_capacity(nargs);
+            for (k, o) in operands.iter().enumerate().take(nargs) {
+                args.push(o.read(op, &at(op, &maps[k], &point)?)?);
+            }
+            for (iop, d) in &index_ops {
+                let v = Value::int(Int::from_u128(e.cfg.index_bits, point[*d] as u128));
+                e.assign(fr, *iop, v)?;
+            }
+            let (_, ys) = e.run_region(fr, body, args)?;
+            for (k, y) in ys.iter().enumerate().take(n_out) {
+                let idx = at(op, &maps[n_in + k], &point)?;
+                operands[n_in + k].write(op, &idx, y)?;
+            }
+            if !next(&mut point, &ranges) {
+                break;
+            }
+        }
+    }
+    let results: Vec<Value> = operands
+        .into_iter()
+        .skip(n_in)
+        .filter_map(|o| match o {
+            Operand::Tensor(d) => Some(Value::Array(Rc::new(d))),
+            _ => None,
+        })
+        .collect();
+    if results.is_empty() {
+        Ok(Flow::Next)
+    } else {
+        e.assign_all(fr, op, results)
+    }
+}
+
+/// How many operands are inputs and how many outputs: `operandSegmentSizes`
+/// where the op has it; `linalg.map` has one init after its inputs,
+/// `linalg.reduce` as many inits as inputs.
+fn split(e: &Engine, op: OpId, kind: LinalgOp) -> Result<(usize, usize)> {
+    let n = e.m.operands(op).len();
+    match kind {
+        LinalgOp::Transpose | LinalgOp::Broadcast | LinalgOp::Map => Ok((n.saturating_sub(1), 1.min(n))),
+        LinalgOp::Reduce => Ok((n / 2, n / 2)),
+        _ => match e.segments(op)?[..] {
+            [i, o] => Ok((i, o)),
+            _ => Err(Error::unverified(op, "operandSegmentSizes is not [inputs, outputs]")),
+        },
+    }
+}
+
+/// Advances `p` to the next point of `ranges` (last loop fastest); false
+/// after the last point.
+fn next(p: &mut [i64], ranges: &[i64]) -> bool {
+    for d in (0..p.len()).rev() {
+        p[d] += 1;
+        if p[d] < ranges[d] {
+            return true;
+        }
+        p[d] = 0;
+    }
+    false
+}
+
+/// `map` at `point`.
+fn at(op: OpId, map: &AffineMap, point: &[i64]) -> Result<Vec<i64>> {
+    map.eval(point, &[]).map_err(|x| Error::unverified(op, format!("indexing map: {x:?}")))
+}
+
+/// The loop ranges: each loop's size is the size of the first operand
+/// dimension (inputs, then outputs) its map reads with that loop alone,
+/// as `LinalgOp::createLoopRanges` inverts the concatenated maps.
+fn loop_ranges(op: OpId, maps: &[AffineMap], shapes: &[Vec<i64>]) -> Result<Vec<i64>> {
+    let n = maps.first().map_or(0, |m| m.num_dims as usize);
+    let mut ranges = vec![None; n];
+    for (map, shape) in maps.iter().zip(shapes) {
+        for (r, size) in map.results.iter().zip(shape) {
+            if let AffineExpr::Dim(d) = r {
+                let slot = ranges.get_mut(*d as usize).ok_or_else(|| Error::unverified(op, "map dim out of range"))?;
+                slot.get_or_insert(*size);
+            }
+        }
+    }
+    ranges
+        .into_iter()
+        .enumerate()
+        .map(|(d, r)| {
+            r.ok_or_else(|| Error::unverified(op, format!("loop d{d} is read by no operand dimension alone")))
+        })
+        .collect()
+}
+
+/// The op's indexing maps: its `indexing_maps` attribute, or those of its
+/// definition for the named ops that do not print them.
+fn indexing_maps(e: &Engine, op: OpId, kind: LinalgOp, shapes: &[Vec<i64>], n_in: usize) -> Result<Vec<AffineMap>> {
+    if let Some(Attribute::Array(items)) = e.m.attr(op, "indexing_maps").map(|a| e.m.ctx.attr_kind(a)) {
+        return items
+            .iter()
+            .map(|a| match e.m.ctx.attr_kind(*a) {
+                Attribute::AffineMap(m) => Ok(m.clone()),
+                _ => Err(Error::unverified(op, "indexing_maps holds a non-map")),
+            })
+            .collect();
+    }
+    let rank = |i: usize| shapes.get(i).map_or(0, Vec::len);
+    let out_rank = rank(n_in);
+    let id = |n: usize| AffineMap::identity(n as u32);
+    let dims_attr =
+        |name: &str| -> Result<Vec<usize>> { Ok(e.i64s(op, name)?.into_iter().map(|d| d as usize).collect()) };
+    Ok(match kind {
+        // A scalar value, or a 0-d tensor, read at every point.
+        LinalgOp::Fill => vec![select(out_rank, &[]), id(out_rank)],
+        LinalgOp::Copy | LinalgOp::Map => vec![id(out_rank); shapes.len()],
+        LinalgOp::Matmul => {
+            let d = |i| AffineExpr::Dim(i);
+            vec![
+                AffineMap { num_dims: 3, num_syms: 0, results: vec![d(0), d(2)] },
+                AffineMap { num_dims: 3, num_syms: 0, results: vec![d(2), d(1)] },
+                AffineMap { num_dims: 3, num_syms: 0, results: vec![d(0), d(1)] },
+            ]
+        }
+        // out[.., i, ..] = in[.., perm[i] = j, ..]: input dim j reads the
+        // loop of the output dim that names it (the inverse permutation).
+        LinalgOp::Transpose => {
+            let perm = dims_attr("permutation")?;
+            let mut inv = vec![0usize; perm.len()];
+            for (i, p) in perm.iter().enumerate() {
+                *inv.get_mut(*p).ok_or_else(|| Error::unverified(op, "bad permutation"))? = i;
+            }
+            vec![select(out_rank, &inv), id(out_rank)]
+        }
+        // The input lacks the output dims in `dimensions`.
+        LinalgOp::Broadcast => {
+            let added = dims_attr("dimensions")?;
+            let kept: Vec<usize> = (0..out_rank).filter(|d| !added.contains(d)).collect();
+            vec![select(out_rank, &kept), id(out_rank)]
+        }
+        // Inputs span every loop; the inits lack the reduced ones.
+        LinalgOp::Reduce => {
+            let in_rank = rank(0);
+            let reduced = dims_attr("dimensions")?;
+            let kept: Vec<usize> = (0..in_rank).filter(|d| !reduced.contains(d)).collect();
+            let mut maps = vec![id(in_rank); n_in];
+            maps.extend(std::iter::repeat_n(select(in_rank, &kept), shapes.len() - n_in));
+            maps
+        }
+        LinalgOp::Generic | LinalgOp::Index | LinalgOp::Yield => {
+            return Err(Error::unverified(op, "no indexing_maps"));
+        }
+    })
+}
+
+/// The map on `n` loops whose results are the loops `dims`.
+fn select(n: usize, dims: &[usize]) -> AffineMap {
+    AffineMap { num_dims: n as u32, num_syms: 0, results: dims.iter().map(|d| AffineExpr::Dim(*d as u32)).collect() }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::next;
+
+    /// The last loop runs fastest; an empty nest has one point.
+    #[test]
+    fn points_are_lexicographic() {
+        let mut p = vec![0, 0];
+        let mut seen = vec![p.clone()];
+        while next(&mut p, &[2, 3]) {
+            seen.push(p.clone());
+        }
+        assert_eq!(seen, vec![vec![0, 0], vec![0, 1], vec![0, 2], vec![1, 0], vec![1, 1], vec![1, 2]]);
+        assert!(!next(&mut [], &[]));
+    }
+}
