@@ -108,8 +108,8 @@ fn structured(e: &mut Engine, fr: &mut Frame, op: OpId, kind: LinalgOp) -> Resul
     let ranges = loop_ranges(op, &maps, &shapes)?;
     let body = e.region(op, 0)?;
     let block = *e.m.region(body).blocks.first().ok_or_else(|| Error::unverified(op, "no body block"))?;
-    // `linalg.map`'s body sees only the inputs; every other op's sees the
-    // outputs' current elements too.
+    // The body's arguments are the first operands' elements: the inputs,
+    // then (for every op that has them) the outputs' current elements.
     let nargs = e.m.block(block).args.len as usize;
     debug_assert!(nargs == n_in || nargs == n_in + n_out, "verified block arguments");
     let index_ops: Vec<(OpId, usize)> =
@@ -119,7 +119,8 @@ fn structured(e: &mut Engine, fr: &mut Frame, op: OpId, kind: LinalgOp) -> Resul
             .filter(|o| e.m.op(**o).name.kind == OpKind::LinalgIndex)
             .map(|o| Ok((*o, e.i64s(*o, "dim")?.first().copied().unwrap_or(0) as usize)))
             .collect::<Result<_>>()?;
-    e.charge(op, ranges.iter().map(|r| *r as u64).product::<u64>().saturating_sub(1))?;
+    let points = ranges.iter().try_fold(1u64, |a, r| a.checked_mul(u64::try_from(*r).unwrap_or(0)));
+    e.charge(op, points.unwrap_or(u64::MAX).saturating_sub(1))?;
     let mut point = vec![0i64; ranges.len()];
     if ranges.iter().all(|r| *r > 0) {
         loop {
