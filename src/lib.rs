@@ -15,6 +15,7 @@ pub mod ident;
 pub mod ir;
 pub mod layout;
 pub mod lexer;
+pub mod linalg;
 pub mod ops;
 pub mod parser;
 pub mod printer;

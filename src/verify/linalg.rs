@@ -187,16 +187,6 @@ impl Verifier<'_> {
         }
     }
 
-    /// The i64 entries of a dense array attribute.
-    fn linalg_i64s(&self, op: OpId, name: &str) -> Option<Vec<i64>> {
-        match self.m.ctx.attr_kind(self.m.attr(op, name)?) {
-            Attribute::DenseArray { values: crate::attrs::DenseValues::Ints(v), .. } => {
-                v.iter().map(|x| x.to_i64()).collect()
-            }
-            _ => None,
-        }
-    }
-
     /// Inputs and outputs: by `operandSegmentSizes` for the ops that have
     /// it, else by each op's fixed layout.
     fn linalg_split(&self, op: OpId, o: LinalgOp) -> Result<(Vec<ValueId>, Vec<ValueId>), Diagnostic> {
@@ -206,7 +196,7 @@ impl Verifier<'_> {
         let n_ins = match o {
             LinalgOp::Generic | LinalgOp::Fill | LinalgOp::Copy | LinalgOp::Matmul => {
                 // mlir-opt reads a missing attribute as no segments at all.
-                let seg = self.linalg_i64s(op, "operandSegmentSizes").unwrap_or_else(|| vec![0, 0]);
+                let seg = crate::linalg::i64s(self.m, op, "operandSegmentSizes").unwrap_or_else(|| vec![0, 0]);
                 let total: i64 = seg.iter().sum();
                 if seg.len() != 2 || seg.iter().any(|s| *s < 0) {
                     return fail(
@@ -354,7 +344,7 @@ impl Verifier<'_> {
             }
             LinalgOp::Copy | LinalgOp::Matmul => Ok(()),
             LinalgOp::Transpose => {
-                let Some(perm) = self.linalg_i64s(op, "permutation") else {
+                let Some(perm) = crate::linalg::i64s(self.m, op, "permutation") else {
                     return self.op_err(op, "requires attribute 'permutation'");
                 };
                 let mut seen = vec![false; perm.len()];
@@ -386,7 +376,7 @@ impl Verifier<'_> {
                 Ok(())
             }
             LinalgOp::Broadcast => {
-                let Some(dims) = self.linalg_i64s(op, "dimensions") else {
+                let Some(dims) = crate::linalg::i64s(self.m, op, "dimensions") else {
                     return self.op_err(op, "requires attribute 'dimensions'");
                 };
                 let (a, b) = (shape(ins[0]), shape(outs[0]));
@@ -473,7 +463,7 @@ impl Verifier<'_> {
     fn linalg_reduce(&self, op: OpId, ins: &[ValueId], outs: &[ValueId]) -> VResult {
         let m = self.m;
         let shape = |v: ValueId| self.shape_of(m.type_of(v)).unwrap_or(&[]);
-        let Some(dims) = self.linalg_i64s(op, "dimensions") else {
+        let Some(dims) = crate::linalg::i64s(self.m, op, "dimensions") else {
             return self.op_err(op, "requires attribute 'dimensions'");
         };
         for (i, v) in ins.iter().enumerate().skip(1) {
@@ -599,89 +589,8 @@ impl Verifier<'_> {
     /// The indexing maps and loop count of a structured op (named ops
     /// compute theirs from their operands, as mlir-opt does).
     fn linalg_structured(&self, op: OpId, o: LinalgOp) -> Result<Structured, Diagnostic> {
-        let m = self.m;
         let (ins, outs) = self.linalg_split(op, o)?;
-        let rank = |v: Option<&ValueId>| v.and_then(|v| self.shape_of(m.type_of(*v))).map_or(0, |s| s.len());
-        let id = |n: usize| AffineMap::identity(n as u32);
-        let attr_maps = |name: &str| -> Option<Vec<AffineMap>> {
-            match m.ctx.attr_kind(m.attr(op, name)?) {
-                Attribute::Array(v) => v
-                    .iter()
-                    .map(|x| match m.ctx.attr_kind(*x) {
-                        Attribute::AffineMap(mp) => Some(mp.clone()),
-                        _ => None,
-                    })
-                    .collect(),
-                _ => None,
-            }
-        };
-        let project = |n: usize, drop: &[i64]| AffineMap {
-            num_dims: n as u32,
-            num_syms: 0,
-            results: (0..n as u32).filter(|d| !drop.contains(&(*d as i64))).map(AffineExpr::Dim).collect(),
-        };
-        let (maps, loops) = match o {
-            LinalgOp::Generic => {
-                let maps = attr_maps("indexing_maps").unwrap_or_default();
-                let loops = match m.attr(op, "iterator_types").map(|a| m.ctx.attr_kind(a)) {
-                    Some(Attribute::Array(v)) => v.len(),
-                    _ => 0,
-                };
-                (maps, loops)
-            }
-            LinalgOp::Fill => {
-                let n = rank(outs.first());
-                (vec![AffineMap { num_dims: n as u32, num_syms: 0, results: Vec::new() }, id(n)], n)
-            }
-            LinalgOp::Copy => {
-                let n = rank(outs.first());
-                (vec![id(n), id(n)], n)
-            }
-            LinalgOp::Matmul => {
-                let maps = attr_maps("indexing_maps").unwrap_or_else(|| {
-                    [[0, 2], [2, 1], [0, 1]]
-                        .iter()
-                        .map(|d| AffineMap {
-                            num_dims: 3,
-                            num_syms: 0,
-                            results: d.iter().map(|x| AffineExpr::Dim(*x)).collect(),
-                        })
-                        .collect()
-                });
-                let loops = maps.first().map_or(3, |mp| mp.num_dims as usize);
-                (maps, loops)
-            }
-            LinalgOp::Transpose => {
-                let n = rank(outs.first());
-                let perm = self.linalg_i64s(op, "permutation").unwrap_or_default();
-                let results = perm.iter().map(|p| AffineExpr::Dim(*p as u32)).collect::<Vec<_>>();
-                // The input is read at the inverse permutation of the loops.
-                let mut inv = vec![AffineExpr::Const(0); results.len()];
-                for (i, p) in perm.iter().enumerate() {
-                    if let Some(slot) = inv.get_mut(*p as usize) {
-                        *slot = AffineExpr::Dim(i as u32);
-                    }
-                }
-                (vec![AffineMap { num_dims: n as u32, num_syms: 0, results: inv }, id(n)], n)
-            }
-            LinalgOp::Broadcast => {
-                let n = rank(outs.first());
-                let dims = self.linalg_i64s(op, "dimensions").unwrap_or_default();
-                (vec![project(n, &dims), id(n)], n)
-            }
-            LinalgOp::Map => {
-                let n = rank(outs.first());
-                (vec![id(n); ins.len() + outs.len()], n)
-            }
-            LinalgOp::Reduce => {
-                let n = rank(ins.first());
-                let dims = self.linalg_i64s(op, "dimensions").unwrap_or_default();
-                let mut maps = vec![id(n); ins.len()];
-                maps.extend(std::iter::repeat_n(project(n, &dims), outs.len()));
-                (maps, n)
-            }
-            LinalgOp::Yield | LinalgOp::Index => (Vec::new(), 0),
-        };
+        let (maps, loops) = crate::linalg::maps(self.m, op, o, ins.len());
         Ok(Structured { ins, outs, maps, loops })
     }
 

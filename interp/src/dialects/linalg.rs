@@ -5,9 +5,8 @@
 //! order the lowered code does and float results agree bit for bit.
 //!
 //! Named ops carry their body as a region (the parser builds it as
-//! mlir-opt's region builders do); their indexing maps are the
-//! `indexing_maps` attribute when present, else the op's definition
-//! (`LinalgOps.cpp`, `LinalgNamedStructuredOps.yaml` of LLVM 22).
+//! mlir-opt's region builders do); their inputs, outputs and indexing maps
+//! are `mlir_ir::linalg`'s, the same the verifier checked.
 //!
 //! Tensor outputs are updated copies (value semantics); memref outputs
 //! are written in place, element by element through the memref's own
@@ -18,7 +17,6 @@ use crate::exec::{Engine, Flow, Frame};
 use crate::memory::MemRef;
 use crate::value::{Dense, Int, Value};
 use mlir_ir::affine::{AffineExpr, AffineMap};
-use mlir_ir::attrs::Attribute;
 use mlir_ir::ir::OpId;
 use mlir_ir::ops::{LinalgOp, OpKind};
 use std::rc::Rc;
@@ -38,8 +36,9 @@ pub fn exec(e: &mut Engine, fr: &mut Frame, op: OpId, kind: LinalgOp) -> Result<
 enum Operand {
     /// A scalar (`linalg.fill`'s value): read at every point.
     Scalar(Value),
-    /// A tensor: inputs are read, outputs are updated in this copy.
-    Tensor(Dense),
+    /// A tensor: inputs are read; an output is copied on its first write
+    /// (value semantics) and updated in that copy.
+    Tensor(Rc<Dense>),
     /// A memref: read and written in place.
     Memref(Rc<MemRef>),
 }
@@ -75,7 +74,9 @@ impl Operand {
                 let p: Vec<usize> = idx.iter().map(|x| *x as usize).collect();
                 let i = d.linear(&p).ok_or_else(|| out_of_bounds(op, idx, &shape))?;
                 let s = v.scalar().ok_or_else(|| Error::unverified(op, "a non-scalar yielded"))?;
-                d.set(i, s).map_err(|k| Error::unverified(op, format!("yielded value does not fit the output: {k:?}")))
+                Rc::make_mut(d)
+                    .set(i, s)
+                    .map_err(|k| Error::unverified(op, format!("yielded value does not fit the output: {k:?}")))
             }
             Operand::Memref(m) => m.store(op, idx, v, "write"),
         }
@@ -94,17 +95,18 @@ fn out_of_bounds(op: OpId, idx: &[i64], shape: &[i64]) -> Error {
 /// `linalg.generic` and the named ops: every point of the iteration space,
 /// in lexicographic order of the loops.
 fn structured(e: &mut Engine, fr: &mut Frame, op: OpId, kind: LinalgOp) -> Result<Flow> {
-    let (n_in, n_out) = split(e, op, kind)?;
+    let n_in = mlir_ir::linalg::input_count(e.m, op, kind).ok_or_else(|| Error::unverified(op, "operand split"))?;
+    let n_out = e.m.operands(op).len() - n_in;
     let mut operands = Vec::with_capacity(n_in + n_out);
     for v in e.args(fr, op) {
         operands.push(match v {
-            Value::Array(d) => Operand::Tensor((*d).clone()),
+            Value::Array(d) => Operand::Tensor(d),
             Value::Memref(m) => Operand::Memref(m),
             v => Operand::Scalar(v),
         });
     }
     let shapes: Vec<Vec<i64>> = operands.iter().map(Operand::shape).collect();
-    let maps = indexing_maps(e, op, kind, &shapes, n_in)?;
+    let (maps, _) = mlir_ir::linalg::maps(e.m, op, kind, n_in);
     let ranges = loop_ranges(op, &maps, &shapes)?;
     let body = e.region(op, 0)?;
     let block = *e.m.region(body).blocks.first().ok_or_else(|| Error::unverified(op, "no body block"))?;
@@ -146,7 +148,7 @@ fn structured(e: &mut Engine, fr: &mut Frame, op: OpId, kind: LinalgOp) -> Resul
         .into_iter()
         .skip(n_in)
         .filter_map(|o| match o {
-            Operand::Tensor(d) => Some(Value::Array(Rc::new(d))),
+            Operand::Tensor(d) => Some(Value::Array(d)),
             _ => None,
         })
         .collect();
@@ -154,21 +156,6 @@ fn structured(e: &mut Engine, fr: &mut Frame, op: OpId, kind: LinalgOp) -> Resul
         Ok(Flow::Next)
     } else {
         e.assign_all(fr, op, results)
-    }
-}
-
-/// How many operands are inputs and how many outputs: `operandSegmentSizes`
-/// where the op has it; `linalg.map` has one init after its inputs,
-/// `linalg.reduce` as many inits as inputs.
-fn split(e: &Engine, op: OpId, kind: LinalgOp) -> Result<(usize, usize)> {
-    let n = e.m.operands(op).len();
-    match kind {
-        LinalgOp::Transpose | LinalgOp::Broadcast | LinalgOp::Map => Ok((n.saturating_sub(1), 1.min(n))),
-        LinalgOp::Reduce => Ok((n / 2, n / 2)),
-        _ => match e.segments(op)?[..] {
-            [i, o] => Ok((i, o)),
-            _ => Err(Error::unverified(op, "operandSegmentSizes is not [inputs, outputs]")),
-        },
     }
 }
 
@@ -211,71 +198,6 @@ fn loop_ranges(op: OpId, maps: &[AffineMap], shapes: &[Vec<i64>]) -> Result<Vec<
             r.ok_or_else(|| Error::unverified(op, format!("loop d{d} is read by no operand dimension alone")))
         })
         .collect()
-}
-
-/// The op's indexing maps: its `indexing_maps` attribute, or those of its
-/// definition for the named ops that do not print them.
-fn indexing_maps(e: &Engine, op: OpId, kind: LinalgOp, shapes: &[Vec<i64>], n_in: usize) -> Result<Vec<AffineMap>> {
-    if let Some(Attribute::Array(items)) = e.m.attr(op, "indexing_maps").map(|a| e.m.ctx.attr_kind(a)) {
-        return items
-            .iter()
-            .map(|a| match e.m.ctx.attr_kind(*a) {
-                Attribute::AffineMap(m) => Ok(m.clone()),
-                _ => Err(Error::unverified(op, "indexing_maps holds a non-map")),
-            })
-            .collect();
-    }
-    let rank = |i: usize| shapes.get(i).map_or(0, Vec::len);
-    let out_rank = rank(n_in);
-    let id = |n: usize| AffineMap::identity(n as u32);
-    let dims_attr =
-        |name: &str| -> Result<Vec<usize>> { Ok(e.i64s(op, name)?.into_iter().map(|d| d as usize).collect()) };
-    Ok(match kind {
-        // A scalar value, or a 0-d tensor, read at every point.
-        LinalgOp::Fill => vec![select(out_rank, &[]), id(out_rank)],
-        LinalgOp::Copy | LinalgOp::Map => vec![id(out_rank); shapes.len()],
-        LinalgOp::Matmul => {
-            let d = |i| AffineExpr::Dim(i);
-            vec![
-                AffineMap { num_dims: 3, num_syms: 0, results: vec![d(0), d(2)] },
-                AffineMap { num_dims: 3, num_syms: 0, results: vec![d(2), d(1)] },
-                AffineMap { num_dims: 3, num_syms: 0, results: vec![d(0), d(1)] },
-            ]
-        }
-        // out[.., i, ..] = in[.., perm[i] = j, ..]: input dim j reads the
-        // loop of the output dim that names it (the inverse permutation).
-        LinalgOp::Transpose => {
-            let perm = dims_attr("permutation")?;
-            let mut inv = vec![0usize; perm.len()];
-            for (i, p) in perm.iter().enumerate() {
-                *inv.get_mut(*p).ok_or_else(|| Error::unverified(op, "bad permutation"))? = i;
-            }
-            vec![select(out_rank, &inv), id(out_rank)]
-        }
-        // The input lacks the output dims in `dimensions`.
-        LinalgOp::Broadcast => {
-            let added = dims_attr("dimensions")?;
-            let kept: Vec<usize> = (0..out_rank).filter(|d| !added.contains(d)).collect();
-            vec![select(out_rank, &kept), id(out_rank)]
-        }
-        // Inputs span every loop; the inits lack the reduced ones.
-        LinalgOp::Reduce => {
-            let in_rank = rank(0);
-            let reduced = dims_attr("dimensions")?;
-            let kept: Vec<usize> = (0..in_rank).filter(|d| !reduced.contains(d)).collect();
-            let mut maps = vec![id(in_rank); n_in];
-            maps.extend(std::iter::repeat_n(select(in_rank, &kept), shapes.len() - n_in));
-            maps
-        }
-        LinalgOp::Generic | LinalgOp::Index | LinalgOp::Yield => {
-            return Err(Error::unverified(op, "no indexing_maps"));
-        }
-    })
-}
-
-/// The map on `n` loops whose results are the loops `dims`.
-fn select(n: usize, dims: &[usize]) -> AffineMap {
-    AffineMap { num_dims: n as u32, num_syms: 0, results: dims.iter().map(|d| AffineExpr::Dim(*d as u32)).collect() }
 }
 
 #[cfg(test)]
