@@ -162,8 +162,10 @@ impl<'m> Verifier<'m> {
             }
         }
         // Rules mlir-opt checks once the op's regions are verified.
-        if let DialectOp::Linalg(o) = kind.dialect_op() {
-            self.check_linalg_regions(op, o)?;
+        match kind.dialect_op() {
+            DialectOp::Linalg(o) => self.check_linalg_regions(op, o)?,
+            DialectOp::Scf(crate::ops::ScfOp::Parallel) => self.scf_parallel_regions(op)?,
+            _ => {}
         }
         Ok(())
     }
@@ -703,6 +705,18 @@ func.func @ok(%v: vector<1x4xf32>, %w: vector<2x4x8xf32>, %i: index, %m: memref<
                 "func.func @f(%x: vector<2x3xf32>, %a: vector<3xf32>) {\n  \
                  %r = vector.multi_reduction <xor>, %x, %a [0] : vector<2x3xf32> to vector<3xf32>\n  return\n}",
                 "unsupported reduction type 'f32' for kind 'xor'",
+            ),
+            (
+                "llvm.func @f(%a: vector<6xf64>, %b: vector<6xf64>) -> vector<4xf64> {\n  \
+                 %c = llvm.intr.matrix.multiply %a, %b {lhs_rows = 2 : i32, lhs_columns = 3 : i32, rhs_columns = 3 : i32} \
+                 : (vector<6xf64>, vector<6xf64>) -> vector<4xf64>\n  llvm.return %c : vector<4xf64>\n}",
+                "Second argument of a matrix operation does not match specified shape!",
+            ),
+            (
+                "llvm.func @f(%a: vector<6xf64>) -> vector<4xf64> {\n  \
+                 %c = llvm.intr.matrix.transpose %a {rows = 2 : i32, columns = 3 : i32} : vector<6xf64> into vector<4xf64>\n  \
+                 llvm.return %c : vector<4xf64>\n}",
+                "Result of a matrix operation does not fit in the returned vector!",
             ),
         ] {
             let err = check(text).unwrap_err();

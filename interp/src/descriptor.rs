@@ -167,6 +167,10 @@ fn from_fields(op: OpId, fs: &[Value], elem: Elem, what: &str) -> Result<MemRef>
     };
     let aligned = match fs.get(1) {
         Some(Value::Ptr(p)) => p.clone(),
+        Some(Value::Scalar(Scalar::Poison(p))) => {
+            let what = format!("the aligned pointer of a memref descriptor read by {what}");
+            return Err(Error::at(op, ErrorKind::Poison { what, origin: p.0 }));
+        }
         _ => return Err(Error::unverified(op, "a memref descriptor without an aligned pointer")),
     };
     let (offset, sizes, strides) = (int(fs.get(2))?, ints(fs.get(3))?, ints(fs.get(4))?);

@@ -86,9 +86,17 @@ impl<'m> Verifier<'m> {
                 self.llvm_operands(op, Self::is_llvm_int, LLVM_INT)?;
                 self.llvm_extension(op)
             }
-            OpKind::LlvmMaskedLoad | OpKind::LlvmMaskedStore => self.llvm_alignment(op),
-            OpKind::LlvmMaskedGather | OpKind::LlvmMaskedScatter => self.llvm_gather_scatter(op, kind),
+            OpKind::LlvmMaskedLoad | OpKind::LlvmMaskedStore => {
+                self.llvm_alignment(op)?;
+                self.llvm_mask_lanes(op, kind)
+            }
+            OpKind::LlvmMaskedGather | OpKind::LlvmMaskedScatter => {
+                self.llvm_gather_scatter(op, kind)?;
+                self.llvm_mask_lanes(op, kind)
+            }
+            OpKind::LlvmMaskedExpandload | OpKind::LlvmMaskedCompressstore => self.llvm_mask_lanes(op, kind),
             OpKind::LlvmVectorInsert | OpKind::LlvmVectorExtract => self.llvm_subvector(op, kind),
+            OpKind::LlvmMatrixTranspose | OpKind::LlvmMatrixMultiply => self.llvm_matrix(op, kind),
             _ => Ok(()),
         }
     }
@@ -142,6 +150,49 @@ impl<'m> Verifier<'m> {
         match self.m.attr(op, "alignment") {
             Some(_) => Ok(()),
             None => self.op_err(op, "requires attribute 'alignment'"),
+        }
+    }
+
+    /// The masked memory intrinsics: one mask lane per data lane, and a
+    /// pass-through of the result's type. mlir-opt checks neither; LLVM's
+    /// IR verifier rejects both at translation (its wording for load and
+    /// store, the same wording for the others).
+    fn llvm_mask_lanes(&self, op: OpId, kind: OpKind) -> VResult {
+        let m = self.m;
+        let ty = |v: Option<&ValueId>| v.map(|v| m.type_of(*v));
+        let lanes = |t: Option<TypeId>| match t.map(|t| m.ctx.type_kind(t)) {
+            Some(TypeKind::Vector { shape, scalable, .. }) => Some((shape.clone(), scalable.clone())),
+            _ => None,
+        };
+        let ops = m.operands(op);
+        let result = m.results(op).next().map(|r| m.type_of(r));
+        // (name, data type, mask operand, pass-through operand)
+        let (name, data, mask, pass) = match kind {
+            OpKind::LlvmMaskedLoad => ("masked_load", result, ops.get(1), ops.get(2)),
+            OpKind::LlvmMaskedGather => ("masked_gather", result, ops.get(1), ops.get(2)),
+            OpKind::LlvmMaskedExpandload => ("masked_expandload", result, ops.get(1), ops.get(2)),
+            OpKind::LlvmMaskedStore => ("masked_store", ty(ops.first()), ops.get(2), None),
+            OpKind::LlvmMaskedScatter => ("masked_scatter", ty(ops.first()), ops.get(2), None),
+            _ => ("masked_compressstore", ty(ops.first()), ops.get(2), None),
+        };
+        let what = if result.is_some() { "return" } else { "value" };
+        let data_lanes = lanes(data);
+        if data_lanes.is_some() && lanes(ty(mask)) != data_lanes {
+            return self.op_err(
+                op,
+                format!(
+                    "{name}: vector mask must be same length as {what} (LLVM's verifier rejects this at translation)"
+                ),
+            );
+        }
+        match (ty(pass), data) {
+            (Some(p), Some(d)) if p != d => self.op_err(
+                op,
+                format!(
+                    "{name}: pass through and return type must match (LLVM's verifier rejects this at translation)"
+                ),
+            ),
+            _ => Ok(()),
         }
     }
 
@@ -224,6 +275,57 @@ impl<'m> Verifier<'m> {
             }
             _ => Ok(()),
         }
+    }
+
+    /// `matrix.transpose`/`multiply`: the shape attributes ODS requires,
+    /// and the vectors' lengths against them. mlir-opt checks only the
+    /// former; LLVM's IR verifier rejects the latter at translation, with
+    /// the messages used here.
+    fn llvm_matrix(&self, op: OpId, kind: OpKind) -> VResult {
+        let m = self.m;
+        let names: &[&str] = if kind == OpKind::LlvmMatrixTranspose {
+            &["rows", "columns"]
+        } else {
+            &["lhs_rows", "lhs_columns", "rhs_columns"]
+        };
+        let mut dims = Vec::new();
+        for name in names {
+            match m.attr(op, name).map(|a| m.ctx.attr_kind(a)) {
+                Some(Attribute::Integer { value, .. }) => dims.push(value.to_i64().unwrap_or(-1)),
+                _ => return self.op_err(op, format!("requires attribute '{name}'")),
+            }
+        }
+        let lanes = |t: Option<TypeId>| match t.map(|t| m.ctx.type_kind(t)) {
+            Some(TypeKind::Vector { shape, scalable, .. }) if !scalable.iter().any(|s| *s) => {
+                Some(shape.iter().product::<i64>())
+            }
+            _ => None,
+        };
+        let first = lanes(m.operands(op).first().map(|v| m.type_of(*v)));
+        let second = lanes(m.operands(op).get(1).map(|v| m.type_of(*v)));
+        let result = lanes(m.results(op).next().map(|v| m.type_of(v)));
+        let ok = |n: Option<i64>, a: i64, b: i64| dims.iter().all(|d| *d > 0) && n == a.checked_mul(b);
+        let (args_fit, result_fits) = match dims[..] {
+            [r, c] => (ok(first, r, c), ok(result, r, c)),
+            [r, n, c] => {
+                if !ok(first, r, n) {
+                    return self.op_err(op, "First argument of a matrix operation does not match specified shape! (LLVM's verifier rejects this at translation)");
+                }
+                (ok(second, n, c), ok(result, r, c))
+            }
+            _ => (true, true),
+        };
+        if !args_fit {
+            let which = if kind == OpKind::LlvmMatrixTranspose { "First" } else { "Second" };
+            return self.op_err(
+                op,
+                format!("{which} argument of a matrix operation does not match specified shape! (LLVM's verifier rejects this at translation)"),
+            );
+        }
+        if !result_fits {
+            return self.op_err(op, "Result of a matrix operation does not fit in the returned vector! (LLVM's verifier rejects this at translation)");
+        }
+        Ok(())
     }
 
     /// The piece's position is a multiple of its (minimum) length. mlir-opt
@@ -489,6 +591,22 @@ impl<'m> Verifier<'m> {
                     return self.op_err(op, "expected integer type");
                 }
                 Ok(())
+            }
+            Attribute::Dense { ty, .. } | Attribute::DenseResource { ty, .. } => {
+                // A fixed vector constant holds exactly the attribute's elements.
+                let count = |t: TypeId| match m.ctx.type_kind(t) {
+                    TypeKind::Vector { shape, scalable, .. } if !scalable.iter().any(|s| *s) => {
+                        Some(shape.iter().product::<i64>())
+                    }
+                    k => k.shape().filter(|s| s.iter().all(|d| *d >= 0)).map(|s| s.iter().product::<i64>()),
+                };
+                match (matches!(m.ctx.type_kind(rt), TypeKind::Vector { .. }), count(rt), count(*ty)) {
+                    (true, Some(want), Some(got)) if want != got => self.op_err(
+                        op,
+                        format!("type and attribute have a different number of elements: {want} vs. {got}"),
+                    ),
+                    _ => Ok(()),
+                }
             }
             _ => Ok(()),
         }

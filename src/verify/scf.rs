@@ -79,13 +79,106 @@ impl Verifier<'_> {
                 }
                 Ok(())
             }
-            ScfOp::While
-            | ScfOp::IndexSwitch
-            | ScfOp::Parallel
-            | ScfOp::Reduce
-            | ScfOp::ReduceReturn
-            | ScfOp::Forall
-            | ScfOp::InParallel => Ok(()),
+            ScfOp::Parallel => self.scf_parallel(op),
+            ScfOp::Reduce => self.scf_reduce(op),
+            ScfOp::ReduceReturn => self.scf_reduce_return(op),
+            ScfOp::While | ScfOp::IndexSwitch | ScfOp::Forall | ScfOp::InParallel => Ok(()),
         }
+    }
+
+    /// `scf.parallel`: one result per initial value.
+    fn scf_parallel(&self, op: OpId) -> VResult {
+        let results = self.m.results(op).len();
+        let inits = self.ints(op, "operandSegmentSizes").and_then(|s| s.get(3).copied()).unwrap_or(0);
+        if inits != results as i64 {
+            return self.op_err(
+                op,
+                format!("expects number of results: {results} to be the same as number of initial values: {inits}"),
+            );
+        }
+        Ok(())
+    }
+
+    /// `scf.parallel`, once its body is verified: one result per reduction
+    /// of its `scf.reduce` terminator.
+    pub(super) fn scf_parallel_regions(&self, op: OpId) -> VResult {
+        let m = self.m;
+        let results = m.results(op).len();
+        let reductions = m
+            .regions(op)
+            .first()
+            .and_then(|r| m.region(*r).blocks.first())
+            .and_then(|b| m.terminator(*b))
+            .filter(|t| self.kind(*t) == OpKind::ScfReduce)
+            .map(|t| m.operands(t).len());
+        if let Some(n) = reductions {
+            if n != results {
+                return self.op_err(
+                    op,
+                    format!("expects number of results: {results} to be the same as number of reductions: {n}"),
+                );
+            }
+        }
+        Ok(())
+    }
+
+    /// `scf.reduce`: one region per operand, each taking two values of the
+    /// operand's type; inside `scf.parallel`, operand `i` has the type of
+    /// the loop's result `i`.
+    fn scf_reduce(&self, op: OpId) -> VResult {
+        let m = self.m;
+        let (ops, regions) = (m.operands(op), m.regions(op));
+        if ops.len() != regions.len() {
+            return self.op_err(
+                op,
+                format!(
+                    "expects number of reduction regions: {} to be the same as number of reduction operands: {}",
+                    regions.len(),
+                    ops.len()
+                ),
+            );
+        }
+        let parent_results: Vec<TypeId> = match m.parent_op(op) {
+            Some(p) if self.kind(p) == OpKind::ScfParallel => m.results(p).map(|r| m.type_of(r)).collect(),
+            _ => Vec::new(),
+        };
+        for (i, (v, r)) in ops.iter().zip(regions).enumerate() {
+            let t = m.type_of(*v);
+            if let Some(rt) = parent_results.get(i) {
+                if *rt != t {
+                    return self.op_err(
+                        op,
+                        format!(
+                            "expects type of {i}-th reduction operand: '{}' to be the same as the {i}-th result type: '{}'",
+                            self.ty(t),
+                            self.ty(*rt)
+                        ),
+                    );
+                }
+            }
+            let args: Vec<TypeId> = match m.region(*r).blocks.first() {
+                Some(b) => m.args(*b).map(|a| m.type_of(a)).collect(),
+                None => Vec::new(),
+            };
+            if args.len() != 2 || args.iter().any(|a| *a != t) {
+                return self.op_err(
+                    op,
+                    format!("expected two block arguments with type '{}' in the {i}-th reduction region", self.ty(t)),
+                );
+            }
+        }
+        Ok(())
+    }
+
+    /// `scf.reduce.return`: one value of the type its region reduces.
+    fn scf_reduce_return(&self, op: OpId) -> VResult {
+        let m = self.m;
+        let Some(block) = m.op(op).parent else { return Ok(()) };
+        let Some(want) = m.args(block).next().map(|a| m.type_of(a)) else { return Ok(()) };
+        let got: Vec<TypeId> = m.operands(op).iter().map(|v| m.type_of(*v)).collect();
+        if got != [want] {
+            return self.op_err(op, format!("must have type '{}' (the type of the reduction inputs)", self.ty(want)));
+        }
+        Ok(())
     }
 }
