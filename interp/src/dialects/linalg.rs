@@ -15,7 +15,7 @@
 use crate::error::{Error, ErrorKind, Result};
 use crate::exec::{Engine, Flow, Frame};
 use crate::memory::MemRef;
-use crate::value::{Dense, Int, Value};
+use crate::value::{Dense, Int, Scalar, Value};
 use mlir_ir::affine::{AffineExpr, AffineMap};
 use mlir_ir::ir::OpId;
 use mlir_ir::ops::{LinalgOp, OpKind};
@@ -121,6 +121,8 @@ fn structured(e: &mut Engine, fr: &mut Frame, op: OpId, kind: LinalgOp) -> Resul
             .filter(|o| e.m.op(**o).name.kind == OpKind::LinalgIndex)
             .map(|o| Ok((*o, e.i64s(*o, "dim")?.first().copied().unwrap_or(0) as usize)))
             .collect::<Result<_>>()?;
+    let read_outs: Vec<bool> =
+        (n_in..nargs).map(|k| e.m.args(block).nth(k).is_some_and(|a| used_in(e, body, a))).collect();
     let points = ranges.iter().try_fold(1u64, |a, r| a.checked_mul(u64::try_from(*r).unwrap_or(0)));
     e.charge(op, points.unwrap_or(u64::MAX).saturating_sub(1))?;
     let mut point = vec![0i64; ranges.len()];
@@ -128,7 +130,11 @@ fn structured(e: &mut Engine, fr: &mut Frame, op: OpId, kind: LinalgOp) -> Resul
         loop {
             let mut args = Vec::with_capacity(nargs);
             for (k, o) in operands.iter().enumerate().take(nargs) {
-                args.push(o.read(op, &at(op, &maps[k], &point)?)?);
+                let v = o.read(op, &at(op, &maps[k], &point)?)?;
+                if k >= n_in && read_outs[k - n_in] {
+                    never_written(e, op, &v)?;
+                }
+                args.push(v);
             }
             for (iop, d) in &index_ops {
                 let v = Value::int(Int::from_u128(e.cfg.index_bits, point[*d] as u128));
@@ -157,6 +163,38 @@ fn structured(e: &mut Engine, fr: &mut Frame, op: OpId, kind: LinalgOp) -> Resul
     } else {
         e.assign_all(fr, op, results)
     }
+}
+
+/// An output element the body reads must have been written: the contents
+/// of a fresh allocation or `tensor.empty` are undefined (after lowering,
+/// the loop reads whatever memory holds), so reading them is undefined
+/// behaviour at the op, reported with where the memory came from.
+fn never_written(e: &Engine, op: OpId, v: &Value) -> Result<()> {
+    let Value::Scalar(Scalar::Poison(p)) = v else { return Ok(()) };
+    let fresh = matches!(
+        e.m.op(p.0).name.kind,
+        OpKind::MemrefAlloc
+            | OpKind::MemrefAlloca
+            | OpKind::MemrefRealloc
+            | OpKind::TensorEmpty
+            | OpKind::BufferizationAllocTensor
+    );
+    if !fresh {
+        return Ok(());
+    }
+    let what =
+        format!("read by '{}' as the current value of an output element that was never written", e.m.op_name(op));
+    Err(Error::at(op, ErrorKind::Poison { what, origin: p.0 }))
+}
+
+/// `v` is an operand of some op in `region` (at any depth).
+fn used_in(e: &Engine, region: mlir_ir::ir::RegionId, v: mlir_ir::ir::ValueId) -> bool {
+    e.m.region(region).blocks.iter().any(|b| {
+        e.m.block(*b)
+            .ops
+            .iter()
+            .any(|o| e.m.operands(*o).contains(&v) || e.m.regions(*o).iter().any(|r| used_in(e, *r, v)))
+    })
 }
 
 /// Advances `p` to the next point of `ranges` (last loop fastest); false
