@@ -430,18 +430,11 @@ impl Verifier<'_> {
                         ),
                     );
                 }
-                for (v, t) in ins.iter().zip(&args) {
-                    let e = self.linalg_elem(m.type_of(*v));
-                    if e != *t {
-                        return self.op_err(
-                            op,
-                            format!(
-                                "expected element type of input '{}' to match bbArg type '{}'",
-                                self.ty(e),
-                                self.ty(*t)
-                            ),
-                        );
-                    }
+                if let Some((e, t)) = self.linalg_elem_mismatch(ins, &args) {
+                    return self.op_err(
+                        op,
+                        format!("expected element type of input '{}' to match bbArg type '{}'", self.ty(e), self.ty(t)),
+                    );
                 }
                 let out = shape(outs[0]);
                 for v in ins {
@@ -458,6 +451,12 @@ impl Verifier<'_> {
             LinalgOp::Reduce => self.linalg_reduce(op, ins, outs),
             LinalgOp::Yield | LinalgOp::Index => Ok(()),
         }
+    }
+
+    /// The first operand of `vals` whose element type is not its block
+    /// argument's type in `args`: (element type, argument type).
+    fn linalg_elem_mismatch(&self, vals: &[ValueId], args: &[TypeId]) -> Option<(TypeId, TypeId)> {
+        vals.iter().zip(args).map(|(v, t)| (self.linalg_elem(self.m.type_of(*v)), *t)).find(|(e, t)| e != t)
     }
 
     fn linalg_reduce(&self, op: OpId, ins: &[ValueId], outs: &[ValueId]) -> VResult {
@@ -513,31 +512,25 @@ impl Verifier<'_> {
         if args.len() != ins.len() + outs.len() {
             return self.op_err(op, "mismatching number of operands and block arguments");
         }
-        for (v, t) in ins.iter().zip(&args) {
-            let e = self.linalg_elem(m.type_of(*v));
-            if e != *t {
-                return self.op_err(
-                    op,
-                    format!(
-                        "input element type '{}' does not match corresponding block argument type '{}'",
-                        self.ty(e),
-                        self.ty(*t)
-                    ),
-                );
-            }
+        if let Some((e, t)) = self.linalg_elem_mismatch(ins, &args) {
+            return self.op_err(
+                op,
+                format!(
+                    "input element type '{}' does not match corresponding block argument type '{}'",
+                    self.ty(e),
+                    self.ty(t)
+                ),
+            );
         }
-        for (v, t) in outs.iter().zip(&args[ins.len()..]) {
-            let e = self.linalg_elem(m.type_of(*v));
-            if e != *t {
-                return self.op_err(
-                    op,
-                    format!(
-                        "output element type '{}' does not match corresponding block argument type '{}'",
-                        self.ty(e),
-                        self.ty(*t)
-                    ),
-                );
-            }
+        if let Some((e, t)) = self.linalg_elem_mismatch(outs, &args[ins.len()..]) {
+            return self.op_err(
+                op,
+                format!(
+                    "output element type '{}' does not match corresponding block argument type '{}'",
+                    self.ty(e),
+                    self.ty(t)
+                ),
+            );
         }
         Ok(())
     }

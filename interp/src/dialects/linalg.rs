@@ -67,12 +67,13 @@ impl Operand {
     }
 
     fn write(&mut self, op: OpId, idx: &[i64], v: &Value) -> Result<()> {
-        let shape = self.shape();
         match self {
             Operand::Scalar(_) => Err(Error::unverified(op, "a scalar output")),
             Operand::Tensor(d) => {
                 let p: Vec<usize> = idx.iter().map(|x| *x as usize).collect();
-                let i = d.linear(&p).ok_or_else(|| out_of_bounds(op, idx, &shape))?;
+                let i = d
+                    .linear(&p)
+                    .ok_or_else(|| out_of_bounds(op, idx, &d.shape().iter().map(|x| *x as i64).collect::<Vec<_>>()))?;
                 let s = v.scalar().ok_or_else(|| Error::unverified(op, "a non-scalar yielded"))?;
                 Rc::make_mut(d)
                     .set(i, s)
