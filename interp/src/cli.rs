@@ -246,6 +246,11 @@ pub enum Cmd {
     /// Run FILE here and through mlir-opt + mlir-runner (LLVM 22); report
     /// the first difference (exit 0 same, 1 different, 2 unusable input).
     Diff(DiffArgs),
+    /// Check that a pass pipeline preserves FILE's meaning: run the entry
+    /// function before and after the optimizer on the same inputs and judge
+    /// each by refinement (exit 0 no miscompile, 1 a miscompile, 2 the
+    /// check cannot be made).
+    Passcheck(PasscheckArgs),
     /// Run as LLVM's FileCheck (built in): `filecheck CHECK-FILE [options]`
     /// with the input on stdin or `--input-file`; also what the binary
     /// does when called through a link named `FileCheck`.
@@ -341,6 +346,55 @@ pub struct DiffArgs {
     pub timeout: std::time::Duration,
 }
 
+/// `passcheck`'s options.
+#[derive(clap::Args, Debug)]
+pub struct PasscheckArgs {
+    /// The source program (the optimizer reads it too, so not `-`).
+    pub file: String,
+    /// The pass pipeline: `canonicalize,cse` or `builtin.module(...)`.
+    #[arg(long)]
+    pub passes: Option<String>,
+    /// The optimizer, run through the shell as `CMD [--pass-pipeline=...]
+    /// FILE` with the transformed module on its stdout (default: LLVM 22's
+    /// mlir-opt; any MLIR tool or script works).
+    #[arg(long, value_name = "CMD")]
+    pub opt: Option<String>,
+    /// The function to run.
+    #[arg(short = 'e', long = "entry", default_value = "main")]
+    pub entry: String,
+    /// A value for the entry function's next parameter (as `run --arg`):
+    /// check this one input instead of random ones.
+    #[arg(long = "arg", value_name = "V", allow_hyphen_values = true)]
+    pub args: Vec<String>,
+    /// How many random input sets to try when the entry takes parameters
+    /// (edge values half the time).
+    #[arg(long, default_value_t = 8)]
+    pub inputs: usize,
+    /// The seed of the first random input set (the next ones count up).
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Run the pipeline one pass at a time and name the first pass after
+    /// which the meaning changes, with the IR before and after it.
+    #[arg(long = "each-pass")]
+    pub each_pass: bool,
+    /// With --each-pass: keep the module after every pass in DIR.
+    #[arg(long = "ir-dir", value_name = "DIR")]
+    pub ir_dir: Option<String>,
+    /// Treat NaNs with different signs or payloads as different (LLVM lets
+    /// passes choose them, so by default they are not).
+    #[arg(long = "nan-exact")]
+    pub nan_exact: bool,
+    /// Seconds each run of the program may take (past it the input is
+    /// inconclusive).
+    #[arg(long, default_value = "10", value_parser = clap::builder::ValueParser::new(parse_seconds))]
+    pub timeout: std::time::Duration,
+    /// Seconds each optimizer invocation may take.
+    #[arg(long = "opt-timeout", default_value = "120", value_parser = clap::builder::ValueParser::new(parse_seconds))]
+    pub opt_timeout: std::time::Duration,
+    #[command(flatten)]
+    pub engine: EngineArgs,
+}
+
 /// Runs the CLI and returns the process exit status.
 pub fn main_with(cli: Cli) -> i32 {
     match cli.cmd {
@@ -411,6 +465,27 @@ pub fn main_with(cli: Cli) -> i32 {
                 eprintln!("error: {msg}");
                 code
             })
+        }
+        Cmd::Passcheck(a) => {
+            if a.passes.is_none() && a.opt.is_none() {
+                eprintln!("error: passcheck needs --passes (or an --opt command that transforms on its own)");
+                return EXIT_INPUT;
+            }
+            let o = crate::passcheck::Options {
+                cfg: a.engine.config(Some(a.timeout), false),
+                file: a.file,
+                passes: a.passes,
+                opt: a.opt,
+                entry: a.entry,
+                args: a.args,
+                inputs: a.inputs.max(1),
+                seed: a.seed,
+                each_pass: a.each_pass,
+                nan_exact: a.nan_exact,
+                ir_dir: a.ir_dir,
+                opt_timeout: a.opt_timeout,
+            };
+            crate::passcheck::main(&o)
         }
         Cmd::Diff(a) => {
             let cfg = Config { max_steps: a.max_steps, ..Config::default() };

@@ -1,0 +1,639 @@
+//! `mlir-interp passcheck FILE --passes PIPELINE`: does a pass pipeline
+//! preserve the meaning of a program? The optimizer (mlir-opt, or any
+//! command given with `--opt`) transforms FILE; this engine runs the entry
+//! function of the source and of the result on the same inputs and judges
+//! each input by refinement: where the source is defined, the target must
+//! print the same lines, end the same way and return the same values; where
+//! the source has undefined behaviour (or returns poison), anything the
+//! target does is allowed.
+//!
+//! `--each-pass` runs the pipeline one pass at a time and names the first
+//! pass after which the meaning changes, with the IR it changed.
+
+use crate::driver::on_engine_thread;
+use crate::error::ErrorKind;
+use crate::exec::{Config, Engine};
+use crate::scalar::Scalar;
+use crate::value::Value;
+use mlir_ir::diag::Source;
+use std::path::{Path, PathBuf};
+
+/// What `passcheck` was asked to do.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// The source program.
+    pub file: String,
+    /// The pass pipeline (`canonicalize,cse` or `builtin.module(...)`);
+    /// `None` runs the optimizer without `--pass-pipeline`.
+    pub passes: Option<String>,
+    /// The optimizer command (`mlir-opt` when `None`), run through the
+    /// shell as `CMD [--pass-pipeline=...] FILE`.
+    pub opt: Option<String>,
+    /// The entry function.
+    pub entry: String,
+    /// One input given on the command line (`--arg` texts).
+    pub args: Vec<String>,
+    /// How many random input sets when the entry takes parameters.
+    pub inputs: usize,
+    /// The seed of the first random input set.
+    pub seed: u64,
+    /// Check after every pass and name the first that changes the meaning.
+    pub each_pass: bool,
+    /// NaN payloads and signs count (by default any NaN equals any NaN, as
+    /// LLVM lets passes choose them).
+    pub nan_exact: bool,
+    /// Where `--each-pass` keeps the module after every stage.
+    pub ir_dir: Option<String>,
+    /// How long the optimizer may take, per invocation.
+    pub opt_timeout: std::time::Duration,
+    /// The engine configuration of the source's runs; the target's gets
+    /// more fuel (lowered code executes more ops for the same work).
+    pub cfg: Config,
+}
+
+/// How much more fuel the target gets than the source.
+const TARGET_FUEL_FACTOR: u64 = 16;
+
+/// How one run ended, as far as refinement cares.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum End {
+    /// The entry returned these results.
+    Returned(Vec<Res>),
+    /// Undefined behaviour (or a result with no defined value): the
+    /// diagnostic.
+    Ub(String),
+    /// A failed `cf.assert` or a call of `abort()`: defined behaviour.
+    Aborted(String),
+    /// Out of fuel, time, memory or call depth: nothing can be concluded.
+    Undecided(String),
+    /// The run could not happen (arguments that do not fit, an op this
+    /// engine does not run, an interpreter bug).
+    Unusable(String),
+}
+
+/// One result of the entry function, flattened for comparison.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Res {
+    /// Its type, as MLIR prints it.
+    pub ty: String,
+    /// Its text (`show::value`), for the report.
+    pub text: String,
+    /// Its elements in order, `None` where poison.
+    pub elems: Vec<Option<String>>,
+}
+
+/// What one run printed and how it ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Observation {
+    /// Everything the program printed.
+    pub stdout: String,
+    /// How it ended.
+    pub end: End,
+}
+
+/// The judgement on one input.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// Same output, same ending, same results.
+    Same,
+    /// The source is undefined there (which UB), so any target behaviour
+    /// refines it; or the target is more defined where the source returned
+    /// poison.
+    Refines(String),
+    /// The source is defined and the target differs: how.
+    Miscompile(String),
+    /// One side ran out of fuel, time or memory.
+    Inconclusive(String),
+    /// A side could not run at all.
+    Unusable(String),
+}
+
+impl Verdict {
+    /// The verdict's word in reports.
+    pub fn word(&self) -> &'static str {
+        match self {
+            Verdict::Same => "same",
+            Verdict::Refines(_) => "refines",
+            Verdict::Miscompile(_) => "MISCOMPILE",
+            Verdict::Inconclusive(_) => "inconclusive",
+            Verdict::Unusable(_) => "unusable",
+        }
+    }
+}
+
+/// Splits a pipeline into the passes that run one after another:
+/// `builtin.module(a,func.func(b,c))` gives `a`, `func.func(b)`,
+/// `func.func(c)`. Commas inside options (`{...}`) do not split.
+pub fn split_passes(pipeline: &str) -> Vec<String> {
+    let inner = module_inner(pipeline);
+    let mut out = Vec::new();
+    for piece in split_top(inner) {
+        match anchored(piece) {
+            Some((anchor, body)) => {
+                for p in split_passes(body) {
+                    out.push(format!("{anchor}({p})"));
+                }
+            }
+            None => out.push(piece.to_string()),
+        }
+    }
+    out
+}
+
+/// The pass list inside `builtin.module(...)`, or the whole text.
+fn module_inner(p: &str) -> &str {
+    let p = p.trim();
+    p.strip_prefix("builtin.module(").and_then(|r| r.strip_suffix(')')).unwrap_or(p)
+}
+
+/// `anchor(body)` for a nested pipeline (`func.func(cse)`), `None` for a
+/// pass (whose options are in braces).
+fn anchored(piece: &str) -> Option<(&str, &str)> {
+    let open = piece.find('(')?;
+    if piece.find('{').is_some_and(|b| b < open) {
+        return None;
+    }
+    Some((&piece[..open], piece[open + 1..].strip_suffix(')')?))
+}
+
+/// The comma-separated items of `s` at nesting depth zero.
+fn split_top(s: &str) -> Vec<&str> {
+    let (mut depth, mut start, mut out) = (0i32, 0, Vec::new());
+    for (i, c) in s.char_indices() {
+        match c {
+            '(' | '{' | '[' => depth += 1,
+            ')' | '}' | ']' => depth -= 1,
+            ',' if depth == 0 => {
+                out.push(s[start..i].trim());
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    out.push(s[start..].trim());
+    out.retain(|p| !p.is_empty());
+    out
+}
+
+/// The `--pass-pipeline` text of a pass list.
+pub fn as_pipeline(passes: &str) -> String {
+    format!("builtin.module({})", module_inner(passes))
+}
+
+/// Runs the optimizer on `input` and returns the module it printed.
+pub fn optimize(
+    opt: Option<&str>,
+    pipeline: Option<&str>,
+    input: &Path,
+    timeout: std::time::Duration,
+) -> Result<String, String> {
+    let tc = crate::differential::Toolchain::default();
+    let cmd_text = opt.map_or_else(|| shell_quote(&tc.mlir_opt), str::to_string);
+    // The command goes through the shell (so `--opt 'heir-opt --foo'` or a
+    // script works); its own arguments follow as "$@", quoted.
+    let mut cmd = std::process::Command::new("sh");
+    cmd.arg("-c").arg(format!("{cmd_text} \"$@\"")).arg("passcheck");
+    if let Some(p) = pipeline {
+        cmd.arg(format!("--pass-pipeline={}", as_pipeline(p)));
+    }
+    cmd.arg(input);
+    let shown = format!(
+        "{cmd_text}{} {}",
+        pipeline.map_or(String::new(), |p| format!(" --pass-pipeline='{}'", as_pipeline(p))),
+        input.display()
+    );
+    let (code, out, err) = crate::differential::run_bounded(cmd, timeout).map_err(|e| format!("`{shown}` {e}"))?;
+    if code != Some(0) {
+        let how = code.map_or("was killed by a signal".to_string(), |c| format!("exited {c}"));
+        return Err(format!("the optimizer failed (`{shown}` {how}):\n{err}"));
+    }
+    if out.trim().is_empty() {
+        return Err(format!("the optimizer printed no module (`{shown}`):\n{err}"));
+    }
+    Ok(out)
+}
+
+/// `s` quoted for `sh`.
+fn shell_quote(s: &str) -> String {
+    format!("'{}'", s.replace('\'', "'\\''"))
+}
+
+/// Runs `entry` of the module in `text` once per input set. `Err` when the
+/// module does not parse or verify here.
+pub fn observe_all(
+    name: &str,
+    text: &str,
+    entry: &str,
+    inputs: &[Vec<String>],
+    cfg: &Config,
+    nan_exact: bool,
+) -> Result<Vec<Observation>, String> {
+    let src = Source::new(name, text);
+    let m = mlir_ir::parse_and_verify_with(&src, &crate::driver::limits()).map_err(|d| d.render(&src))?;
+    let go = || inputs.iter().map(|args| observe(&m, &src, entry, args, cfg.clone(), nan_exact)).collect();
+    on_engine_thread(cfg, go).map_err(|e| e.report().1)
+}
+
+/// One run of `entry` on `args`.
+fn observe(
+    m: &mlir_ir::Module,
+    src: &Source,
+    entry: &str,
+    args: &[String],
+    cfg: Config,
+    nan_exact: bool,
+) -> Observation {
+    let mut buf = Vec::new();
+    let (r, res) = match Engine::load(m, cfg, Box::new(&mut buf)) {
+        Ok(mut e) => {
+            let mut res = Vec::new();
+            let r = crate::args::entry_args(&mut e, entry, args).and_then(|a| {
+                e.run_entry_then(entry, a, |e, vals| {
+                    res = flatten_results(e, entry, vals, nan_exact);
+                    Ok(())
+                })
+            });
+            (r.map(|_| ()), res)
+        }
+        Err(err) => (Err(err), Vec::new()),
+    };
+    let stdout = String::from_utf8_lossy(&buf).into_owned();
+    let end = match r {
+        Ok(()) => End::Returned(res),
+        Err(err) => {
+            let diag = err.render(m, src);
+            match err.kind {
+                ErrorKind::Ub(_)
+                | ErrorKind::MemUb { .. }
+                | ErrorKind::Poison { .. }
+                | ErrorKind::NoDefinedResult(_) => End::Ub(diag),
+                ErrorKind::Assert(_) | ErrorKind::Abort => End::Aborted(diag),
+                ErrorKind::Fuel(_) | ErrorKind::CallDepth(_) | ErrorKind::Resource(_) => End::Undecided(diag),
+                ErrorKind::Unsupported(_)
+                | ErrorKind::BadInput(_)
+                | ErrorKind::BadArgument(_)
+                | ErrorKind::Internal(_)
+                | ErrorKind::Halted => End::Unusable(diag),
+            }
+        }
+    };
+    Observation { stdout, end }
+}
+
+/// The entry's results as [`Res`] (read before the module's destructors
+/// run, while memrefs are live).
+fn flatten_results(e: &Engine, entry: &str, vals: &[Value], nan_exact: bool) -> Vec<Res> {
+    let Some(f) = e.func_by_name(entry) else { return Vec::new() };
+    let func = &e.funcs[f.0 as usize];
+    vals.iter()
+        .zip(&func.results)
+        .map(|(v, t)| {
+            let mut elems = Vec::new();
+            flatten(v, func.op, nan_exact, &mut elems);
+            Res { ty: mlir_ir::printer::type_to_string(&e.m.ctx, *t), text: crate::show::value(v, func.op), elems }
+        })
+        .collect()
+}
+
+fn flatten(v: &Value, at: mlir_ir::ir::OpId, nan_exact: bool, out: &mut Vec<Option<String>>) {
+    let atom = |s: Scalar| match s {
+        Scalar::Poison(_) => None,
+        Scalar::Float(f) if !nan_exact && crate::float::is_nan(f) => Some("nan".to_string()),
+        s => Some(crate::show::scalar(&s)),
+    };
+    match v {
+        Value::Scalar(s) => out.push(atom(s.clone())),
+        Value::Array(d) => out.extend(d.iter().map(atom)),
+        Value::Memref(mr) => match mr.read_all(at, "compare") {
+            Ok(d) => out.extend(d.iter().map(atom)),
+            Err(err) => out.push(Some(format!("<{}>", err.kind))),
+        },
+        Value::Agg(fs) => fs.iter().for_each(|f| flatten(f, at, nan_exact, out)),
+        // Addresses differ between any two runs; they carry no meaning here.
+        Value::Ptr(_) => out.push(Some("<pointer>".to_string())),
+        Value::Func(_) => out.push(Some("<function>".to_string())),
+        Value::Opaque => out.push(Some("<opaque>".to_string())),
+    }
+}
+
+/// Judges the target's observation `t` against the source's `s`.
+pub fn judge(s: &Observation, t: &Observation, nan_exact: bool) -> Verdict {
+    match (&s.end, &t.end) {
+        (End::Unusable(d), _) => return Verdict::Unusable(format!("the source cannot run here:\n{d}")),
+        (End::Ub(d), _) => return Verdict::Refines(format!("the source has undefined behavior here:\n{d}")),
+        (End::Undecided(d), _) => return Verdict::Inconclusive(format!("the source did not finish:\n{d}")),
+        (_, End::Unusable(d)) => return Verdict::Unusable(format!("the target cannot run here:\n{d}")),
+        (_, End::Undecided(d)) => return Verdict::Inconclusive(format!("the target did not finish:\n{d}")),
+        _ => {}
+    }
+    if let End::Ub(d) = &t.end {
+        return Verdict::Miscompile(format!("the target has undefined behavior where the source has none:\n{d}"));
+    }
+    if let Some(d) = first_line_difference(&s.stdout, &t.stdout, nan_exact) {
+        return Verdict::Miscompile(d);
+    }
+    match (&s.end, &t.end) {
+        (End::Returned(_), End::Aborted(d)) => {
+            Verdict::Miscompile(format!("the target aborts, the source returns:\n{d}"))
+        }
+        (End::Aborted(d), End::Returned(_)) => {
+            Verdict::Miscompile(format!("the source aborts, the target returns:\n{d}"))
+        }
+        (End::Aborted(_), End::Aborted(_)) => Verdict::Same,
+        (End::Returned(a), End::Returned(b)) => compare_results(a, b),
+        _ => Verdict::Unusable("unreachable combination of endings".to_string()),
+    }
+}
+
+/// The first output line that differs, described.
+fn first_line_difference(a: &str, b: &str, nan_exact: bool) -> Option<String> {
+    let (x, y): (Vec<&str>, Vec<&str>) = (a.lines().collect(), b.lines().collect());
+    (0..x.len().max(y.len())).find_map(|i| {
+        let norm = |l: Option<&&str>| l.map(|l| crate::differential::normalize(l, nan_exact));
+        if norm(x.get(i)) == norm(y.get(i)) {
+            return None;
+        }
+        let show = |l: Option<&&str>| l.map_or("<no more output>".to_string(), |l| l.to_string());
+        Some(format!("output line {}:\n  source: {}\n  target: {}", i + 1, show(x.get(i)), show(y.get(i))))
+    })
+}
+
+/// Results compared element by element, a poison source element matching
+/// anything.
+fn compare_results(a: &[Res], b: &[Res]) -> Verdict {
+    if a.len() != b.len() {
+        return Verdict::Unusable(format!("the source's entry returns {} value(s), the target's {}", a.len(), b.len()));
+    }
+    let mut refined = None;
+    for (i, (x, y)) in a.iter().zip(b).enumerate() {
+        if x.ty != y.ty || x.elems.len() != y.elems.len() {
+            return Verdict::Unusable(format!("result %{i} changed type ({} to {}): not comparable", x.ty, y.ty));
+        }
+        for (k, (p, q)) in x.elems.iter().zip(&y.elems).enumerate() {
+            let at = if x.elems.len() > 1 { format!(" element {k}") } else { String::new() };
+            match (p, q) {
+                (None, Some(_)) => refined = Some(format!("result %{i}{at} is poison in the source")),
+                (Some(_), None) => {
+                    return Verdict::Miscompile(format!(
+                        "result %{i}{at}: the source's is {}, the target's is poison\n  source: {}\n  target: {}",
+                        p.as_deref().unwrap_or(""),
+                        x.text,
+                        y.text
+                    ))
+                }
+                (Some(p), Some(q)) if p != q => {
+                    return Verdict::Miscompile(format!(
+                        "result %{i}{at}: {p} in the source, {q} in the target\n  source: {} : {}\n  target: {} : {}",
+                        x.text, x.ty, y.text, y.ty
+                    ))
+                }
+                _ => {}
+            }
+        }
+    }
+    refined.map_or(Verdict::Same, Verdict::Refines)
+}
+
+/// The input sets: the `--arg` values, none for an entry without
+/// parameters, else `inputs` random sets.
+fn input_sets(text: &str, o: &Options) -> Result<Vec<Vec<String>>, String> {
+    if !o.args.is_empty() {
+        return Ok(vec![o.args.clone()]);
+    }
+    let src = Source::new(o.file.as_str(), text);
+    let m = mlir_ir::parse_and_verify_with(&src, &crate::driver::limits()).map_err(|d| d.render(&src))?;
+    let (cfg, entry) = (o.cfg.clone(), o.entry.as_str());
+    let sets = on_engine_thread(&cfg, || {
+        let e = Engine::load(&m, cfg.clone(), Box::new(std::io::sink())).map_err(|err| err.render(&m, &src))?;
+        let f = e.func_by_name(entry).ok_or_else(|| format!("error: no function named '@{entry}' to check"))?;
+        if e.funcs[f.0 as usize].inputs.is_empty() {
+            return Ok(vec![Vec::new()]);
+        }
+        Ok((0..o.inputs as u64).map(|i| crate::args::random_texts(&e, entry, o.seed.wrapping_add(i))).collect())
+    });
+    sets.map_err(|e| e.report().1)?
+}
+
+/// The command-line form of an input set.
+fn shown(args: &[String]) -> String {
+    if args.is_empty() {
+        return "(no arguments)".to_string();
+    }
+    args.iter().map(|a| format!("--arg '{a}'")).collect::<Vec<_>>().join(" ")
+}
+
+/// A temporary file that is removed when dropped.
+struct TempFile(PathBuf);
+
+impl TempFile {
+    fn with(text: &str, tag: &str) -> Result<TempFile, String> {
+        use std::sync::atomic::{AtomicU32, Ordering};
+        static N: AtomicU32 = AtomicU32::new(0);
+        let n = N.fetch_add(1, Ordering::Relaxed);
+        let p = std::env::temp_dir().join(format!("mlir-interp-{tag}-{}-{n}.mlir", std::process::id()));
+        std::fs::write(&p, text).map_err(|e| format!("cannot write {}: {e}", p.display()))?;
+        Ok(TempFile(p))
+    }
+}
+
+impl Drop for TempFile {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}
+
+/// The verdicts of one target against the source's observations.
+struct Stage {
+    verdicts: Vec<Verdict>,
+}
+
+impl Stage {
+    fn first_miscompile(&self) -> Option<usize> {
+        self.verdicts.iter().position(|v| matches!(v, Verdict::Miscompile(_)))
+    }
+
+    /// `3 same, 1 refines`.
+    fn tally(&self) -> String {
+        let mut parts = Vec::new();
+        for w in ["same", "refines", "MISCOMPILE", "inconclusive", "unusable"] {
+            let n = self.verdicts.iter().filter(|v| v.word() == w).count();
+            if n > 0 {
+                parts.push(format!("{n} {w}"));
+            }
+        }
+        parts.join(", ")
+    }
+}
+
+/// Runs the target module `text` on every input and judges it.
+fn check_target(
+    name: &str,
+    text: &str,
+    o: &Options,
+    inputs: &[Vec<String>],
+    src: &[Observation],
+) -> Result<Stage, String> {
+    let mut cfg = o.cfg.clone();
+    cfg.max_steps = cfg.max_steps.map(|n| n.saturating_mul(TARGET_FUEL_FACTOR));
+    let obs = observe_all(name, text, &o.entry, inputs, &cfg, o.nan_exact)
+        .map_err(|d| format!("this engine cannot read the optimized module:\n{d}"))?;
+    Ok(Stage { verdicts: src.iter().zip(&obs).map(|(s, t)| judge(s, t, o.nan_exact)).collect() })
+}
+
+/// Prints each input's verdict (the reasons of all but `same`).
+fn report(stage: &Stage, inputs: &[Vec<String>]) {
+    for (i, (v, args)) in stage.verdicts.iter().zip(inputs).enumerate() {
+        let why = match v {
+            Verdict::Same => String::new(),
+            Verdict::Refines(d) | Verdict::Miscompile(d) | Verdict::Inconclusive(d) | Verdict::Unusable(d) => {
+                format!("\n  {}", d.trim_end().replace('\n', "\n  "))
+            }
+        };
+        println!("input {}: {}: {}{why}", i + 1, shown(args), v.word());
+    }
+}
+
+/// The exit status for a set of verdicts: 1 on a miscompile, 2 when no
+/// input reached a verdict (or a side could not run), else 0.
+fn status(stage: &Stage) -> i32 {
+    if stage.first_miscompile().is_some() {
+        return 1;
+    }
+    if stage.verdicts.iter().any(|v| matches!(v, Verdict::Unusable(_))) {
+        return 2;
+    }
+    if stage.verdicts.iter().all(|v| matches!(v, Verdict::Inconclusive(_))) {
+        eprintln!("error: no input finished on both sides; raise --max-steps or --timeout");
+        return 2;
+    }
+    0
+}
+
+/// `mlir-interp passcheck`: exit 0 when no input shows a miscompile, 1 when
+/// one does, 2 when the check cannot be made.
+pub fn main(o: &Options) -> i32 {
+    match check(o) {
+        Ok(code) => code,
+        Err(msg) => {
+            eprintln!("{}", msg.trim_end());
+            2
+        }
+    }
+}
+
+fn check(o: &Options) -> Result<i32, String> {
+    if o.file == "-" {
+        return Err("error: passcheck needs a file: the optimizer reads it too".to_string());
+    }
+    let source = crate::driver::read_source(&o.file).map_err(|e| format!("error: {e}"))?;
+    let inputs = input_sets(&source.text, o)?;
+    let src_obs = observe_all(&o.file, &source.text, &o.entry, &inputs, &o.cfg, o.nan_exact)?;
+    if let Some(End::Unusable(d)) = src_obs.iter().map(|s| &s.end).find(|e| matches!(e, End::Unusable(_))) {
+        return Err(format!("the source cannot run here:\n{d}"));
+    }
+    if o.each_pass {
+        return each_pass(o, &source.text, &inputs, &src_obs);
+    }
+    let target = optimize(o.opt.as_deref(), o.passes.as_deref(), Path::new(&o.file), o.opt_timeout)?;
+    let stage = check_target("<optimized>", &target, o, &inputs, &src_obs)?;
+    report(&stage, &inputs);
+    println!("passcheck: {} input(s): {}", inputs.len(), stage.tally());
+    Ok(status(&stage))
+}
+
+/// `--each-pass`: the pipeline one pass at a time, each stage checked
+/// against the source; stops at the first stage with a miscompile.
+fn each_pass(o: &Options, source: &str, inputs: &[Vec<String>], src_obs: &[Observation]) -> Result<i32, String> {
+    let passes = o.passes.as_deref().map(split_passes).unwrap_or_default();
+    if passes.is_empty() {
+        return Err("error: --each-pass needs --passes with at least one pass".to_string());
+    }
+    if let Some(dir) = &o.ir_dir {
+        std::fs::create_dir_all(dir).map_err(|e| format!("error: cannot create {dir}: {e}"))?;
+    }
+    let mut before = source.to_string();
+    let mut last = Stage { verdicts: Vec::new() };
+    for (k, pass) in passes.iter().enumerate() {
+        let input = TempFile::with(&before, "passcheck")?;
+        let after = optimize(o.opt.as_deref(), Some(pass), &input.0, o.opt_timeout)?;
+        if let Some(dir) = &o.ir_dir {
+            let name =
+                pass.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' { c } else { '_' }).collect::<String>();
+            let p = Path::new(dir).join(format!("{:02}-{name}.mlir", k + 1));
+            std::fs::write(&p, &after).map_err(|e| format!("error: cannot write {}: {e}", p.display()))?;
+        }
+        let stage = check_target(&format!("<after {pass}>"), &after, o, inputs, src_obs)?;
+        println!("after pass {}/{} '{pass}': {}", k + 1, passes.len(), stage.tally());
+        if stage.first_miscompile().is_some() {
+            report(&stage, inputs);
+            println!("first pass that changes the meaning: '{pass}' (pass {} of {})", k + 1, passes.len());
+            match crate::textdiff::unified(&before, &after, 3) {
+                Some(d) => println!("--- IR before '{pass}'\n+++ IR after '{pass}'\n{d}"),
+                None => println!("IR before '{pass}':\n{before}\nIR after '{pass}':\n{after}"),
+            }
+            return Ok(1);
+        }
+        before = after;
+        last = stage;
+    }
+    report(&last, inputs);
+    println!("passcheck: {} input(s) after all {} passes: {}", inputs.len(), passes.len(), last.tally());
+    Ok(status(&last))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pipelines_split_into_passes() {
+        assert_eq!(split_passes("canonicalize,cse"), ["canonicalize", "cse"]);
+        assert_eq!(
+            split_passes("builtin.module(lower-affine,func.func(cse,canonicalize{max-iterations=2}))"),
+            ["lower-affine", "func.func(cse)", "func.func(canonicalize{max-iterations=2})"]
+        );
+        assert_eq!(split_passes("sccp, test-pass{list=1,2}"), ["sccp", "test-pass{list=1,2}"]);
+        assert_eq!(as_pipeline("cse"), "builtin.module(cse)");
+        assert_eq!(as_pipeline("builtin.module(cse)"), "builtin.module(cse)");
+    }
+
+    fn ret(elems: &[Option<&str>]) -> Observation {
+        let elems: Vec<Option<String>> = elems.iter().map(|e| e.map(str::to_string)).collect();
+        let r = Res { ty: "i32".into(), text: String::new(), elems };
+        Observation { stdout: String::new(), end: End::Returned(vec![r]) }
+    }
+
+    fn ending(end: End, stdout: &str) -> Observation {
+        Observation { stdout: stdout.into(), end }
+    }
+
+    /// Refinement: a poison or UB source allows anything; a defined source
+    /// allows nothing else.
+    #[test]
+    fn verdicts_follow_refinement() {
+        assert_eq!(judge(&ret(&[Some("1")]), &ret(&[Some("1")]), false), Verdict::Same);
+        assert!(matches!(judge(&ret(&[Some("1")]), &ret(&[Some("2")]), false), Verdict::Miscompile(_)));
+        assert!(matches!(judge(&ret(&[None]), &ret(&[Some("2")]), false), Verdict::Refines(_)));
+        assert!(matches!(judge(&ret(&[Some("1")]), &ret(&[None]), false), Verdict::Miscompile(_)));
+        let ub = ending(End::Ub("division by zero".into()), "");
+        assert!(matches!(judge(&ub, &ret(&[Some("7")]), false), Verdict::Refines(_)));
+        assert!(matches!(judge(&ret(&[Some("7")]), &ub, false), Verdict::Miscompile(_)));
+        let abort = ending(End::Aborted("assert".into()), "1\n");
+        assert_eq!(judge(&abort, &ending(End::Aborted("abort()".into()), "1\n"), false), Verdict::Same);
+        assert!(matches!(judge(&abort, &ending(End::Aborted("abort()".into()), "2\n"), false), Verdict::Miscompile(_)));
+        let fuel = ending(End::Undecided("fuel".into()), "");
+        assert!(matches!(judge(&ret(&[Some("1")]), &fuel, false), Verdict::Inconclusive(_)));
+    }
+
+    #[test]
+    fn output_lines_count() {
+        let (a, b) = (ending(End::Returned(vec![]), "1\n2\n"), ending(End::Returned(vec![]), "1\n3\n"));
+        match judge(&a, &b, false) {
+            Verdict::Miscompile(d) => assert!(d.contains("output line 2") && d.contains("target: 3"), "{d}"),
+            v => panic!("{v:?}"),
+        }
+        let (a, b) = (ending(End::Returned(vec![]), "( nan )\n"), ending(End::Returned(vec![]), "( -nan )\n"));
+        assert_eq!(judge(&a, &b, false), Verdict::Same);
+        assert!(matches!(judge(&a, &b, true), Verdict::Miscompile(_)));
+    }
+}

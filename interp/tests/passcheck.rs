@@ -1,0 +1,225 @@
+//! `mlir-interp passcheck` driven as a user would: deliberately wrong
+//! optimizers (shell scripts that rewrite the module, so these run on any
+//! machine) must be caught, the pass that misbehaves named, and undefined
+//! behaviour in the source must excuse whatever the target does. The last
+//! tests check real LLVM 22 pipelines on the exec fixtures (skipped without
+//! mlir-22-tools, except under CI).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// A scratch directory for one test.
+fn scratch(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("mlir-interp-passcheck-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&d).expect("scratch dir");
+    d
+}
+
+/// An executable shell script in `dir`.
+fn script(dir: &Path, name: &str, body: &str) -> String {
+    use std::os::unix::fs::PermissionsExt;
+    let p = dir.join(name);
+    std::fs::write(&p, format!("#!/bin/sh\n{body}\n")).expect("write script");
+    std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    p.display().to_string()
+}
+
+/// An optimizer that ignores the pipeline and applies `sed` to its input
+/// file (the last argument) when the pipeline contains `when`.
+fn sed_opt(dir: &Path, name: &str, when: &str, sed: &str) -> String {
+    script(
+        dir,
+        name,
+        &format!("for f; do :; done\ncase \"$*\" in\n  *{when}*) sed '{sed}' \"$f\" ;;\n  *) cat \"$f\" ;;\nesac"),
+    )
+}
+
+const ADD: &str = "func.func @f(%a: i32, %b: i32) -> i32 {
+  %s = arith.addi %a, %b : i32
+  return %s : i32
+}
+";
+
+fn passcheck(file: &Path, args: &[&str]) -> (i32, String, String) {
+    let out =
+        Command::new(env!("CARGO_BIN_EXE_mlir-interp")).arg("passcheck").arg(file).args(args).output().expect("run");
+    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+    (out.status.code().unwrap_or(-1), text(&out.stdout), text(&out.stderr))
+}
+
+fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
+    let p = dir.join(name);
+    std::fs::write(&p, text).expect("write");
+    p
+}
+
+#[test]
+fn an_identity_optimizer_preserves_meaning() {
+    let d = scratch("identity");
+    let f = write(&d, "add.mlir", ADD);
+    let opt = sed_opt(&d, "id.sh", "never", "");
+    let (code, out, err) = passcheck(&f, &["-e", "f", "--passes", "cse", "--opt", &opt, "--inputs", "5"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.ends_with("passcheck: 5 input(s): 5 same\n"), "{out}");
+}
+
+#[test]
+fn a_wrong_rewrite_is_a_miscompile() {
+    let d = scratch("wrong");
+    let f = write(&d, "add.mlir", ADD);
+    let opt = sed_opt(&d, "bad.sh", "cse", "s/arith.addi/arith.subi/");
+    let (code, out, _) = passcheck(&f, &["-e", "f", "--passes", "cse", "--opt", &opt, "--arg", "5", "--arg", "2"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("input 1: --arg '5' --arg '2': MISCOMPILE"), "{out}");
+    assert!(out.contains("result %0: 7 in the source, 3 in the target"), "{out}");
+}
+
+#[test]
+fn each_pass_names_the_pass_that_changes_the_meaning() {
+    let d = scratch("each");
+    let f = write(&d, "add.mlir", ADD);
+    let opt = sed_opt(&d, "bad.sh", "bad-pass", "s/arith.addi/arith.subi/");
+    let ir = d.join("ir");
+    let (code, out, _) = passcheck(
+        &f,
+        &[
+            "-e",
+            "f",
+            "--passes",
+            "builtin.module(canonicalize,func.func(cse,bad-pass),sccp)",
+            "--opt",
+            &opt,
+            "--each-pass",
+            "--ir-dir",
+            ir.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("after pass 1/4 'canonicalize': 8 same"), "{out}");
+    assert!(out.contains("after pass 2/4 'func.func(cse)': 8 same"), "{out}");
+    assert!(out.contains("first pass that changes the meaning: 'func.func(bad-pass)' (pass 3 of 4)"), "{out}");
+    assert!(out.contains("-  %s = arith.addi %a, %b : i32\n+  %s = arith.subi %a, %b : i32"), "{out}");
+    assert!(ir.join("03-func_func_bad-pass_.mlir").exists() && !ir.join("04-sccp.mlir").exists());
+}
+
+#[test]
+fn undefined_behaviour_in_the_source_allows_anything() {
+    let d = scratch("ub");
+    let src = "func.func @f(%a: i32, %b: i32) -> i32 {\n  %q = arith.divsi %a, %b : i32\n  return %q : i32\n}\n";
+    let f = write(&d, "div.mlir", src);
+    let opt = sed_opt(&d, "bad.sh", "cse", "s/arith.divsi %a, %b/arith.constant 42/; s/: i32$/: i32/");
+    let (code, out, _) = passcheck(&f, &["-e", "f", "--passes", "cse", "--opt", &opt, "--arg", "7", "--arg", "0"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("refines\n  the source has undefined behavior here:"), "{out}");
+    assert!(out.contains("signed division by zero"), "{out}");
+    // Where the source is defined the same rewrite is wrong.
+    let (code, out, _) = passcheck(&f, &["-e", "f", "--passes", "cse", "--opt", &opt, "--arg", "7", "--arg", "1"]);
+    assert_eq!(code, 1, "{out}");
+}
+
+#[test]
+fn an_nsw_flag_that_does_not_hold_makes_poison() {
+    let d = scratch("nsw");
+    let f = write(&d, "add.mlir", ADD);
+    let opt = sed_opt(&d, "nsw.sh", "canonicalize", "s/arith.addi %a, %b/arith.addi %a, %b overflow<nsw>/");
+    let args = ["-e", "f", "--passes", "canonicalize", "--opt", &opt];
+    let (code, out, _) = passcheck(&f, &[&args[..], &["--arg", "1", "--arg", "2"]].concat());
+    assert_eq!(code, 0, "no overflow, no poison: {out}");
+    let (code, out, _) = passcheck(&f, &[&args[..], &["--arg", "2147483647", "--arg", "1"]].concat());
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("the target has undefined behavior where the source has none"), "{out}");
+    assert!(out.contains("poison value returned by the entry function"), "{out}");
+}
+
+#[test]
+fn output_and_aborts_are_compared() {
+    let d = scratch("print");
+    let src = "func.func @main() {\n  %c = arith.constant 3 : i32\n  vector.print %c : i32\n  return\n}\n";
+    let f = write(&d, "print.mlir", src);
+    let opt = sed_opt(&d, "bad.sh", "cse", "s/constant 3/constant 4/");
+    let (code, out, _) = passcheck(&f, &["--passes", "cse", "--opt", &opt]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("output line 1:\n    source: 3\n    target: 4"), "{out}");
+    // An assertion the target drops is a miscompile too.
+    let src = "func.func @main() {\n  %f = arith.constant false\n  cf.assert %f, \"no\"\n  return\n}\n";
+    let f = write(&d, "assert.mlir", src);
+    let opt = sed_opt(&d, "drop.sh", "cse", "/cf.assert/d");
+    let (code, out, _) = passcheck(&f, &["--passes", "cse", "--opt", &opt]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("the source aborts, the target returns"), "{out}");
+}
+
+#[test]
+fn an_optimizer_that_fails_makes_the_check_unusable() {
+    let d = scratch("fail");
+    let f = write(&d, "add.mlir", ADD);
+    let opt = script(&d, "fail.sh", "echo 'error: no such pass' >&2; exit 1");
+    let (code, _, err) = passcheck(&f, &["-e", "f", "--passes", "nope", "--opt", &opt]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("the optimizer failed") && err.contains("error: no such pass"), "{err}");
+    let (code, _, err) = passcheck(&f, &["-e", "f"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("needs --passes"), "{err}");
+}
+
+fn toolchain() -> bool {
+    let there = Path::new("/usr/lib/llvm-22/bin/mlir-opt").exists();
+    assert!(there || std::env::var("CI").as_deref() != Ok("true"), "CI needs mlir-22-tools");
+    if !there {
+        eprintln!("skipped: mlir-opt not found");
+    }
+    there
+}
+
+/// The lowering to LLVM and LLVM 22's scalar optimizations preserve the
+/// meaning of exec fixtures (run on random inputs where they take any).
+#[test]
+fn real_pipelines_preserve_the_exec_fixtures() {
+    if !toolchain() {
+        return;
+    }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/exec");
+    let lower = mlir_interp::differential::DEFAULT_PIPELINE;
+    let cases = [
+        ("func/fib_recursive.mlir", lower.to_string()),
+        ("scf/while_loops.mlir", format!("canonicalize,cse,{lower}")),
+        // normalize-memrefs after canonicalize flattens strided views that
+        // reach printMemref (fixtures/found/normalize_memrefs_views.mlir).
+        ("memref/views.mlir", format!("canonicalize,cse,{}", lower.replace("normalize-memrefs,", ""))),
+        ("arith/i8_all_pairs.mlir", "canonicalize,int-range-optimizations,arith-expand,cse".to_string()),
+    ];
+    for (file, passes) in cases {
+        let f = root.join(file);
+        if !f.exists() {
+            panic!("fixture {file} is gone: pick another");
+        }
+        let (code, out, err) = passcheck(&f, &["--passes", &passes]);
+        assert_eq!(code, 0, "{file}\n{out}{err}");
+        assert!(!out.contains("MISCOMPILE") && out.contains("1 same"), "{file}\n{out}");
+    }
+}
+
+/// Every reproducer under fixtures/found/ still shows its miscompile with
+/// LLVM 22 (its `// PASSCHECK:` line gives the options).
+#[test]
+fn found_miscompiles_still_show() {
+    if !toolchain() {
+        return;
+    }
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/found");
+    let mut n = 0;
+    for entry in std::fs::read_dir(&dir).expect("fixtures/found") {
+        let f = entry.expect("entry").path();
+        if f.extension().is_none_or(|e| e != "mlir") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&f).expect("read");
+        let line = text.lines().find_map(|l| l.strip_prefix("// PASSCHECK:"));
+        let opts: Vec<&str> =
+            line.unwrap_or_else(|| panic!("{} has no PASSCHECK line", f.display())).split_whitespace().collect();
+        let (code, out, err) = passcheck(&f, &opts);
+        assert_eq!(code, 1, "{}: the miscompile no longer shows\n{out}{err}", f.display());
+        n += 1;
+    }
+    assert!(n >= 1, "no reproducers in {}", dir.display());
+}
