@@ -251,6 +251,20 @@ pub enum Cmd {
     /// each by refinement (exit 0 no miscompile, 1 a miscompile, 2 the
     /// check cannot be made).
     Passcheck(PasscheckArgs),
+    /// Print a random program free of undefined behaviour: `@f` computing
+    /// on its arguments, `@main` calling it with edge values and printing
+    /// the results (deterministic per seed).
+    Gen {
+        /// The seed.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// What the program exercises.
+        #[arg(long, value_enum, default_value = "mixed")]
+        kind: crate::gen::Kind,
+        /// About how many ops `@f` gets.
+        #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..=10_000))]
+        size: u64,
+    },
     /// Run as LLVM's FileCheck (built in): `filecheck CHECK-FILE [options]`
     /// with the input on stdin or `--input-file`; also what the binary
     /// does when called through a link named `FileCheck`.
@@ -486,6 +500,18 @@ pub fn main_with(cli: Cli) -> i32 {
                 opt_timeout: a.opt_timeout,
             };
             crate::passcheck::main(&o)
+        }
+        Cmd::Gen { seed, kind, size } => {
+            match crate::gen::program(&crate::gen::Options { seed, kind, size: size as usize }) {
+                Ok(text) => {
+                    print!("{text}");
+                    0
+                }
+                Err(crate::gen::GenError(msg)) => {
+                    eprintln!("error: internal error: the generator made a bad program (please report it): {msg}");
+                    EXIT_INTERNAL
+                }
+            }
         }
         Cmd::Diff(a) => {
             let cfg = Config { max_steps: a.max_steps, ..Config::default() };
