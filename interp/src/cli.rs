@@ -212,6 +212,13 @@ pub enum Cmd {
         /// Report executed ops and ops per second on stderr (for benchmarks).
         #[arg(long)]
         stats: bool,
+        /// Exit statuses for reducers' interestingness scripts (mlir-reduce,
+        /// C-Reduce): 0 the run is defined (it returned, or failed an
+        /// assertion), 1 undefined behaviour, 4 a limit ended it (fuel,
+        /// time, memory; default --max-steps 100000000 and --timeout 10),
+        /// 2 bad input, 3 an internal error.
+        #[arg(long = "reduce-mode")]
+        reduce_mode: bool,
     },
     /// Debug FILE's entry function: a REPL paused before its first op
     /// (breakpoints, stepping, printing values; `help` lists the commands).
@@ -265,6 +272,10 @@ pub enum Cmd {
         #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..=10_000))]
         size: u64,
     },
+    /// Shrink FILE while a miscompile under --passes still shows (or while
+    /// --test CMD still exits 0), keeping it valid and free of undefined
+    /// behaviour; prints the reduced program.
+    Reduce(ReduceArgs),
     /// Run as LLVM's FileCheck (built in): `filecheck CHECK-FILE [options]`
     /// with the input on stdin or `--input-file`; also what the binary
     /// does when called through a link named `FileCheck`.
@@ -409,6 +420,49 @@ pub struct PasscheckArgs {
     pub engine: EngineArgs,
 }
 
+/// `reduce`'s options.
+#[derive(clap::Args, Debug)]
+pub struct ReduceArgs {
+    /// The program to shrink.
+    pub file: String,
+    /// Keep a miscompile under this pass pipeline (as `passcheck --passes`).
+    #[arg(long, conflicts_with = "test")]
+    pub passes: Option<String>,
+    /// The optimizer (as `passcheck --opt`).
+    #[arg(long, value_name = "CMD")]
+    pub opt: Option<String>,
+    /// Keep this interestingness test exiting 0: run through the shell as
+    /// `CMD FILE` (C-Reduce's convention).
+    #[arg(long, value_name = "CMD", conflicts_with = "opt")]
+    pub test: Option<String>,
+    /// The function to run.
+    #[arg(short = 'e', long = "entry", default_value = "main")]
+    pub entry: String,
+    /// A value for the entry function's next parameter (as `run --arg`).
+    #[arg(long = "arg", value_name = "V", allow_hyphen_values = true)]
+    pub args: Vec<String>,
+    /// Random input sets to look for a miscompiling one (as `passcheck`).
+    #[arg(long, default_value_t = 8)]
+    pub inputs: usize,
+    /// The seed of the first random input set.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Write the reduced program here instead of standard output.
+    #[arg(short = 'o', long = "output", value_name = "FILE")]
+    pub output: Option<String>,
+    /// NaN signs and payloads count (as `passcheck --nan-exact`).
+    #[arg(long = "nan-exact")]
+    pub nan_exact: bool,
+    /// Seconds each run (and each --test) may take.
+    #[arg(long, default_value = "10", value_parser = clap::builder::ValueParser::new(parse_seconds))]
+    pub timeout: std::time::Duration,
+    /// Seconds each optimizer invocation may take.
+    #[arg(long = "opt-timeout", default_value = "120", value_parser = clap::builder::ValueParser::new(parse_seconds))]
+    pub opt_timeout: std::time::Duration,
+    #[command(flatten)]
+    pub engine: EngineArgs,
+}
+
 /// Runs the CLI and returns the process exit status.
 pub fn main_with(cli: Cli) -> i32 {
     match cli.cmd {
@@ -442,12 +496,18 @@ pub fn main_with(cli: Cli) -> i32 {
             check_leaks,
             engine,
             stats,
+            reduce_mode,
         } => {
             let (src, m) = match load_module(&file) {
                 Ok(x) => x,
                 Err(code) => return code,
             };
-            let cfg = engine.config(timeout, check_leaks);
+            let mut cfg = engine.config(timeout, check_leaks);
+            if reduce_mode {
+                // A reducer's edits can make a loop endless: bound every run.
+                cfg.max_steps = cfg.max_steps.or(Some(100_000_000));
+                cfg.timeout = cfg.timeout.or(Some(std::time::Duration::from_secs(10)));
+            }
             let format = match trace_format {
                 TraceFormat::Text => crate::trace::Format::Text,
                 TraceFormat::Jsonl => crate::trace::Format::Jsonl,
@@ -459,7 +519,17 @@ pub fn main_with(cli: Cli) -> i32 {
                 format,
                 filter,
             });
-            let run = RunArgs { entry, res: entry_point_result, args, random_args, print_results, out, trace, stats };
+            let run = RunArgs {
+                entry,
+                res: entry_point_result,
+                args,
+                random_args,
+                print_results,
+                out,
+                trace,
+                stats,
+                reduce_mode,
+            };
             run_on_big_stack(&m, &src, cfg, &run)
         }
         Cmd::Debug { file, entry, args, engine } => debug(&file, entry, args, &engine),
@@ -513,11 +583,92 @@ pub fn main_with(cli: Cli) -> i32 {
                 }
             }
         }
+        Cmd::Reduce(a) => reduce(a),
         Cmd::Diff(a) => {
             let cfg = Config { max_steps: a.max_steps, ..Config::default() };
             crate::differential::main(&a.file, a.pipeline, &a.entry, a.entry_point_result, a.nan_exact, cfg, a.timeout)
         }
     }
+}
+
+/// `reduce`: shrinks the file while its property holds; exit 0 with the
+/// reduced program, 2 when the property does not hold to start with.
+fn reduce(a: ReduceArgs) -> i32 {
+    use crate::reduce::{Property, Stats};
+    let mut cfg = a.engine.config(Some(a.timeout), false);
+    // Edits can turn a loop bound into a huge one: bound every run.
+    cfg.max_steps = cfg.max_steps.or(Some(100_000_000));
+    let text = match read_source(&a.file) {
+        Ok(s) => s.text,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return EXIT_INPUT;
+        }
+    };
+    let prop = match &a.test {
+        Some(cmd) => Property::Test {
+            cmd: cmd.clone(),
+            entry: a.entry.clone(),
+            args: a.args.clone(),
+            cfg: cfg.clone(),
+            timeout: a.timeout,
+        },
+        None if a.passes.is_some() || a.opt.is_some() => {
+            let opts = crate::passcheck::Options {
+                file: a.file.clone(),
+                passes: a.passes.clone(),
+                opt: a.opt.clone(),
+                entry: a.entry.clone(),
+                args: a.args.clone(),
+                inputs: a.inputs.max(1),
+                seed: a.seed,
+                each_pass: false,
+                nan_exact: a.nan_exact,
+                ir_dir: None,
+                opt_timeout: a.opt_timeout,
+                cfg: cfg.clone(),
+            };
+            let inputs = match crate::passcheck::failing_inputs(&opts) {
+                Ok(i) if !i.is_empty() => i,
+                Ok(_) => {
+                    eprintln!("error: passcheck finds no miscompile in {} to start from", a.file);
+                    return EXIT_INPUT;
+                }
+                Err(e) => {
+                    eprintln!("{}", e.trim_end());
+                    return EXIT_INPUT;
+                }
+            };
+            // One failing input is enough and keeps every check fast.
+            let first = inputs[0].clone();
+            Property::Miscompile { opts, inputs: vec![first] }
+        }
+        None => {
+            eprintln!("error: reduce needs --passes (keep a miscompile) or --test CMD (keep a test passing)");
+            return EXIT_INPUT;
+        }
+    };
+    if let Err(why) = crate::reduce::check_start(&text, &prop) {
+        eprintln!("error: {why}");
+        return EXIT_INPUT;
+    }
+    let mut log = |line: &str| eprintln!("reduce: {line}");
+    let (out, Stats { tried, kept }) = crate::reduce::reduce(&text, &prop, &mut log);
+    eprintln!(
+        "reduce: {} to {} lines ({tried} candidates tried, {kept} kept)",
+        text.lines().count(),
+        out.lines().count()
+    );
+    match &a.output {
+        Some(f) => {
+            if let Err(e) = std::fs::write(f, &out) {
+                eprintln!("error: cannot write {f}: {e}");
+                return EXIT_INPUT;
+            }
+        }
+        None => print!("{out}"),
+    }
+    0
 }
 
 /// Reads and verifies `file` (`-`: standard input); on failure prints
@@ -580,13 +731,14 @@ fn debug(file: &str, entry: String, args: Vec<String>, engine: &EngineArgs) -> i
 fn run_on_big_stack(m: &mlir_ir::Module, src: &Source, cfg: Config, run_args: &RunArgs) -> i32 {
     if let Some(t) = cfg.timeout {
         let grace = t + std::time::Duration::from_secs(1);
+        let code = if run_args.reduce_mode { REDUCE_MODE_LIMIT } else { EXIT_RUNTIME };
         std::thread::spawn(move || {
             std::thread::sleep(grace);
             eprintln!(
                 "error: resource limit: time limit of {} s reached (--timeout), inside one operation",
                 t.as_secs_f64()
             );
-            std::process::exit(EXIT_RUNTIME);
+            std::process::exit(code);
         });
     }
     let c = cfg.clone();
@@ -615,6 +767,8 @@ struct RunArgs {
     /// `--trace` and its options.
     trace: Option<TraceArgs>,
     stats: bool,
+    /// `--reduce-mode`: exit statuses for interestingness scripts.
+    reduce_mode: bool,
 }
 
 /// `--trace`'s options.
@@ -722,10 +876,28 @@ fn run<'a>(m: &'a mlir_ir::Module, src: &'a Source, cfg: Config, a: &RunArgs) ->
         Ok(()) => 0,
         Err(err) => {
             eprint!("{}", err.render(m, src));
-            err.exit_code()
+            if a.reduce_mode {
+                reduce_mode_status(&err)
+            } else {
+                err.exit_code()
+            }
         }
     }
 }
+
+/// `run --reduce-mode`'s exit status for a run that ended with `err`.
+fn reduce_mode_status(err: &crate::error::Error) -> i32 {
+    use crate::error::ErrorKind;
+    match err.kind {
+        ErrorKind::Assert(_) | ErrorKind::Abort => 0,
+        ErrorKind::Ub(_) | ErrorKind::MemUb { .. } | ErrorKind::Poison { .. } | ErrorKind::NoDefinedResult(_) => 1,
+        ErrorKind::Fuel(_) | ErrorKind::CallDepth(_) | ErrorKind::Resource(_) => REDUCE_MODE_LIMIT,
+        _ => err.exit_code(),
+    }
+}
+
+/// `run --reduce-mode`: a limit ended the run, so nothing is known.
+const REDUCE_MODE_LIMIT: i32 = 4;
 
 /// The process's peak resident set size in bytes (Linux `VmHWM`).
 fn peak_rss() -> Option<usize> {

@@ -59,6 +59,7 @@ mod npy;
 mod operands;
 pub mod passcheck;
 mod poison;
+mod reduce;
 mod runner;
 mod runtime;
 mod scalar;

@@ -396,7 +396,7 @@ fn compare_results(a: &[Res], b: &[Res]) -> Verdict {
 
 /// The input sets: the `--arg` values, none for an entry without
 /// parameters, else `inputs` random sets.
-fn input_sets(text: &str, o: &Options) -> Result<Vec<Vec<String>>, String> {
+pub(crate) fn input_sets(text: &str, o: &Options) -> Result<Vec<Vec<String>>, String> {
     if !o.args.is_empty() {
         return Ok(vec![o.args.clone()]);
     }
@@ -423,10 +423,11 @@ fn shown(args: &[String]) -> String {
 }
 
 /// A temporary file that is removed when dropped.
-struct TempFile(PathBuf);
+pub(crate) struct TempFile(pub(crate) PathBuf);
 
 impl TempFile {
-    fn with(text: &str, tag: &str) -> Result<TempFile, String> {
+    /// A new file holding `text`, named after `tag`.
+    pub(crate) fn with(text: &str, tag: &str) -> Result<TempFile, String> {
         use std::sync::atomic::{AtomicU32, Ordering};
         static N: AtomicU32 = AtomicU32::new(0);
         let n = N.fetch_add(1, Ordering::Relaxed);
@@ -478,6 +479,33 @@ fn check_target(
     let obs = observe_all(name, text, &o.entry, inputs, &cfg, o.nan_exact)
         .map_err(|d| format!("this engine cannot read the optimized module:\n{d}"))?;
     Ok(Stage { verdicts: src.iter().zip(&obs).map(|(s, t)| judge(s, t, o.nan_exact)).collect() })
+}
+
+/// Whether the pipeline miscompiles `text` on one of `inputs` (for the
+/// reducer): `Err` when the optimizer or a run cannot be used.
+pub(crate) fn miscompiles(o: &Options, text: &str, inputs: &[Vec<String>]) -> Result<bool, String> {
+    let src_obs = observe_all("<source>", text, &o.entry, inputs, &o.cfg, o.nan_exact)?;
+    if src_obs.iter().all(|s| !matches!(s.end, End::Returned(_) | End::Aborted(_))) {
+        return Ok(false);
+    }
+    let f = TempFile::with(text, "passcheck")?;
+    let target = optimize(o.opt.as_deref(), o.passes.as_deref(), &f.0, o.opt_timeout)?;
+    Ok(check_target("<optimized>", &target, o, inputs, &src_obs)?.first_miscompile().is_some())
+}
+
+/// The input sets on which the pipeline miscompiles FILE (for the reducer).
+pub(crate) fn failing_inputs(o: &Options) -> Result<Vec<Vec<String>>, String> {
+    let source = crate::driver::read_source(&o.file).map_err(|e| format!("error: {e}"))?;
+    let inputs = input_sets(&source.text, o)?;
+    let src_obs = observe_all(&o.file, &source.text, &o.entry, &inputs, &o.cfg, o.nan_exact)?;
+    let target = optimize(o.opt.as_deref(), o.passes.as_deref(), Path::new(&o.file), o.opt_timeout)?;
+    let stage = check_target("<optimized>", &target, o, &inputs, &src_obs)?;
+    Ok(inputs
+        .into_iter()
+        .zip(&stage.verdicts)
+        .filter(|(_, v)| matches!(v, Verdict::Miscompile(_)))
+        .map(|(i, _)| i)
+        .collect())
 }
 
 /// Prints each input's verdict (the reasons of all but `same`).

@@ -1,0 +1,453 @@
+//! `mlir-interp reduce FILE`: shrinks a program while a property holds —
+//! a miscompile under `--passes` still shows (`passcheck`'s verdict), or a
+//! `--test CMD` still exits 0 — keeping every candidate valid (it parses
+//! and verifies here) and free of undefined behaviour on the checked inputs
+//! (a miscompile verdict needs a defined source; for `--test` the entry is
+//! run here first and a candidate with UB is not interesting).
+//!
+//! Edits work on the text, one op per line as MLIR prints and people write
+//! it, with the parsed module saying where each op, block and value is:
+//! delete an op (with its regions), replace an op's single result by a
+//! constant of its type (so its operands can go next), turn a conditional
+//! branch into a branch to either successor, delete a block nothing
+//! branches to, shrink a constant towards 0. Rounds repeat until none
+//! succeeds; the result is a local minimum: no single edit keeps the
+//! property.
+
+use crate::passcheck::{self, End, Observation};
+use mlir_ir::diag::Source;
+use mlir_ir::ir::{BlockId, OpId};
+use mlir_ir::Module;
+
+/// What must keep holding while the program shrinks.
+pub enum Property {
+    /// `passcheck` still finds a miscompile on one of these inputs.
+    Miscompile {
+        /// The passcheck options (pipeline, optimizer, entry, ...).
+        opts: passcheck::Options,
+        /// The input sets to check.
+        inputs: Vec<Vec<String>>,
+    },
+    /// `sh -c 'CMD "$1"' reduce FILE` exits 0, on programs whose `entry`
+    /// runs here without undefined behaviour on `args`.
+    Test {
+        /// The interestingness command.
+        cmd: String,
+        /// The entry function run for the UB check.
+        entry: String,
+        /// Its arguments.
+        args: Vec<String>,
+        /// The engine configuration of the UB check.
+        cfg: crate::exec::Config,
+        /// How long the command may take.
+        timeout: std::time::Duration,
+    },
+}
+
+impl Property {
+    /// Whether `text` has the property (and is valid and UB-free).
+    pub fn holds(&self, text: &str) -> bool {
+        match self {
+            Property::Miscompile { opts, inputs } => passcheck::miscompiles(opts, text, inputs).unwrap_or(false),
+            Property::Test { cmd, entry, args, cfg, timeout } => {
+                let defined =
+                    passcheck::observe_all("<candidate>", text, entry, std::slice::from_ref(args), cfg, false)
+                        .is_ok_and(|obs| obs.iter().all(defined_run));
+                defined && test_passes(cmd, text, *timeout)
+            }
+        }
+    }
+}
+
+/// The run finished (or aborted) without undefined behaviour.
+fn defined_run(o: &Observation) -> bool {
+    matches!(o.end, End::Returned(_) | End::Aborted(_))
+}
+
+/// Runs the interestingness command on `text` (written to a file).
+fn test_passes(cmd: &str, text: &str, timeout: std::time::Duration) -> bool {
+    let Ok(f) = passcheck::TempFile::with(text, "reduce") else { return false };
+    let mut c = std::process::Command::new("sh");
+    c.arg("-c").arg(format!("{cmd} \"$1\"")).arg("reduce").arg(&f.0);
+    matches!(crate::differential::run_bounded(c, timeout), Ok((Some(0), _, _)))
+}
+
+/// Progress and the outcome of a reduction.
+#[derive(Debug, Default)]
+pub struct Stats {
+    /// Candidates tried.
+    pub tried: usize,
+    /// Candidates kept.
+    pub kept: usize,
+}
+
+/// Shrinks `text` while `prop` holds (it must hold for `text`); `log`
+/// gets one line per kept edit.
+pub fn reduce(text: &str, prop: &Property, log: &mut dyn FnMut(&str)) -> (String, Stats) {
+    let mut cur = text.to_string();
+    let mut stats = Stats::default();
+    loop {
+        let before = cur.clone();
+        for pass in [Edit::DeleteOp, Edit::Constant, Edit::Branch, Edit::DeleteBlock, Edit::Shrink] {
+            // Candidates are recomputed after every kept edit: positions move.
+            let mut k = 0;
+            loop {
+                let cands = candidates(&cur, pass);
+                let Some(c) = cands.get(k) else { break };
+                stats.tried += 1;
+                if prop.holds(&c.text) {
+                    stats.kept += 1;
+                    log(&format!("{} ({} lines)", c.what, c.text.lines().count()));
+                    cur = c.text.clone();
+                    // The same index now names the next candidate.
+                } else {
+                    k += 1;
+                }
+            }
+        }
+        if cur == before {
+            return (cur, stats);
+        }
+    }
+}
+
+/// The kinds of edits, tried in this order each round.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Edit {
+    DeleteOp,
+    Constant,
+    Branch,
+    DeleteBlock,
+    Shrink,
+}
+
+/// One edited program.
+struct Candidate {
+    text: String,
+    what: String,
+}
+
+/// The module and the line structure of `text`, or `None` if it does not
+/// verify.
+struct Parsed {
+    m: Module,
+    src: Source,
+    lines: Vec<String>,
+}
+
+impl Parsed {
+    fn of(text: &str) -> Option<Parsed> {
+        let src = Source::new("<reduce>", text);
+        let m = mlir_ir::parse_and_verify_with(&src, &crate::driver::limits()).ok()?;
+        Some(Parsed { m, src, lines: text.lines().map(str::to_string).collect() })
+    }
+
+    /// 0-based line of byte offset `at`.
+    fn line(&self, at: u32) -> usize {
+        self.src.line_col(at).0 - 1
+    }
+
+    /// The lines of `op`: from its first line to the line before the next
+    /// op of its block; `None` for the last op of a block (a terminator, or
+    /// the module's last op) and ops sharing a line with another.
+    fn op_lines(&self, op: OpId) -> Option<(usize, usize)> {
+        let block = self.m.op(op).parent?;
+        let ops = &self.m.block(block).ops;
+        let i = ops.iter().position(|o| *o == op)?;
+        let next = *ops.get(i + 1)?;
+        let (a, b) = (self.line(self.m.op(op).span.start), self.line(self.m.op(next).span.start));
+        (a < b).then_some((a, b))
+    }
+
+    /// The text without lines `a..b`, with `insert` in their place.
+    fn splice(&self, a: usize, b: usize, insert: Option<String>) -> String {
+        let mut out: Vec<&str> = self.lines[..a].iter().map(String::as_str).collect();
+        if let Some(l) = insert.as_deref() {
+            out.push(l);
+        }
+        out.extend(self.lines[b..].iter().map(String::as_str));
+        out.join("\n") + "\n"
+    }
+
+    /// Whether any op uses a result of `op` or of an op nested in it from
+    /// outside it.
+    fn results_used(&self, op: OpId) -> bool {
+        let inside = |mut o: OpId| loop {
+            if o == op {
+                return true;
+            }
+            match self.m.parent_op(o) {
+                Some(p) => o = p,
+                None => return false,
+            }
+        };
+        (0..self.m.ops.len()).any(|u| {
+            let u = OpId(u as u32);
+            !inside(u) && self.m.operands(u).iter().any(|v| self.m.results(op).any(|r| r == *v))
+        })
+    }
+}
+
+/// Every candidate of kind `e` for `text`, last ops first (deleting a
+/// late op can free earlier ones).
+fn candidates(text: &str, e: Edit) -> Vec<Candidate> {
+    let Some(p) = Parsed::of(text) else { return Vec::new() };
+    let mut out = Vec::new();
+    let ops = (0..p.m.ops.len() as u32).rev().map(OpId);
+    match e {
+        Edit::DeleteOp => {
+            for op in ops {
+                let Some((a, b)) = p.op_lines(op) else { continue };
+                if !p.results_used(op) && !is_symbol_used(&p, op) {
+                    out.push(Candidate {
+                        text: p.splice(a, b, None),
+                        what: format!("deleted '{}' at line {}", p.m.op_name(op), a + 1),
+                    });
+                }
+            }
+        }
+        Edit::Constant => {
+            for op in ops {
+                out.extend(as_constants(&p, op));
+            }
+        }
+        Edit::Branch => {
+            for op in ops {
+                out.extend(unconditional(&p, op));
+            }
+        }
+        Edit::DeleteBlock => {
+            for b in (1..p.m.blocks.len() as u32).rev().map(BlockId) {
+                if let Some(c) = delete_block(&p, b) {
+                    out.push(c);
+                }
+            }
+        }
+        Edit::Shrink => {
+            for op in ops {
+                out.extend(shrink(&p, op));
+            }
+        }
+    }
+    out
+}
+
+/// A function still called or referenced by name is kept.
+fn is_symbol_used(p: &Parsed, op: OpId) -> bool {
+    let Some(name) = p.m.attr(op, "sym_name") else { return false };
+    let sym = match p.m.ctx.attr_kind(name) {
+        mlir_ir::attrs::Attribute::String { value, .. } => format!("@{}", String::from_utf8_lossy(value)),
+        _ => return true,
+    };
+    let (a, _) = p.op_lines(op).unwrap_or((0, 0));
+    p.lines.iter().enumerate().any(|(i, l)| i != a && mentions(l, &sym))
+}
+
+/// Whether `line` mentions `sym` as a whole token.
+fn mentions(line: &str, sym: &str) -> bool {
+    line.match_indices(sym).any(|(i, _)| {
+        let after = line[i + sym.len()..].chars().next();
+        !after.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$' || c == '.')
+    })
+}
+
+/// `%x = arith.constant 0 : T` (and `1`, for when 0 would divide by zero)
+/// in place of a single-line, single-result op whose result is an integer,
+/// index, float or a vector of them.
+fn as_constants(p: &Parsed, op: OpId) -> Vec<Candidate> {
+    let name = p.m.op_name(op);
+    if name == "arith.constant" || p.m.results(op).len() != 1 || !p.m.regions(op).is_empty() {
+        return Vec::new();
+    }
+    let Some((a, b)) = p.op_lines(op) else { return Vec::new() };
+    let Some((lhs, _)) = p.lines[a].split_once(" = ") else { return Vec::new() };
+    if b != a + 1 || lhs.contains(':') || lhs.contains(',') {
+        return Vec::new();
+    }
+    let t = p.m.type_of(p.m.result(op, 0));
+    let ty = mlir_ir::printer::type_to_string(&p.m.ctx, t);
+    let lits = [literal(&p.m, t, "0", "0.0"), literal(&p.m, t, "1", "1.0")];
+    lits.into_iter()
+        .flatten()
+        .map(|lit| Candidate {
+            text: p.splice(a, b, Some(format!("{lhs} = arith.constant {lit} : {ty}"))),
+            what: format!("replaced '{name}' at line {} by the constant {lit}", a + 1),
+        })
+        .collect()
+}
+
+/// `int` or `float` as an `arith.constant` attribute of type `t` (a
+/// splat for vectors); `None` for types without one.
+fn literal(m: &Module, t: mlir_ir::types::TypeId, int: &str, float: &str) -> Option<String> {
+    use mlir_ir::types::TypeKind;
+    match m.ctx.type_kind(t) {
+        TypeKind::Integer { signedness: mlir_ir::types::Signedness::Signless, .. } | TypeKind::Index => {
+            Some(int.into())
+        }
+        TypeKind::Float(_) => Some(float.into()),
+        TypeKind::Vector { elem, .. } => Some(format!("dense<{}>", literal(m, *elem, int, float)?)),
+        _ => None,
+    }
+}
+
+/// `cf.cond_br %c, ^a(...), ^b(...)` as `cf.br` to each successor.
+fn unconditional(p: &Parsed, op: OpId) -> Vec<Candidate> {
+    if p.m.op_name(op) != "cf.cond_br" {
+        return Vec::new();
+    }
+    let a = p.line(p.m.op(op).span.start);
+    let line = &p.lines[a];
+    let Some(at) = line.find("cf.cond_br") else { return Vec::new() };
+    let rest = &line[at + "cf.cond_br".len()..];
+    // The condition, then the two successors with their operands.
+    let parts = split_top_commas(rest);
+    if parts.len() != 3 {
+        return Vec::new();
+    }
+    let indent = &line[..at];
+    (1..3)
+        .map(|k| Candidate {
+            text: p.splice(a, a + 1, Some(format!("{indent}cf.br {}", parts[k].trim()))),
+            what: format!("made the branch at line {} unconditional", a + 1),
+        })
+        .collect()
+}
+
+/// `s` split at commas outside parentheses and brackets.
+fn split_top_commas(s: &str) -> Vec<&str> {
+    let (mut depth, mut start, mut out) = (0i32, 0, Vec::new());
+    for (i, c) in s.char_indices() {
+        match c {
+            '(' | '[' | '<' | '{' => depth += 1,
+            ')' | ']' | '>' | '}' => depth -= 1,
+            ',' if depth == 0 => {
+                out.push(&s[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    out.push(&s[start..]);
+    out
+}
+
+/// Deletes a non-entry block no branch names: from its label to its
+/// terminator.
+fn delete_block(p: &Parsed, b: BlockId) -> Option<Candidate> {
+    let region = p.m.block(b).parent?;
+    if p.m.region(region).blocks.first() == Some(&b) {
+        return None;
+    }
+    let used = (0..p.m.ops.len()).any(|o| p.m.successors(OpId(o as u32)).contains(&b));
+    if used {
+        return None;
+    }
+    let first = p.line(p.m.block(b).span.start);
+    let last = p.line(p.m.op(*p.m.block(b).ops.last()?).span.start);
+    Some(Candidate {
+        text: p.splice(first, last + 1, None),
+        what: format!("deleted the unreachable block at line {}", first + 1),
+    })
+}
+
+/// A constant's integer literal towards 0 (0, 1, half), a float's to 0.0
+/// and 1.0.
+fn shrink(p: &Parsed, op: OpId) -> Vec<Candidate> {
+    if p.m.op_name(op) != "arith.constant" {
+        return Vec::new();
+    }
+    let a = p.line(p.m.op(op).span.start);
+    let line = &p.lines[a];
+    let Some(at) = line.find("arith.constant ") else { return Vec::new() };
+    let body = &line[at + "arith.constant ".len()..];
+    let (lit, ty) = match body.rsplit_once(" : ") {
+        Some((l, t)) => (l.trim(), Some(t)),
+        None => (body.trim(), None),
+    };
+    let Some(ty) = ty else { return Vec::new() };
+    let mut outs: Vec<String> = Vec::new();
+    if let Ok(v) = lit.parse::<i128>() {
+        for w in [0, 1, v / 2] {
+            if w != v && !outs.contains(&w.to_string()) && (w.abs() < v.abs()) {
+                outs.push(w.to_string());
+            }
+        }
+    } else if lit.parse::<f64>().is_ok() || lit.starts_with("0x") {
+        for w in ["0.0", "1.0"] {
+            if w != lit {
+                outs.push(w.to_string());
+            }
+        }
+    } else if lit.starts_with("dense<[") {
+        outs.push(if ty.contains('f') && !ty.contains("xi") { "dense<0.0>" } else { "dense<0>" }.to_string());
+    }
+    outs.into_iter()
+        .map(|w| Candidate {
+            text: p.splice(a, a + 1, Some(format!("{}arith.constant {w} : {ty}", &line[..at]))),
+            what: format!("shrank the constant at line {} to {w}", a + 1),
+        })
+        .collect()
+}
+
+/// Checks that the property holds for the program as given (a reduction
+/// needs a starting point), describing why not.
+pub fn check_start(text: &str, prop: &Property) -> Result<(), String> {
+    if Parsed::of(text).is_none() {
+        return Err("the program does not verify here".to_string());
+    }
+    if prop.holds(text) {
+        return Ok(());
+    }
+    Err(match prop {
+        Property::Miscompile { .. } => "passcheck finds no miscompile in the program to start from".to_string(),
+        Property::Test { .. } => "the program is not interesting to start with: the test does not exit 0, or the program has undefined behaviour here".to_string(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const PROG: &str = "func.func @main() {
+  %c1 = arith.constant 1 : i32
+  %c7 = arith.constant 700 : i32
+  %a = arith.addi %c1, %c7 : i32
+  %b = arith.muli %a, %a : i32
+  %t = arith.constant true
+  cf.cond_br %t, ^bb1(%b : i32), ^bb2
+^bb1(%x: i32):
+  vector.print %x : i32
+  cf.br ^bb2
+^bb2:
+  return
+}
+";
+
+    #[test]
+    fn candidates_are_valid_edits() {
+        let dels = candidates(PROG, Edit::DeleteOp);
+        // Only ops whose results nothing uses: none here but the prints.
+        assert!(dels.iter().all(|c| Parsed::of(&c.text).is_some()), "every deletion verifies");
+        assert!(dels.iter().any(|c| !c.text.contains("vector.print")));
+        let consts = candidates(PROG, Edit::Constant);
+        assert!(consts.iter().any(|c| c.text.contains("%b = arith.constant 0 : i32")));
+        let br = candidates(PROG, Edit::Branch);
+        assert_eq!(br.len(), 2);
+        assert!(br[0].text.contains("  cf.br ^bb1(%b : i32)\n") && br[1].text.contains("  cf.br ^bb2\n"));
+        let shrunk = candidates(PROG, Edit::Shrink);
+        assert!(shrunk.iter().any(|c| c.text.contains("arith.constant 350 : i32")));
+    }
+
+    #[test]
+    fn blocks_nothing_branches_to_go() {
+        let text = PROG.replace("cf.cond_br %t, ^bb1(%b : i32), ^bb2", "cf.br ^bb2");
+        let c = candidates(&text, Edit::DeleteBlock);
+        assert_eq!(c.len(), 1);
+        assert!(!c[0].text.contains("^bb1") && Parsed::of(&c[0].text).is_some(), "{}", c[0].text);
+    }
+
+    #[test]
+    fn symbols_are_whole_tokens() {
+        assert!(mentions("call @f(%x)", "@f") && !mentions("call @fa(%x)", "@f"));
+    }
+}

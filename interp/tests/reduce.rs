@@ -1,0 +1,136 @@
+//! `mlir-interp reduce` and `run --reduce-mode` as a user drives them:
+//! a generated program miscompiled by a deliberately wrong optimizer (a
+//! shell script, so no LLVM is needed) shrinks to a few ops that still
+//! miscompile; an interestingness test keeps its property without the
+//! reducer ever introducing undefined behaviour.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn bin() -> &'static str {
+    env!("CARGO_BIN_EXE_mlir-interp")
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("mlir-interp-reduce-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&d).expect("scratch dir");
+    d
+}
+
+fn script(dir: &Path, name: &str, body: &str) -> String {
+    use std::os::unix::fs::PermissionsExt;
+    let p = dir.join(name);
+    std::fs::write(&p, format!("#!/bin/sh\n{body}\n")).expect("write script");
+    std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    p.display().to_string()
+}
+
+fn mlir_interp(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(bin()).args(args).output().expect("run");
+    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+    (out.status.code().unwrap_or(-1), text(&out.stdout), text(&out.stderr))
+}
+
+/// The number of ops in `text` (lines with an op name), roughly.
+fn ops(text: &str) -> usize {
+    text.lines().filter(|l| l.contains(" = ") || l.trim_start().starts_with("vector.print")).count()
+}
+
+#[test]
+fn a_miscompile_reduces_to_a_few_ops() {
+    let d = scratch("miscompile");
+    // The wrong optimizer turns every multiplication into an addition.
+    let opt = script(&d, "bad.sh", "for f; do :; done\nsed 's/arith.muli/arith.addi/g' \"$f\"");
+    // A generated program with multiplications among many other ops.
+    let (code, program, _) = mlir_interp(&["gen", "--seed", "1", "--kind", "int", "--size", "60"]);
+    assert_eq!(code, 0);
+    let f = d.join("prog.mlir");
+    std::fs::write(&f, &program).expect("write");
+    let file = f.to_str().unwrap();
+    let (code, out, _) = mlir_interp(&["passcheck", file, "--passes", "cse", "--opt", &opt]);
+    assert_eq!(code, 1, "the starting program must miscompile:\n{out}");
+    let reduced = d.join("reduced.mlir");
+    let (code, _, err) =
+        mlir_interp(&["reduce", file, "--passes", "cse", "--opt", &opt, "-o", reduced.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    let text = std::fs::read_to_string(&reduced).expect("reduced");
+    assert!(err.contains("reduce: ") && err.contains("candidates tried"), "{err}");
+    assert!(ops(&text) * 5 < ops(&program), "{} ops left of {}:\n{text}", ops(&text), ops(&program));
+    assert!(text.contains("arith.muli"), "{text}");
+    // Still a miscompile, and still defined behaviour.
+    let (code, out, _) = mlir_interp(&["passcheck", reduced.to_str().unwrap(), "--passes", "cse", "--opt", &opt]);
+    assert_eq!(code, 1, "{out}\n{text}");
+    let (code, _, err) = mlir_interp(&["run", "--reduce-mode", reduced.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+}
+
+#[test]
+fn a_test_keeps_its_property_and_never_gets_undefined_behaviour() {
+    let d = scratch("test");
+    // Interesting: the program still divides. Replacing the divisor by the
+    // constant 0 would keep that, but is undefined: the reducer must not.
+    let src = "func.func @main() {
+  %a = arith.constant 84 : i32
+  %b = arith.constant 2 : i32
+  %c = arith.constant 3 : i32
+  %s = arith.addi %b, %c : i32
+  %m = arith.muli %s, %a : i32
+  %q = arith.divsi %m, %s : i32
+  vector.print %q : i32
+  vector.print %m : i32
+  return
+}
+";
+    let f = d.join("div.mlir");
+    std::fs::write(&f, src).expect("write");
+    let test = script(&d, "divides.sh", "grep -q arith.divsi \"$1\"");
+    let (code, text, err) = mlir_interp(&["reduce", f.to_str().unwrap(), "--test", &test]);
+    assert_eq!(code, 0, "{err}");
+    assert!(text.contains("arith.divsi") && ops(&text) < ops(src), "{text}");
+    let out = d.join("out.mlir");
+    std::fs::write(&out, &text).expect("write");
+    let (code, _, err) = mlir_interp(&["run", "--reduce-mode", out.to_str().unwrap()]);
+    assert_eq!(code, 0, "the reduced program has UB:\n{err}\n{text}");
+}
+
+#[test]
+fn nothing_to_keep_is_an_error() {
+    let d = scratch("none");
+    let f = d.join("p.mlir");
+    std::fs::write(&f, "func.func @main() {\n  return\n}\n").expect("write");
+    let opt = script(&d, "id.sh", "for f; do :; done\ncat \"$f\"");
+    let (code, _, err) = mlir_interp(&["reduce", f.to_str().unwrap(), "--passes", "cse", "--opt", &opt]);
+    assert_eq!(code, 2);
+    assert!(err.contains("finds no miscompile"), "{err}");
+    let (code, _, err) = mlir_interp(&["reduce", f.to_str().unwrap(), "--test", "false"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("not interesting to start with"), "{err}");
+    let (code, _, err) = mlir_interp(&["reduce", f.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert!(err.contains("needs --passes"), "{err}");
+}
+
+#[test]
+fn reduce_mode_exit_statuses() {
+    let d = scratch("mode");
+    let write = |name: &str, text: &str| {
+        let p = d.join(name);
+        std::fs::write(&p, text).expect("write");
+        p.display().to_string()
+    };
+    let ok = write("ok.mlir", "func.func @main() {\n  return\n}\n");
+    let ub = write(
+        "ub.mlir",
+        "func.func @main() {\n  %a = arith.constant 1 : i32\n  %z = arith.constant 0 : i32\n  %q = arith.divui %a, %z : i32\n  return\n}\n",
+    );
+    let assert =
+        write("assert.mlir", "func.func @main() {\n  %f = arith.constant false\n  cf.assert %f, \"no\"\n  return\n}\n");
+    let endless = write("loop.mlir", "func.func @main() {\n  cf.br ^bb1\n^bb1:\n  cf.br ^bb1\n}\n");
+    let bad = write("bad.mlir", "func.func @main() {\n");
+    let status = |f: &str, extra: &[&str]| mlir_interp(&[&["run", "--reduce-mode"], extra, &[f]].concat()).0;
+    assert_eq!(status(&ok, &[]), 0);
+    assert_eq!(status(&ub, &[]), 1);
+    assert_eq!(status(&assert, &[]), 0, "a failed assertion is defined behaviour");
+    assert_eq!(status(&endless, &["--max-steps", "1000"]), 4);
+    assert_eq!(status(&bad, &[]), 2);
+}
