@@ -276,6 +276,10 @@ pub enum Cmd {
     /// --test CMD still exits 0), keeping it valid and free of undefined
     /// behaviour; prints the reduced program.
     Reduce(ReduceArgs),
+    /// A fuzzing campaign: generate programs for a seed range, passcheck
+    /// the pipeline on each (and --diff against mlir-runner), keep, reduce
+    /// and bucket every failure in --out; `--merge DIR...` sums up shards.
+    Fuzz(FuzzArgs),
     /// Run as LLVM's FileCheck (built in): `filecheck CHECK-FILE [options]`
     /// with the input on stdin or `--input-file`; also what the binary
     /// does when called through a link named `FileCheck`.
@@ -463,6 +467,53 @@ pub struct ReduceArgs {
     pub engine: EngineArgs,
 }
 
+/// `fuzz`'s options.
+#[derive(clap::Args, Debug)]
+pub struct FuzzArgs {
+    /// The pass pipeline under test (as `passcheck --passes`).
+    #[arg(long, required_unless_present = "merge")]
+    pub passes: Option<String>,
+    /// The optimizer (as `passcheck --opt`).
+    #[arg(long, value_name = "CMD")]
+    pub opt: Option<String>,
+    /// The seeds: `A..B` (B excluded). Shards of a campaign take disjoint ranges.
+    #[arg(long, value_name = "A..B", required_unless_present = "merge", value_parser = clap::builder::ValueParser::new(crate::fuzz::parse_seeds))]
+    pub seeds: Option<std::ops::Range<u64>>,
+    /// The kind of programs (default: seeds take every kind in turn).
+    #[arg(long, value_enum)]
+    pub kind: Option<crate::gen::Kind>,
+    /// About how many ops each program's `@f` gets.
+    #[arg(long, default_value_t = 30)]
+    pub size: usize,
+    /// Programs checked at once (default: the machine's cores).
+    #[arg(long)]
+    pub jobs: Option<usize>,
+    /// The results directory: failing programs, reports, reductions and a
+    /// `summary-A-B.tsv`.
+    #[arg(long, default_value = "fuzz-results")]
+    pub out: String,
+    /// Random input sets for `@f` besides `@main`'s own (0: `@main` only).
+    #[arg(long, default_value_t = 4)]
+    pub inputs: usize,
+    /// Also compare this engine with mlir-runner on every program.
+    #[arg(long)]
+    pub diff: bool,
+    /// Keep failures unreduced.
+    #[arg(long = "no-reduce")]
+    pub no_reduce: bool,
+    /// Seconds each run may take.
+    #[arg(long, default_value = "10", value_parser = clap::builder::ValueParser::new(parse_seconds))]
+    pub timeout: std::time::Duration,
+    /// Seconds each optimizer invocation may take.
+    #[arg(long = "opt-timeout", default_value = "120", value_parser = clap::builder::ValueParser::new(parse_seconds))]
+    pub opt_timeout: std::time::Duration,
+    /// Sum up the summaries of these results directories instead.
+    #[arg(long, num_args = 1.., value_name = "DIR", conflicts_with_all = ["passes", "seeds"])]
+    pub merge: Vec<String>,
+    #[command(flatten)]
+    pub engine: EngineArgs,
+}
+
 /// Runs the CLI and returns the process exit status.
 pub fn main_with(cli: Cli) -> i32 {
     match cli.cmd {
@@ -584,6 +635,32 @@ pub fn main_with(cli: Cli) -> i32 {
             }
         }
         Cmd::Reduce(a) => reduce(a),
+        Cmd::Fuzz(a) => {
+            if !a.merge.is_empty() {
+                return crate::fuzz::merge(&a.merge);
+            }
+            let (Some(passes), Some(seeds)) = (a.passes, a.seeds) else {
+                eprintln!("error: fuzz needs --passes and --seeds (or --merge)");
+                return EXIT_INPUT;
+            };
+            let mut cfg = a.engine.config(Some(a.timeout), false);
+            cfg.max_steps = cfg.max_steps.or(Some(100_000_000));
+            let jobs = a.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+            crate::fuzz::main(&crate::fuzz::Options {
+                passes,
+                opt: a.opt,
+                seeds,
+                kind: a.kind,
+                size: a.size,
+                jobs,
+                out: a.out.into(),
+                inputs: a.inputs,
+                diff: a.diff,
+                reduce: !a.no_reduce,
+                cfg,
+                opt_timeout: a.opt_timeout,
+            })
+        }
         Cmd::Diff(a) => {
             let cfg = Config { max_steps: a.max_steps, ..Config::default() };
             crate::differential::main(&a.file, a.pipeline, &a.entry, a.entry_point_result, a.nan_exact, cfg, a.timeout)

@@ -49,6 +49,7 @@ pub mod exec;
 #[doc(hidden)]
 pub mod filecheck;
 pub mod float;
+mod fuzz;
 pub mod gen;
 mod lane;
 mod lend;

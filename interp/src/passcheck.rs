@@ -444,17 +444,19 @@ impl Drop for TempFile {
 }
 
 /// The verdicts of one target against the source's observations.
-struct Stage {
-    verdicts: Vec<Verdict>,
+pub(crate) struct Stage {
+    /// One per input.
+    pub verdicts: Vec<Verdict>,
 }
 
 impl Stage {
-    fn first_miscompile(&self) -> Option<usize> {
+    /// The first input that miscompiles.
+    pub fn first_miscompile(&self) -> Option<usize> {
         self.verdicts.iter().position(|v| matches!(v, Verdict::Miscompile(_)))
     }
 
     /// `3 same, 1 refines`.
-    fn tally(&self) -> String {
+    pub fn tally(&self) -> String {
         let mut parts = Vec::new();
         for w in ["same", "refines", "MISCOMPILE", "inconclusive", "unusable"] {
             let n = self.verdicts.iter().filter(|v| v.word() == w).count();
@@ -493,19 +495,91 @@ pub(crate) fn miscompiles(o: &Options, text: &str, inputs: &[Vec<String>]) -> Re
     Ok(check_target("<optimized>", &target, o, inputs, &src_obs)?.first_miscompile().is_some())
 }
 
-/// The input sets on which the pipeline miscompiles FILE (for the reducer).
-pub(crate) fn failing_inputs(o: &Options) -> Result<Vec<Vec<String>>, String> {
+/// One check of FILE against the whole pipeline: the inputs, the source's
+/// observations and the verdicts.
+pub(crate) struct Checked {
+    /// The input sets.
+    pub inputs: Vec<Vec<String>>,
+    /// The source's runs.
+    pub source: Vec<Observation>,
+    /// The verdict per input.
+    pub stage: Stage,
+    /// The source text.
+    pub text: String,
+}
+
+/// Checks FILE against the whole pipeline.
+pub(crate) fn run_check(o: &Options) -> Result<Checked, String> {
     let source = crate::driver::read_source(&o.file).map_err(|e| format!("error: {e}"))?;
     let inputs = input_sets(&source.text, o)?;
     let src_obs = observe_all(&o.file, &source.text, &o.entry, &inputs, &o.cfg, o.nan_exact)?;
+    if let Some(End::Unusable(d)) = src_obs.iter().map(|s| &s.end).find(|e| matches!(e, End::Unusable(_))) {
+        return Err(format!("the source cannot run here:\n{d}"));
+    }
     let target = optimize(o.opt.as_deref(), o.passes.as_deref(), Path::new(&o.file), o.opt_timeout)?;
     let stage = check_target("<optimized>", &target, o, &inputs, &src_obs)?;
-    Ok(inputs
+    Ok(Checked { inputs, source: src_obs, stage, text: source.text })
+}
+
+/// The input sets on which the pipeline miscompiles FILE (for the reducer).
+pub(crate) fn failing_inputs(o: &Options) -> Result<Vec<Vec<String>>, String> {
+    let c = run_check(o)?;
+    Ok(c.inputs
         .into_iter()
-        .zip(&stage.verdicts)
+        .zip(&c.stage.verdicts)
         .filter(|(_, v)| matches!(v, Verdict::Miscompile(_)))
         .map(|(i, _)| i)
         .collect())
+}
+
+/// The first pass after which an input miscompiles.
+pub(crate) struct BadPass {
+    /// Its position (0-based) among `of` passes.
+    pub index: usize,
+    /// How many passes the pipeline has.
+    pub of: usize,
+    /// The pass, as run (`func.func(cse)`).
+    pub pass: String,
+    /// The module before and after it.
+    pub before: String,
+    /// The module after it.
+    pub after: String,
+    /// The verdicts after it.
+    pub stage: Stage,
+}
+
+/// Runs the pipeline one pass at a time on `source`, checking each stage
+/// against `src_obs`; `on_stage` sees every stage. `Ok(None)` when no
+/// stage miscompiles (`last` gets the final stage's verdicts).
+pub(crate) fn first_bad_pass(
+    o: &Options,
+    source: &str,
+    inputs: &[Vec<String>],
+    src_obs: &[Observation],
+    on_stage: &mut dyn FnMut(usize, &str, &str, &Stage) -> Result<(), String>,
+    last: &mut Option<Stage>,
+) -> Result<Option<BadPass>, String> {
+    let passes = o.passes.as_deref().map(split_passes).unwrap_or_default();
+    if passes.is_empty() {
+        return Err("error: --each-pass needs --passes with at least one pass".to_string());
+    }
+    // The module as the optimizer prints it without passes, so the first
+    // pass's diff shows what it did rather than how the printer formats.
+    let printed =
+        TempFile::with(source, "passcheck").and_then(|f| optimize(o.opt.as_deref(), Some(""), &f.0, o.opt_timeout));
+    let mut before = printed.unwrap_or_else(|_| source.to_string());
+    for (k, pass) in passes.iter().enumerate() {
+        let input = TempFile::with(&before, "passcheck")?;
+        let after = optimize(o.opt.as_deref(), Some(pass), &input.0, o.opt_timeout)?;
+        let stage = check_target(&format!("<after {pass}>"), &after, o, inputs, src_obs)?;
+        on_stage(k, pass, &after, &stage)?;
+        if stage.first_miscompile().is_some() {
+            return Ok(Some(BadPass { index: k, of: passes.len(), pass: pass.clone(), before, after, stage }));
+        }
+        before = after;
+        *last = Some(stage);
+    }
+    Ok(None)
 }
 
 /// Prints each input's verdict (the reasons of all but `same`).
@@ -553,60 +627,57 @@ fn check(o: &Options) -> Result<i32, String> {
     if o.file == "-" {
         return Err("error: passcheck needs a file: the optimizer reads it too".to_string());
     }
+    if o.each_pass {
+        return each_pass(o);
+    }
+    let c = run_check(o)?;
+    report(&c.stage, &c.inputs);
+    println!("passcheck: {} input(s): {}", c.inputs.len(), c.stage.tally());
+    Ok(status(&c.stage))
+}
+
+/// `--each-pass`: the pipeline one pass at a time, each stage checked
+/// against the source; stops at the first stage with a miscompile.
+fn each_pass(o: &Options) -> Result<i32, String> {
     let source = crate::driver::read_source(&o.file).map_err(|e| format!("error: {e}"))?;
     let inputs = input_sets(&source.text, o)?;
     let src_obs = observe_all(&o.file, &source.text, &o.entry, &inputs, &o.cfg, o.nan_exact)?;
     if let Some(End::Unusable(d)) = src_obs.iter().map(|s| &s.end).find(|e| matches!(e, End::Unusable(_))) {
         return Err(format!("the source cannot run here:\n{d}"));
     }
-    if o.each_pass {
-        return each_pass(o, &source.text, &inputs, &src_obs);
-    }
-    let target = optimize(o.opt.as_deref(), o.passes.as_deref(), Path::new(&o.file), o.opt_timeout)?;
-    let stage = check_target("<optimized>", &target, o, &inputs, &src_obs)?;
-    report(&stage, &inputs);
-    println!("passcheck: {} input(s): {}", inputs.len(), stage.tally());
-    Ok(status(&stage))
-}
-
-/// `--each-pass`: the pipeline one pass at a time, each stage checked
-/// against the source; stops at the first stage with a miscompile.
-fn each_pass(o: &Options, source: &str, inputs: &[Vec<String>], src_obs: &[Observation]) -> Result<i32, String> {
-    let passes = o.passes.as_deref().map(split_passes).unwrap_or_default();
-    if passes.is_empty() {
-        return Err("error: --each-pass needs --passes with at least one pass".to_string());
-    }
     if let Some(dir) = &o.ir_dir {
         std::fs::create_dir_all(dir).map_err(|e| format!("error: cannot create {dir}: {e}"))?;
     }
-    let mut before = source.to_string();
-    let mut last = Stage { verdicts: Vec::new() };
-    for (k, pass) in passes.iter().enumerate() {
-        let input = TempFile::with(&before, "passcheck")?;
-        let after = optimize(o.opt.as_deref(), Some(pass), &input.0, o.opt_timeout)?;
+    let n = o.passes.as_deref().map(split_passes).unwrap_or_default().len();
+    let mut show = |k: usize, pass: &str, after: &str, stage: &Stage| {
         if let Some(dir) = &o.ir_dir {
             let name =
                 pass.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' { c } else { '_' }).collect::<String>();
             let p = Path::new(dir).join(format!("{:02}-{name}.mlir", k + 1));
-            std::fs::write(&p, &after).map_err(|e| format!("error: cannot write {}: {e}", p.display()))?;
+            std::fs::write(&p, after).map_err(|e| format!("error: cannot write {}: {e}", p.display()))?;
         }
-        let stage = check_target(&format!("<after {pass}>"), &after, o, inputs, src_obs)?;
-        println!("after pass {}/{} '{pass}': {}", k + 1, passes.len(), stage.tally());
-        if stage.first_miscompile().is_some() {
-            report(&stage, inputs);
-            println!("first pass that changes the meaning: '{pass}' (pass {} of {})", k + 1, passes.len());
-            match crate::textdiff::unified(&before, &after, 3) {
+        println!("after pass {}/{n} '{pass}': {}", k + 1, stage.tally());
+        Ok(())
+    };
+    let mut last = None;
+    match first_bad_pass(o, &source.text, &inputs, &src_obs, &mut show, &mut last)? {
+        Some(bad) => {
+            report(&bad.stage, &inputs);
+            let pass = &bad.pass;
+            println!("first pass that changes the meaning: '{pass}' (pass {} of {})", bad.index + 1, bad.of);
+            match crate::textdiff::unified(&bad.before, &bad.after, 3) {
                 Some(d) => println!("--- IR before '{pass}'\n+++ IR after '{pass}'\n{d}"),
-                None => println!("IR before '{pass}':\n{before}\nIR after '{pass}':\n{after}"),
+                None => println!("IR before '{pass}':\n{}\nIR after '{pass}':\n{}", bad.before, bad.after),
             }
-            return Ok(1);
+            Ok(1)
         }
-        before = after;
-        last = stage;
+        None => {
+            let last = last.unwrap_or(Stage { verdicts: Vec::new() });
+            report(&last, &inputs);
+            println!("passcheck: {} input(s) after all {n} passes: {}", inputs.len(), last.tally());
+            Ok(status(&last))
+        }
     }
-    report(&last, inputs);
-    println!("passcheck: {} input(s) after all {} passes: {}", inputs.len(), passes.len(), last.tally());
-    Ok(status(&last))
 }
 
 #[cfg(test)]
