@@ -507,6 +507,10 @@ pub struct FuzzArgs {
     /// Seconds each optimizer invocation may take.
     #[arg(long = "opt-timeout", default_value = "120", value_parser = clap::builder::ValueParser::new(parse_seconds))]
     pub opt_timeout: std::time::Duration,
+    /// Stop starting programs after this many seconds (the summary counts
+    /// the programs that ran).
+    #[arg(long = "max-time", value_name = "SECONDS", value_parser = clap::builder::ValueParser::new(parse_seconds))]
+    pub max_time: Option<std::time::Duration>,
     /// Sum up the summaries of these results directories instead.
     #[arg(long, num_args = 1.., value_name = "DIR", conflicts_with_all = ["passes", "seeds"])]
     pub merge: Vec<String>,
@@ -659,6 +663,7 @@ pub fn main_with(cli: Cli) -> i32 {
                 reduce: !a.no_reduce,
                 cfg,
                 opt_timeout: a.opt_timeout,
+                max_time: a.max_time,
             })
         }
         Cmd::Diff(a) => {

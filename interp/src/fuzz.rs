@@ -41,6 +41,8 @@ pub struct Options {
     pub cfg: crate::exec::Config,
     /// How long each optimizer invocation may take.
     pub opt_timeout: std::time::Duration,
+    /// Stop starting programs after this long (the summary says how many ran).
+    pub max_time: Option<std::time::Duration>,
 }
 
 /// The kinds seeds take in turn when no `--kind` is given.
@@ -90,6 +92,9 @@ pub fn main(o: &Options) -> i32 {
     std::thread::scope(|s| {
         for _ in 0..o.jobs.max(1) {
             s.spawn(|| loop {
+                if o.max_time.is_some_and(|t| start.elapsed() >= t) {
+                    break;
+                }
                 let seed = next.fetch_add(1, Ordering::Relaxed);
                 if seed >= o.seeds.end {
                     break;
@@ -121,6 +126,11 @@ pub fn main(o: &Options) -> i32 {
     }
     let mut fs = failures.into_inner().unwrap_or_else(|p| p.into_inner());
     fs.sort_by_key(|f| f.seed);
+    let ran = done.into_inner();
+    if ran < total {
+        println!("fuzz: --max-time reached: ran seeds {}..{}", o.seeds.start, o.seeds.start + ran as u64);
+    }
+    let total = ran;
     let secs = start.elapsed().as_secs_f64();
     if let Err(e) = write_summary(o, &fs, total, secs) {
         eprintln!("error: {e}");

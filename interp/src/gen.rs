@@ -27,7 +27,8 @@ use std::fmt::Write as _;
 pub enum Kind {
     /// Integer arithmetic of odd widths and index.
     Int,
-    /// Floats (f16, bf16, f32, f64) and conversions, with integers.
+    /// Floats (f16, bf16, f32, f64, round trips through f8E5M2 and
+    /// f8E4M3FN) and conversions, with integers.
     Float,
     /// Integers in a CFG of blocks with arguments (diamonds, counted loops).
     Cf,
@@ -179,6 +180,9 @@ struct Gen {
     blocks: u32,
     /// Ops left to generate.
     budget: usize,
+    /// Round trips through 8-bit float formats (which the lowering to LLVM
+    /// does not convert, so only the `float` kind has them).
+    small_floats: bool,
     depth: u32,
 }
 
@@ -526,8 +530,16 @@ impl Gen {
                 let a = self.pick(t);
                 format!("arith.negf {a} : {ty}")
             }
-        } else if roll < 94 {
+        } else if roll < 91 {
             return self.float_to_int(t);
+        } else if roll < 94 && self.small_floats {
+            // Through an 8-bit format and back: every value converts (NaN
+            // to NaN, overflow to NaN or infinity), so nothing is undefined.
+            let x = self.pick(t);
+            let name = self.pick_of(&["f8E5M2", "f8E4M3FN"]);
+            let small = if matches!(t, Ty::V(_)) { format!("vector<{LANES}x{name}>") } else { name.to_string() };
+            let s = self.def(&format!("arith.truncf {x} : {ty} to {small}"), t, false);
+            format!("arith.extf {s} : {small} to {ty}")
         } else {
             return self.compare(t);
         };
@@ -809,6 +821,7 @@ pub fn generate(o: &Options) -> String {
         next: 0,
         blocks: 0,
         budget: o.size.max(1),
+        small_floats: o.kind == Kind::Float,
         depth: 0,
     };
     let nparams = 1 + g.rng.below(4) as usize;

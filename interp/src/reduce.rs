@@ -88,7 +88,7 @@ pub fn reduce(text: &str, prop: &Property, log: &mut dyn FnMut(&str)) -> (String
     let mut stats = Stats::default();
     loop {
         let before = cur.clone();
-        for pass in [Edit::DeleteOp, Edit::Constant, Edit::Branch, Edit::DeleteBlock, Edit::Shrink] {
+        for pass in [Edit::DeleteOp, Edit::Constant, Edit::Branch, Edit::DeleteBlock, Edit::Signature, Edit::Shrink] {
             // Candidates are recomputed after every kept edit: positions move.
             let mut k = 0;
             loop {
@@ -118,6 +118,7 @@ enum Edit {
     Constant,
     Branch,
     DeleteBlock,
+    Signature,
     Shrink,
 }
 
@@ -221,6 +222,12 @@ fn candidates(text: &str, e: Edit) -> Vec<Candidate> {
                 if let Some(c) = delete_block(&p, b) {
                     out.push(c);
                 }
+            }
+        }
+        Edit::Signature => {
+            for op in ops {
+                out.extend(drop_params(&p, op));
+                out.extend(drop_results(&p, op));
             }
         }
         Edit::Shrink => {
@@ -350,6 +357,210 @@ fn delete_block(p: &Parsed, b: BlockId) -> Option<Candidate> {
     })
 }
 
+/// The function `op` defines: its `@name` and the line of its signature.
+fn function(p: &Parsed, op: OpId) -> Option<(String, usize)> {
+    if p.m.op_name(op) != "func.func" || p.m.regions(op).is_empty() {
+        return None;
+    }
+    let sym = match p.m.ctx.attr_kind(p.m.attr(op, "sym_name")?) {
+        mlir_ir::attrs::Attribute::String { value, .. } => format!("@{}", String::from_utf8_lossy(value)),
+        _ => return None,
+    };
+    let line = p.line(p.m.op(op).span.start);
+    p.lines[line].contains(&format!("{sym}(")).then_some((sym, line))
+}
+
+/// The byte range of the parenthesized group that starts at `open` (an
+/// index of `(` in `s`), without the parentheses.
+fn group(s: &str, open: usize) -> Option<(usize, usize)> {
+    let mut depth = 0;
+    for (i, c) in s[open..].char_indices() {
+        match c {
+            '(' | '[' | '<' | '{' => depth += 1,
+            ')' | ']' | '>' | '}' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some((open + 1, open + i));
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// `s` with item `k` of the comma-separated group `(a, b)` at `open` removed.
+fn drop_item(s: &str, open: usize, k: usize) -> Option<String> {
+    let (a, b) = group(s, open)?;
+    let mut items: Vec<&str> =
+        split_top_commas(&s[a..b]).into_iter().map(str::trim).filter(|x| !x.is_empty()).collect();
+    if k >= items.len() {
+        return None;
+    }
+    items.remove(k);
+    Some(format!("{}{}{}", &s[..a], items.join(", "), &s[b..]))
+}
+
+/// The lines that call `sym` (`call @f(` / `func.call @f(`).
+fn call_lines(p: &Parsed, sym: &str) -> Vec<usize> {
+    let pat = format!("call {sym}(");
+    (0..p.lines.len()).filter(|&i| p.lines[i].contains(&pat)).collect()
+}
+
+/// Drops an unused parameter of a function and the matching operand of
+/// every call.
+fn drop_params(p: &Parsed, op: OpId) -> Vec<Candidate> {
+    let Some((sym, sig)) = function(p, op) else { return Vec::new() };
+    let entry = p.m.region(p.m.regions(op)[0]).blocks[0];
+    let used = |v| (0..p.m.ops.len()).any(|u| p.m.operands(OpId(u as u32)).contains(&v));
+    let calls = call_lines(p, &sym);
+    let mut out = Vec::new();
+    for (k, arg) in p.m.args(entry).enumerate() {
+        if used(arg) {
+            continue;
+        }
+        let mut lines = p.lines.clone();
+        let mut edit = || -> Option<()> {
+            let open = lines[sig].find(&format!("{sym}("))? + sym.len();
+            lines[sig] = drop_item(&lines[sig], open, k)?;
+            for &c in &calls {
+                let open = lines[c].find(&format!("{sym}("))? + sym.len();
+                let l = drop_item(&lines[c], open, k)?;
+                // The callee's input types: the group after ` : `.
+                let colon = l.rfind(" : (")? + 3;
+                lines[c] = drop_item(&l, colon, k)?;
+            }
+            Some(())
+        };
+        if edit().is_some() {
+            out.push(Candidate { text: lines.join("\n") + "\n", what: format!("dropped parameter {k} of {sym}") });
+        }
+    }
+    out
+}
+
+/// Drops a result of a function that no call uses: from its signature, its
+/// returns, and its calls (renumbering `%r#j`).
+fn drop_results(p: &Parsed, op: OpId) -> Vec<Candidate> {
+    let Some((sym, sig)) = function(p, op) else { return Vec::new() };
+    let calls: Vec<OpId> = (0..p.m.ops.len() as u32)
+        .map(OpId)
+        .filter(|&c| {
+            p.m.op_name(c) == "func.call" && p.lines[p.line(p.m.op(c).span.start)].contains(&format!("call {sym}("))
+        })
+        .collect();
+    let used = |v| (0..p.m.ops.len()).any(|u| p.m.operands(OpId(u as u32)).contains(&v));
+    let returns: Vec<usize> = (0..p.m.ops.len() as u32)
+        .map(OpId)
+        .filter(|&r| p.m.op_name(r) == "func.return" && p.m.parent_op(r) == Some(op))
+        .map(|r| p.line(p.m.op(r).span.start))
+        .collect();
+    let n = calls.first().map_or(0, |c| p.m.results(*c).len());
+    let mut out = Vec::new();
+    for k in 0..n {
+        if calls.iter().any(|c| used(p.m.result(*c, k))) {
+            continue;
+        }
+        let mut lines = p.lines.clone();
+        let mut edit = || -> Option<()> {
+            lines[sig] = drop_result_type(&lines[sig], k, n)?;
+            for &r in &returns {
+                lines[r] = drop_return_operand(&lines[r], k, n)?;
+            }
+            for c in &calls {
+                let line = p.line(p.m.op(*c).span.start);
+                let (lhs, rhs) = lines[line].split_once(" = ")?;
+                let rhs = drop_result_type(rhs, k, n)?;
+                let indent: String = lhs.chars().take_while(|c| c.is_whitespace()).collect();
+                let name = lhs.trim().split(':').next()?.to_string();
+                lines[line] = match n - 1 {
+                    0 => format!("{indent}{}", rhs.trim_start()),
+                    1 if n == 2 => format!("{indent}{name}:1 = {rhs}"),
+                    m => format!("{indent}{name}:{m} = {rhs}"),
+                };
+                // Uses of later results move down by one.
+                for l in lines.iter_mut() {
+                    for j in k + 1..n {
+                        *l = replace_token(l, &format!("{name}#{j}"), &format!("{name}#{}", j - 1));
+                    }
+                }
+            }
+            Some(())
+        };
+        if edit().is_some() {
+            out.push(Candidate { text: lines.join("\n") + "\n", what: format!("dropped result {k} of {sym}") });
+        }
+    }
+    out
+}
+
+/// `... -> (A, B)` (or `-> A`, ending the line or before ` {`) without
+/// result type `k` of `n`.
+fn drop_result_type(line: &str, k: usize, n: usize) -> Option<String> {
+    let arrow = line.rfind("-> ")?;
+    let after = arrow + 3;
+    if line[after..].starts_with('(') {
+        let (a, b) = group(line, after)?;
+        let mut items: Vec<&str> = split_top_commas(&line[a..b]).into_iter().map(str::trim).collect();
+        if items.len() != n || k >= n {
+            return None;
+        }
+        items.remove(k);
+        let tail = &line[b + 1..];
+        return Some(match items.len() {
+            0 if tail.trim_start().starts_with('{') => format!("{}{}", line[..arrow].trim_end(), tail),
+            0 => format!("{}() {}", &line[..after], tail.trim_start()).trim_end().to_string(),
+            _ => format!("{}({}){tail}", &line[..after], items.join(", ")),
+        });
+    }
+    // A single type without parentheses.
+    if n != 1 {
+        return None;
+    }
+    let end = line[after..].find(" {").map_or(line.len(), |i| after + i);
+    let rest = &line[end..];
+    Some(if rest.trim_start().starts_with('{') {
+        format!("{}{rest}", line[..arrow].trim_end())
+    } else {
+        format!("{}(){rest}", &line[..after])
+    })
+}
+
+/// `return %a, %b : A, B` without operand `k` of `n`.
+fn drop_return_operand(line: &str, k: usize, n: usize) -> Option<String> {
+    let at = line.find("return")?;
+    let (head, tys) = line.split_once(" : ")?;
+    let ops: Vec<&str> = head[at + "return".len()..].split(',').map(str::trim).collect();
+    let mut tys: Vec<&str> = split_top_commas(tys).into_iter().map(str::trim).collect();
+    if ops.len() != n || tys.len() != n {
+        return None;
+    }
+    let mut ops = ops;
+    ops.remove(k);
+    tys.remove(k);
+    let indent = &line[..at];
+    Some(if ops.is_empty() {
+        format!("{indent}return")
+    } else {
+        format!("{indent}return {} : {}", ops.join(", "), tys.join(", "))
+    })
+}
+
+/// `line` with every whole-token `from` replaced by `to`.
+fn replace_token(line: &str, from: &str, to: &str) -> String {
+    let mut out = String::with_capacity(line.len());
+    let mut rest = line;
+    while let Some(i) = rest.find(from) {
+        let end = i + from.len();
+        let whole = !rest[end..].chars().next().is_some_and(|c| c.is_ascii_alphanumeric() || c == '_');
+        out.push_str(&rest[..i]);
+        out.push_str(if whole { to } else { from });
+        rest = &rest[end..];
+    }
+    out.push_str(rest);
+    out
+}
+
 /// A constant's integer literal towards 0 (0, 1, half), a float's to 0.0
 /// and 1.0.
 fn shrink(p: &Parsed, op: OpId) -> Vec<Candidate> {
@@ -444,6 +655,43 @@ mod tests {
         let c = candidates(&text, Edit::DeleteBlock);
         assert_eq!(c.len(), 1);
         assert!(!c[0].text.contains("^bb1") && Parsed::of(&c[0].text).is_some(), "{}", c[0].text);
+    }
+
+    #[test]
+    fn unused_parameters_and_results_go() {
+        let text = "func.func @f(%a: i32, %b: i64) -> (i32, i64, i8) {
+  %c = arith.constant 1 : i8
+  return %a, %b, %c : i32, i64, i8
+}
+func.func @main() {
+  %x = arith.constant 1 : i32
+  %y = arith.constant 2 : i64
+  %r:3 = call @f(%x, %y) : (i32, i64) -> (i32, i64, i8)
+  vector.print %r#2 : i8
+  return
+}
+";
+        let sig = candidates(text, Edit::Signature);
+        let ok: Vec<&Candidate> = sig.iter().filter(|c| Parsed::of(&c.text).is_some()).collect();
+        assert_eq!(ok.len(), sig.len(), "every edit verifies: {:?}", sig.iter().map(|c| &c.text).collect::<Vec<_>>());
+        // Only result 2 is printed: results 0 and 1 can go, then the
+        // parameters that fed them.
+        let r0 = sig.iter().find(|c| c.what == "dropped result 0 of @f").expect("result 0");
+        assert!(r0.text.contains("-> (i64, i8) {") && r0.text.contains("return %b, %c : i64, i8"), "{}", r0.text);
+        assert!(
+            r0.text.contains("%r:2 = call @f(%x, %y) : (i32, i64) -> (i64, i8)") && r0.text.contains("%r#1 : i8"),
+            "{}",
+            r0.text
+        );
+        let mut t = r0.text.clone();
+        let next = candidates(&t, Edit::Signature);
+        t = next.iter().find(|c| c.what == "dropped result 0 of @f").expect("another result").text.clone();
+        assert!(t.contains("func.func @f(%a: i32, %b: i64) -> (i8) {") && t.contains("%r:1 = call"), "{t}");
+        assert!(t.contains("vector.print %r#0 : i8") && Parsed::of(&t).is_some(), "{t}");
+        let p = candidates(&t, Edit::Signature);
+        let p0 = p.iter().find(|c| c.what == "dropped parameter 0 of @f").expect("param 0");
+        assert!(p0.text.contains("func.func @f(%b: i64)") && p0.text.contains("call @f(%y) : (i64) ->"), "{}", p0.text);
+        assert!(Parsed::of(&p0.text).is_some(), "{}", p0.text);
     }
 
     #[test]

@@ -46,7 +46,8 @@ fn kinds_use_their_constructs() {
     assert!(has(Kind::Affine, "affine.for"));
     assert!(has(Kind::Memref, "memref.load %view") && has(Kind::Memref, "memref.store"));
     assert!(has(Kind::Vector, "vector.reduction") && has(Kind::Vector, "vector.insert"));
-    assert!(has(Kind::Float, "arith.fptosi") && has(Kind::Float, "arith.truncf"));
+    assert!(has(Kind::Float, "arith.fptosi") && has(Kind::Float, "to f8E5M2") && has(Kind::Float, "to f8E4M3FN"));
+    assert!(!has(Kind::Mixed, "f8E"), "the lowering to LLVM cannot convert 8-bit floats");
     assert!(has(Kind::Int, " : i33") && has(Kind::Int, "arith.divsi"));
     assert!(!has(Kind::Int, "scf.") && !has(Kind::Int, "f32"));
 }
