@@ -36,11 +36,16 @@ pub enum Kind {
     Scf,
     /// Integers in affine.for loops.
     Affine,
-    /// Integers with a memref and a strided view of it.
+    /// Integers with a memref, a strided subview and a column-major 2-D
+    /// view of it.
     Memref,
     /// Vectors of integers and floats.
     Vector,
-    /// All of the above.
+    /// CIRCT's comb ops on integers, with arith and scf (this engine runs
+    /// them; mlir-opt does not know comb, so passcheck needs `--opt
+    /// circt-opt`).
+    Comb,
+    /// All of the above but comb.
     Mixed,
 }
 
@@ -64,6 +69,7 @@ struct Features {
     affine: bool,
     memref: bool,
     vector: bool,
+    comb: bool,
 }
 
 impl Features {
@@ -77,7 +83,10 @@ impl Features {
             Kind::Affine => Features { affine: true, ..none },
             Kind::Memref => Features { memref: true, scf: true, ..none },
             Kind::Vector => Features { vector: true, float: true, ..none },
-            Kind::Mixed => Features { float: true, cf: true, scf: true, affine: true, memref: true, vector: true },
+            Kind::Comb => Features { comb: true, scf: true, ..none },
+            Kind::Mixed => {
+                Features { float: true, cf: true, scf: true, affine: true, memref: true, vector: true, comb: false }
+            }
         }
     }
 }
@@ -165,10 +174,16 @@ struct Val {
     ty: Ty,
 }
 
-/// The memref `@f` allocates, and its view.
+/// The memref `@f` allocates (its views follow).
 const MEM_LEN: u64 = 8;
 /// The view: `[1][3][2]`, elements 1, 3, 5.
 const VIEW_LEN: u64 = 3;
+/// Its type.
+const VIEW_TYPE: &str = "memref<3xi32, strided<[2], offset: 1>>";
+/// A 2x3 column-major view at offset 1 (elements 1 + i + 2j, all inside).
+const GRID_DIMS: [u64; 2] = [2, 3];
+/// Its type.
+const GRID_TYPE: &str = "memref<2x3xi32, strided<[1, 2], offset: 1>>";
 
 struct Gen {
     rng: SplitMix,
@@ -310,7 +325,7 @@ impl Gen {
     fn new_type(&mut self) -> Ty {
         let scalar = if self.feat.float && self.chance(35) {
             Ty::F(self.pick_of(&[Ft::F16, Ft::BF16, Ft::F32, Ft::F64]))
-        } else if self.chance(15) {
+        } else if self.chance(15) && !self.feat.comb {
             Ty::Index
         } else {
             Ty::I(self.pick_of(&WIDTHS))
@@ -365,6 +380,11 @@ impl Gen {
     }
 
     fn int_op(&mut self, t: &Ty) {
+        if let (true, Ty::I(w)) = (self.feat.comb, t) {
+            if self.chance(60) {
+                return self.comb_op(*w);
+            }
+        }
         let w = t.elem().int_width().unwrap_or(64);
         let ty = t.text();
         let roll = self.rng.below(100);
@@ -406,6 +426,52 @@ impl Gen {
             return self.compare(t);
         };
         self.def(&rhs, t, true);
+    }
+
+    /// A comb op (the ops of the comb document this engine implements)
+    /// computing an `i{w}`, or an i1 comparison or parity.
+    fn comb_op(&mut self, w: u32) {
+        let t = Ty::I(w);
+        let ty = t.text();
+        let (a, b) = (self.pick(&t), self.pick(&t));
+        let rhs = match self.rng.below(7) {
+            0 | 1 => {
+                let op = self.pick_of(&["add", "mul", "and", "or", "xor", "nand", "nor", "xnor"]);
+                let mut xs = vec![a, b];
+                if self.chance(30) {
+                    xs.push(self.pick(&t));
+                }
+                format!("comb.{op} {} : {ty}", xs.join(", "))
+            }
+            2 => format!("comb.inv {a} : {ty}"),
+            3 => {
+                let p = self.pick_of(&["eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"]);
+                return self.def_i1(&format!("comb.icmp {p} {a}, {b} : {ty}"));
+            }
+            4 => {
+                let c = self.condition(&Ty::I(1));
+                format!("comb.mux {c}, {a}, {b} : {ty}")
+            }
+            5 if w > 1 => {
+                // The high bits of one value over the low bits of another.
+                let k = 1 + self.rng.below(u64::from(w - 1)) as u32;
+                let hi = self.def(&format!("comb.extract {a} from {k} : ({ty}) -> i{}", w - k), &Ty::I(w - k), false);
+                let lo = self.def(&format!("comb.extract {b} from 0 : ({ty}) -> i{k}"), &Ty::I(k), false);
+                format!("comb.concat {hi}, {lo} : i{}, i{k}", w - k)
+            }
+            6 if w <= 32 => {
+                // A rotation: a window of three copies.
+                let lo = self.rng.below(u64::from(2 * w + 1));
+                let rep = self.def(&format!("comb.replicate {a} : ({ty}) -> i{}", 3 * w), &Ty::I(3 * w), false);
+                format!("comb.extract {rep} from {lo} : (i{}) -> {ty}", 3 * w)
+            }
+            _ => return self.def_i1(&format!("comb.parity {a} : {ty}")),
+        };
+        self.def(&rhs, &t, true);
+    }
+
+    fn def_i1(&mut self, rhs: &str) {
+        self.def(rhs, &Ty::I(1), true);
     }
 
     /// `(d & (2^(w-2) - 1)) | 1`: positive and odd, so never 0 and never -1.
@@ -614,14 +680,18 @@ impl Gen {
     /// A load from or a store to the memref or its view, at an index
     /// reduced modulo the length.
     fn memory(&mut self) {
-        let (mem, len, ty) = if self.chance(60) {
-            ("%mem", MEM_LEN, "memref<8xi32>")
-        } else {
-            ("%view", VIEW_LEN, "memref<3xi32, strided<[2], offset: 1>>")
+        let (mem, dims, ty): (&str, &[u64], &str) = match self.rng.below(5) {
+            0 | 1 => ("%mem", &[MEM_LEN], "memref<8xi32>"),
+            2 | 3 => ("%view", &[VIEW_LEN], VIEW_TYPE),
+            _ => ("%grid", &GRID_DIMS, GRID_TYPE),
         };
-        let i = self.pick(&Ty::Index);
-        let n = self.exact_const(&len.to_string(), &Ty::Index);
-        let k = self.def(&format!("arith.remui {i}, {n} : index"), &Ty::Index, false);
+        let mut idx = Vec::new();
+        for d in dims {
+            let i = self.pick(&Ty::Index);
+            let n = self.exact_const(&d.to_string(), &Ty::Index);
+            idx.push(self.def(&format!("arith.remui {i}, {n} : index"), &Ty::Index, false));
+        }
+        let k = idx.join(", ");
         if self.chance(50) {
             let v = self.pick(&Ty::I(32));
             self.line(&format!("memref.store {v}, {mem}[{k}] : {ty}"));
@@ -836,7 +906,10 @@ pub fn generate(o: &Options) -> String {
             let i = g.exact_const(&k.to_string(), &Ty::Index);
             g.line(&format!("memref.store {c}, %mem[{i}] : memref<8xi32>"));
         }
-        g.line("%view = memref.subview %mem[1] [3] [2] : memref<8xi32> to memref<3xi32, strided<[2], offset: 1>>");
+        g.line(&format!("%view = memref.subview %mem[1] [3] [2] : memref<8xi32> to {VIEW_TYPE}"));
+        g.line(&format!(
+            "%grid = memref.reinterpret_cast %mem to offset: [1], sizes: [2, 3], strides: [1, 2] : memref<8xi32> to {GRID_TYPE}"
+        ));
     }
     while g.budget > 0 {
         if feat.cf && g.budget > 4 && g.chance(8) {
