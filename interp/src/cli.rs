@@ -375,11 +375,10 @@ pub struct DiffArgs {
     pub timeout: std::time::Duration,
 }
 
-/// `passcheck`'s options.
+/// What `passcheck` and `reduce` share: the pipeline, the optimizer, the
+/// entry and its inputs, and how runs are bounded.
 #[derive(clap::Args, Debug)]
-pub struct PasscheckArgs {
-    /// The source program (the optimizer reads it too, so not `-`).
-    pub file: String,
+pub struct CheckArgs {
     /// The pass pipeline: `canonicalize,cse` or `builtin.module(...)`.
     #[arg(long)]
     pub passes: Option<String>,
@@ -392,7 +391,7 @@ pub struct PasscheckArgs {
     #[arg(short = 'e', long = "entry", default_value = "main")]
     pub entry: String,
     /// A value for the entry function's next parameter (as `run --arg`):
-    /// check this one input instead of random ones.
+    /// this one input instead of random ones.
     #[arg(long = "arg", value_name = "V", allow_hyphen_values = true)]
     pub args: Vec<String>,
     /// How many random input sets to try when the entry takes parameters
@@ -402,13 +401,6 @@ pub struct PasscheckArgs {
     /// The seed of the first random input set (the next ones count up).
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
-    /// Run the pipeline one pass at a time and name the first pass after
-    /// which the meaning changes, with the IR before and after it.
-    #[arg(long = "each-pass")]
-    pub each_pass: bool,
-    /// With --each-pass: keep the module after every pass in DIR.
-    #[arg(long = "ir-dir", value_name = "DIR")]
-    pub ir_dir: Option<String>,
     /// Treat NaNs with different signs or payloads as different (LLVM lets
     /// passes choose them, so by default they are not).
     #[arg(long = "nan-exact")]
@@ -424,47 +416,56 @@ pub struct PasscheckArgs {
     pub engine: EngineArgs,
 }
 
+impl CheckArgs {
+    /// passcheck's options for `file`, with runs configured by `cfg`.
+    fn options(&self, file: &str, cfg: Config) -> crate::passcheck::Options {
+        crate::passcheck::Options {
+            file: file.to_string(),
+            passes: self.passes.clone(),
+            opt: self.opt.clone(),
+            entry: self.entry.clone(),
+            args: self.args.clone(),
+            inputs: self.inputs.max(1),
+            seed: self.seed,
+            each_pass: false,
+            nan_exact: self.nan_exact,
+            ir_dir: None,
+            opt_timeout: self.opt_timeout,
+            cfg,
+        }
+    }
+}
+
+/// `passcheck`'s options.
+#[derive(clap::Args, Debug)]
+pub struct PasscheckArgs {
+    /// The source program (the optimizer reads it too, so not `-`).
+    pub file: String,
+    #[command(flatten)]
+    pub check: CheckArgs,
+    /// Run the pipeline one pass at a time and name the first pass after
+    /// which the meaning changes, with the IR before and after it.
+    #[arg(long = "each-pass")]
+    pub each_pass: bool,
+    /// With --each-pass: keep the module after every pass in DIR.
+    #[arg(long = "ir-dir", value_name = "DIR")]
+    pub ir_dir: Option<String>,
+}
+
 /// `reduce`'s options.
 #[derive(clap::Args, Debug)]
 pub struct ReduceArgs {
     /// The program to shrink.
     pub file: String,
-    /// Keep a miscompile under this pass pipeline (as `passcheck --passes`).
-    #[arg(long, conflicts_with = "test")]
-    pub passes: Option<String>,
-    /// The optimizer (as `passcheck --opt`).
-    #[arg(long, value_name = "CMD")]
-    pub opt: Option<String>,
-    /// Keep this interestingness test exiting 0: run through the shell as
-    /// `CMD FILE` (C-Reduce's convention).
-    #[arg(long, value_name = "CMD", conflicts_with = "opt")]
+    #[command(flatten)]
+    pub check: CheckArgs,
+    /// Keep this interestingness test exiting 0 instead of a miscompile: run
+    /// through the shell as `CMD FILE` (C-Reduce's convention).
+    #[arg(long, value_name = "CMD", conflicts_with_all = ["opt", "passes"])]
     pub test: Option<String>,
-    /// The function to run.
-    #[arg(short = 'e', long = "entry", default_value = "main")]
-    pub entry: String,
-    /// A value for the entry function's next parameter (as `run --arg`).
-    #[arg(long = "arg", value_name = "V", allow_hyphen_values = true)]
-    pub args: Vec<String>,
-    /// Random input sets to look for a miscompiling one (as `passcheck`).
-    #[arg(long, default_value_t = 8)]
-    pub inputs: usize,
-    /// The seed of the first random input set.
-    #[arg(long, default_value_t = 0)]
-    pub seed: u64,
     /// Write the reduced program here instead of standard output.
     #[arg(short = 'o', long = "output", value_name = "FILE")]
     pub output: Option<String>,
-    /// NaN signs and payloads count (as `passcheck --nan-exact`).
-    #[arg(long = "nan-exact")]
-    pub nan_exact: bool,
-    /// Seconds each run (and each --test) may take.
-    #[arg(long, default_value = "10", value_parser = clap::builder::ValueParser::new(parse_seconds))]
-    pub timeout: std::time::Duration,
-    /// Seconds each optimizer invocation may take.
-    #[arg(long = "opt-timeout", default_value = "120", value_parser = clap::builder::ValueParser::new(parse_seconds))]
-    pub opt_timeout: std::time::Duration,
-    #[command(flatten)]
-    pub engine: EngineArgs,
 }
 
 /// `fuzz`'s options.
@@ -606,24 +607,13 @@ pub fn main_with(cli: Cli) -> i32 {
             })
         }
         Cmd::Passcheck(a) => {
-            if a.passes.is_none() && a.opt.is_none() {
+            if a.check.passes.is_none() && a.check.opt.is_none() {
                 eprintln!("error: passcheck needs --passes (or an --opt command that transforms on its own)");
                 return EXIT_INPUT;
             }
-            let o = crate::passcheck::Options {
-                cfg: a.engine.config(Some(a.timeout), false),
-                file: a.file,
-                passes: a.passes,
-                opt: a.opt,
-                entry: a.entry,
-                args: a.args,
-                inputs: a.inputs.max(1),
-                seed: a.seed,
-                each_pass: a.each_pass,
-                nan_exact: a.nan_exact,
-                ir_dir: a.ir_dir,
-                opt_timeout: a.opt_timeout,
-            };
+            let cfg = a.check.engine.config(Some(a.check.timeout), false);
+            let o =
+                crate::passcheck::Options { each_pass: a.each_pass, ir_dir: a.ir_dir, ..a.check.options(&a.file, cfg) };
             crate::passcheck::main(&o)
         }
         Cmd::Gen { seed, kind, size } => {
@@ -677,7 +667,8 @@ pub fn main_with(cli: Cli) -> i32 {
 /// reduced program, 2 when the property does not hold to start with.
 fn reduce(a: ReduceArgs) -> i32 {
     use crate::reduce::{Property, Stats};
-    let mut cfg = a.engine.config(Some(a.timeout), false);
+    let c = &a.check;
+    let mut cfg = c.engine.config(Some(c.timeout), false);
     // Edits can turn a loop bound into a huge one: bound every run.
     cfg.max_steps = cfg.max_steps.or(Some(100_000_000));
     let text = match read_source(&a.file) {
@@ -690,26 +681,13 @@ fn reduce(a: ReduceArgs) -> i32 {
     let prop = match &a.test {
         Some(cmd) => Property::Test {
             cmd: cmd.clone(),
-            entry: a.entry.clone(),
-            args: a.args.clone(),
+            entry: c.entry.clone(),
+            args: c.args.clone(),
             cfg: cfg.clone(),
-            timeout: a.timeout,
+            timeout: c.timeout,
         },
-        None if a.passes.is_some() || a.opt.is_some() => {
-            let opts = crate::passcheck::Options {
-                file: a.file.clone(),
-                passes: a.passes.clone(),
-                opt: a.opt.clone(),
-                entry: a.entry.clone(),
-                args: a.args.clone(),
-                inputs: a.inputs.max(1),
-                seed: a.seed,
-                each_pass: false,
-                nan_exact: a.nan_exact,
-                ir_dir: None,
-                opt_timeout: a.opt_timeout,
-                cfg: cfg.clone(),
-            };
+        None if c.passes.is_some() || c.opt.is_some() => {
+            let opts = c.options(&a.file, cfg.clone());
             let inputs = match crate::passcheck::failing_inputs(&opts) {
                 Ok(i) if !i.is_empty() => i,
                 Ok(_) => {

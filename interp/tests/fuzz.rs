@@ -3,23 +3,14 @@
 //! their seed and report, reduced and bucketed; a correct optimizer gives
 //! none; shards of a seed range merge into one summary.
 
-use std::path::{Path, PathBuf};
 use std::process::Command;
 
-fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("mlir-interp-fuzz-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).expect("scratch dir");
-    d
-}
+#[path = "common/scripts.rs"]
+mod scripts;
+use scripts::{scratch, script};
 
-fn script(dir: &Path, name: &str, body: &str) -> String {
-    use std::os::unix::fs::PermissionsExt;
-    let p = dir.join(name);
-    std::fs::write(&p, format!("#!/bin/sh\n{body}\n")).expect("write script");
-    std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755)).expect("chmod");
-    p.display().to_string()
-}
+/// Names this suite's scratch directories.
+const SUITE: &str = "fuzz";
 
 fn fuzz(args: &[&str]) -> (i32, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_mlir-interp")).arg("fuzz").args(args).output().expect("run");
@@ -29,7 +20,7 @@ fn fuzz(args: &[&str]) -> (i32, String, String) {
 
 #[test]
 fn a_wrong_optimizer_is_caught_reduced_and_bucketed() {
-    let d = scratch("wrong");
+    let d = scratch(SUITE, "wrong");
     // Turns every xori into ori: wrong whenever both operands have a 1 bit
     // in common.
     let opt = script(&d, "bad.sh", "for f; do :; done\nsed 's/arith.xori/arith.ori/g' \"$f\"");
@@ -71,7 +62,7 @@ fn a_wrong_optimizer_is_caught_reduced_and_bucketed() {
 
 #[test]
 fn a_correct_optimizer_gives_no_failures_and_shards_merge() {
-    let d = scratch("ok");
+    let d = scratch(SUITE, "ok");
     let opt = script(&d, "id.sh", "for f; do :; done\ncat \"$f\"");
     let (a, b) = (d.join("a"), d.join("b"));
     for (dir, seeds) in [(&a, "0..10"), (&b, "10..20")] {
@@ -91,7 +82,7 @@ fn a_correct_optimizer_gives_no_failures_and_shards_merge() {
 /// `OPT-FAIL`, bucketed by its first error.
 #[test]
 fn optimizer_failures_are_kept() {
-    let d = scratch("crash");
+    let d = scratch(SUITE, "crash");
     let opt = script(&d, "fail.sh", "for f; do :; done\nif grep -q arith.divsi \"$f\"; then echo \"$f:3:4: error: cannot fold 42\" >&2; exit 1; fi\ncat \"$f\"");
     let out = d.join("r");
     let (code, stdout, _) =
@@ -110,7 +101,7 @@ fn shards_run_under_gnu_parallel() {
         eprintln!("skipped: GNU parallel not found");
         return;
     }
-    let d = scratch("parallel");
+    let d = scratch(SUITE, "parallel");
     let opt = script(&d, "bad.sh", "for f; do :; done\nsed 's/arith.xori/arith.ori/g' \"$f\"");
     let bin = env!("CARGO_BIN_EXE_mlir-interp");
     let results = d.join("results");

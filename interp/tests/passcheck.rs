@@ -8,21 +8,12 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// A scratch directory for one test.
-fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("mlir-interp-passcheck-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&d).expect("scratch dir");
-    d
-}
+#[path = "common/scripts.rs"]
+mod scripts;
+use scripts::{scratch, script};
 
-/// An executable shell script in `dir`.
-fn script(dir: &Path, name: &str, body: &str) -> String {
-    use std::os::unix::fs::PermissionsExt;
-    let p = dir.join(name);
-    std::fs::write(&p, format!("#!/bin/sh\n{body}\n")).expect("write script");
-    std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755)).expect("chmod");
-    p.display().to_string()
-}
+/// Names this suite's scratch directories.
+const SUITE: &str = "passcheck";
 
 /// An optimizer that ignores the pipeline and applies `sed` to its input
 /// file (the last argument) when the pipeline contains `when`.
@@ -55,7 +46,7 @@ fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
 
 #[test]
 fn an_identity_optimizer_preserves_meaning() {
-    let d = scratch("identity");
+    let d = scratch(SUITE, "identity");
     let f = write(&d, "add.mlir", ADD);
     let opt = sed_opt(&d, "id.sh", "never", "");
     let (code, out, err) = passcheck(&f, &["-e", "f", "--passes", "cse", "--opt", &opt, "--inputs", "5"]);
@@ -65,7 +56,7 @@ fn an_identity_optimizer_preserves_meaning() {
 
 #[test]
 fn a_wrong_rewrite_is_a_miscompile() {
-    let d = scratch("wrong");
+    let d = scratch(SUITE, "wrong");
     let f = write(&d, "add.mlir", ADD);
     let opt = sed_opt(&d, "bad.sh", "cse", "s/arith.addi/arith.subi/");
     let (code, out, _) = passcheck(&f, &["-e", "f", "--passes", "cse", "--opt", &opt, "--arg", "5", "--arg", "2"]);
@@ -76,7 +67,7 @@ fn a_wrong_rewrite_is_a_miscompile() {
 
 #[test]
 fn each_pass_names_the_pass_that_changes_the_meaning() {
-    let d = scratch("each");
+    let d = scratch(SUITE, "each");
     let f = write(&d, "add.mlir", ADD);
     let opt = sed_opt(&d, "bad.sh", "bad-pass", "s/arith.addi/arith.subi/");
     let ir = d.join("ir");
@@ -104,7 +95,7 @@ fn each_pass_names_the_pass_that_changes_the_meaning() {
 
 #[test]
 fn undefined_behaviour_in_the_source_allows_anything() {
-    let d = scratch("ub");
+    let d = scratch(SUITE, "ub");
     let src = "func.func @f(%a: i32, %b: i32) -> i32 {\n  %q = arith.divsi %a, %b : i32\n  return %q : i32\n}\n";
     let f = write(&d, "div.mlir", src);
     let opt = sed_opt(&d, "bad.sh", "cse", "s/arith.divsi %a, %b/arith.constant 42/; s/: i32$/: i32/");
@@ -119,7 +110,7 @@ fn undefined_behaviour_in_the_source_allows_anything() {
 
 #[test]
 fn an_nsw_flag_that_does_not_hold_makes_poison() {
-    let d = scratch("nsw");
+    let d = scratch(SUITE, "nsw");
     let f = write(&d, "add.mlir", ADD);
     let opt = sed_opt(&d, "nsw.sh", "canonicalize", "s/arith.addi %a, %b/arith.addi %a, %b overflow<nsw>/");
     let args = ["-e", "f", "--passes", "canonicalize", "--opt", &opt];
@@ -133,7 +124,7 @@ fn an_nsw_flag_that_does_not_hold_makes_poison() {
 
 #[test]
 fn output_and_aborts_are_compared() {
-    let d = scratch("print");
+    let d = scratch(SUITE, "print");
     let src = "func.func @main() {\n  %c = arith.constant 3 : i32\n  vector.print %c : i32\n  return\n}\n";
     let f = write(&d, "print.mlir", src);
     let opt = sed_opt(&d, "bad.sh", "cse", "s/constant 3/constant 4/");
@@ -151,7 +142,7 @@ fn output_and_aborts_are_compared() {
 
 #[test]
 fn an_optimizer_that_fails_makes_the_check_unusable() {
-    let d = scratch("fail");
+    let d = scratch(SUITE, "fail");
     let f = write(&d, "add.mlir", ADD);
     let opt = script(&d, "fail.sh", "echo 'error: no such pass' >&2; exit 1");
     let (code, _, err) = passcheck(&f, &["-e", "f", "--passes", "nope", "--opt", &opt]);

@@ -4,25 +4,17 @@
 //! miscompile; an interestingness test keeps its property without the
 //! reducer ever introducing undefined behaviour.
 
-use std::path::{Path, PathBuf};
 use std::process::Command;
+
+#[path = "common/scripts.rs"]
+mod scripts;
+use scripts::{scratch, script};
+
+/// Names this suite's scratch directories.
+const SUITE: &str = "reduce";
 
 fn bin() -> &'static str {
     env!("CARGO_BIN_EXE_mlir-interp")
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("mlir-interp-reduce-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&d).expect("scratch dir");
-    d
-}
-
-fn script(dir: &Path, name: &str, body: &str) -> String {
-    use std::os::unix::fs::PermissionsExt;
-    let p = dir.join(name);
-    std::fs::write(&p, format!("#!/bin/sh\n{body}\n")).expect("write script");
-    std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755)).expect("chmod");
-    p.display().to_string()
 }
 
 fn mlir_interp(args: &[&str]) -> (i32, String, String) {
@@ -38,7 +30,7 @@ fn ops(text: &str) -> usize {
 
 #[test]
 fn a_miscompile_reduces_to_a_few_ops() {
-    let d = scratch("miscompile");
+    let d = scratch(SUITE, "miscompile");
     // The wrong optimizer turns every multiplication into an addition.
     let opt = script(&d, "bad.sh", "for f; do :; done\nsed 's/arith.muli/arith.addi/g' \"$f\"");
     // A generated program with multiplications among many other ops.
@@ -66,7 +58,7 @@ fn a_miscompile_reduces_to_a_few_ops() {
 
 #[test]
 fn a_test_keeps_its_property_and_never_gets_undefined_behaviour() {
-    let d = scratch("test");
+    let d = scratch(SUITE, "test");
     // Interesting: the program still divides. Replacing the divisor by the
     // constant 0 would keep that, but is undefined: the reducer must not.
     let src = "func.func @main() {
@@ -95,7 +87,7 @@ fn a_test_keeps_its_property_and_never_gets_undefined_behaviour() {
 
 #[test]
 fn nothing_to_keep_is_an_error() {
-    let d = scratch("none");
+    let d = scratch(SUITE, "none");
     let f = d.join("p.mlir");
     std::fs::write(&f, "func.func @main() {\n  return\n}\n").expect("write");
     let opt = script(&d, "id.sh", "for f; do :; done\ncat \"$f\"");
@@ -112,7 +104,7 @@ fn nothing_to_keep_is_an_error() {
 
 #[test]
 fn reduce_mode_exit_statuses() {
-    let d = scratch("mode");
+    let d = scratch(SUITE, "mode");
     let write = |name: &str, text: &str| {
         let p = d.join(name);
         std::fs::write(&p, text).expect("write");
