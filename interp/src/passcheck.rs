@@ -89,6 +89,9 @@ pub struct Observation {
     pub stdout: String,
     /// How it ended.
     pub end: End,
+    /// The run chose between results the spec leaves open (the sign of a
+    /// `maxnumf`/`minnumf` of +0 and -0), so zero signs do not count.
+    pub unspecified_zero: bool,
 }
 
 /// The judgement on one input.
@@ -243,6 +246,7 @@ fn observe(
     cfg: Config,
     nan_exact: bool,
 ) -> Observation {
+    let choices = crate::sem::fp::unspecified_choices();
     let mut buf = Vec::new();
     let (r, res) = match Engine::load(m, cfg, Box::new(&mut buf)) {
         Ok(mut e) => {
@@ -277,7 +281,7 @@ fn observe(
             }
         }
     };
-    Observation { stdout, end }
+    Observation { stdout, end, unspecified_zero: crate::sem::fp::unspecified_choices() != choices }
 }
 
 /// The entry's results as [`Res`] (read before the module's destructors
@@ -316,8 +320,59 @@ fn flatten(v: &Value, at: mlir_ir::ir::OpId, nan_exact: bool, out: &mut Vec<Opti
     }
 }
 
-/// Judges the target's observation `t` against the source's `s`.
+/// Judges the target's observation `t` against the source's `s`. Where
+/// the source chose a zero's sign the spec leaves open, a difference only
+/// in zero signs is a refinement.
 pub fn judge(s: &Observation, t: &Observation, nan_exact: bool) -> Verdict {
+    let v = judge_exact(s, t, nan_exact);
+    if !s.unspecified_zero || !matches!(v, Verdict::Miscompile(_)) {
+        return v;
+    }
+    match judge_exact(&unsigned_zeros(s), &unsigned_zeros(t), nan_exact) {
+        Verdict::Same | Verdict::Refines(_) => Verdict::Refines(
+            "the source's maxnumf/minnumf chose between +0 and -0, which the spec leaves open; the target chose the other"
+                .to_string(),
+        ),
+        _ => v,
+    }
+}
+
+/// `o` with every zero made +0 (in output lines and results).
+fn unsigned_zeros(o: &Observation) -> Observation {
+    let zero = |tok: &str| {
+        if tok.starts_with('-') && tok.parse::<f64>().is_ok_and(|x| x == 0.0) {
+            tok[1..].to_string()
+        } else {
+            tok.to_string()
+        }
+    };
+    let line = |l: &str| {
+        let (mut out, mut tok) = (String::new(), String::new());
+        for c in l.chars() {
+            if c.is_ascii_alphanumeric() || matches!(c, '-' | '.' | '+') {
+                tok.push(c);
+            } else {
+                out.push_str(&zero(&tok));
+                tok.clear();
+                out.push(c);
+            }
+        }
+        out.push_str(&zero(&tok));
+        out
+    };
+    let stdout = o.stdout.lines().map(|l| line(l) + "\n").collect();
+    let end = match &o.end {
+        End::Returned(rs) => End::Returned(
+            rs.iter()
+                .map(|r| Res { elems: r.elems.iter().map(|e| e.as_deref().map(zero)).collect(), ..r.clone() })
+                .collect(),
+        ),
+        e => e.clone(),
+    };
+    Observation { stdout, end, unspecified_zero: o.unspecified_zero }
+}
+
+fn judge_exact(s: &Observation, t: &Observation, nan_exact: bool) -> Verdict {
     match (&s.end, &t.end) {
         (End::Unusable(d), _) => return Verdict::Unusable(format!("the source cannot run here:\n{d}")),
         (End::Ub(d), _) => return Verdict::Refines(format!("the source has undefined behavior here:\n{d}")),
@@ -699,11 +754,11 @@ mod tests {
     fn ret(elems: &[Option<&str>]) -> Observation {
         let elems: Vec<Option<String>> = elems.iter().map(|e| e.map(str::to_string)).collect();
         let r = Res { ty: "i32".into(), text: String::new(), elems };
-        Observation { stdout: String::new(), end: End::Returned(vec![r]) }
+        Observation { stdout: String::new(), end: End::Returned(vec![r]), unspecified_zero: false }
     }
 
     fn ending(end: End, stdout: &str) -> Observation {
-        Observation { stdout: stdout.into(), end }
+        Observation { stdout: stdout.into(), end, unspecified_zero: false }
     }
 
     /// Refinement: a poison or UB source allows anything; a defined source
@@ -722,6 +777,21 @@ mod tests {
         assert!(matches!(judge(&abort, &ending(End::Aborted("abort()".into()), "2\n"), false), Verdict::Miscompile(_)));
         let fuel = ending(End::Undecided("fuel".into()), "");
         assert!(matches!(judge(&ret(&[Some("1")]), &fuel, false), Verdict::Inconclusive(_)));
+    }
+
+    /// Zero signs count unless the source chose one the spec leaves open.
+    #[test]
+    fn unspecified_zero_signs() {
+        let (mut a, b) =
+            (ending(End::Returned(vec![]), "( 0, -0.5 )\n"), ending(End::Returned(vec![]), "( -0, -0.5 )\n"));
+        assert!(matches!(judge(&a, &b, false), Verdict::Miscompile(_)));
+        a.unspecified_zero = true;
+        assert!(matches!(judge(&a, &b, false), Verdict::Refines(_)));
+        let c = ending(End::Returned(vec![]), "( 0, 0.5 )\n");
+        assert!(matches!(judge(&a, &c, false), Verdict::Miscompile(_)), "-0.5 is not a zero");
+        let (mut x, y) = (ret(&[Some("0.0")]), ret(&[Some("-0.0")]));
+        x.unspecified_zero = true;
+        assert!(matches!(judge(&x, &y, false), Verdict::Refines(_)));
     }
 
     #[test]
