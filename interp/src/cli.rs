@@ -466,6 +466,9 @@ pub struct ReduceArgs {
     /// Write the reduced program here instead of standard output.
     #[arg(short = 'o', long = "output", value_name = "FILE")]
     pub output: Option<String>,
+    /// Stop after trying this many candidates (the result so far is kept).
+    #[arg(long = "max-tests", default_value_t = 50_000)]
+    pub max_tests: usize,
 }
 
 /// `fuzz`'s options.
@@ -713,7 +716,7 @@ fn reduce(a: ReduceArgs) -> i32 {
         return EXIT_INPUT;
     }
     let mut log = |line: &str| eprintln!("reduce: {line}");
-    let (out, Stats { tried, kept }) = crate::reduce::reduce(&text, &prop, &mut log);
+    let (out, Stats { tried, kept }) = crate::reduce::reduce(&text, &prop, a.max_tests, &mut log);
     eprintln!(
         "reduce: {} to {} lines ({tried} candidates tried, {kept} kept)",
         text.lines().count(),

@@ -45,6 +45,10 @@ pub struct Options {
     pub max_time: Option<std::time::Duration>,
 }
 
+/// Candidates a campaign's reduction of one failure may try (a campaign
+/// must keep moving; `reduce` on the kept program can go further).
+const FUZZ_REDUCE_LIMIT: usize = 3000;
+
 /// The kinds seeds take in turn when no `--kind` is given.
 const ROTATION: [Kind; 8] =
     [Kind::Mixed, Kind::Int, Kind::Float, Kind::Cf, Kind::Scf, Kind::Affine, Kind::Memref, Kind::Vector];
@@ -283,7 +287,7 @@ fn miscompile(
             opts: passcheck::Options { args: input.clone(), ..popts.clone() },
             inputs: one.clone(),
         };
-        let (reduced, _) = crate::reduce::reduce(&c.text, &prop, &mut |_| {});
+        let (reduced, _) = crate::reduce::reduce(&c.text, &prop, FUZZ_REDUCE_LIMIT, &mut |_| {});
         let _ = std::fs::write(o.out.join(format!("seed-{seed}.reduced.mlir")), &reduced);
         // What the reduced program still computes groups it best.
         bucket = signature(&reduced);

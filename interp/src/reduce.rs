@@ -81,9 +81,9 @@ pub struct Stats {
     pub kept: usize,
 }
 
-/// Shrinks `text` while `prop` holds (it must hold for `text`); `log`
-/// gets one line per kept edit.
-pub fn reduce(text: &str, prop: &Property, log: &mut dyn FnMut(&str)) -> (String, Stats) {
+/// Shrinks `text` while `prop` holds (it must hold for `text`), trying at
+/// most `limit` candidates; `log` gets one line per kept edit.
+pub fn reduce(text: &str, prop: &Property, limit: usize, log: &mut dyn FnMut(&str)) -> (String, Stats) {
     let mut cur = text.to_string();
     let mut stats = Stats::default();
     loop {
@@ -94,6 +94,10 @@ pub fn reduce(text: &str, prop: &Property, log: &mut dyn FnMut(&str)) -> (String
             loop {
                 let cands = candidates(&cur, pass);
                 let Some(c) = cands.get(k) else { break };
+                if stats.tried >= limit {
+                    log(&format!("stopped after {limit} candidates (the limit)"));
+                    return (cur, stats);
+                }
                 stats.tried += 1;
                 if prop.holds(&c.text) {
                     stats.kept += 1;
