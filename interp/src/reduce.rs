@@ -88,7 +88,15 @@ pub fn reduce(text: &str, prop: &Property, limit: usize, log: &mut dyn FnMut(&st
     let mut stats = Stats::default();
     loop {
         let before = cur.clone();
-        for pass in [Edit::DeleteOp, Edit::Constant, Edit::Branch, Edit::DeleteBlock, Edit::Signature, Edit::Shrink] {
+        for pass in [
+            Edit::DeleteOp,
+            Edit::Constant,
+            Edit::Branch,
+            Edit::DeleteBlock,
+            Edit::Signature,
+            Edit::Shape,
+            Edit::Shrink,
+        ] {
             // Candidates are recomputed after every kept edit: positions move.
             let mut k = 0;
             loop {
@@ -123,6 +131,7 @@ enum Edit {
     Branch,
     DeleteBlock,
     Signature,
+    Shape,
     Shrink,
 }
 
@@ -234,6 +243,7 @@ fn candidates(text: &str, e: Edit) -> Vec<Candidate> {
                 out.extend(drop_results(&p, op));
             }
         }
+        Edit::Shape => out.extend(halve_shapes(text)),
         Edit::Shrink => {
             for op in ops {
                 out.extend(shrink(&p, op));
@@ -565,6 +575,84 @@ fn replace_token(line: &str, from: &str, to: &str) -> String {
     out
 }
 
+/// Every shape dimension `N` > 1 (`vector<Nx`, `memref<Nx`, `tensor<Nx`,
+/// `x N x`) halved throughout the program, with literal lists of `N`
+/// elements cut to their first half and static positions taken modulo the
+/// new size: one candidate per distinct `N`. Most such edits break the
+/// program and fail to verify; the ones that verify keep shapes small.
+fn halve_shapes(text: &str) -> Vec<Candidate> {
+    let mut sizes: Vec<u64> = Vec::new();
+    let bytes = text.as_bytes();
+    for (i, _) in text.match_indices('x') {
+        // A dimension: digits right before an `x` that follows `<` or `x`.
+        let start = text[..i].rfind(|c: char| !c.is_ascii_digit()).map_or(0, |k| k + 1);
+        if start < i && start > 0 && matches!(bytes[start - 1], b'<' | b'x') {
+            if let Ok(n) = text[start..i].parse::<u64>() {
+                if n > 1 && !sizes.contains(&n) {
+                    sizes.push(n);
+                }
+            }
+        }
+    }
+    sizes.sort_unstable_by(|a, b| b.cmp(a));
+    sizes
+        .into_iter()
+        .map(|n| {
+            let h = n / 2;
+            let mut out = String::with_capacity(text.len());
+            let mut i = 0;
+            while i < text.len() {
+                let rest = &text[i..];
+                let digits = rest.len() - rest.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+                let prev = text[..i].as_bytes().last().copied();
+                if digits > 0
+                    && matches!(prev, Some(b'<' | b'x'))
+                    && rest[digits..].starts_with('x')
+                    && rest[..digits] == *n.to_string()
+                {
+                    out.push_str(&h.to_string());
+                    i += digits;
+                } else if rest.starts_with('[') {
+                    // A literal list or a position list: keep the first half of
+                    // an `n`-element list, positions modulo `h`.
+                    match group(text, i).map(|(a, b)| (a, b, split_top_commas(&text[a..b]))) {
+                        Some((_, b, items)) if items.len() as u64 == n => {
+                            let kept: Vec<&str> = items[..h as usize].iter().map(|x| x.trim()).collect();
+                            out.push('[');
+                            out.push_str(&kept.join(", "));
+                            out.push(']');
+                            i = b + 1;
+                        }
+                        Some((a, b, items))
+                            if items.iter().all(|x| x.trim().parse::<u64>().is_ok())
+                                && prev.is_some_and(|c| c.is_ascii_alphanumeric() || c == b' ')
+                                && b > a =>
+                        {
+                            let pos: Vec<String> = items
+                                .iter()
+                                .map(|x| (x.trim().parse::<u64>().unwrap_or(0) % h.max(1)).to_string())
+                                .collect();
+                            out.push('[');
+                            out.push_str(&pos.join(", "));
+                            out.push(']');
+                            i = b + 1;
+                        }
+                        _ => {
+                            out.push('[');
+                            i += 1;
+                        }
+                    }
+                } else {
+                    let c = rest.chars().next().unwrap_or(' ');
+                    out.push(c);
+                    i += c.len_utf8();
+                }
+            }
+            Candidate { text: out, what: format!("halved every dimension of size {n}") }
+        })
+        .collect()
+}
+
 /// A constant's integer literal towards 0 (0, 1, half), a float's to 0.0
 /// and 1.0.
 fn shrink(p: &Parsed, op: OpId) -> Vec<Candidate> {
@@ -711,6 +799,25 @@ func.func @main() {
         assert_eq!(one.len(), 2);
         assert_eq!(next(&one[1]).len(), 1, "1.0 only goes to 0.0");
         assert!(next(&one[0]).is_empty(), "0.0 is the end");
+    }
+
+    #[test]
+    fn shapes_halve() {
+        let text = "func.func @main() {
+  %v = arith.constant dense<[1, 2, 3, 4]> : vector<4xi32>
+  %e = vector.extract %v[3] : i32 from vector<4xi32>
+  vector.print %e : i32
+  return
+}
+";
+        let c = candidates(text, Edit::Shape);
+        assert_eq!(c.len(), 1);
+        let t = &c[0].text;
+        assert!(
+            t.contains("dense<[1, 2]> : vector<2xi32>") && t.contains("vector.extract %v[1] : i32 from vector<2xi32>"),
+            "{t}"
+        );
+        assert!(Parsed::of(t).is_some(), "{t}");
     }
 
     #[test]
