@@ -100,7 +100,10 @@ pub fn run_reference(
     res: EntryResult,
     timeout: std::time::Duration,
 ) -> Result<Outcome, String> {
-    let lowered = std::env::temp_dir().join(format!("mlir-interp-diff-{}.mlir", std::process::id()));
+    // Unique per call: a fuzz campaign lowers several programs at once.
+    static CALLS: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+    let n = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let lowered = std::env::temp_dir().join(format!("mlir-interp-diff-{}-{n}.mlir", std::process::id()));
     let opt = Command::new(&tc.mlir_opt)
         .arg(file)
         .arg(format!("--pass-pipeline=builtin.module({pipeline})"))

@@ -3,6 +3,7 @@
 //! their seed and report, reduced and bucketed; a correct optimizer gives
 //! none; shards of a seed range merge into one summary.
 
+use std::path::Path;
 use std::process::Command;
 
 #[path = "common/scripts.rs"]
@@ -120,4 +121,38 @@ fn shards_run_under_gnu_parallel() {
     assert_eq!(code, 0, "{stderr}");
     assert!(stdout.starts_with("fuzz: 3 shard(s), 24 programs"), "{stdout}");
     assert!(stdout.contains("MISCOMPILE  pass cse"), "{stdout}");
+}
+
+/// `--diff` against mlir-runner with several jobs: each lowering gets its
+/// own file (two jobs once shared one and compared each other's programs).
+/// Skipped without mlir-22-tools, except under CI.
+#[test]
+fn diff_runs_in_parallel() {
+    if !Path::new("/usr/lib/llvm-22/bin/mlir-runner").exists() {
+        assert!(std::env::var("CI").as_deref() != Ok("true"), "CI needs mlir-22-tools");
+        eprintln!("skipped: mlir-runner not found");
+        return;
+    }
+    let d = scratch(SUITE, "diff");
+    let opt = script(&d, "id.sh", "for f; do :; done\ncat \"$f\"");
+    let out = d.join("r");
+    let (code, stdout, stderr) = fuzz(&[
+        "--passes",
+        "cse",
+        "--opt",
+        &opt,
+        "--seeds",
+        "0..12",
+        "--kind",
+        "int",
+        "--diff",
+        "--jobs",
+        "2",
+        "--inputs",
+        "0",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(stdout.contains("12 programs") && stdout.contains("0 failures"), "{stdout}");
 }
