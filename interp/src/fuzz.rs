@@ -357,7 +357,9 @@ fn keep(o: &Options, f: &Failure) {
 
 /// `summary-A-B.tsv`: one row per failure, then the totals.
 fn write_summary(o: &Options, fs: &[Failure], total: usize, secs: f64) -> Result<(), String> {
-    let p = o.out.join(format!("summary-{}-{}.tsv", o.seeds.start, o.seeds.end));
+    // Named by the seeds that ran (a --max-time stop ends the range early),
+    // so the next shard can start where this one stopped.
+    let p = o.out.join(format!("summary-{}-{}.tsv", o.seeds.start, o.seeds.start + total as u64));
     let mut f = std::fs::File::create(&p).map_err(|e| format!("cannot write {}: {e}", p.display()))?;
     let mut text = String::from("# seed\tkind\tverdict\tpass\tbucket\n");
     for x in fs {
