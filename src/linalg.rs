@@ -7,7 +7,132 @@
 use crate::affine::{AffineExpr, AffineMap};
 use crate::attrs::{Attribute, DenseValues};
 use crate::ir::{Module, OpId, ValueId};
-use crate::ops::LinalgOp;
+use crate::ops::{LinalgOp, OpKind};
+
+pub mod opdsl;
+
+/// One OpDSL named op as LLVM 22 defines it (`opdsl::OPS` has them all).
+#[derive(Debug)]
+pub struct OpDsl {
+    /// The full op name.
+    pub name: &'static str,
+    /// Region arguments: one per input, then one per output.
+    pub args: usize,
+    /// Iterator types, `p`arallel or `r`eduction per loop; empty for the
+    /// rank-polymorphic elementwise ops (all parallel, as many loops as
+    /// the output has dimensions).
+    pub iters: &'static str,
+    /// Per operand, per result: a sum of loop dimensions, each scaled.
+    pub maps: &'static [&'static [&'static [(u32, Scale)]]],
+    /// Attributes the op reads (`strides`, `dilations`) and their length.
+    pub attrs: &'static [(&'static str, usize)],
+    /// The region builder's steps, in order.
+    pub body: &'static [Step],
+    /// What the body yields.
+    pub yields: &'static [Ref],
+}
+
+/// The factor of one loop dimension in an indexing map result.
+#[derive(Clone, Copy, Debug)]
+pub enum Scale {
+    /// The dimension itself.
+    One,
+    /// Times entry `i` of the `strides` attribute (default 1).
+    Stride(usize),
+    /// Times entry `i` of the `dilations` attribute (default 1).
+    Dilation(usize),
+}
+
+/// A value a region builder step reads.
+#[derive(Clone, Copy, Debug)]
+pub enum Ref {
+    /// The block argument.
+    Arg(usize),
+    /// The result of an earlier step.
+    Val(usize),
+}
+
+/// The type a cast step converts to.
+#[derive(Clone, Copy, Debug)]
+pub enum To {
+    /// The type of a block argument.
+    ArgType(usize),
+    /// `iN`.
+    Int(u32),
+    /// `f32`.
+    F32,
+    /// `f64`.
+    F64,
+}
+
+/// OpDSL's unary functions (`UnaryFn`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(missing_docs)]
+pub enum Unary {
+    Exp,
+    Log,
+    Abs,
+    Ceil,
+    Floor,
+    Negf,
+    Reciprocal,
+    Round,
+    Sqrt,
+    Rsqrt,
+    Square,
+    Tanh,
+    Erf,
+}
+
+/// OpDSL's binary functions (`BinaryFn`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(missing_docs)]
+pub enum Binary {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    DivUnsigned,
+    MaxSigned,
+    MinSigned,
+    MaxUnsigned,
+    MinUnsigned,
+    Powf,
+}
+
+/// One statement of an OpDSL region builder.
+#[derive(Clone, Copy, Debug)]
+pub enum Step {
+    /// `TypeFn::cast_signed` / `cast_unsigned` of `x` to `to`.
+    Cast {
+        /// `cast_unsigned`.
+        unsigned: bool,
+        /// The target type.
+        to: To,
+        /// The value converted.
+        x: Ref,
+    },
+    /// A unary function.
+    Unary(Unary, Ref),
+    /// A binary function.
+    Binary(Binary, Ref, Ref),
+    /// `TernaryFn::select`.
+    Select(Ref, Ref, Ref),
+    /// An `i64` constant.
+    ConstI64(i64),
+    /// An `f64` constant.
+    ConstF64(f64),
+    /// `linalg.index` of a loop.
+    Index(u32),
+}
+
+/// The OpDSL definition of `kind`, if it is an OpDSL op.
+pub fn opdsl(kind: OpKind) -> Option<&'static OpDsl> {
+    if kind.fmt() != crate::ops::Fmt::LinalgOpDsl {
+        return None;
+    }
+    opdsl::OPS.iter().find(|d| d.name == kind.name())
+}
 
 /// How many of `op`'s operands are inputs (the rest are outputs): by
 /// `operandSegmentSizes` where the op has it, else by the op's fixed
@@ -16,16 +141,75 @@ use crate::ops::LinalgOp;
 pub fn input_count(m: &Module, op: OpId, o: LinalgOp) -> Option<usize> {
     let n = m.operands(op).len();
     match o {
-        LinalgOp::Generic | LinalgOp::Fill | LinalgOp::Copy | LinalgOp::Matmul => {
-            match i64s(m, op, "operandSegmentSizes")?[..] {
-                [i, o] if i >= 0 && o >= 0 && (i + o) as usize == n => Some(i as usize),
-                _ => None,
-            }
-        }
+        LinalgOp::Generic
+        | LinalgOp::Fill
+        | LinalgOp::Copy
+        | LinalgOp::Matmul
+        | LinalgOp::BatchMatmul
+        | LinalgOp::BatchReduceMatmul
+        | LinalgOp::Contract
+        | LinalgOp::Elementwise => match i64s(m, op, "operandSegmentSizes")?[..] {
+            [i, o] if i >= 0 && o >= 0 && (i + o) as usize == n => Some(i as usize),
+            _ => None,
+        },
         LinalgOp::Transpose | LinalgOp::Broadcast => (n == 2).then_some(1),
         LinalgOp::Map => n.checked_sub(1),
         LinalgOp::Reduce => (n > 0 && n.is_multiple_of(2)).then_some(n / 2),
         LinalgOp::Yield | LinalgOp::Index => Some(0),
+        _ => {
+            let d = opdsl(o.kind())?;
+            match i64s(m, op, "operandSegmentSizes")?[..] {
+                [i, o] if i >= 0 && o >= 0 && (i + o) as usize == n && n == d.args => Some(i as usize),
+                _ => None,
+            }
+        }
+    }
+}
+
+/// What `linalg.elementwise`'s `kind` names: an OpDSL function and its
+/// arity (`#linalg.elementwise_kind<add>` is `Binary::Add`, 2).
+pub fn elementwise_kind(name: &str) -> Option<(Step, usize)> {
+    let (a, b, c) = (Ref::Arg(0), Ref::Arg(1), Ref::Arg(2));
+    let unary = |f| Some((Step::Unary(f, a), 1));
+    let binary = |f| Some((Step::Binary(f, a, b), 2));
+    match name {
+        "exp" => unary(Unary::Exp),
+        "log" => unary(Unary::Log),
+        "abs" => unary(Unary::Abs),
+        "ceil" => unary(Unary::Ceil),
+        "floor" => unary(Unary::Floor),
+        "negf" => unary(Unary::Negf),
+        "reciprocal" => unary(Unary::Reciprocal),
+        "round" => unary(Unary::Round),
+        "sqrt" => unary(Unary::Sqrt),
+        "rsqrt" => unary(Unary::Rsqrt),
+        "square" => unary(Unary::Square),
+        "tanh" => unary(Unary::Tanh),
+        "erf" => unary(Unary::Erf),
+        "add" => binary(Binary::Add),
+        "sub" => binary(Binary::Sub),
+        "mul" => binary(Binary::Mul),
+        "div" => binary(Binary::Div),
+        "div_unsigned" => binary(Binary::DivUnsigned),
+        "max_signed" => binary(Binary::MaxSigned),
+        "min_signed" => binary(Binary::MinSigned),
+        "max_unsigned" => binary(Binary::MaxUnsigned),
+        "min_unsigned" => binary(Binary::MinUnsigned),
+        "powf" => binary(Binary::Powf),
+        "select" => Some((Step::Select(a, b, c), 3)),
+        _ => None,
+    }
+}
+
+/// The default indexing maps of the matmul-like ops, as loop count and
+/// the loops each operand's dimensions read (`contract` has none: its maps
+/// are required).
+pub fn contraction_maps(o: LinalgOp) -> Option<(usize, &'static [&'static [u32]])> {
+    match o {
+        LinalgOp::Matmul => Some((3, &[&[0, 2], &[2, 1], &[0, 1]])),
+        LinalgOp::BatchMatmul => Some((4, &[&[0, 1, 3], &[0, 3, 2], &[0, 1, 2]])),
+        LinalgOp::BatchReduceMatmul => Some((4, &[&[0, 1, 3], &[0, 3, 2], &[1, 2]])),
+        _ => None,
     }
 }
 
@@ -56,15 +240,24 @@ pub fn maps(m: &Module, op: OpId, o: LinalgOp, inputs: usize) -> (Vec<AffineMap>
             let n = rank(outs.first());
             (vec![select(n, &mut std::iter::empty()), id(n)], n)
         }
+        // Identity maps over the output's rank unless written.
+        LinalgOp::Elementwise => {
+            let n = rank(outs.first());
+            match attr_maps(m, op) {
+                Some(maps) if !maps.is_empty() => (maps, n),
+                _ => (vec![id(n); operands.len()], n),
+            }
+        }
         LinalgOp::Copy | LinalgOp::Map => {
             let n = rank(outs.first());
             (vec![id(n); operands.len()], n)
         }
-        LinalgOp::Matmul => {
+        LinalgOp::Matmul | LinalgOp::BatchMatmul | LinalgOp::BatchReduceMatmul | LinalgOp::Contract => {
             let maps = attr_maps(m, op).unwrap_or_else(|| {
-                [[0, 2], [2, 1], [0, 1]].iter().map(|d| select(3, &mut d.iter().copied())).collect()
+                let (n, dims) = contraction_maps(o).unwrap_or((0, &[]));
+                dims.iter().map(|d| select(n, &mut d.iter().copied())).collect()
             });
-            let loops = maps.first().map_or(3, |mp| mp.num_dims as usize);
+            let loops = maps.first().map_or(0, |mp| mp.num_dims as usize);
             (maps, loops)
         }
         // out[.., i, ..] = in[.., perm[i], ..]: input dim `perm[i]` reads
@@ -96,6 +289,71 @@ pub fn maps(m: &Module, op: OpId, o: LinalgOp, inputs: usize) -> (Vec<AffineMap>
             (maps, n)
         }
         LinalgOp::Yield | LinalgOp::Index => (Vec::new(), 0),
+        _ => match opdsl(o.kind()) {
+            Some(d) if d.iters.is_empty() => {
+                // Elementwise: identity maps over the output's rank, the
+                // empty map for a rank-0 operand.
+                let n = rank(outs.first());
+                let maps =
+                    operands
+                        .iter()
+                        .map(|v| if rank(Some(v)) == 0 { select(n, &mut std::iter::empty()) } else { id(n) });
+                (maps.collect(), n)
+            }
+            Some(d) => (opdsl_maps(m, op, d), d.iters.len()),
+            None => (Vec::new(), 0),
+        },
+    }
+}
+
+/// An OpDSL op's indexing maps with its `strides` and `dilations` (each
+/// entry 1 when the attribute is absent) multiplied in, as
+/// `getSymbolBindings` substitutes them.
+fn opdsl_maps(m: &Module, op: OpId, d: &OpDsl) -> Vec<AffineMap> {
+    let strides = dense_i64s(m, op, "strides");
+    let dilations = dense_i64s(m, op, "dilations");
+    let factor = |v: &Option<Vec<i64>>, i: usize| v.as_ref().and_then(|v| v.get(i).copied()).unwrap_or(1);
+    d.maps
+        .iter()
+        .map(|results| AffineMap {
+            num_dims: d.iters.len() as u32,
+            num_syms: 0,
+            results: results
+                .iter()
+                .map(|terms| {
+                    let term = |(dim, scale): &(u32, Scale)| {
+                        let k = match scale {
+                            Scale::One => 1,
+                            Scale::Stride(i) => factor(&strides, *i),
+                            Scale::Dilation(i) => factor(&dilations, *i),
+                        };
+                        let e = AffineExpr::Dim(*dim);
+                        if k == 1 {
+                            e
+                        } else {
+                            AffineExpr::Mul(Box::new(e), Box::new(AffineExpr::Const(k)))
+                        }
+                    };
+                    let mut it = terms.iter().map(term);
+                    let first = it.next().unwrap_or(AffineExpr::Const(0));
+                    it.fold(first, |a, b| AffineExpr::Add(Box::new(a), Box::new(b)))
+                })
+                .collect(),
+        })
+        .collect()
+}
+
+/// The entries of a dense integer elements attribute (`strides =
+/// dense<2> : tensor<2xi64>`), a splat repeated to its length.
+pub fn dense_i64s(m: &Module, op: OpId, name: &str) -> Option<Vec<i64>> {
+    let Attribute::Dense { ty, splat, values: DenseValues::Ints(v) } = m.ctx.attr_kind(m.attr(op, name)?) else {
+        return None;
+    };
+    let n = usize::try_from(m.ctx.type_kind(*ty).shape()?.iter().product::<i64>()).ok()?;
+    let v: Option<Vec<i64>> = v.iter().map(|x| x.to_i64()).collect();
+    match (*splat, v?) {
+        (true, v) if v.len() == 1 => Some(vec![v[0]; n]),
+        (_, v) => Some(v),
     }
 }
 
@@ -118,5 +376,32 @@ pub fn i64s(m: &Module, op: OpId, name: &str) -> Option<Vec<i64>> {
     match m.ctx.attr_kind(m.attr(op, name)?) {
         Attribute::DenseArray { values: DenseValues::Ints(v), .. } => v.iter().map(|x| x.to_i64()).collect(),
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The generated table and the op registry name the same ops.
+    #[test]
+    fn every_opdsl_row_is_a_registered_op_and_back() {
+        for d in opdsl::OPS {
+            let k = OpKind::from_name(d.name).unwrap_or_else(|| panic!("{} is not in ops.rs", d.name));
+            assert!(opdsl(k).is_some(), "{} is not LinalgOpDsl in ops.rs", d.name);
+            assert_eq!(d.maps.len(), if d.iters.is_empty() { 0 } else { d.args }, "{}", d.name);
+        }
+        let registered = OpKind::ALL.iter().filter(|k| k.fmt() == crate::ops::Fmt::LinalgOpDsl).count();
+        assert_eq!(registered, opdsl::OPS.len());
+    }
+
+    /// `linalg.conv_1d_nwc_wcf`'s input map reads `d1 * stride + d3 * dilation`.
+    #[test]
+    fn strides_and_dilations_scale_the_window() {
+        let d = opdsl::OPS.iter().find(|d| d.name == "linalg.conv_1d_nwc_wcf").expect("row");
+        assert_eq!(d.iters, "ppprr");
+        let input = d.maps[0];
+        assert!(matches!(input[1], [(1, Scale::Stride(0)), (3, Scale::Dilation(0))]));
+        assert_eq!(d.attrs, &[("strides", 1), ("dilations", 1)]);
     }
 }

@@ -101,6 +101,9 @@ pub enum Fmt {
     LinalgDst,
     /// `linalg.index 0 : index`.
     LinalgIndex,
+    /// An OpDSL named op (`linalg.conv_2d_nhwc_hwcf {strides = ..} ins(..)
+    /// outs(..)`): its region is built from `crate::linalg::opdsl`.
+    LinalgOpDsl,
     /// `builtin.unrealized_conversion_cast %a : T to U`.
     ConversionCast,
     /// `%a, %b [fastmath] : T, U` with the result of type T (`math.fpowi`).
@@ -750,10 +753,93 @@ ops! {
         LinalgFill / Fill = "linalg.fill", 0, LinalgNamed;
         LinalgCopy / Copy = "linalg.copy", 0, LinalgNamed;
         LinalgMatmul / Matmul = "linalg.matmul", 0, LinalgNamed;
+        LinalgBatchMatmul / BatchMatmul = "linalg.batch_matmul", 0, LinalgNamed;
+        LinalgBatchReduceMatmul / BatchReduceMatmul = "linalg.batch_reduce_matmul", 0, LinalgNamed;
+        LinalgContract / Contract = "linalg.contract", 0, LinalgNamed;
+        LinalgElementwise / Elementwise = "linalg.elementwise", 0, LinalgNamed;
         LinalgTranspose / Transpose = "linalg.transpose", 0, LinalgDst;
         LinalgBroadcast / Broadcast = "linalg.broadcast", 0, LinalgDst;
         LinalgMap / Map = "linalg.map", 0, LinalgDst;
         LinalgReduce / Reduce = "linalg.reduce", 0, LinalgDst;
+        LinalgExp / Exp = "linalg.exp", 0, LinalgOpDsl;
+        LinalgLog / Log = "linalg.log", 0, LinalgOpDsl;
+        LinalgAbs / Abs = "linalg.abs", 0, LinalgOpDsl;
+        LinalgCeil / Ceil = "linalg.ceil", 0, LinalgOpDsl;
+        LinalgFloor / Floor = "linalg.floor", 0, LinalgOpDsl;
+        LinalgNegf / Negf = "linalg.negf", 0, LinalgOpDsl;
+        LinalgReciprocal / Reciprocal = "linalg.reciprocal", 0, LinalgOpDsl;
+        LinalgRound / Round = "linalg.round", 0, LinalgOpDsl;
+        LinalgSqrt / Sqrt = "linalg.sqrt", 0, LinalgOpDsl;
+        LinalgRsqrt / Rsqrt = "linalg.rsqrt", 0, LinalgOpDsl;
+        LinalgSquare / Square = "linalg.square", 0, LinalgOpDsl;
+        LinalgTanh / Tanh = "linalg.tanh", 0, LinalgOpDsl;
+        LinalgErf / Erf = "linalg.erf", 0, LinalgOpDsl;
+        LinalgAdd / Add = "linalg.add", 0, LinalgOpDsl;
+        LinalgSub / Sub = "linalg.sub", 0, LinalgOpDsl;
+        LinalgMul / Mul = "linalg.mul", 0, LinalgOpDsl;
+        LinalgDiv / Div = "linalg.div", 0, LinalgOpDsl;
+        LinalgDivUnsigned / DivUnsigned = "linalg.div_unsigned", 0, LinalgOpDsl;
+        LinalgMax / Max = "linalg.max", 0, LinalgOpDsl;
+        LinalgMin / Min = "linalg.min", 0, LinalgOpDsl;
+        LinalgPowf / Powf = "linalg.powf", 0, LinalgOpDsl;
+        LinalgSelect / Select = "linalg.select", 0, LinalgOpDsl;
+        LinalgQuantizedMatmul / QuantizedMatmul = "linalg.quantized_matmul", 0, LinalgOpDsl;
+        LinalgMmt4d / Mmt4d = "linalg.mmt4d", 0, LinalgOpDsl;
+        LinalgBatchMmt4d / BatchMmt4d = "linalg.batch_mmt4d", 0, LinalgOpDsl;
+        LinalgQuantizedBatchMatmul / QuantizedBatchMatmul = "linalg.quantized_batch_matmul", 0, LinalgOpDsl;
+        LinalgMatvec / Matvec = "linalg.matvec", 0, LinalgOpDsl;
+        LinalgVecmat / Vecmat = "linalg.vecmat", 0, LinalgOpDsl;
+        LinalgBatchMatvec / BatchMatvec = "linalg.batch_matvec", 0, LinalgOpDsl;
+        LinalgBatchVecmat / BatchVecmat = "linalg.batch_vecmat", 0, LinalgOpDsl;
+        LinalgDot / Dot = "linalg.dot", 0, LinalgOpDsl;
+        LinalgConv1d / Conv1d = "linalg.conv_1d", 0, LinalgOpDsl;
+        LinalgConv2d / Conv2d = "linalg.conv_2d", 0, LinalgOpDsl;
+        LinalgConv3d / Conv3d = "linalg.conv_3d", 0, LinalgOpDsl;
+        LinalgConv1dNwcWcf / Conv1dNwcWcf = "linalg.conv_1d_nwc_wcf", 0, LinalgOpDsl;
+        LinalgConv1dNcwFcw / Conv1dNcwFcw = "linalg.conv_1d_ncw_fcw", 0, LinalgOpDsl;
+        LinalgConv2dNhwcHwcf / Conv2dNhwcHwcf = "linalg.conv_2d_nhwc_hwcf", 0, LinalgOpDsl;
+        LinalgConv2dNhwcFhwc / Conv2dNhwcFhwc = "linalg.conv_2d_nhwc_fhwc", 0, LinalgOpDsl;
+        LinalgConv2dNhwcHwcfQ / Conv2dNhwcHwcfQ = "linalg.conv_2d_nhwc_hwcf_q", 0, LinalgOpDsl;
+        LinalgConv2dNhwcFhwcQ / Conv2dNhwcFhwcQ = "linalg.conv_2d_nhwc_fhwc_q", 0, LinalgOpDsl;
+        LinalgConv2dNchwFchwQ / Conv2dNchwFchwQ = "linalg.conv_2d_nchw_fchw_q", 0, LinalgOpDsl;
+        LinalgConv2dNchwFchw / Conv2dNchwFchw = "linalg.conv_2d_nchw_fchw", 0, LinalgOpDsl;
+        LinalgConv2dNgchwFgchw / Conv2dNgchwFgchw = "linalg.conv_2d_ngchw_fgchw", 0, LinalgOpDsl;
+        LinalgConv2dNgchwGfchw / Conv2dNgchwGfchw = "linalg.conv_2d_ngchw_gfchw", 0, LinalgOpDsl;
+        LinalgConv2dNhwgcGfhwc / Conv2dNhwgcGfhwc = "linalg.conv_2d_nhwgc_gfhwc", 0, LinalgOpDsl;
+        LinalgConv2dNhwgcGfhwcQ / Conv2dNhwgcGfhwcQ = "linalg.conv_2d_nhwgc_gfhwc_q", 0, LinalgOpDsl;
+        LinalgConv2dNgchwGfchwQ / Conv2dNgchwGfchwQ = "linalg.conv_2d_ngchw_gfchw_q", 0, LinalgOpDsl;
+        LinalgConv3dNdhwcDhwcf / Conv3dNdhwcDhwcf = "linalg.conv_3d_ndhwc_dhwcf", 0, LinalgOpDsl;
+        LinalgConv3dNdhwcDhwcfQ / Conv3dNdhwcDhwcfQ = "linalg.conv_3d_ndhwc_dhwcf_q", 0, LinalgOpDsl;
+        LinalgConv3dNcdhwFcdhw / Conv3dNcdhwFcdhw = "linalg.conv_3d_ncdhw_fcdhw", 0, LinalgOpDsl;
+        LinalgDepthwiseConv1dNwcWc / DepthwiseConv1dNwcWc = "linalg.depthwise_conv_1d_nwc_wc", 0, LinalgOpDsl;
+        LinalgDepthwiseConv1dNcwCw / DepthwiseConv1dNcwCw = "linalg.depthwise_conv_1d_ncw_cw", 0, LinalgOpDsl;
+        LinalgDepthwiseConv1dNwcWcm / DepthwiseConv1dNwcWcm = "linalg.depthwise_conv_1d_nwc_wcm", 0, LinalgOpDsl;
+        LinalgDepthwiseConv2dNhwcHwc / DepthwiseConv2dNhwcHwc = "linalg.depthwise_conv_2d_nhwc_hwc", 0, LinalgOpDsl;
+        LinalgDepthwiseConv2dNchwChw / DepthwiseConv2dNchwChw = "linalg.depthwise_conv_2d_nchw_chw", 0, LinalgOpDsl;
+        LinalgDepthwiseConv2dNhwcHwcQ / DepthwiseConv2dNhwcHwcQ = "linalg.depthwise_conv_2d_nhwc_hwc_q", 0, LinalgOpDsl;
+        LinalgDepthwiseConv2dNhwcHwcm / DepthwiseConv2dNhwcHwcm = "linalg.depthwise_conv_2d_nhwc_hwcm", 0, LinalgOpDsl;
+        LinalgDepthwiseConv2dNhwcHwcmQ / DepthwiseConv2dNhwcHwcmQ = "linalg.depthwise_conv_2d_nhwc_hwcm_q", 0, LinalgOpDsl;
+        LinalgDepthwiseConv3dNdhwcDhwc / DepthwiseConv3dNdhwcDhwc = "linalg.depthwise_conv_3d_ndhwc_dhwc", 0, LinalgOpDsl;
+        LinalgDepthwiseConv3dNcdhwCdhw / DepthwiseConv3dNcdhwCdhw = "linalg.depthwise_conv_3d_ncdhw_cdhw", 0, LinalgOpDsl;
+        LinalgDepthwiseConv3dNdhwcDhwcm / DepthwiseConv3dNdhwcDhwcm = "linalg.depthwise_conv_3d_ndhwc_dhwcm", 0, LinalgOpDsl;
+        LinalgPoolingNhwcSum / PoolingNhwcSum = "linalg.pooling_nhwc_sum", 0, LinalgOpDsl;
+        LinalgPoolingNchwSum / PoolingNchwSum = "linalg.pooling_nchw_sum", 0, LinalgOpDsl;
+        LinalgPoolingNhwcMax / PoolingNhwcMax = "linalg.pooling_nhwc_max", 0, LinalgOpDsl;
+        LinalgPoolingNhwcMaxUnsigned / PoolingNhwcMaxUnsigned = "linalg.pooling_nhwc_max_unsigned", 0, LinalgOpDsl;
+        LinalgPoolingNchwMax / PoolingNchwMax = "linalg.pooling_nchw_max", 0, LinalgOpDsl;
+        LinalgPoolingNhwcMin / PoolingNhwcMin = "linalg.pooling_nhwc_min", 0, LinalgOpDsl;
+        LinalgPoolingNhwcMinUnsigned / PoolingNhwcMinUnsigned = "linalg.pooling_nhwc_min_unsigned", 0, LinalgOpDsl;
+        LinalgPoolingNwcSum / PoolingNwcSum = "linalg.pooling_nwc_sum", 0, LinalgOpDsl;
+        LinalgPoolingNcwSum / PoolingNcwSum = "linalg.pooling_ncw_sum", 0, LinalgOpDsl;
+        LinalgPoolingNwcMax / PoolingNwcMax = "linalg.pooling_nwc_max", 0, LinalgOpDsl;
+        LinalgPoolingNwcMaxUnsigned / PoolingNwcMaxUnsigned = "linalg.pooling_nwc_max_unsigned", 0, LinalgOpDsl;
+        LinalgPoolingNcwMax / PoolingNcwMax = "linalg.pooling_ncw_max", 0, LinalgOpDsl;
+        LinalgPoolingNwcMin / PoolingNwcMin = "linalg.pooling_nwc_min", 0, LinalgOpDsl;
+        LinalgPoolingNwcMinUnsigned / PoolingNwcMinUnsigned = "linalg.pooling_nwc_min_unsigned", 0, LinalgOpDsl;
+        LinalgPoolingNdhwcSum / PoolingNdhwcSum = "linalg.pooling_ndhwc_sum", 0, LinalgOpDsl;
+        LinalgPoolingNdhwcMax / PoolingNdhwcMax = "linalg.pooling_ndhwc_max", 0, LinalgOpDsl;
+        LinalgPoolingNdhwcMin / PoolingNdhwcMin = "linalg.pooling_ndhwc_min", 0, LinalgOpDsl;
+        LinalgFillRng2d / FillRng2d = "linalg.fill_rng_2d", 0, LinalgOpDsl;
     }
     Bufferization BufferizationOp {
         BufferizationAllocTensor / AllocTensor = "bufferization.alloc_tensor", 0, AllocTensor;

@@ -10,8 +10,19 @@ use crate::attrs::{AttrId, Attribute, IntVal};
 use crate::diag::Span;
 use crate::ir::{BlockId, OpName, RegionId, ValueId};
 use crate::lexer::Tok;
+use crate::linalg::{Binary, OpDsl, Ref, Step, To, Unary};
 use crate::ops::{Fmt, OpKind};
 use crate::types::{TypeId, TypeKind};
+
+/// A body value's type class, as `RegionBuilderHelper` tells them apart.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Class {
+    Float,
+    Bool,
+    Int,
+    Complex,
+    Other,
+}
 
 /// The parts `ins(..) outs(..)` leave behind: resolved operands and types.
 struct InsOuts {
@@ -38,7 +49,7 @@ impl<'a> Parser<'a> {
                 st.result_types = vec![self.colon_type()?];
             }
             Fmt::LinalgGeneric => self.parse_linalg_generic(st)?,
-            Fmt::LinalgNamed => self.parse_linalg_named(kind, st, name_span)?,
+            Fmt::LinalgNamed | Fmt::LinalgOpDsl => self.parse_linalg_named(kind, st, name_span)?,
             Fmt::LinalgDst => self.parse_linalg_dst(kind, st, name_span)?,
             _ => return self.err_at(name_span, format!("internal error: '{}' is not a linalg op", kind.name())),
         }
@@ -92,7 +103,13 @@ impl<'a> Parser<'a> {
     fn parse_linalg_named(&mut self, kind: OpKind, st: &mut OpState, name_span: Span) -> PResult<()> {
         // mlir-opt reports a region it cannot build here, after the name.
         let start = Span::new(self.tok.span.start as usize, self.tok.span.start as usize);
-        if kind == OpKind::LinalgMatmul {
+        let contraction = matches!(
+            kind,
+            OpKind::LinalgMatmul | OpKind::LinalgBatchMatmul | OpKind::LinalgBatchReduceMatmul | OpKind::LinalgContract
+        );
+        let elementwise = if kind == OpKind::LinalgElementwise { Some(self.parse_elementwise_kind(st)?) } else { None };
+        let mut written_maps = false;
+        if contraction || elementwise.is_some() {
             let mut maps = Vec::new();
             if self.eat_kw("indexing_maps")? {
                 self.expect(Tok::Equal, "'='")?;
@@ -108,29 +125,66 @@ impl<'a> Parser<'a> {
                     }
                 }
                 self.expect(Tok::RSquare, "']'")?;
+            } else if kind == OpKind::LinalgContract {
+                return self.custom_err("expected 'indexing_maps' attribute");
             }
-            if maps.is_empty() {
-                maps = [[0, 2], [2, 1], [0, 1]].iter().map(|d| self.projection_attr(3, d)).collect();
+            let defaults = match kind.dialect_op() {
+                crate::ops::DialectOp::Linalg(o) => crate::linalg::contraction_maps(o),
+                _ => None,
+            };
+            if let (true, Some((n, dims))) = (maps.is_empty(), defaults) {
+                maps = dims.iter().map(|d| self.projection_attr(n as u32, d)).collect();
             }
-            let a = self.m.ctx.attr(Attribute::Array(maps));
-            self.set_attr(st, "indexing_maps", a);
+            written_maps = !maps.is_empty();
+            // `contract` has no default: the verifier reports the missing maps.
+            if !maps.is_empty() {
+                let a = self.m.ctx.attr(Attribute::Array(maps));
+                self.set_attr(st, "indexing_maps", a);
+            }
         }
         let io = self.parse_ins_outs(st, true)?;
         self.parse_optional_attrs(st)?;
         if self.eat(Tok::Arrow)? {
             st.result_types = self.parse_function_result_types()?;
         }
-        let want = if kind == OpKind::LinalgMatmul { 3 } else { 2 };
+        let dsl = crate::linalg::opdsl(kind);
+        let want = match (dsl, elementwise) {
+            (Some(d), _) => d.args,
+            (_, Some((_, arity))) => arity + 1,
+            _ if contraction => 3,
+            _ => 2,
+        };
         let got = io.ins.len() + io.outs.len();
         if got != want {
             return self.err_here(format!(
-                "[parseNamedStructuredOpRegion] ods-gen generated region expects {want} args, got {got}"
+                "{CUSTOM_MARK}[parseNamedStructuredOpRegion] ods-gen generated region expects {want} args, got {got}"
             ));
         }
         let unsigned = self.cast_is_unsigned(st);
         let (r, b, args) = self.linalg_block(&io.ins, &io.outs, name_span);
+        if let Some((step, _)) = elementwise {
+            if !written_maps {
+                // Identity maps over the output's rank, as mlir-opt's
+                // parser records them.
+                let n = io.outs.first().and_then(|t| self.m.ctx.type_kind(*t).shape()).map_or(0, <[i64]>::len);
+                let dims: Vec<u32> = (0..n as u32).collect();
+                let maps = vec![self.projection_attr(n as u32, &dims); io.ins.len() + io.outs.len()];
+                let a = self.m.ctx.attr(Attribute::Array(maps));
+                self.set_attr(st, "indexing_maps", a);
+            }
+            let ys = self.linalg_steps(&[step], &[Ref::Val(0)], b, &args, name_span, start)?;
+            self.linalg_yield(b, &ys, name_span);
+            st.regions.push(r);
+            return Ok(());
+        }
+        if let Some(d) = dsl {
+            let ys = self.linalg_opdsl_body(d, b, &args, name_span, start)?;
+            self.linalg_yield(b, &ys, name_span);
+            st.regions.push(r);
+            return Ok(());
+        }
         let yielded = match kind {
-            OpKind::LinalgMatmul => {
+            _ if contraction => {
                 let acc = self.m.type_of(args[2]);
                 let x = self.linalg_cast(b, acc, args[0], unsigned, name_span);
                 let y = self.linalg_cast(b, acc, args[1], unsigned, name_span);
@@ -409,8 +463,7 @@ impl<'a> Parser<'a> {
         self.linalg_op(b, kind, vec![v], vec![to], Vec::new(), span)
     }
 
-    /// `BinaryFn::add` (`add`) or `BinaryFn::mul` on two values: arith's
-    /// float, integer or `i1` op, or complex's.
+    /// `BinaryFn::add` (`add`) or `BinaryFn::mul` on two values.
     fn linalg_binary(
         &mut self,
         b: BlockId,
@@ -420,41 +473,36 @@ impl<'a> Parser<'a> {
         span: Span,
         err_at: Span,
     ) -> PResult<ValueId> {
-        let tx = self.m.type_of(x);
-        let ty = self.m.type_of(y);
-        let k = |p: &Self, t: TypeId| match p.m.ctx.type_kind(t) {
-            TypeKind::Float(_) => 1,
-            TypeKind::Integer { width: 1, .. } => 2,
-            TypeKind::Integer { .. } => 3,
-            TypeKind::Complex(_) => 4,
-            _ => 0,
+        let f = if add { Binary::Add } else { Binary::Mul };
+        self.linalg_binary_fn(b, f, x, y, span, err_at)
+    }
+
+    /// One of OpDSL's binary functions on two values, as mlir-opt's
+    /// `RegionBuilderHelper::buildBinaryFn` builds it: arith's float,
+    /// integer or `i1` op, or complex's.
+    fn linalg_binary_fn(
+        &mut self,
+        b: BlockId,
+        f: Binary,
+        x: ValueId,
+        y: ValueId,
+        span: Span,
+        err_at: Span,
+    ) -> PResult<ValueId> {
+        let (tx, ty) = (self.m.type_of(x), self.m.type_of(y));
+        let class = |p: &Self, t: TypeId| match p.m.ctx.type_kind(t) {
+            TypeKind::Float(_) => Class::Float,
+            TypeKind::Integer { width: 1, .. } => Class::Bool,
+            TypeKind::Integer { .. } => Class::Int,
+            TypeKind::Complex(_) => Class::Complex,
+            _ => Class::Other,
         };
-        let (kx, ky) = (k(self, tx), k(self, ty));
-        let both = |a: u8| kx == a && ky == a;
-        let kind = if both(4) {
-            if add {
-                OpKind::ComplexAdd
-            } else {
-                OpKind::ComplexMul
-            }
-        } else if both(1) {
-            if add {
-                OpKind::ArithAddf
-            } else {
-                OpKind::ArithMulf
-            }
-        } else if both(2) {
-            if add {
-                OpKind::ArithOri
-            } else {
-                OpKind::ArithAndi
-            }
-        } else if (kx == 2 || kx == 3) && (ky == 2 || ky == 3) {
-            if add {
-                OpKind::ArithAddi
-            } else {
-                OpKind::ArithMuli
-            }
+        let (cx, cy) = (class(self, tx), class(self, ty));
+        let int = |c: Class| matches!(c, Class::Int | Class::Bool);
+        let all = if cx == cy && cx != Class::Other {
+            cx
+        } else if int(cx) && int(cy) {
+            Class::Int
         } else {
             let (a, c) = (self.type_str(tx), self.type_str(ty));
             return self.err_at(
@@ -462,6 +510,179 @@ impl<'a> Parser<'a> {
                 format!("{CUSTOM_MARK}Cannot build binary Linalg operation: expects allComplex, allFloatingPoint, or allInteger, got '{a}' and '{c}'"),
             );
         };
+        use Class::{Bool, Complex, Float, Int};
+        let kind = match (f, all) {
+            (Binary::Add, Complex) => OpKind::ComplexAdd,
+            (Binary::Add, Float) => OpKind::ArithAddf,
+            (Binary::Add, Bool) => OpKind::ArithOri,
+            (Binary::Add, _) => OpKind::ArithAddi,
+            (Binary::Sub, Complex) => OpKind::ComplexSub,
+            (Binary::Sub, Float) => OpKind::ArithSubf,
+            (Binary::Sub, Int) => OpKind::ArithSubi,
+            (Binary::Mul, Complex) => OpKind::ComplexMul,
+            (Binary::Mul, Float) => OpKind::ArithMulf,
+            (Binary::Mul, Bool) => OpKind::ArithAndi,
+            (Binary::Mul, _) => OpKind::ArithMuli,
+            (Binary::Div, Complex) => OpKind::ComplexDiv,
+            (Binary::Div, Float) => OpKind::ArithDivf,
+            (Binary::Div, Int) => OpKind::ArithDivsi,
+            (Binary::DivUnsigned, Int) => OpKind::ArithDivui,
+            (Binary::MaxSigned | Binary::MaxUnsigned, Float) => OpKind::ArithMaximumf,
+            (Binary::MinSigned | Binary::MinUnsigned, Float) => OpKind::ArithMinimumf,
+            (Binary::MaxSigned, Int | Bool) => OpKind::ArithMaxsi,
+            (Binary::MinSigned, Int | Bool) => OpKind::ArithMinsi,
+            (Binary::MaxUnsigned, Int | Bool) => OpKind::ArithMaxui,
+            (Binary::MinUnsigned, Int | Bool) => OpKind::ArithMinui,
+            (Binary::Powf, Float) => OpKind::MathPowf,
+            (Binary::Sub, _) => {
+                return self.err_at(err_at, format!("{CUSTOM_MARK}unsupported operation: sub with bools"))
+            }
+            (Binary::Div, _) => {
+                return self.err_at(err_at, format!("{CUSTOM_MARK}unsupported operation: div with bools"))
+            }
+            (Binary::DivUnsigned, _) => {
+                return self.err_at(err_at, format!("{CUSTOM_MARK}unsupported operation: unsigned div not on uint"))
+            }
+            // mlir-opt asserts here (a crash in a release build's UB); say
+            // what is wrong instead.
+            _ => {
+                let t = self.type_str(tx);
+                return self.err_at(err_at, format!("{CUSTOM_MARK}unsupported operation: {f:?} on '{t}'"));
+            }
+        };
         Ok(self.linalg_op(b, kind, vec![x, y], vec![tx], Vec::new(), span))
+    }
+
+    /// An OpDSL op's body: its region builder's steps on the block
+    /// arguments `args`; returns the values to yield.
+    fn linalg_opdsl_body(
+        &mut self,
+        d: &OpDsl,
+        b: BlockId,
+        args: &[ValueId],
+        span: Span,
+        err_at: Span,
+    ) -> PResult<Vec<ValueId>> {
+        self.linalg_steps(d.body, d.yields, b, args, span, err_at)
+    }
+
+    /// Region builder `steps` on the block arguments `args`; returns the
+    /// values `yields` names.
+    fn linalg_steps(
+        &mut self,
+        steps: &[Step],
+        yields: &[Ref],
+        b: BlockId,
+        args: &[ValueId],
+        span: Span,
+        err_at: Span,
+    ) -> PResult<Vec<ValueId>> {
+        let mut vals: Vec<ValueId> = Vec::with_capacity(steps.len());
+        let get = |vals: &[ValueId], r: Ref| match r {
+            Ref::Arg(i) => args[i],
+            Ref::Val(i) => vals[i],
+        };
+        for step in steps {
+            let v = match *step {
+                Step::Cast { unsigned, to, x } => {
+                    let to = match to {
+                        To::ArgType(i) => self.m.type_of(args[i]),
+                        To::Int(w) => self.m.ctx.int_type(w),
+                        To::F32 => self.m.ctx.float_type(crate::types::FloatKind::F32),
+                        To::F64 => self.m.ctx.float_type(crate::types::FloatKind::F64),
+                    };
+                    self.linalg_cast(b, to, get(&vals, x), unsigned, span)
+                }
+                Step::Unary(f, x) => self.linalg_unary_fn(b, f, get(&vals, x), span, err_at)?,
+                Step::Binary(f, x, y) => self.linalg_binary_fn(b, f, get(&vals, x), get(&vals, y), span, err_at)?,
+                Step::Select(c, x, y) => {
+                    let (c, x, y) = (get(&vals, c), get(&vals, x), get(&vals, y));
+                    let t = self.m.type_of(x);
+                    self.linalg_op(b, OpKind::ArithSelect, vec![c, x, y], vec![t], Vec::new(), span)
+                }
+                Step::ConstI64(n) => {
+                    let t = self.m.ctx.int_type(64);
+                    let a = self.m.ctx.attr(Attribute::Integer { value: IntVal::Small(i128::from(n)), ty: t });
+                    self.linalg_constant(b, a, t, span)
+                }
+                Step::ConstF64(x) => {
+                    let t = self.m.ctx.float_type(crate::types::FloatKind::F64);
+                    let a = self.m.ctx.attr(Attribute::Float {
+                        value: crate::attrs::FloatLit::Decimal(format!("{x:?}").into()),
+                        ty: t,
+                    });
+                    self.linalg_constant(b, a, t, span)
+                }
+                Step::Index(dim) => {
+                    let t = self.m.ctx.index_type();
+                    let i64t = self.m.ctx.int_type(64);
+                    let a = self.m.ctx.attr(Attribute::Integer { value: IntVal::Small(i128::from(dim)), ty: i64t });
+                    let dim_id = self.m.ctx.ident("dim");
+                    self.linalg_op(b, OpKind::LinalgIndex, Vec::new(), vec![t], vec![(dim_id, a)], span)
+                }
+            };
+            vals.push(v);
+        }
+        Ok(yields.iter().map(|r| get(&vals, *r)).collect())
+    }
+
+    /// `kind=#linalg.elementwise_kind<add>`: sets `kind`, returns the
+    /// function it names and its arity.
+    fn parse_elementwise_kind(&mut self, st: &mut OpState) -> PResult<(Step, usize)> {
+        self.expect_kw_custom("kind")?;
+        self.expect(Tok::Equal, "'='")?;
+        let at = self.tok.span;
+        let a = self.parse_attribute(None)?;
+        let name = match self.m.ctx.attr_kind(a) {
+            Attribute::Dialect { dialect, body } if self.m.ctx.str(*dialect) == "linalg" => {
+                body.strip_prefix(".elementwise_kind<").and_then(|b| b.strip_suffix('>')).map(str::to_string)
+            }
+            _ => None,
+        };
+        let Some(found) = name.as_deref().and_then(crate::linalg::elementwise_kind) else {
+            // The enum's own parser reports a bad case at the case's keyword.
+            if name.is_some() {
+                let col = at.start as usize + "#linalg.elementwise_kind<".len();
+                return self.err_at(Span::new(col, col), "expected ::mlir::linalg::ElementwiseKind to be one of: exp, log, abs, ceil, floor, negf, reciprocal, round, sqrt, rsqrt, square, tanh, erf, add, sub, mul, div, div_unsigned, max_signed, min_signed, max_unsigned, min_unsigned, powf, select".to_string());
+            }
+            return self.err_at(at, format!("{CUSTOM_MARK}expected ::mlir::linalg::ElementwiseKind to be one of: exp, log, abs, ceil, floor, negf, reciprocal, round, sqrt, rsqrt, square, tanh, erf, add, sub, mul, div, div_unsigned, max_signed, min_signed, max_unsigned, min_unsigned, powf, select"));
+        };
+        self.set_attr(st, "kind", a);
+        Ok(found)
+    }
+
+    /// `arith.constant` of `a` (of type `t`) in block `b`.
+    fn linalg_constant(&mut self, b: BlockId, a: AttrId, t: TypeId, span: Span) -> ValueId {
+        let value = self.m.ctx.ident("value");
+        self.linalg_op(b, OpKind::ArithConstant, Vec::new(), vec![t], vec![(value, a)], span)
+    }
+
+    /// One of OpDSL's unary functions, as `buildUnaryFn` builds it (floats only).
+    fn linalg_unary_fn(&mut self, b: BlockId, f: Unary, x: ValueId, span: Span, err_at: Span) -> PResult<ValueId> {
+        let t = self.m.type_of(x);
+        if !matches!(self.m.ctx.type_kind(t), TypeKind::Float(_)) {
+            return self.err_at(err_at, format!("{CUSTOM_MARK}unsupported non numeric type"));
+        }
+        let kind = match f {
+            Unary::Exp => OpKind::MathExp,
+            Unary::Log => OpKind::MathLog,
+            Unary::Abs => OpKind::MathAbsf,
+            Unary::Ceil => OpKind::MathCeil,
+            Unary::Floor => OpKind::MathFloor,
+            Unary::Negf => OpKind::ArithNegf,
+            Unary::Round => OpKind::MathRound,
+            Unary::Sqrt => OpKind::MathSqrt,
+            Unary::Rsqrt => OpKind::MathRsqrt,
+            Unary::Tanh => OpKind::MathTanh,
+            Unary::Erf => OpKind::MathErf,
+            Unary::Square => return Ok(self.linalg_op(b, OpKind::ArithMulf, vec![x, x], vec![t], Vec::new(), span)),
+            Unary::Reciprocal => {
+                let one =
+                    self.m.ctx.attr(Attribute::Float { value: crate::attrs::FloatLit::Decimal("1.0".into()), ty: t });
+                let one = self.linalg_constant(b, one, t, span);
+                return Ok(self.linalg_op(b, OpKind::ArithDivf, vec![one, x], vec![t], Vec::new(), span));
+            }
+        };
+        Ok(self.linalg_op(b, kind, vec![x], vec![t], Vec::new(), span))
     }
 }

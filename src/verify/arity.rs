@@ -148,8 +148,13 @@ pub(crate) fn blocks(kind: OpKind) -> Blocks {
         | OpKind::LinalgFill
         | OpKind::LinalgCopy
         | OpKind::LinalgMatmul
+        | OpKind::LinalgBatchMatmul
+        | OpKind::LinalgBatchReduceMatmul
+        | OpKind::LinalgContract
+        | OpKind::LinalgElementwise
         | OpKind::LinalgTranspose
         | OpKind::LinalgBroadcast => single(&["region"]),
+        k if k.fmt() == crate::ops::Fmt::LinalgOpDsl => single(&["region"]),
         _ => Blocks { single: false, sized: &[], tail: "" },
     }
 }
@@ -214,10 +219,93 @@ pub(crate) fn arity(kind: OpKind) -> Arity {
         | OpKind::LinalgFill
         | OpKind::LinalgCopy
         | OpKind::LinalgMatmul
+        | OpKind::LinalgBatchMatmul
+        | OpKind::LinalgBatchReduceMatmul
+        | OpKind::LinalgContract
+        | OpKind::LinalgElementwise
         | OpKind::LinalgTranspose
         | OpKind::LinalgBroadcast
         | OpKind::LinalgMap
-        | OpKind::LinalgReduce => a(Exactly(1), Any, Exactly(0), Any),
+        | OpKind::LinalgReduce
+        | OpKind::LinalgExp
+        | OpKind::LinalgLog
+        | OpKind::LinalgAbs
+        | OpKind::LinalgCeil
+        | OpKind::LinalgFloor
+        | OpKind::LinalgNegf
+        | OpKind::LinalgReciprocal
+        | OpKind::LinalgRound
+        | OpKind::LinalgSqrt
+        | OpKind::LinalgRsqrt
+        | OpKind::LinalgSquare
+        | OpKind::LinalgTanh
+        | OpKind::LinalgErf
+        | OpKind::LinalgAdd
+        | OpKind::LinalgSub
+        | OpKind::LinalgMul
+        | OpKind::LinalgDiv
+        | OpKind::LinalgDivUnsigned
+        | OpKind::LinalgMax
+        | OpKind::LinalgMin
+        | OpKind::LinalgPowf
+        | OpKind::LinalgSelect
+        | OpKind::LinalgQuantizedMatmul
+        | OpKind::LinalgMmt4d
+        | OpKind::LinalgBatchMmt4d
+        | OpKind::LinalgQuantizedBatchMatmul
+        | OpKind::LinalgMatvec
+        | OpKind::LinalgVecmat
+        | OpKind::LinalgBatchMatvec
+        | OpKind::LinalgBatchVecmat
+        | OpKind::LinalgDot
+        | OpKind::LinalgConv1d
+        | OpKind::LinalgConv2d
+        | OpKind::LinalgConv3d
+        | OpKind::LinalgConv1dNwcWcf
+        | OpKind::LinalgConv1dNcwFcw
+        | OpKind::LinalgConv2dNhwcHwcf
+        | OpKind::LinalgConv2dNhwcFhwc
+        | OpKind::LinalgConv2dNhwcHwcfQ
+        | OpKind::LinalgConv2dNhwcFhwcQ
+        | OpKind::LinalgConv2dNchwFchwQ
+        | OpKind::LinalgConv2dNchwFchw
+        | OpKind::LinalgConv2dNgchwFgchw
+        | OpKind::LinalgConv2dNgchwGfchw
+        | OpKind::LinalgConv2dNhwgcGfhwc
+        | OpKind::LinalgConv2dNhwgcGfhwcQ
+        | OpKind::LinalgConv2dNgchwGfchwQ
+        | OpKind::LinalgConv3dNdhwcDhwcf
+        | OpKind::LinalgConv3dNdhwcDhwcfQ
+        | OpKind::LinalgConv3dNcdhwFcdhw
+        | OpKind::LinalgDepthwiseConv1dNwcWc
+        | OpKind::LinalgDepthwiseConv1dNcwCw
+        | OpKind::LinalgDepthwiseConv1dNwcWcm
+        | OpKind::LinalgDepthwiseConv2dNhwcHwc
+        | OpKind::LinalgDepthwiseConv2dNchwChw
+        | OpKind::LinalgDepthwiseConv2dNhwcHwcQ
+        | OpKind::LinalgDepthwiseConv2dNhwcHwcm
+        | OpKind::LinalgDepthwiseConv2dNhwcHwcmQ
+        | OpKind::LinalgDepthwiseConv3dNdhwcDhwc
+        | OpKind::LinalgDepthwiseConv3dNcdhwCdhw
+        | OpKind::LinalgDepthwiseConv3dNdhwcDhwcm
+        | OpKind::LinalgPoolingNhwcSum
+        | OpKind::LinalgPoolingNchwSum
+        | OpKind::LinalgPoolingNhwcMax
+        | OpKind::LinalgPoolingNhwcMaxUnsigned
+        | OpKind::LinalgPoolingNchwMax
+        | OpKind::LinalgPoolingNhwcMin
+        | OpKind::LinalgPoolingNhwcMinUnsigned
+        | OpKind::LinalgPoolingNwcSum
+        | OpKind::LinalgPoolingNcwSum
+        | OpKind::LinalgPoolingNwcMax
+        | OpKind::LinalgPoolingNwcMaxUnsigned
+        | OpKind::LinalgPoolingNcwMax
+        | OpKind::LinalgPoolingNwcMin
+        | OpKind::LinalgPoolingNwcMinUnsigned
+        | OpKind::LinalgPoolingNdhwcSum
+        | OpKind::LinalgPoolingNdhwcMax
+        | OpKind::LinalgPoolingNdhwcMin
+        | OpKind::LinalgFillRng2d => a(Exactly(1), Any, Exactly(0), Any),
         OpKind::ScfReduceReturn | OpKind::MemrefAtomicYield | OpKind::TensorYield => {
             a(Exactly(0), Exactly(0), Exactly(0), Exactly(1))
         }

@@ -32,6 +32,9 @@ pub(crate) enum Constraint {
     MemRefType,
     /// `IndexAttr`: an integer attribute of type `index`.
     Index,
+    /// `RankedI64ElementsAttr<[n]>`: `dense<..> : tensor<nxi64>` (linalg's
+    /// `strides` and `dilations`).
+    I64Elements(usize),
 }
 
 impl Constraint {
@@ -48,6 +51,9 @@ impl Constraint {
             Constraint::Str => "string attribute",
             Constraint::MemRefType => "memref type attribute",
             Constraint::Index => "index attribute",
+            Constraint::I64Elements(1) => "64-bit signless int elements attribute of shape [1]",
+            Constraint::I64Elements(2) => "64-bit signless int elements attribute of shape [2]",
+            Constraint::I64Elements(_) => "64-bit signless int elements attribute of shape [3]",
         }
     }
 
@@ -92,6 +98,15 @@ impl Constraint {
                 ctx.attr_kind(a),
                 Attribute::Type(t) if matches!(ctx.type_kind(*t), crate::types::TypeKind::MemRef { .. })
             ),
+            Constraint::I64Elements(n) => match ctx.attr_kind(a) {
+                Attribute::Dense { ty, values: DenseValues::Ints(_), .. } => match ctx.type_kind(*ty) {
+                    crate::types::TypeKind::RankedTensor { shape, elem, .. } => {
+                        shape[..] == [n as i64] && ctx.type_kind(*elem).is_signless_int(64)
+                    }
+                    _ => false,
+                },
+                _ => false,
+            },
         }
     }
 }
@@ -124,7 +139,13 @@ pub(crate) fn inherent_attrs(kind: OpKind) -> (&'static [Inherent], bool) {
         OpKind::IndexBoolConstant => (&[("value", Bool, true)], true),
         OpKind::TensorConcat => (&[("dim", I64, true)], true),
         OpKind::MemrefGlobal => (&[("sym_name", Str, true), ("type", MemRefType, true)], false),
-        _ => (&[], false),
+        // linalg's convolutions and pooling: both attributes have a default.
+        k => match crate::linalg::opdsl(k).and_then(|d| d.attrs.first()) {
+            Some((_, 1)) => (&[("dilations", I64Elements(1), false), ("strides", I64Elements(1), false)], true),
+            Some((_, 2)) => (&[("dilations", I64Elements(2), false), ("strides", I64Elements(2), false)], true),
+            Some(_) => (&[("dilations", I64Elements(3), false), ("strides", I64Elements(3), false)], true),
+            None => (&[], false),
+        },
     }
 }
 

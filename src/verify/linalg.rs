@@ -11,6 +11,22 @@ use crate::affine::{AffineExpr, AffineMap};
 use crate::ops::LinalgOp;
 use crate::types::DYNAMIC;
 
+/// The ops whose operands are split by `operandSegmentSizes` (the OpDSL
+/// ops too).
+fn segmented(o: LinalgOp) -> bool {
+    matches!(
+        o,
+        LinalgOp::Generic
+            | LinalgOp::Fill
+            | LinalgOp::Copy
+            | LinalgOp::Matmul
+            | LinalgOp::BatchMatmul
+            | LinalgOp::BatchReduceMatmul
+            | LinalgOp::Contract
+            | LinalgOp::Elementwise
+    )
+}
+
 /// A structured op's operands split into inputs and outputs, with the
 /// indexing maps it iterates by and its number of loops.
 struct Structured {
@@ -194,7 +210,7 @@ impl Verifier<'_> {
         let n = ops.len();
         let fail = |msg: String| Err(Diagnostic::error(self.m.op(op).span, format!("'{}' op {msg}", self.name(op))));
         let n_ins = match o {
-            LinalgOp::Generic | LinalgOp::Fill | LinalgOp::Copy | LinalgOp::Matmul => {
+            _ if o.kind().fmt() == crate::ops::Fmt::LinalgOpDsl || segmented(o) => {
                 // mlir-opt reads a missing attribute as no segments at all.
                 let seg = crate::linalg::i64s(self.m, op, "operandSegmentSizes").unwrap_or_else(|| vec![0, 0]);
                 let total: i64 = seg.iter().sum();
@@ -229,6 +245,12 @@ impl Verifier<'_> {
                 n / 2
             }
             LinalgOp::Yield | LinalgOp::Index => 0,
+            _ => {
+                return Err(Diagnostic::error(
+                    self.m.op(op).span,
+                    format!("internal error: no operand layout for '{}'", self.name(op)),
+                ))
+            }
         };
         Ok((ops[..n_ins].to_vec(), ops[n_ins..].to_vec()))
     }
@@ -241,7 +263,7 @@ impl Verifier<'_> {
         let ranked = |v: &ValueId| {
             matches!(m.ctx.type_kind(m.type_of(*v)), TypeKind::RankedTensor { .. } | TypeKind::MemRef { .. })
         };
-        let shaped_ins = !matches!(o, LinalgOp::Generic | LinalgOp::Fill | LinalgOp::Copy | LinalgOp::Matmul);
+        let shaped_ins = !segmented(o) && crate::linalg::opdsl(o.kind()).is_none();
         for (i, v) in ins.iter().enumerate() {
             if shaped_ins && !ranked(v) {
                 let t = self.ty(m.type_of(*v));
@@ -342,7 +364,11 @@ impl Verifier<'_> {
                 }
                 Ok(())
             }
-            LinalgOp::Copy | LinalgOp::Matmul => Ok(()),
+            LinalgOp::Copy | LinalgOp::Matmul | LinalgOp::BatchMatmul | LinalgOp::BatchReduceMatmul => Ok(()),
+            LinalgOp::Contract if m.attr(op, "indexing_maps").is_none() => {
+                self.op_err(op, "requires attribute 'indexing_maps'")
+            }
+            LinalgOp::Contract | LinalgOp::Elementwise => Ok(()),
             LinalgOp::Transpose => {
                 let Some(perm) = crate::linalg::i64s(self.m, op, "permutation") else {
                     return self.op_err(op, "requires attribute 'permutation'");
@@ -450,6 +476,8 @@ impl Verifier<'_> {
             }
             LinalgOp::Reduce => self.linalg_reduce(op, ins, outs),
             LinalgOp::Yield | LinalgOp::Index => Ok(()),
+            // OpDSL ops: their attributes are inherent ones (`inherent.rs`).
+            _ => Ok(()),
         }
     }
 
