@@ -152,7 +152,7 @@ pub fn input_count(m: &Module, op: OpId, o: LinalgOp) -> Option<usize> {
             [i, o] if i >= 0 && o >= 0 && (i + o) as usize == n => Some(i as usize),
             _ => None,
         },
-        LinalgOp::Transpose | LinalgOp::Broadcast => (n == 2).then_some(1),
+        LinalgOp::Transpose | LinalgOp::Broadcast | LinalgOp::Softmax => (n == 2).then_some(1),
         LinalgOp::Map => n.checked_sub(1),
         LinalgOp::Reduce => (n > 0 && n.is_multiple_of(2)).then_some(n / 2),
         LinalgOp::Yield | LinalgOp::Index => Some(0),
@@ -288,7 +288,9 @@ pub fn maps(m: &Module, op: OpId, o: LinalgOp, inputs: usize) -> (Vec<AffineMap>
             maps.extend(std::iter::repeat_n(init, outs.len()));
             (maps, n)
         }
-        LinalgOp::Yield | LinalgOp::Index => (Vec::new(), 0),
+        // Not a structured op: it runs as its decomposition (the engine's
+        // `softmax`).
+        LinalgOp::Yield | LinalgOp::Index | LinalgOp::Softmax => (Vec::new(), 0),
         _ => match opdsl(o.kind()) {
             Some(d) if d.iters.is_empty() => {
                 // Elementwise: identity maps over the output's rank, the

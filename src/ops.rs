@@ -104,6 +104,8 @@ pub enum Fmt {
     /// An OpDSL named op (`linalg.conv_2d_nhwc_hwcf {strides = ..} ins(..)
     /// outs(..)`): its region is built from `crate::linalg::opdsl`.
     LinalgOpDsl,
+    /// `linalg.softmax dimension(1) ins(%a : T) outs(%b : T) -> T`.
+    LinalgSoftmax,
     /// `builtin.unrealized_conversion_cast %a : T to U`.
     ConversionCast,
     /// `%a, %b [fastmath] : T, U` with the result of type T (`math.fpowi`).
@@ -757,6 +759,7 @@ ops! {
         LinalgBatchReduceMatmul / BatchReduceMatmul = "linalg.batch_reduce_matmul", 0, LinalgNamed;
         LinalgContract / Contract = "linalg.contract", 0, LinalgNamed;
         LinalgElementwise / Elementwise = "linalg.elementwise", 0, LinalgNamed;
+        LinalgSoftmax / Softmax = "linalg.softmax", 0, LinalgSoftmax;
         LinalgTranspose / Transpose = "linalg.transpose", 0, LinalgDst;
         LinalgBroadcast / Broadcast = "linalg.broadcast", 0, LinalgDst;
         LinalgMap / Map = "linalg.map", 0, LinalgDst;

@@ -592,9 +592,12 @@ impl<'a> Parser<'a> {
                 self.parse_optional_attrs(st)?;
             }
             Fmt::ScfForall => self.parse_scf_forall(st)?,
-            Fmt::LinalgGeneric | Fmt::LinalgNamed | Fmt::LinalgOpDsl | Fmt::LinalgDst | Fmt::LinalgIndex => {
-                self.parse_linalg_family(fmt, kind, st, name_span)?
-            }
+            Fmt::LinalgGeneric
+            | Fmt::LinalgNamed
+            | Fmt::LinalgOpDsl
+            | Fmt::LinalgDst
+            | Fmt::LinalgIndex
+            | Fmt::LinalgSoftmax => self.parse_linalg_family(fmt, kind, st, name_span)?,
             Fmt::InParallel => {
                 let r = self.parse_region(&[], false)?;
                 self.ensure_block(r);

@@ -51,6 +51,23 @@ impl<'a> Parser<'a> {
             Fmt::LinalgGeneric => self.parse_linalg_generic(st)?,
             Fmt::LinalgNamed | Fmt::LinalgOpDsl => self.parse_linalg_named(kind, st, name_span)?,
             Fmt::LinalgDst => self.parse_linalg_dst(kind, st, name_span)?,
+            Fmt::LinalgSoftmax => {
+                self.parse_optional_attrs(st)?;
+                self.expect_kw_custom("dimension")?;
+                self.expect(Tok::LParen, "'('")?;
+                let d = self.parse_i64()?;
+                self.expect(Tok::RParen, "')'")?;
+                let i64t = self.m.ctx.int_type(64);
+                let a = self.m.ctx.attr(Attribute::Integer { value: IntVal::Small(i128::from(d)), ty: i64t });
+                self.set_attr(st, "dimension", a);
+                let io = self.parse_ins_outs(st, false)?;
+                if io.ins.len() != 1 || io.outs.len() != 1 {
+                    return self.err_at(name_span, format!("{CUSTOM_MARK}expected one input and one output"));
+                }
+                if self.eat(Tok::Arrow)? {
+                    st.result_types = self.parse_function_result_types()?;
+                }
+            }
             _ => return self.err_at(name_span, format!("internal error: '{}' is not a linalg op", kind.name())),
         }
         Ok(())

@@ -215,6 +215,7 @@ pub(crate) fn arity(kind: OpKind) -> Arity {
         OpKind::UbUnreachable | OpKind::LlvmUnreachable => a(Exactly(0), Exactly(0), Exactly(0), Exactly(0)),
         OpKind::LinalgYield => a(Exactly(0), Exactly(0), Exactly(0), Any),
         OpKind::LinalgIndex => a(Exactly(0), Exactly(1), Exactly(0), Exactly(0)),
+        OpKind::LinalgSoftmax => a(Exactly(0), Any, Exactly(0), Exactly(2)),
         OpKind::LinalgGeneric
         | OpKind::LinalgFill
         | OpKind::LinalgCopy

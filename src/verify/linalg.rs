@@ -54,7 +54,7 @@ impl Verifier<'_> {
     /// The structured-op interface, checked after the body's ops as
     /// mlir-opt does (`verifyWithRegions`).
     pub(super) fn check_linalg_regions(&self, op: OpId, o: LinalgOp) -> VResult {
-        if matches!(o, LinalgOp::Yield | LinalgOp::Index) {
+        if matches!(o, LinalgOp::Yield | LinalgOp::Index | LinalgOp::Softmax) {
             return Ok(());
         }
         let m = self.m;
@@ -226,7 +226,7 @@ impl Verifier<'_> {
                 }
                 seg[0] as usize
             }
-            LinalgOp::Transpose | LinalgOp::Broadcast => {
+            LinalgOp::Transpose | LinalgOp::Broadcast | LinalgOp::Softmax => {
                 if n != 2 {
                     return fail(format!("expected 2 operands, but found {n}"));
                 }
@@ -340,6 +340,31 @@ impl Verifier<'_> {
         Ok(())
     }
 
+    /// `SoftmaxOp::verify`: compatible shapes, a dimension within the rank,
+    /// and (its trait) one element type.
+    fn linalg_softmax(&self, op: OpId, ins: &[ValueId], outs: &[ValueId]) -> VResult {
+        let m = self.m;
+        let (Some(&i), Some(&o)) = (ins.first(), outs.first()) else { return Ok(()) };
+        let (ti, to) = (m.type_of(i), m.type_of(o));
+        if self.linalg_elem(ti) != self.linalg_elem(to) {
+            return self.op_err(op, "failed to verify that input and output have same element type");
+        }
+        let (si, so) = (self.shape_of(ti).unwrap_or(&[]), self.shape_of(to).unwrap_or(&[]));
+        let compatible =
+            si.len() == so.len() && si.iter().zip(so).all(|(a, b)| a == b || *a == DYNAMIC || *b == DYNAMIC);
+        if !compatible {
+            return self.op_err(op, "incompatible output shape");
+        }
+        let d = match m.attr(op, "dimension").map(|a| m.ctx.attr_kind(a)) {
+            Some(crate::attrs::Attribute::Integer { value, .. }) => value.to_i64(),
+            _ => return self.op_err(op, "requires attribute 'dimension'"),
+        };
+        if d.is_none_or(|d| d < 0 || d >= si.len() as i64) {
+            return self.op_err(op, "incorrect dimension specified");
+        }
+        Ok(())
+    }
+
     /// Each op's own verifier.
     fn linalg_own(&self, op: OpId, o: LinalgOp, ins: &[ValueId], outs: &[ValueId]) -> VResult {
         let m = self.m;
@@ -369,6 +394,7 @@ impl Verifier<'_> {
                 self.op_err(op, "requires attribute 'indexing_maps'")
             }
             LinalgOp::Contract | LinalgOp::Elementwise => Ok(()),
+            LinalgOp::Softmax => self.linalg_softmax(op, ins, outs),
             LinalgOp::Transpose => {
                 let Some(perm) = crate::linalg::i64s(self.m, op, "permutation") else {
                     return self.op_err(op, "requires attribute 'permutation'");

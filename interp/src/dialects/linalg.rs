@@ -28,6 +28,7 @@ pub fn exec(e: &mut Engine, fr: &mut Frame, op: OpId, kind: LinalgOp) -> Result<
         // structured op before the body ran (see `structured`).
         LinalgOp::Index => Ok(Flow::Next),
         LinalgOp::Yield => Ok(Flow::Exit(e.args(fr, op))),
+        LinalgOp::Softmax => softmax(e, fr, op),
         _ => structured(e, fr, op, kind),
     }
 }
@@ -164,6 +165,84 @@ fn structured(e: &mut Engine, fr: &mut Frame, op: OpId, kind: LinalgOp) -> Resul
     } else {
         e.assign_all(fr, op, results)
     }
+}
+
+/// `linalg.softmax` as mlir-opt decomposes it (`decomposeOperation`), so
+/// every rounding agrees: along `dimension`, `m = maxnumf(x, m)` from NaN,
+/// then `exp(x - m)`, summed from +0 in index order (`addf(e, sum)`), then
+/// each `exp(x - m) / sum`. A poison element makes its whole line poison.
+fn softmax(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
+    let dim = crate::operands::i64s(e, op, "dimension")?.first().copied().unwrap_or(0) as usize;
+    let mut args = e.args(fr, op).into_iter().map(|v| match v {
+        Value::Array(d) => Operand::Tensor(d),
+        Value::Memref(m) => Operand::Memref(m),
+        v => Operand::Scalar(v),
+    });
+    let (Some(input), Some(mut output)) = (args.next(), args.next()) else {
+        return Err(Error::unverified(op, "softmax operands"));
+    };
+    let shape = input.shape();
+    if shape != output.shape() {
+        return Err(Error::at(
+            op,
+            ErrorKind::Ub(format!("softmax input shape {shape:?} differs from output shape {:?}", output.shape())),
+        ));
+    }
+    let n = *shape.get(dim).ok_or_else(|| Error::unverified(op, "softmax dimension"))?;
+    let lines: Vec<i64> = shape.iter().enumerate().map(|(d, s)| if d == dim { 1 } else { *s }).collect();
+    let points = shape.iter().try_fold(1u64, |a, s| a.checked_mul(u64::try_from(*s).unwrap_or(0)));
+    e.charge(op, points.unwrap_or(u64::MAX).saturating_mul(3))?;
+    let pol = e.cfg.float_policy;
+    let mut p = vec![0i64; shape.len()];
+    if n > 0 && lines.iter().all(|s| *s > 0) {
+        loop {
+            let mut xs = Vec::with_capacity(n as usize);
+            for i in 0..n {
+                p[dim] = i;
+                xs.push(input.read(op, &p)?);
+            }
+            for (i, y) in softmax_line(e, op, &xs, pol)?.into_iter().enumerate() {
+                p[dim] = i as i64;
+                output.write(op, &p, &y)?;
+            }
+            p[dim] = 0;
+            if !next(&mut p, &lines) {
+                break;
+            }
+        }
+    }
+    match output {
+        Operand::Tensor(d) => e.assign(fr, op, Value::Array(d)),
+        _ => Ok(Flow::Next),
+    }
+}
+
+/// One line of `softmax` (see there).
+fn softmax_line(e: &Engine, op: OpId, xs: &[Value], pol: crate::float::Policy) -> Result<Vec<Value>> {
+    use crate::float::{self, Round};
+    let floats: Option<Vec<float::Float>> = xs.iter().map(|v| v.scalar().and_then(|s| s.as_float())).collect();
+    let Some(floats) = floats else {
+        let p = xs.iter().find_map(|v| match v {
+            Value::Scalar(Scalar::Poison(p)) => Some(*p),
+            _ => None,
+        });
+        return match p {
+            Some(p) => Ok(vec![Value::Scalar(Scalar::Poison(p)); xs.len()]),
+            None => Err(Error::unverified(op, "softmax of a non-float")),
+        };
+    };
+    let kind = floats[0].kind;
+    let m = floats.iter().fold(float::nan(kind), |m, x| crate::sem::fp::maxnumf(*x, m, true));
+    let exps: Vec<float::Float> = floats
+        .iter()
+        .map(|x| {
+            let d = float::sub(*x, m, Round::NearestEven);
+            float::libm::unary(float::libm::Fn1::Exp, d, pol).map_err(|err| crate::operands::libm_error(e, op, err))
+        })
+        .collect::<Result<_>>()?;
+    let zero = float::from_bits(kind, 0);
+    let sum = exps.iter().fold(zero, |s, x| float::add(*x, s, Round::NearestEven));
+    Ok(exps.iter().map(|x| Value::Scalar(Scalar::Float(float::div(*x, sum, Round::NearestEven)))).collect())
 }
 
 /// An output element the body reads must have been written: the contents
