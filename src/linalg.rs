@@ -201,6 +201,28 @@ pub fn elementwise_kind(name: &str) -> Option<(Step, usize)> {
     }
 }
 
+/// `linalg.pack`'s packed shape for an unpacked `shape`: each tiled
+/// dimension ceil-divided by its tile (dynamic if either is), the outer
+/// dimensions permuted by `perm` (`result[i] = outer[perm[i]]`), then the
+/// tiles. `DYNAMIC` stands for `?` throughout.
+pub fn packed_shape(shape: &[i64], tiles: &[i64], pos: &[i64], perm: &[i64]) -> Vec<i64> {
+    use crate::types::DYNAMIC;
+    let mut outer = shape.to_vec();
+    for (p, t) in pos.iter().zip(tiles) {
+        let Some(d) = usize::try_from(*p).ok().and_then(|p| outer.get_mut(p)) else { continue };
+        if *d != DYNAMIC {
+            *d = if *t == DYNAMIC || *t <= 0 { DYNAMIC } else { (*d + t - 1) / t };
+        }
+    }
+    let mut out: Vec<i64> = if perm.len() == outer.len() {
+        perm.iter().map(|p| outer.get(*p as usize).copied().unwrap_or(DYNAMIC)).collect()
+    } else {
+        outer
+    };
+    out.extend_from_slice(tiles);
+    out
+}
+
 /// The default indexing maps of the matmul-like ops, as loop count and
 /// the loops each operand's dimensions read (`contract` has none: its maps
 /// are required).

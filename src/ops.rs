@@ -106,6 +106,10 @@ pub enum Fmt {
     LinalgOpDsl,
     /// `linalg.softmax dimension(1) ins(%a : T) outs(%b : T) -> T`.
     LinalgSoftmax,
+    /// `linalg.pack %s [padding_value(%p : T)] [outer_dims_perm = [..]]
+    /// inner_dims_pos = [..] inner_tiles = [8, %t] into %d : S -> D` (and
+    /// `unpack`, without padding).
+    LinalgRelayout,
     /// `builtin.unrealized_conversion_cast %a : T to U`.
     ConversionCast,
     /// `%a, %b [fastmath] : T, U` with the result of type T (`math.fpowi`).
@@ -760,6 +764,8 @@ ops! {
         LinalgContract / Contract = "linalg.contract", 0, LinalgNamed;
         LinalgElementwise / Elementwise = "linalg.elementwise", 0, LinalgNamed;
         LinalgSoftmax / Softmax = "linalg.softmax", 0, LinalgSoftmax;
+        LinalgPack / Pack = "linalg.pack", 0, LinalgRelayout;
+        LinalgUnpack / Unpack = "linalg.unpack", 0, LinalgRelayout;
         LinalgTranspose / Transpose = "linalg.transpose", 0, LinalgDst;
         LinalgBroadcast / Broadcast = "linalg.broadcast", 0, LinalgDst;
         LinalgMap / Map = "linalg.map", 0, LinalgDst;

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # record_decomposed.sh FILE.mlir...: records FILE.mlir.out for execution
-# fixtures that use linalg's aggregate ops (linalg.softmax), which no
-# mlir-opt pass lowers: LLVM 22's transform interpreter first decomposes
+# fixtures that use the linalg ops no mlir-opt pass lowers (softmax,
+# pack, unpack):
+# LLVM 22's transform interpreter first decomposes
 # them with tools/decompose_aggregates.transform.mlir (the op's own
 # decomposeOperation), then /work/shared/tools/oracle.sh lowers and runs
 # the result with the file's PIPELINE, as tools/record_exec.sh does for

@@ -597,7 +597,8 @@ impl<'a> Parser<'a> {
             | Fmt::LinalgOpDsl
             | Fmt::LinalgDst
             | Fmt::LinalgIndex
-            | Fmt::LinalgSoftmax => self.parse_linalg_family(fmt, kind, st, name_span)?,
+            | Fmt::LinalgSoftmax
+            | Fmt::LinalgRelayout => self.parse_linalg_family(fmt, kind, st, name_span)?,
             Fmt::InParallel => {
                 let r = self.parse_region(&[], false)?;
                 self.ensure_block(r);

@@ -51,6 +51,7 @@ impl<'a> Parser<'a> {
             Fmt::LinalgGeneric => self.parse_linalg_generic(st)?,
             Fmt::LinalgNamed | Fmt::LinalgOpDsl => self.parse_linalg_named(kind, st, name_span)?,
             Fmt::LinalgDst => self.parse_linalg_dst(kind, st, name_span)?,
+            Fmt::LinalgRelayout => self.parse_linalg_relayout(kind, st)?,
             Fmt::LinalgSoftmax => {
                 self.parse_optional_attrs(st)?;
                 self.expect_kw_custom("dimension")?;
@@ -641,6 +642,57 @@ impl<'a> Parser<'a> {
             vals.push(v);
         }
         Ok(yields.iter().map(|r| get(&vals, *r)).collect())
+    }
+
+    /// `linalg.pack`/`unpack`'s declarative form. Operands are source,
+    /// dest, the padding value, then the dynamic tiles (pack numbers them
+    /// with `operandSegmentSizes`).
+    fn parse_linalg_relayout(&mut self, kind: OpKind, st: &mut OpState) -> PResult<()> {
+        let src = self.parse_use_name()?;
+        let mut pad = None;
+        if kind == OpKind::LinalgPack && self.eat_kw("padding_value")? {
+            self.expect(Tok::LParen, "'('")?;
+            let u = self.parse_use_name()?;
+            self.expect(Tok::Colon, "':'")?;
+            let t = self.parse_type()?;
+            self.expect(Tok::RParen, "')'")?;
+            pad = Some(self.resolve(u, t)?);
+        }
+        for (kw, required) in [("outer_dims_perm", false), ("inner_dims_pos", true)] {
+            if required {
+                self.expect_kw_custom(kw)?;
+            } else if !self.eat_kw(kw)? {
+                continue;
+            }
+            self.expect(Tok::Equal, "'='")?;
+            let a = self.parse_attribute(None)?;
+            let a = self.i64_array_from_list(a)?;
+            self.set_attr(st, kw, a);
+        }
+        self.expect_kw_custom("inner_tiles")?;
+        self.expect(Tok::Equal, "'='")?;
+        let mut tiles = OpState::default();
+        let (statics, ndyn) = self.mixed_list(&mut tiles, Tok::LSquare, Tok::RSquare)?;
+        let a = self.i64_array(&statics);
+        self.set_attr(st, "static_inner_tiles", a);
+        self.expect_kw_custom("into")?;
+        let dest = self.parse_use_name()?;
+        self.parse_optional_attrs(st)?;
+        self.expect(Tok::Colon, "':'")?;
+        let ts = self.parse_type()?;
+        self.expect(Tok::Arrow, "'->'")?;
+        let td = self.parse_type()?;
+        let s = self.resolve(src, ts)?;
+        let d = self.resolve(dest, td)?;
+        st.operands.extend([s, d]);
+        st.operands.extend(pad);
+        st.operands.extend(tiles.operands);
+        if kind == OpKind::LinalgPack {
+            let seg = self.segments(&[1, 1, usize::from(pad.is_some()), ndyn]);
+            self.set_attr(st, "operandSegmentSizes", seg);
+        }
+        st.result_types = vec![td];
+        Ok(())
     }
 
     /// `kind=#linalg.elementwise_kind<add>`: sets `kind`, returns the

@@ -216,6 +216,7 @@ pub(crate) fn arity(kind: OpKind) -> Arity {
         OpKind::LinalgYield => a(Exactly(0), Exactly(0), Exactly(0), Any),
         OpKind::LinalgIndex => a(Exactly(0), Exactly(1), Exactly(0), Exactly(0)),
         OpKind::LinalgSoftmax => a(Exactly(0), Any, Exactly(0), Exactly(2)),
+        OpKind::LinalgPack | OpKind::LinalgUnpack => a(Exactly(0), Exactly(1), Exactly(0), AtLeast(2)),
         OpKind::LinalgGeneric
         | OpKind::LinalgFill
         | OpKind::LinalgCopy

@@ -42,6 +42,7 @@ impl Verifier<'_> {
         match o {
             LinalgOp::Yield => self.linalg_yield(op),
             LinalgOp::Index => self.linalg_index(op),
+            LinalgOp::Pack | LinalgOp::Unpack => self.linalg_relayout(op, o == LinalgOp::Pack),
             _ => {
                 let (ins, outs) = self.linalg_split(op, o)?;
                 self.linalg_ods(op, o, &ins, &outs)?;
@@ -54,7 +55,7 @@ impl Verifier<'_> {
     /// The structured-op interface, checked after the body's ops as
     /// mlir-opt does (`verifyWithRegions`).
     pub(super) fn check_linalg_regions(&self, op: OpId, o: LinalgOp) -> VResult {
-        if matches!(o, LinalgOp::Yield | LinalgOp::Index | LinalgOp::Softmax) {
+        if matches!(o, LinalgOp::Yield | LinalgOp::Index | LinalgOp::Softmax | LinalgOp::Pack | LinalgOp::Unpack) {
             return Ok(());
         }
         let m = self.m;
@@ -361,6 +362,101 @@ impl Verifier<'_> {
         };
         if d.is_none_or(|d| d < 0 || d >= si.len() as i64) {
             return self.op_err(op, "incorrect dimension specified");
+        }
+        Ok(())
+    }
+
+    /// `linalg.pack`/`unpack`: `commonVerifierPackAndUnPackOp` and
+    /// `PackOp::verify`, with their messages and order.
+    fn linalg_relayout(&self, op: OpId, pack: bool) -> VResult {
+        let m = self.m;
+        let ops = m.operands(op);
+        let span = m.op(op).span;
+        let bare = |msg: String| Err(Diagnostic::error(span, msg));
+        for (i, v) in ops.iter().take(2).enumerate() {
+            if !matches!(m.ctx.type_kind(m.type_of(*v)), TypeKind::RankedTensor { .. }) {
+                let t = self.ty(m.type_of(*v));
+                return self
+                    .op_err(op, format!("operand #{i} must be ranked tensor of any type values, but got '{t}'"));
+            }
+        }
+        let (src, dest) = (m.type_of(ops[0]), m.type_of(ops[1]));
+        let tiles = crate::linalg::i64s(m, op, "static_inner_tiles").unwrap_or_default();
+        let pos = crate::linalg::i64s(m, op, "inner_dims_pos").unwrap_or_default();
+        let perm = crate::linalg::i64s(m, op, "outer_dims_perm").unwrap_or_default();
+        if tiles.contains(&0) {
+            return bare("invalid zero tile factor".into());
+        }
+        let (unpacked, packed) = if pack { (src, dest) } else { (dest, src) };
+        let ushape = self.shape_of(unpacked).unwrap_or(&[]).to_vec();
+        let pshape = self.shape_of(packed).unwrap_or(&[]).to_vec();
+        let rank = ushape.len();
+        let invalid = |v: &[i64]| {
+            let mut seen = std::collections::HashSet::new();
+            v.len() > rank || !v.iter().all(|d| seen.insert(*d)) || v.iter().any(|d| *d < 0 || *d >= rank as i64)
+        };
+        if invalid(&pos) {
+            return bare("invalid inner_dims_pos vector".into());
+        }
+        if invalid(&perm) {
+            return bare("invalid outer_dims_perm vector".into());
+        }
+        if !perm.is_empty() && perm.len() != rank {
+            return bare("outer_dims_perm must be a permutation or empty".into());
+        }
+        if tiles.len() > rank {
+            return bare(
+                "tiling factors must be less than or equal to the input rank for pack or output rank for unpack".into(),
+            );
+        }
+        if tiles.len() != pos.len() {
+            return bare("tiling factors must equal the number of dimensions to tile".into());
+        }
+        let k = tiles.len();
+        if pshape.len() != rank + k {
+            return bare(format!(
+                "packed rank != (unpacked rank + num tiling factors), got {} != {}",
+                pshape.len(),
+                rank + k
+            ));
+        }
+        if pshape[rank..].iter().zip(&tiles).any(|(s, t)| s != t) {
+            return bare(
+                "mismatch in inner tile sizes specified and shaped of tiled dimension in the packed type".into(),
+            );
+        }
+        let expected = crate::linalg::packed_shape(&ushape, &tiles, &pos, &perm);
+        if expected.iter().zip(&pshape).any(|(a, b)| a != b && *a != DYNAMIC && *b != DYNAMIC) {
+            let elem = self.ty(self.linalg_elem(packed));
+            let dims: String =
+                expected.iter().map(|d| if *d == DYNAMIC { "?x".into() } else { format!("{d}x") }).collect();
+            return bare(format!(
+                "expected 'tensor<{dims}{elem}>' for the packed domain value, got '{}'",
+                self.ty(packed)
+            ));
+        }
+        if pack {
+            let elem = self.linalg_elem(src);
+            let pad = (crate::linalg::i64s(m, op, "operandSegmentSizes").and_then(|s| s.get(2).copied()) == Some(1))
+                .then(|| ops.get(2))
+                .flatten();
+            if let Some(p) = pad {
+                if m.type_of(*p) != elem {
+                    let (e, t) = (self.ty(elem), self.ty(m.type_of(*p)));
+                    return self.op_err(op, format!("expected padding_value has {e} but got: {t}"));
+                }
+            } else {
+                let partial = pos.iter().zip(&tiles).any(|(p, t)| {
+                    let s = ushape[*p as usize];
+                    s != DYNAMIC && *t != DYNAMIC && s % t != 0
+                });
+                if partial {
+                    return self.op_err(
+                        op,
+                        "invalid tile factor or output size provided. Only full tiles are supported when padding_value is not set",
+                    );
+                }
+            }
         }
         Ok(())
     }

@@ -29,6 +29,7 @@ pub fn exec(e: &mut Engine, fr: &mut Frame, op: OpId, kind: LinalgOp) -> Result<
         LinalgOp::Index => Ok(Flow::Next),
         LinalgOp::Yield => Ok(Flow::Exit(e.args(fr, op))),
         LinalgOp::Softmax => softmax(e, fr, op),
+        LinalgOp::Pack | LinalgOp::Unpack => relayout(e, fr, op, kind == LinalgOp::Pack),
         _ => structured(e, fr, op, kind),
     }
 }
@@ -215,6 +216,115 @@ fn softmax(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
         Operand::Tensor(d) => e.assign(fr, op, Value::Array(d)),
         _ => Ok(Flow::Next),
     }
+}
+
+/// `linalg.pack` / `unpack`: every element of the destination (shape
+/// only) is computed from its index. Pack's index `(outer.., inner..)`
+/// reads the source at `outer * tile + inner` along each tiled dimension
+/// (outer dimensions permuted by `outer_dims_perm`), or the padding value
+/// past the source's end; unpack is the inverse, dropping the padding.
+/// What the verifier cannot see with dynamic sizes is undefined behaviour,
+/// as the op's documentation says: a destination shape other than the
+/// packed one (artificial padding), a partial tile without
+/// `padding_value`, and an unpack reading past the packed data.
+fn relayout(e: &mut Engine, fr: &mut Frame, op: OpId, pack: bool) -> Result<Flow> {
+    let args = e.args(fr, op);
+    let (Some(Value::Array(src)), Some(Value::Array(dest))) = (args.first(), args.get(1)) else {
+        return Err(Error::unverified(op, "pack operands"));
+    };
+    let statics = crate::operands::i64s(e, op, "static_inner_tiles")?;
+    let pos = crate::operands::i64s(e, op, "inner_dims_pos")?;
+    let perm = crate::operands::i64s(e, op, "outer_dims_perm")?;
+    let has_pad = pack && crate::operands::i64s(e, op, "operandSegmentSizes")?.get(2) == Some(&1);
+    let pad = if has_pad { args.get(2).and_then(Value::scalar).cloned() } else { None };
+    let mut dynamic = args.iter().skip(if has_pad { 3 } else { 2 });
+    let mut tiles = Vec::with_capacity(statics.len());
+    for t in &statics {
+        let t = if *t == mlir_ir::types::DYNAMIC {
+            let v = dynamic.next().ok_or_else(|| Error::unverified(op, "dynamic tile operand"))?;
+            crate::operands::index_of(e, op, v, "inner tile")?
+        } else {
+            *t
+        };
+        if t <= 0 {
+            return Err(Error::at(op, ErrorKind::Ub(format!("inner tile size {t} is not positive"))));
+        }
+        tiles.push(t);
+    }
+    let (unpacked, packed) = if pack { (src.shape(), dest.shape()) } else { (dest.shape(), src.shape()) };
+    let ushape: Vec<i64> = unpacked.iter().map(|d| *d as i64).collect();
+    let pshape: Vec<i64> = packed.iter().map(|d| *d as i64).collect();
+    let n = ushape.len();
+    let expected = mlir_ir::linalg::packed_shape(&ushape, &tiles, &pos, &perm);
+    if pack && expected != pshape {
+        return Err(Error::at(
+            op,
+            ErrorKind::Ub(format!(
+                "pack into shape {pshape:?}, but the packed shape is {expected:?} (artificial padding)"
+            )),
+        ));
+    }
+    if pack && pad.is_none() && pos.iter().zip(&tiles).any(|(p, t)| ushape[*p as usize] % t != 0) {
+        return Err(Error::at(op, ErrorKind::Ub("a partial tile without padding_value".into())));
+    }
+    // outer[d] of unpacked dimension d sits at packed position inv[d].
+    let mut inv: Vec<usize> = (0..n).collect();
+    if perm.len() == n {
+        for (i, p) in perm.iter().enumerate() {
+            inv[*p as usize] = i;
+        }
+    }
+    let tile_of: Vec<Option<(usize, i64)>> =
+        (0..n).map(|d| pos.iter().position(|p| *p as usize == d).map(|j| (j, tiles[j]))).collect();
+    let mut out = dest.clone();
+    let total: usize = dest.shape().iter().product();
+    e.charge(op, total as u64)?;
+    let dshape: Vec<usize> = dest.shape().to_vec();
+    let mut idx = vec![0usize; dshape.len()];
+    let mut from = vec![0usize; src.shape().len()];
+    let outm = Rc::make_mut(&mut out);
+    for _ in 0..total {
+        let inside = if pack {
+            // idx is packed: (outer.., inner..); from is unpacked.
+            let mut inside = true;
+            for d in 0..n {
+                let o = idx[inv[d]] as i64;
+                let x = match tile_of[d] {
+                    Some((j, t)) => o * t + idx[n + j] as i64,
+                    None => o,
+                };
+                inside &= x < ushape[d];
+                from[d] = x as usize;
+            }
+            inside
+        } else {
+            // idx is unpacked; from is packed.
+            for d in 0..n {
+                from[inv[d]] = match tile_of[d] {
+                    Some((j, t)) => {
+                        from[n + j] = idx[d] % t as usize;
+                        idx[d] / t as usize
+                    }
+                    None => idx[d],
+                };
+            }
+            true
+        };
+        let v = match (inside, src.linear(&from)) {
+            (true, Some(i)) => src.get(i),
+            (false, _) => pad.clone().ok_or_else(|| Error::unverified(op, "padding checked above"))?,
+            (true, None) => {
+                return Err(Error::at(
+                    op,
+                    ErrorKind::Ub(format!("unpack reads index {from:?} outside the packed tensor of shape {pshape:?}")),
+                ))
+            }
+        };
+        let i = outm.linear(&idx).ok_or_else(|| Error::unverified(op, "destination index"))?;
+        outm.set(i, &v).map_err(|k| Error::unverified(op, format!("pack element: {k:?}")))?;
+        crate::operands::next_index(&mut idx, &dshape);
+    }
+    e.assign(fr, op, Value::Array(out))
 }
 
 /// One line of `softmax` (see there).
