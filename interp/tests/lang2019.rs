@@ -124,3 +124,198 @@ fn modern_form_runs_in_llvm_with_the_same_output() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// One row of `fixtures/spec/LANG2019.tsv`.
+struct Row {
+    name: String,
+    outcome: String,
+    /// `-` (the text is a module), `types` (each line a type), or the
+    /// argument list of the function the fragment becomes the body of.
+    args: String,
+    /// Definitions the fragment uses but does not make, ` ;; `-separated.
+    defs: String,
+    /// `program`: run options; `error`: `L:C: error: message`.
+    expect: String,
+}
+
+fn rows() -> Vec<Row> {
+    let text = std::fs::read_to_string(root().join("fixtures/spec/LANG2019.tsv")).expect("LANG2019.tsv");
+    text.lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| {
+            let c: Vec<&str> = l.split('\t').collect();
+            assert!(c.len() >= 6, "LANG2019.tsv: a row needs 6 columns: {l}");
+            let row = Row {
+                name: c[0].into(),
+                outcome: c[1].into(),
+                args: c[2].into(),
+                defs: c[3].into(),
+                expect: c[4].into(),
+            };
+            assert!(!c[5].trim().is_empty(), "LANG2019.tsv: {} needs a reason", row.name);
+            row
+        })
+        .collect()
+}
+
+/// Is `line` (trimmed) an alias definition of the module header?
+fn is_alias_def(line: &str) -> bool {
+    let t = line.trim_start();
+    (t.starts_with('#') || t.starts_with('!')) && t.contains('=') && !t.starts_with("#-}")
+}
+
+/// Is the last op of a fragment a terminator (so the wrapper adds no `return`)?
+fn ends_in_terminator(body: &[(String, usize)]) -> bool {
+    let last = body.iter().rev().map(|(l, _)| l.trim()).find(|l| !l.is_empty() && !l.starts_with("//"));
+    last.is_some_and(|l| ["return", "br ", "cond_br", "br_cond"].iter().any(|k| l.starts_with(k)))
+}
+
+/// The fragment `text` made a module as `row` says, line by line with the
+/// fixture line each came from (0: the wrapper's own). The header aliases
+/// stay at top level, the document's `...` elisions are dropped, the rest
+/// becomes the body of `func @fragment(args)` (a `return` added if it
+/// does not end in a terminator) or, for `types`, its argument types.
+fn wrap(text: &str, row: &Row) -> Vec<(String, usize)> {
+    let mut out: Vec<(String, usize)> = Vec::new();
+    for d in row.defs.split(" ;; ").filter(|d| *d != "-") {
+        out.push((d.to_string(), 0));
+    }
+    let mut header = Vec::new();
+    let mut body = Vec::new();
+    let mut in_alias = false;
+    for (i, line) in text.lines().enumerate().skip(1) {
+        let n = i + 1;
+        let elided = line.trim() == "...";
+        let continues = in_alias && !elided && line.starts_with([' ', '\t']) && !line.trim().is_empty();
+        if is_alias_def(line) || continues {
+            in_alias = true;
+            header.push((line.to_string(), n));
+            continue;
+        }
+        in_alias = false;
+        if elided {
+            continue;
+        }
+        body.push((line.to_string(), n));
+    }
+    out.extend(header);
+    match row.args.as_str() {
+        "-" => out.extend(body),
+        "types" => {
+            out.push(("func @types(".into(), 0));
+            let types: Vec<(String, usize)> = body
+                .into_iter()
+                .map(|(l, n)| (l.split("//").next().unwrap_or("").trim_end().to_string(), n))
+                .filter(|(l, _)| !l.trim().is_empty())
+                .collect();
+            let count = types.len();
+            for (k, (l, n)) in types.into_iter().enumerate() {
+                out.push((if k + 1 < count { format!("{l},") } else { l }, n));
+            }
+            out.push((")".into(), 0));
+        }
+        args => {
+            out.push((format!("func @fragment{args} {{"), 0));
+            let term = ends_in_terminator(&body);
+            out.extend(body);
+            if !term {
+                out.push(("return".into(), 0));
+            }
+            out.push(("}".into(), 0));
+        }
+    }
+    out
+}
+
+/// What happens to the wrapped example: `Ok(())` or the first diagnostic
+/// as `L:C: error: message` with the fixture's line numbers.
+fn outcome(name: &str, lines: &[(String, usize)]) -> Result<(), String> {
+    let text: String = lines.iter().map(|(l, _)| format!("{l}\n")).collect();
+    let src = mlir_ir::diag::Source::new(name, text.as_str());
+    let limits = mlir_ir::Limits::default();
+    match mlir_ir::parse_and_verify_lang(&src, &limits, mlir_ir::Lang::Y2019) {
+        Ok(_) => Ok(()),
+        Err(d) => {
+            let (l, c) = src.line_col(d.span.start.min(text.len() as u32));
+            let origin = lines.get(l.wrapping_sub(1)).map_or(0, |x| x.1);
+            let at = if origin == 0 { "wrapper".to_string() } else { format!("{origin}:{c}") };
+            Err(format!("{at}: {}: {}", d.severity, d.message))
+        }
+    }
+}
+
+#[test]
+fn every_2019_spec_example_is_classified() {
+    let rows = rows();
+    let mut fixtures: Vec<String> = std::fs::read_dir(root().join("fixtures/spec"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with("002_") && n.ends_with(".mlir"))
+        .map(|n| n.trim_end_matches(".mlir").to_string())
+        .collect();
+    fixtures.sort();
+    let named: Vec<&str> = rows.iter().map(|r| r.name.as_str()).collect();
+    assert_eq!(named, fixtures.iter().map(String::as_str).collect::<Vec<_>>(), "one row per 002_* fixture, in order");
+    let mut failures = Vec::new();
+    let mut counts = std::collections::BTreeMap::new();
+    for row in &rows {
+        *counts.entry(row.outcome.clone()).or_insert(0) += 1;
+        let path = root().join(format!("fixtures/spec/{}.mlir", row.name));
+        let text = std::fs::read_to_string(&path).unwrap();
+        let wrapped = wrap(&text, row);
+        let got = outcome(&row.name, &wrapped);
+        let ok = match (row.outcome.as_str(), &got) {
+            ("fragment", Ok(())) => true,
+            ("error", Err(e)) => *e == row.expect,
+            ("program", Ok(())) => {
+                let mut args = vec!["run", "--lang", "2019"];
+                args.extend(row.expect.split_whitespace());
+                args.push(path.to_str().unwrap());
+                let r = interp(&args);
+                if !r.status.success() {
+                    failures.push(format!("{}: run fails: {}", row.name, String::from_utf8_lossy(&r.stderr)));
+                }
+                true
+            }
+            _ => false,
+        };
+        if !ok || std::env::var_os("LANG2019_SHOW").is_some() {
+            let shown = match &got {
+                Ok(()) => "accepted".to_string(),
+                Err(e) => e.clone(),
+            };
+            failures.push(format!("{}\t{}\tgot: {shown}", row.name, row.outcome));
+        }
+    }
+    println!("2019 spec examples: {counts:?}");
+    assert!(failures.is_empty(), "{} example(s) disagree with LANG2019.tsv:\n{}", failures.len(), failures.join("\n"));
+}
+
+#[test]
+fn fragments_print_a_modern_form_mlir_opt_accepts() {
+    if !toolchain() {
+        return;
+    }
+    let mut failures = Vec::new();
+    for row in rows().iter().filter(|r| r.outcome != "error") {
+        let text = std::fs::read_to_string(root().join(format!("fixtures/spec/{}.mlir", row.name))).unwrap();
+        let wrapped: String = wrap(&text, row).iter().map(|(l, _)| format!("{l}\n")).collect();
+        let src = mlir_ir::diag::Source::new(&row.name, wrapped.as_str());
+        let limits = mlir_ir::Limits::default();
+        let m = mlir_ir::parse_and_verify_lang(&src, &limits, mlir_ir::Lang::Y2019).expect("classified as valid");
+        let modern = std::env::temp_dir().join(format!("lang2019-{}-{}.mlir", std::process::id(), row.name));
+        std::fs::write(&modern, mlir_ir::printer::GenericPrinter::new(&m).print()).unwrap();
+        let opt = Command::new(MLIR_OPT)
+            .arg("--allow-unregistered-dialect")
+            .arg(&modern)
+            .args(["-o", "/dev/null"])
+            .output()
+            .unwrap();
+        if !opt.status.success() {
+            failures.push(format!("{}: {}", row.name, String::from_utf8_lossy(&opt.stderr)));
+        }
+        let _ = std::fs::remove_file(&modern);
+    }
+    assert!(failures.is_empty(), "mlir-opt 22 rejects the modern form of:\n{}", failures.join("\n"));
+}

@@ -370,8 +370,9 @@ impl<'a> Parser<'a> {
         Ok(self.create_op(st, None))
     }
 
-    /// `extract_element %v[%i..] : T`: `tensor.extract` of a tensor,
-    /// `vector.extract` (dynamic positions) of a vector.
+    /// `extract_element %v[%i..] : T`: `tensor.extract` of a tensor (of a
+    /// `tensor.cast` to the indices' rank if unranked), `vector.extract`
+    /// (dynamic positions) of a vector.
     fn parse_extract_element_2019(&mut self, span: Span) -> PResult<OpId> {
         let idx = self.m.ctx.index_type();
         let src = self.parse_use_name()?;
@@ -383,7 +384,17 @@ impl<'a> Parser<'a> {
             TypeKind::Vector { elem, .. } => (OpKind::VectorExtract, *elem),
             _ => return self.err_at(ts, "'extract_element' takes a tensor or vector"),
         };
-        let v = self.resolve(src, t)?;
+        let mut v = self.resolve(src, t)?;
+        if matches!(self.m.ctx.type_kind(t), TypeKind::UnrankedTensor { .. }) {
+            // Today's tensor.extract takes a ranked tensor: cast to the rank
+            // the indices give (checked when the cast runs).
+            let shape = vec![crate::types::DYNAMIC; ids.len()];
+            let ranked = self.m.ctx.ty(TypeKind::RankedTensor { shape, elem, encoding: None });
+            let cast = self.build(OpKind::TensorCast, span, vec![v], vec![ranked]);
+            let op = self.create_op(cast, None);
+            self.pending.push(op);
+            v = ValueId(self.m.op(op).results.start);
+        }
         let mut st = self.build(kind, span, vec![v], vec![elem]);
         self.resolve_uniform(&mut st, &ids, idx)?;
         if kind == OpKind::VectorExtract {

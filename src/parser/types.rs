@@ -145,6 +145,11 @@ impl<'a> Parser<'a> {
                 return Ok(t);
             }
         }
+        if self.lang2019 && full == "llvm" && body_follows {
+            return self.err_here(
+                "the 2019 `!llvm<\"..\">` type wraps LLVM IR type text, which today's llvm dialect does not read (it writes `!llvm.ptr`, `i32`, ..); not supported",
+            );
+        }
         if !full.contains('.') && !body_follows {
             let t = match self.type_aliases.get(full) {
                 Some(t) => *t,
