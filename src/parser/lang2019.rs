@@ -104,7 +104,14 @@ impl<'a> Parser<'a> {
         let name = self.symbol_name()?;
         let na = self.m.ctx.attr(Attribute::String { value: name, ty: None });
         self.set_attr(&mut st, "sym_name", na);
-        let sig = self.parse_function_signature(false)?;
+        let sig = self.parse_function_signature(false).map_err(|mut d| {
+            if d.message == "expected ':'" {
+                d.message = "expected ':' and a type after the argument's name: 2019 functions write `%a: i32` \
+                             (the document's `@f(%A, %X) : (..)` form is not in its grammar)"
+                    .into();
+            }
+            d
+        })?;
         let ft = self.m.ctx.ty(TypeKind::Function { inputs: sig.inputs.clone(), results: sig.results.clone() });
         let fa = self.m.ctx.attr(Attribute::Type(ft));
         self.set_attr(&mut st, "function_type", fa);

@@ -808,6 +808,9 @@ impl<'a> Parser<'a> {
         }
         let mut expected: u32 = results.iter().map(|r| r.1).sum();
         let name_span = self.tok.span;
+        if self.lang2019 && self.is(Tok::Ellipsis) {
+            return self.err_here("`...` is the document's elision of code, not an operation");
+        }
         let unprefixed_2019 = self.lang2019 && self.is(Tok::BareId) && !self.spelling().contains('.');
         let (op, vals) = match self.tok.kind {
             Tok::BareId if unprefixed_2019 => self.parse_op_2019(name_span, expected)?,
