@@ -767,21 +767,14 @@ fn load_module(file: &str, lang: Option<LangArg>) -> Result<(Source, mlir_ir::Mo
         eprintln!("error: {e}");
         EXIT_INPUT
     })?;
-    let lang = match lang {
-        Some(LangArg::Y2019) => mlir_ir::Lang::Y2019,
-        Some(LangArg::Modern) => mlir_ir::Lang::Modern,
-        None => match mlir_ir::parser::detect_2019(&src.text) {
-            Some((at, what)) => {
-                let (l, c) = src.line_col(at as u32);
-                eprintln!(
-                    "{}:{l}:{c}: note: reading the file as the 2019 language (--lang 2019): it uses {what}",
-                    src.name
-                );
-                mlir_ir::Lang::Y2019
-            }
-            None => mlir_ir::Lang::Modern,
-        },
-    };
+    let lang = lang.map(|l| match l {
+        LangArg::Y2019 => mlir_ir::Lang::Y2019,
+        LangArg::Modern => mlir_ir::Lang::Modern,
+    });
+    let (lang, note) = crate::driver::language(&src, lang);
+    if let Some(note) = note {
+        eprintln!("{note}");
+    }
     match mlir_ir::parse_and_verify_lang(&src, &limits(), lang) {
         Ok(m) => Ok((src, m)),
         Err(d) => {

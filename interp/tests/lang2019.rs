@@ -348,3 +348,33 @@ fn document_mistakes_are_diagnosed_at_the_spot() {
     assert!(stderr.contains(".mlir:2:9: error: 2019 'store' stores an SSA value"), "{stderr}");
     assert!(stderr.contains("  store 0 to %C[%i]") && stderr.contains("        ^"), "{stderr}");
 }
+
+/// Bad input is a diagnostic, never a panic: every prefix of every 2019
+/// program, and every spec example of every document, read as 2019.
+#[test]
+fn no_input_panics_the_2019_parser() {
+    use std::panic::{catch_unwind, AssertUnwindSafe};
+    let limits = mlir_ir::Limits::default();
+    let check = |name: &str, text: &str| {
+        let src = mlir_ir::diag::Source::new(name, text);
+        let r = catch_unwind(AssertUnwindSafe(|| {
+            let _ = mlir_ir::parse_and_verify_lang(&src, &limits, mlir_ir::Lang::Y2019);
+        }));
+        assert!(r.is_ok(), "the 2019 parser panicked on {name}:\n{text}");
+    };
+    let mut n = 0;
+    for f in programs() {
+        let text = std::fs::read_to_string(&f).unwrap();
+        for (i, _) in text.char_indices() {
+            check(&f.display().to_string(), &text[..i]);
+            n += 1;
+        }
+    }
+    for e in std::fs::read_dir(root().join("fixtures/spec")).unwrap().flatten() {
+        if e.path().extension().is_some_and(|x| x == "mlir") {
+            check(&e.path().display().to_string(), &std::fs::read_to_string(e.path()).unwrap());
+            n += 1;
+        }
+    }
+    assert!(n > 1000, "only {n} inputs");
+}
