@@ -378,3 +378,80 @@ fn no_input_panics_the_2019_parser() {
     }
     assert!(n > 1000, "only {n} inputs");
 }
+
+/// Each 2019 op and the op of today it becomes (the README's table).
+const MAPPING: &[(&str, &str)] = &[
+    ("for %i = 0 to 4 step 2 {\n}", "affine.for"),
+    ("if (d0) : (d0 >= 0) (%x) {\n} else if (d0) : d0 - 1 >= 0 (%x) {\n} else {\n}", "affine.if"),
+    ("%r = affine_apply (d0) -> (d0 + 1, d0 floordiv 2) (%x)", "affine.apply"),
+    ("%r = constant 42 : i32", "arith.constant"),
+    ("%r = constant @f : (index) -> ()", "func.constant"),
+    ("call @f(%x) : (index) -> ()", "func.call"),
+    ("%g = constant @f : (index) -> ()\n  call_indirect %g(%x) : (index) -> ()", "func.call_indirect"),
+    ("%r = addi %a, %a : i32", "arith.addi"),
+    ("%r = subi %a, %a : i32", "arith.subi"),
+    ("%r = muli %a, %a : i32", "arith.muli"),
+    ("%r = divis %a, %a : i32", "arith.divsi"),
+    ("%r = diviu %a, %a : i32", "arith.divui"),
+    ("%r = remis %a, %a : i32", "arith.remsi"),
+    ("%r = remiu %a, %a : i32", "arith.remui"),
+    ("%r = addf %y, %y : f32", "arith.addf"),
+    ("%r = subf %y, %y : f32", "arith.subf"),
+    ("%r = mulf %y, %y : f32", "arith.mulf"),
+    ("%r = cmpi \"slt\", %a, %a : i32", "arith.cmpi"),
+    ("%r = select %c, %a, %a : i32", "arith.select"),
+    ("%r = dim %M, 1 : memref<4x?xf32>", "memref.dim"),
+    ("%r = dim %T, 0 : tensor<?xf32>", "tensor.dim"),
+    ("%r = alloc(%x) : memref<?xf32>", "memref.alloc"),
+    ("%r = alloc memref<?xf32, (d0) -> (d0), hbm> (%x)", "memref.alloc"),
+    ("%r = alloc_static(0x1000) : memref<4xf32>", "memref.alloc"),
+    ("dealloc %M : memref<4x?xf32>", "memref.dealloc"),
+    ("%r = load %M[%x, %x] : memref<4x?xf32>", "memref.load"),
+    ("store %y, %M[%x, %x] : memref<4x?xf32>", "memref.store"),
+    ("%r = memref_cast %M : memref<4x?xf32> to memref<?x?xf32>", "memref.cast"),
+    ("%r = tensor_cast %T : tensor<?xf32> to tensor<4xf32>", "tensor.cast"),
+    ("%r = extract_element %T[%x] : tensor<?xf32>", "tensor.extract"),
+    ("%r = extract_element %V[%x] : vector<4xf32>", "vector.extract"),
+    ("%r = tensor_load %M : memref<4x?xf32>", "bufferization.to_tensor"),
+    ("tensor_store %T2, %M : memref<4x?xf32>", "bufferization.materialize_in_destination"),
+    (
+        "%t = alloc() : memref<1xi32>\n  dma_start %M[%x, %x], %M[%x, %x], %x, %t[%x] : memref<4x?xf32>, memref<4x?xf32>, memref<1xi32>",
+        "memref.dma_start",
+    ),
+    ("%t = alloc() : memref<1xi32>\n  dma_wait %t[%x], %x : memref<1xi32>", "memref.dma_wait"),
+    ("br ^bb1(%a: i32)\n^bb1(%b: i32):", "cf.br"),
+    ("cond_br %c, ^bb1, ^bb1\n^bb1:", "cf.cond_br"),
+    ("br_cond %c, ^bb1, ^bb1\n^bb1:", "cf.cond_br"),
+];
+
+#[test]
+fn each_2019_op_becomes_the_op_of_today_with_its_meaning() {
+    let limits = mlir_ir::Limits::default();
+    let mut printed_all = Vec::new();
+    for (body, modern) in MAPPING {
+        let text = format!(
+            "func @f(index)\nfunc @g(%x: index, %a: i32, %y: f32, %c: i1, %M: memref<4x?xf32>, %T: tensor<?xf32>, \
+             %T2: tensor<4x?xf32>, %V: vector<4xf32>) {{\n  {body}\n  return\n}}\n"
+        );
+        let src = mlir_ir::diag::Source::new("map.mlir", text.as_str());
+        let m = mlir_ir::parse_and_verify_lang(&src, &limits, mlir_ir::Lang::Y2019)
+            .unwrap_or_else(|d| panic!("{}\n{text}", d.render(&src)));
+        let printed = mlir_ir::printer::GenericPrinter::new(&m).print();
+        assert!(printed.contains(&format!("\"{modern}\"")), "{body} should become {modern}:\n{printed}");
+        printed_all.push((body, printed));
+    }
+    if !toolchain() {
+        return;
+    }
+    for (body, printed) in printed_all {
+        let path = std::env::temp_dir().join(format!("lang2019-map-{}.mlir", std::process::id()));
+        std::fs::write(&path, &printed).unwrap();
+        let opt = Command::new(MLIR_OPT).arg(&path).args(["-o", "/dev/null"]).output().unwrap();
+        let _ = std::fs::remove_file(&path);
+        assert!(
+            opt.status.success(),
+            "mlir-opt 22 rejects the modern form of {body}:\n{}",
+            String::from_utf8_lossy(&opt.stderr)
+        );
+    }
+}
