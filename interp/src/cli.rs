@@ -147,6 +147,16 @@ pub enum LangArg {
     Y2019,
 }
 
+impl LangArg {
+    /// The library's name for this language.
+    pub fn lang(self) -> mlir_ir::Lang {
+        match self {
+            LangArg::Modern => mlir_ir::Lang::Modern,
+            LangArg::Y2019 => mlir_ir::Lang::Y2019,
+        }
+    }
+}
+
 /// Subcommands.
 #[derive(Subcommand, Debug)]
 pub enum Cmd {
@@ -376,6 +386,11 @@ impl EngineArgs {
 pub struct DiffArgs {
     /// Input file (mlir-opt reads it too, so not `-`).
     pub file: String,
+    /// The input's language (default: today's, or 2019 when the file uses
+    /// a construct only the 2019 language has; mlir-opt then reads the
+    /// modern form `print --lang 2019` makes).
+    #[arg(long, value_enum)]
+    pub lang: Option<LangArg>,
     /// The function to run.
     #[arg(short = 'e', long = "entry", default_value = "main")]
     pub entry: String,
@@ -685,7 +700,17 @@ pub fn main_with(cli: Cli) -> i32 {
         }
         Cmd::Diff(a) => {
             let cfg = Config { max_steps: a.max_steps, ..Config::default() };
-            crate::differential::main(&a.file, a.pipeline, &a.entry, a.entry_point_result, a.nan_exact, cfg, a.timeout)
+            let lang = a.lang.map(LangArg::lang);
+            crate::differential::main(
+                &a.file,
+                lang,
+                a.pipeline,
+                &a.entry,
+                a.entry_point_result,
+                a.nan_exact,
+                cfg,
+                a.timeout,
+            )
         }
     }
 }
@@ -767,11 +792,7 @@ fn load_module(file: &str, lang: Option<LangArg>) -> Result<(Source, mlir_ir::Mo
         eprintln!("error: {e}");
         EXIT_INPUT
     })?;
-    let lang = lang.map(|l| match l {
-        LangArg::Y2019 => mlir_ir::Lang::Y2019,
-        LangArg::Modern => mlir_ir::Lang::Modern,
-    });
-    let (lang, note) = crate::driver::language(&src, lang);
+    let (lang, note) = crate::driver::language(&src, lang.map(LangArg::lang));
     if let Some(note) = note {
         eprintln!("{note}");
     }

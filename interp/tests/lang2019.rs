@@ -455,3 +455,16 @@ fn each_2019_op_becomes_the_op_of_today_with_its_meaning() {
         );
     }
 }
+
+/// `diff` runs a 2019 program here and its modern form in LLVM.
+#[test]
+fn diff_compares_a_2019_program_with_llvm() {
+    if !toolchain() {
+        return;
+    }
+    let f = root().join("fixtures/lang2019/cfg_branches.mlir");
+    let out = interp(&["diff", f.to_str().unwrap()]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}{}", String::from_utf8_lossy(&out.stderr));
+    assert!(stdout.starts_with("same output: 8 line(s)"), "{stdout}");
+}
