@@ -41,8 +41,7 @@ pub fn detect_2019(text: &str) -> Option<(usize, &'static str)> {
         if let Some(rest) = body.strip_prefix('#') {
             let name_len =
                 rest.find(|c: char| !(c.is_ascii_alphanumeric() || "_$.-".contains(c))).unwrap_or(rest.len());
-            let after = rest[name_len..].trim_start();
-            if name_len > 0 && after.starts_with('=') && after[1..].trim_start().starts_with('(') {
+            if name_len > 0 && bare_map_or_set(&text[at + 1 + name_len..]) {
                 return Some((
                     at,
                     "an affine map or integer set written bare (today `affine_map<..>`/`affine_set<..>`)",
@@ -51,6 +50,47 @@ pub fn detect_2019(text: &str) -> Option<(usize, &'static str)> {
         }
     }
     None
+}
+
+/// Whether `= (..)..` (after an alias name) starts a bare map or set, not
+/// a function type (`#f = (i32) -> i32` is an attribute alias of today).
+fn bare_map_or_set(s: &str) -> bool {
+    let Some(s) = s.trim_start().strip_prefix('=') else { return false };
+    let Some(inner) = s.trim_start().strip_prefix('(') else { return false };
+    let first = inner.trim_start();
+    if !first.starts_with(')') {
+        return !starts_with_type(first);
+    }
+    // `()`: a map if symbols or a constraint follow, or results that are
+    // not types (`() -> (0)`; `() -> ()` stays a function type).
+    let next = first[1..].trim_start();
+    if next.starts_with('[') || next.starts_with(':') {
+        return true;
+    }
+    match next.strip_prefix("->").map(str::trim_start) {
+        Some(r) => match r.strip_prefix('(') {
+            Some(res) => {
+                let res = res.trim_start();
+                !res.starts_with(')') && !starts_with_type(res)
+            }
+            None => !starts_with_type(r),
+        },
+        None => false,
+    }
+}
+
+/// Whether `s` starts with a type (a builtin type keyword or `!dialect`).
+fn starts_with_type(s: &str) -> bool {
+    if s.starts_with('!') || s.starts_with('(') {
+        return true;
+    }
+    let word: String = s.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+    let int = |p: &str| word.strip_prefix(p).is_some_and(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()));
+    int("i")
+        || int("si")
+        || int("ui")
+        || crate::types::FloatKind::from_name(&word).is_some()
+        || ["index", "none", "memref", "tensor", "vector", "complex", "tuple"].contains(&word.as_str())
 }
 
 /// The unprefixed 2019 ops whose custom form is today's custom form of
@@ -533,5 +573,31 @@ impl<'a> Parser<'a> {
                 return Ok(());
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::detect_2019;
+
+    #[test]
+    fn detects_what_only_2019_has() {
+        assert!(detect_2019("func @f() {\n  return\n}\n").is_some());
+        assert!(detect_2019("  func\t@f(i32)\n").is_some());
+        assert!(detect_2019("#map = (d0)[s0] -> (d0 + s0)\n").is_some());
+        assert!(detect_2019("#set = (d0) : (d0 >= 0)\n").is_some());
+        assert!(detect_2019("#c = () -> (0)\n").is_some());
+        assert!(detect_2019("#m =\n  (d0) -> (d0)\n").is_some());
+    }
+
+    #[test]
+    fn leaves_todays_syntax_alone() {
+        assert!(detect_2019("func.func @f() {\n  return\n}\n").is_none());
+        assert!(detect_2019("#map = affine_map<(d0) -> (d0)>\n").is_none());
+        assert!(detect_2019("#fn = (i32, f32) -> i32\n").is_none());
+        assert!(detect_2019("#fn = () -> ()\n").is_none());
+        assert!(detect_2019("#fn = () -> index\n").is_none());
+        assert!(detect_2019("#t = (!llvm.ptr) -> ()\n").is_none());
+        assert!(detect_2019("// func @f()\n").is_none());
     }
 }
