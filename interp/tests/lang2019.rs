@@ -414,6 +414,7 @@ const MAPPING: &[(&str, &str)] = &[
     ("%r = extract_element %V[%x] : vector<4xf32>", "vector.extract"),
     ("%r = tensor_load %M : memref<4x?xf32>", "bufferization.to_tensor"),
     ("tensor_store %T2, %M : memref<4x?xf32>", "bufferization.materialize_in_destination"),
+    ("%r = reshape %M : memref<4x?xf32> (%x, %x) : memref<?x2x?xf32>", "memref.reshape"),
     (
         "%t = alloc() : memref<1xi32>\n  dma_start %M[%x, %x], %M[%x, %x], %x, %t[%x] : memref<4x?xf32>, memref<4x?xf32>, memref<1xi32>",
         "memref.dma_start",

@@ -220,13 +220,12 @@ impl<'a> Parser<'a> {
             "extract_element" => self.parse_extract_element_2019(span)?,
             "tensor_load" => self.parse_tensor_load_2019(span)?,
             "tensor_store" => self.parse_tensor_store_2019(span)?,
-            "reshape" | "view" => {
+            "reshape" => self.parse_reshape_2019(span)?,
+            "view" => {
                 return self.err_at(
                     name_span,
-                    format!(
-                        "the 2019 '{written}' op is not supported: it derives the new memref from index maps \
-                         with `size` clauses, which today's memref types do not carry"
-                    ),
+                    "the 2019 'view' op is not supported: it derives the new memref from index maps \
+                     with `size` clauses, which today's memref types do not carry",
                 )
             }
             _ => {
@@ -393,6 +392,75 @@ impl<'a> Parser<'a> {
         self.resolve_uniform(&mut st, &all, idx)?;
         let seg = self.segments(&[n.0, n.1]);
         self.set_attr(&mut st, "operandSegmentSizes", seg);
+        Ok(self.create_op(st, None))
+    }
+
+    /// `reshape %m : T (%d..)[%s..] : U` (the grammar's form): the data of
+    /// `%m` refactored into the shape of `U`, `%d` sizing its dynamic
+    /// dimensions. Today's `memref.reshape` takes the shape as a memref,
+    /// built here on the stack; both types must have the identity layout
+    /// (a layout with symbols `%s` would bind is not supported).
+    fn parse_reshape_2019(&mut self, span: Span) -> PResult<OpId> {
+        let idx = self.m.ctx.index_type();
+        let src = self.parse_use_name()?;
+        let st_span = self.tok.span;
+        let src_ty = self.colon_type()?;
+        let (dyns, nd) = if self.is(Tok::LParen) { self.dim_and_symbol_list()? } else { (Vec::new(), 0) };
+        if dyns.len() > nd {
+            return self.err_at(dyns[nd].span, "reshape to a memref whose layout binds symbols is not supported");
+        }
+        if self.is_kw("to") {
+            return self.err_here(
+                "expected ':' and the result type: 2019 'reshape' is `reshape %m : T (%d)[%s] : U` \
+                 (the document's example writes `to (T -> U)`)",
+            );
+        }
+        let dt_span = self.tok.span;
+        let dst_ty = self.colon_type()?;
+        for (t, at) in [(src_ty, st_span), (dst_ty, dt_span)] {
+            match self.m.ctx.type_kind(t) {
+                TypeKind::MemRef { layout: None, .. } => {}
+                TypeKind::MemRef { .. } => {
+                    return self.err_at(at, "reshape of a memref with a layout map is not supported (only row-major)")
+                }
+                _ => return self.err_at(at, "expected a memref type"),
+            }
+        }
+        let TypeKind::MemRef { shape, .. } = self.m.ctx.type_kind(dst_ty).clone() else {
+            return self.err_at(dt_span, "expected a memref type");
+        };
+        let ndyn = shape.iter().filter(|d| **d == crate::types::DYNAMIC).count();
+        if ndyn != dyns.len() {
+            return self.err_at(dt_span, format!("{} dynamic sizes given for {ndyn} dynamic dimensions", dyns.len()));
+        }
+        let source = self.resolve(src, src_ty)?;
+        let mut dyn_vals = Vec::new();
+        for u in &dyns {
+            dyn_vals.push(self.resolve(*u, idx)?);
+        }
+        let shape_ty =
+            self.m.ctx.ty(TypeKind::MemRef { shape: vec![shape.len() as i64], elem: idx, layout: None, space: None });
+        let mut alloca = self.build(OpKind::MemrefAlloca, span, Vec::new(), vec![shape_ty]);
+        let seg = self.segments(&[0, 0]);
+        self.set_attr(&mut alloca, "operandSegmentSizes", seg);
+        let alloca = self.create_op(alloca, None);
+        self.pending.push(alloca);
+        let shape_mem = ValueId(self.m.op(alloca).results.start);
+        let mut dyn_vals = dyn_vals.into_iter();
+        for (k, d) in shape.iter().enumerate() {
+            let size = match *d {
+                crate::types::DYNAMIC => match dyn_vals.next() {
+                    Some(v) => v,
+                    None => return self.err_at(dt_span, "fewer dynamic sizes than dynamic dimensions"),
+                },
+                d => self.index_constant(d, span),
+            };
+            let at = self.index_constant(k as i64, span);
+            let store = self.build(OpKind::MemrefStore, span, vec![size, shape_mem, at], Vec::new());
+            let store = self.create_op(store, None);
+            self.pending.push(store);
+        }
+        let st = self.build(OpKind::MemrefReshape, span, vec![source, shape_mem], vec![dst_ty]);
         Ok(self.create_op(st, None))
     }
 
