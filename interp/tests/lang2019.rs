@@ -422,6 +422,8 @@ const MAPPING: &[(&str, &str)] = &[
     ("%t = alloc() : memref<1xi32>\n  dma_wait %t[%x], %x : memref<1xi32>", "memref.dma_wait"),
     ("br ^bb1(%a: i32)\n^bb1(%b: i32):", "cf.br"),
     ("cond_br %c, ^bb1, ^bb1\n^bb1:", "cf.cond_br"),
+    ("%r = \"remiu\"(%a, %a) : (i32, i32) -> i32", "arith.remui"),
+    ("%r = \"cmpi\"(%a, %a){predicate: 9} : (i32, i32) -> i1", "arith.cmpi"),
     ("br_cond %c, ^bb1, ^bb1\n^bb1:", "cf.cond_br"),
 ];
 

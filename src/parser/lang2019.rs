@@ -128,6 +128,43 @@ fn same_form(name: &str) -> Option<OpKind> {
     })
 }
 
+/// The op of today a 2019 generic op name stands for, when the generic
+/// forms agree (same operands, results and attributes: `"addi"(%a, %b)`,
+/// `"cmpi"(..){predicate: 2}` with today's predicate numbering). The
+/// others (`"dim"` with an `index` attribute, `"constant"` typed by its
+/// result alone, branches with successor operands) stay unregistered ops.
+pub(super) fn generic_name(name: &str) -> Option<&'static str> {
+    use OpKind::*;
+    let kind = match name {
+        "cond_br" | "br_cond" | "br" | "for" | "dma_start" | "dma_wait" => return None,
+        _ => same_form(name)?,
+    };
+    matches!(
+        kind,
+        ArithAddi
+            | ArithAddf
+            | ArithSubi
+            | ArithSubf
+            | ArithMuli
+            | ArithMulf
+            | ArithDivsi
+            | ArithDivui
+            | ArithRemsi
+            | ArithRemui
+            | ArithCmpi
+            | ArithSelect
+            | FuncCall
+            | FuncCallIndirect
+            | FuncReturn
+            | MemrefLoad
+            | MemrefStore
+            | MemrefDealloc
+            | MemrefCast
+            | TensorCast
+    )
+    .then(|| kind.name())
+}
+
 impl<'a> Parser<'a> {
     /// `func @name(args) (-> results)? (attributes {..})? ({ blocks })?`:
     /// a `func.func`, private when it has no body. The arguments are named

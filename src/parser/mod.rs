@@ -881,6 +881,11 @@ impl<'a> Parser<'a> {
             return self.err("empty operation name is invalid");
         }
         self.bump()?;
+        // 2019 generic forms name standard ops without a prefix (`"addi"`).
+        let name = match self.lang2019.then(|| lang2019::generic_name(&name)).flatten() {
+            Some(modern) => modern.to_string(),
+            None => name,
+        };
         let name = self.op_name(&name, name_span)?;
         let mut st = OpState { name: Some(name), span, ..Default::default() };
         let mut uses = Vec::new();
