@@ -903,6 +903,12 @@ impl<'a> Parser<'a> {
             let mut succ = Vec::new();
             self.comma_list(Tok::LSquare, Tok::RSquare, "in successor list", |p| {
                 succ.push(p.parse_successor_ref()?);
+                if p.lang2019 && p.is(Tok::LParen) {
+                    return p.err_here(
+                        "successor operands in a generic op's successor list (2019's `^bb(%v : T)`) are not supported; \
+                         write the branch in its custom form (`cond_br %c, ^bb1, ^bb2(%v : index)`)",
+                    );
+                }
                 Ok(())
             })?;
             st.successors = succ;
