@@ -105,7 +105,8 @@ fn modern_form_runs_in_llvm_with_the_same_output() {
             ));
         } else if !text.contains("// NO-ORACLE:") {
             let tc = differential::Toolchain::default();
-            let pipeline = differential::DEFAULT_PIPELINE;
+            let directive = text.lines().find_map(|l| l.strip_prefix("// PIPELINE:")).map(str::trim);
+            let pipeline = directive.unwrap_or(differential::DEFAULT_PIPELINE);
             let r = differential::run_reference(
                 &tc,
                 &modern,
