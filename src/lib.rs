@@ -124,6 +124,24 @@ pub fn parse_and_verify_with(src: &Source, limits: &Limits) -> Result<Module, Di
     Ok(m)
 }
 
+/// The language a file is written in.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Lang {
+    /// Today's MLIR syntax (what mlir-opt 22 reads).
+    #[default]
+    Modern,
+    /// The 2019 MLIR specification's syntax (`func @f`, `for`, `if`, bare
+    /// affine maps, unprefixed standard ops), mapped onto today's ops.
+    Y2019,
+}
+
+/// Parses `src` written in `lang` and verifies the result.
+pub fn parse_and_verify_lang(src: &Source, limits: &Limits, lang: Lang) -> Result<Module, Diagnostic> {
+    let m = parser::parse_lang(&src.text, limits.max_nesting, lang)?;
+    verify::verify(&m)?;
+    Ok(m)
+}
+
 /// Bounds on parsed input. Parsing, verifying and printing recurse once per
 /// level of nesting, so the bound is what keeps hostile input from
 /// overflowing the stack: deeper input is a "nesting too deep" diagnostic.

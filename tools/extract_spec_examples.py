@@ -384,6 +384,13 @@ def write_readme(out_dir, rows, needs_unreg, mlir_opt, version):
             % (len(needs_unreg), ", ".join("`%s`" % n[:-5] for n in needs_unreg))
         )
         lines.append("")
+    lines += [
+        "`LANG2019.tsv` (kept by hand, not by this script) classifies the 2019",
+        "document's examples (`002_*`) as mlir-interp reads them with `--lang 2019`:",
+        "a program that runs, a fragment inside a wrapper, or the document's own",
+        "error; `interp/tests/lang2019.rs` checks it.",
+        "",
+    ]
     with open(os.path.join(out_dir, "README.md"), "w", encoding="utf-8") as f:
         f.write("\n".join(lines))
 

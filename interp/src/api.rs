@@ -128,8 +128,19 @@ impl Program {
     /// assert!(err.diagnostic.starts_with("bad.mlir:1:"));
     /// ```
     pub fn parse(name: &str, text: &str) -> Result<Program, Error> {
+        Program::parse_lang(name, text, mlir_ir::Lang::Modern)
+    }
+
+    /// Parses and verifies `text` written in `lang` (the 2019 language
+    /// builds the same IR, its spans on the 2019 text).
+    ///
+    /// ```
+    /// let p = mlir_interp::Program::parse_lang("old.mlir", "func @f() {\n  return\n}\n", mlir_ir::Lang::Y2019);
+    /// assert!(p.is_ok());
+    /// ```
+    pub fn parse_lang(name: &str, text: &str, lang: mlir_ir::Lang) -> Result<Program, Error> {
         let source = Source::new(name, text);
-        match mlir_ir::parse_and_verify_with(&source, &crate::driver::limits()) {
+        match mlir_ir::parse_and_verify_lang(&source, &crate::driver::limits(), lang) {
             Ok(module) => Ok(Program { source, module }),
             Err(d) => Err(Error {
                 class: ErrorClass::BadProgram,

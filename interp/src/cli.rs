@@ -136,6 +136,27 @@ pub enum FloatPolicy {
     Saturate,
 }
 
+/// `--lang` values: the syntax a file is written in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum LangArg {
+    /// Today's MLIR (what mlir-opt 22 reads).
+    Modern,
+    /// The 2019 MLIR specification (`func @f`, `for`, `if`, bare affine
+    /// maps, unprefixed standard ops), mapped onto today's ops.
+    #[value(name = "2019")]
+    Y2019,
+}
+
+impl LangArg {
+    /// The library's name for this language.
+    pub fn lang(self) -> mlir_ir::Lang {
+        match self {
+            LangArg::Modern => mlir_ir::Lang::Modern,
+            LangArg::Y2019 => mlir_ir::Lang::Y2019,
+        }
+    }
+}
+
 /// Subcommands.
 #[derive(Subcommand, Debug)]
 pub enum Cmd {
@@ -147,6 +168,10 @@ pub enum Cmd {
         /// Print trailing locations.
         #[arg(long)]
         debuginfo: bool,
+        /// The input's language (default: today's, or 2019 when the file
+        /// uses a construct only the 2019 language has).
+        #[arg(long, value_enum)]
+        lang: Option<LangArg>,
         /// Input file, or `-` for standard input.
         file: String,
     },
@@ -154,6 +179,10 @@ pub enum Cmd {
     Run {
         /// Input file, or `-` for standard input.
         file: String,
+        /// The input's language (default: today's, or 2019 when the file
+        /// uses a construct only the 2019 language has).
+        #[arg(long, value_enum)]
+        lang: Option<LangArg>,
         /// The function to run.
         #[arg(short = 'e', long = "entry", default_value = "main")]
         entry: String,
@@ -226,6 +255,10 @@ pub enum Cmd {
     Debug {
         /// Input file (not `-`: standard input carries the commands).
         file: String,
+        /// The input's language (default: today's, or 2019 when the file
+        /// uses a construct only the 2019 language has).
+        #[arg(long, value_enum)]
+        lang: Option<LangArg>,
         /// The function to run.
         #[arg(short = 'e', long = "entry", default_value = "main")]
         entry: String,
@@ -353,6 +386,11 @@ impl EngineArgs {
 pub struct DiffArgs {
     /// Input file (mlir-opt reads it too, so not `-`).
     pub file: String,
+    /// The input's language (default: today's, or 2019 when the file uses
+    /// a construct only the 2019 language has; mlir-opt then reads the
+    /// modern form `print --lang 2019` makes).
+    #[arg(long, value_enum)]
+    pub lang: Option<LangArg>,
     /// The function to run.
     #[arg(short = 'e', long = "entry", default_value = "main")]
     pub entry: String,
@@ -525,8 +563,8 @@ pub struct FuzzArgs {
 /// Runs the CLI and returns the process exit status.
 pub fn main_with(cli: Cli) -> i32 {
     match cli.cmd {
-        Cmd::Print { generic, debuginfo, file } => {
-            let (_, m) = match load_module(&file) {
+        Cmd::Print { generic, debuginfo, lang, file } => {
+            let (_, m) = match load_module(&file, lang) {
                 Ok(x) => x,
                 Err(code) => return code,
             };
@@ -538,6 +576,7 @@ pub fn main_with(cli: Cli) -> i32 {
         }
         Cmd::Run {
             file,
+            lang,
             entry,
             entry_point_result,
             args,
@@ -557,7 +596,7 @@ pub fn main_with(cli: Cli) -> i32 {
             stats,
             reduce_mode,
         } => {
-            let (src, m) = match load_module(&file) {
+            let (src, m) = match load_module(&file, lang) {
                 Ok(x) => x,
                 Err(code) => return code,
             };
@@ -591,7 +630,7 @@ pub fn main_with(cli: Cli) -> i32 {
             };
             run_on_big_stack(&m, &src, cfg, &run)
         }
-        Cmd::Debug { file, entry, args, engine } => debug(&file, entry, args, &engine),
+        Cmd::Debug { file, lang, entry, args, engine } => debug(&file, lang, entry, args, &engine),
         // main.rs hands mlir-runner command lines over before parsing;
         // this arm serves library callers of main_with.
         Cmd::Runner { args } => crate::runner::main(&args, "mlir-interp runner"),
@@ -661,7 +700,17 @@ pub fn main_with(cli: Cli) -> i32 {
         }
         Cmd::Diff(a) => {
             let cfg = Config { max_steps: a.max_steps, ..Config::default() };
-            crate::differential::main(&a.file, a.pipeline, &a.entry, a.entry_point_result, a.nan_exact, cfg, a.timeout)
+            let lang = a.lang.map(LangArg::lang);
+            crate::differential::main(
+                &a.file,
+                lang,
+                a.pipeline,
+                &a.entry,
+                a.entry_point_result,
+                a.nan_exact,
+                cfg,
+                a.timeout,
+            )
         }
     }
 }
@@ -734,14 +783,20 @@ fn reduce(a: ReduceArgs) -> i32 {
     0
 }
 
-/// Reads and verifies `file` (`-`: standard input); on failure prints
-/// why and gives the exit status.
-fn load_module(file: &str) -> Result<(Source, mlir_ir::Module), i32> {
+/// Reads and verifies `file` (`-`: standard input) written in `lang`
+/// (`None`: today's syntax unless the file uses a construct only the 2019
+/// language has, which a note on stderr says); on failure prints why and
+/// gives the exit status.
+fn load_module(file: &str, lang: Option<LangArg>) -> Result<(Source, mlir_ir::Module), i32> {
     let src = read_source(file).map_err(|e| {
         eprintln!("error: {e}");
         EXIT_INPUT
     })?;
-    match mlir_ir::parse_and_verify_with(&src, &limits()) {
+    let (lang, note) = crate::driver::language(&src, lang.map(LangArg::lang));
+    if let Some(note) = note {
+        eprintln!("{note}");
+    }
+    match mlir_ir::parse_and_verify_lang(&src, &limits(), lang) {
         Ok(m) => Ok((src, m)),
         Err(d) => {
             eprint!("{}", d.render(&src));
@@ -752,13 +807,13 @@ fn load_module(file: &str) -> Result<(Source, mlir_ir::Module), i32> {
 
 /// `debug FILE`: the REPL on the engine thread, reading commands from the
 /// terminal (with line editing) or from a pipe.
-fn debug(file: &str, entry: String, args: Vec<String>, engine: &EngineArgs) -> i32 {
+fn debug(file: &str, lang: Option<LangArg>, entry: String, args: Vec<String>, engine: &EngineArgs) -> i32 {
     use std::io::IsTerminal;
     if file == "-" {
         eprintln!("error: debug reads its commands from standard input; give the program as a file");
         return EXIT_INPUT;
     }
-    let (src, m) = match load_module(file) {
+    let (src, m) = match load_module(file, lang) {
         Ok(x) => x,
         Err(code) => return code,
     };

@@ -63,7 +63,12 @@ pub struct Outcome {
 
 /// Runs `entry` of `src` in this engine, capturing what it prints.
 pub fn run_ours(src: &Source, cfg: Config, entry: &str, res: EntryResult) -> Outcome {
-    let m = match mlir_ir::parse_and_verify_with(src, &crate::driver::limits()) {
+    run_ours_lang(src, mlir_ir::Lang::Modern, cfg, entry, res)
+}
+
+/// [`run_ours`] of `src` written in `lang`.
+pub fn run_ours_lang(src: &Source, lang: mlir_ir::Lang, cfg: Config, entry: &str, res: EntryResult) -> Outcome {
+    let m = match mlir_ir::parse_and_verify_lang(src, &crate::driver::limits(), lang) {
         Ok(m) => m,
         Err(d) => return Outcome { stdout: String::new(), status: 2, stderr: d.render(src) },
     };
@@ -220,9 +225,13 @@ pub fn first_difference(ours: &Outcome, theirs: &Outcome, nan_exact: bool) -> Op
 }
 
 /// `mlir-interp diff`: exit 0 when both agree, 1 on a difference, 2 when
-/// the file or the toolchain cannot be used.
+/// the file or the toolchain cannot be used. A file in the 2019 language
+/// (`lang`, or detected) runs here as written and in LLVM as the modern
+/// form `print --lang 2019` makes of it.
+#[allow(clippy::too_many_arguments)]
 pub fn main(
     file: &str,
+    lang: Option<mlir_ir::Lang>,
     pipeline: Option<String>,
     entry: &str,
     res: EntryResult,
@@ -244,12 +253,35 @@ pub fn main(
     let pipeline = pipeline
         .or_else(|| src.text.lines().find_map(|l| l.trim().strip_prefix("// PIPELINE:").map(|p| p.trim().to_string())))
         .unwrap_or_else(|| DEFAULT_PIPELINE.to_string());
-    let ours = run_ours(&src, cfg, entry, res);
+    let (lang, note) = crate::driver::language(&src, lang);
+    if let Some(note) = note {
+        eprintln!("{note}");
+    }
+    let ours = run_ours_lang(&src, lang, cfg, entry, res);
     if ours.status == 2 {
         eprint!("{}", ours.stderr);
         return 2;
     }
-    let theirs = match run_reference(&Toolchain::default(), Path::new(file), &pipeline, entry, res, timeout) {
+    // mlir-opt reads today's syntax: give it the translation of a 2019 file.
+    let modern = (lang == mlir_ir::Lang::Y2019).then(|| {
+        let m = mlir_ir::parse_and_verify_lang(&src, &crate::driver::limits(), lang).ok()?;
+        let path = std::env::temp_dir().join(format!("mlir-interp-diff-2019-{}.mlir", std::process::id()));
+        std::fs::write(&path, mlir_ir::printer::GenericPrinter::new(&m).print()).ok()?;
+        Some(path)
+    });
+    let reference_input = match &modern {
+        Some(Some(p)) => p.clone(),
+        Some(None) => {
+            eprintln!("error: cannot write the modern form of {file} for mlir-opt");
+            return 2;
+        }
+        None => Path::new(file).to_path_buf(),
+    };
+    let theirs = run_reference(&Toolchain::default(), &reference_input, &pipeline, entry, res, timeout);
+    if let Some(Some(p)) = &modern {
+        let _ = std::fs::remove_file(p);
+    }
+    let theirs = match theirs {
         Ok(t) => t,
         Err(e) => {
             eprintln!("error: {e}");

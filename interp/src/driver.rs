@@ -20,6 +20,26 @@ pub fn limits() -> mlir_ir::Limits {
     mlir_ir::Limits { max_nesting: 50_000 }
 }
 
+/// The language `src` is read in: `lang` when given, else the 2019
+/// language when the text uses a construct only it has (with the note that
+/// says so, `file:line:col: note: ...`), else today's.
+pub fn language(src: &Source, lang: Option<mlir_ir::Lang>) -> (mlir_ir::Lang, Option<String>) {
+    if let Some(l) = lang {
+        return (l, None);
+    }
+    match mlir_ir::parser::detect_2019(&src.text) {
+        Some((at, what)) => {
+            let (l, c) = src.line_col(at as u32);
+            let note = format!(
+                "{}:{l}:{c}: note: reading the file as the 2019 language (--lang 2019): it uses {what}",
+                src.name
+            );
+            (mlir_ir::Lang::Y2019, Some(note))
+        }
+        None => (mlir_ir::Lang::Modern, None),
+    }
+}
+
 /// The result type the entry function's value is printed as.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum EntryResult {

@@ -217,7 +217,7 @@ impl<'a> Parser<'a> {
     }
 
     /// An affine map attribute (literal or alias) and its value.
-    fn affine_map_attr(&mut self) -> PResult<(AttrId, AffineMap)> {
+    pub(super) fn affine_map_attr(&mut self) -> PResult<(AttrId, AffineMap)> {
         let sp = self.tok.span;
         let a = self.parse_attribute(None)?;
         match self.m.ctx.attr_kind(a) {
@@ -227,7 +227,7 @@ impl<'a> Parser<'a> {
     }
 
     /// `(%d, ..)` then an optional `[%s, ..]`: the operands and the dim count.
-    fn dim_and_symbol_list(&mut self) -> PResult<(Vec<UseName>, usize)> {
+    pub(super) fn dim_and_symbol_list(&mut self) -> PResult<(Vec<UseName>, usize)> {
         let mut uses = self.parse_paren_operands()?;
         let nd = uses.len();
         if self.eat(Tok::LSquare)? {

@@ -76,6 +76,8 @@ impl<'a> Parser<'a> {
             Tok::AtId => return self.parse_symbol_ref(),
             Tok::HashId => return self.parse_dialect_or_alias_attr(),
             Tok::BareId => {}
+            // 2019: affine maps and integer sets are written bare.
+            Tok::LParen if self.lang2019 => return self.parse_map_or_set(None),
             Tok::LParen | Tok::ExclId => {
                 let t = self.parse_type()?;
                 return Ok(self.m.ctx.attr(Attribute::Type(t)));
@@ -258,7 +260,9 @@ impl<'a> Parser<'a> {
             if entries.iter().any(|(n, _)| *n == id) {
                 return p.err_at(span, format!("duplicate key '{name}' in dictionary attribute"));
             }
-            let v = if p.eat(Tok::Equal)? { p.parse_attribute(None)? } else { p.m.ctx.attr(Attribute::Unit) };
+            // 2019 dictionaries write `{fruit: "banana"}`.
+            let sep = p.eat(Tok::Equal)? || (p.lang2019 && p.eat(Tok::Colon)?);
+            let v = if sep { p.parse_attribute(None)? } else { p.m.ctx.attr(Attribute::Unit) };
             entries.push((id, v));
             Ok(())
         })?;
@@ -797,6 +801,12 @@ impl<'a> Parser<'a> {
 
     /// Parses `(dims)[syms] -> (exprs)` or `(dims)[syms] : (constraints)`.
     pub fn parse_affine_map_or_set(&mut self, want_map: bool) -> PResult<AttrId> {
+        self.parse_map_or_set(Some(want_map))
+    }
+
+    /// [`Self::parse_affine_map_or_set`]; `want` `None` takes either (a bare
+    /// 2019 map or set says which by its `->` or `:`).
+    pub(crate) fn parse_map_or_set(&mut self, want: Option<bool>) -> PResult<AttrId> {
         let mut names: Vec<(String, AffineExpr)> = Vec::new();
         let mut nd = 0u32;
         self.comma_list(Tok::LParen, Tok::RParen, "in dimensional identifier list", |p| {
@@ -814,8 +824,13 @@ impl<'a> Parser<'a> {
                 Ok(())
             })?;
         }
+        if self.lang2019 && self.is(Tok::Comma) {
+            return self.err_here(
+                "',' between the dimension list and the symbol list: a 2019 map writes `(d0, d1)[s0]` with nothing between",
+            );
+        }
         if self.eat(Tok::Arrow)? {
-            if !want_map {
+            if want == Some(false) {
                 return self.err("expected ':' in integer set");
             }
             let mut results = Vec::new();
@@ -823,15 +838,24 @@ impl<'a> Parser<'a> {
                 results.push(p.parse_affine_expr(&names)?);
                 Ok(())
             })?;
+            if self.lang2019 && self.is_kw("size") {
+                self.parse_size_clause_2019(&names)?;
+            }
             return Ok(self.m.ctx.attr(Attribute::AffineMap(AffineMap { num_dims: nd, num_syms: ns, results })));
         }
         if self.is(Tok::Colon) {
-            if want_map {
+            if want == Some(true) {
                 return self.err("expected '->' in affine map");
             }
             self.bump()?;
             let mut constraints = Vec::new();
-            self.comma_list(Tok::LParen, Tok::RParen, "in integer set constraint list", |p| {
+            // 2019 sets may list their constraints without parentheses.
+            let (open, close) = if self.lang2019 && !self.is(Tok::LParen) {
+                (None, None)
+            } else {
+                (Some(Tok::LParen), Some(Tok::RParen))
+            };
+            self.list_2019(open, close, |p| {
                 let lhs = p.parse_affine_expr(&names)?;
                 let op = p.tok.kind;
                 let (eq, swap) = match op {
@@ -859,7 +883,7 @@ impl<'a> Parser<'a> {
             })?;
             return Ok(self.m.ctx.attr(Attribute::IntegerSet(IntegerSet { num_dims: nd, num_syms: ns, constraints })));
         }
-        self.err(if want_map { "expected '->' or ':'" } else { "expected ':' in integer set" })
+        self.err(if want != Some(false) { "expected '->' or ':'" } else { "expected ':' in integer set" })
     }
 
     fn affine_id_name(&mut self) -> PResult<String> {
@@ -987,6 +1011,7 @@ impl<'a> Parser<'a> {
                         self.bump()?;
                         Ok(e)
                     }
+                    None if self.lang2019 && (s == "floordiv" || s == "ceildiv") => self.parse_div_call_2019(names),
                     None => self.err_wrong_token("use of undeclared identifier"),
                 }
             }

@@ -83,13 +83,27 @@ impl<'a> Parser<'a> {
         let written = self.spelling();
         let kind = self.resolve_custom_name(written, name_span)?;
         self.bump()?;
+        self.parse_custom_as(kind, span, nresults, name_span, kind.name())
+    }
+
+    /// Parses the rest of `kind`'s custom form (its name already read at
+    /// `name_span`); messages of the op's own parser name it `shown` (the
+    /// 2019 front end reads `addi` as `arith.addi` but reports `addi`).
+    pub(crate) fn parse_custom_as(
+        &mut self,
+        kind: OpKind,
+        span: Span,
+        nresults: u32,
+        name_span: Span,
+        shown: &str,
+    ) -> PResult<OpId> {
         let ident = self.m.ctx.ident(kind.name());
         let mut st = OpState { name: Some(OpName { kind, ident }), span, ..Default::default() };
         let fmt = kind.fmt();
         let parsed = self.parse_family(fmt, kind, &mut st, nresults, name_span);
         parsed.and_then(|()| self.check_dict_attrs(kind, &st)).map_err(|mut d| {
             if let Some(m) = d.message.strip_prefix(CUSTOM_MARK) {
-                d.message = format!("custom op '{}' {m}", kind.name());
+                d.message = format!("custom op '{shown}' {m}");
             }
             d
         })?;
@@ -992,7 +1006,7 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn parse_func_op(&mut self, st: &mut OpState) -> PResult<()> {
+    pub(super) fn parse_func_op(&mut self, st: &mut OpState) -> PResult<()> {
         if self.is_kw("private") || self.is_kw("public") || self.is_kw("nested") {
             let v = self.spelling().as_bytes().into();
             self.bump()?;

@@ -8,7 +8,9 @@ mod attrs;
 mod bufferization;
 mod comb;
 mod custom;
+mod lang2019;
 mod linalg;
+pub use lang2019::detect_2019;
 mod llvm;
 pub use llvm::{ATOMIC_BIN_OPS, GEP_DYNAMIC, GEP_INBOUNDS_FLAG, GEP_NUSW, GEP_NUW, LINKAGES};
 mod memref;
@@ -37,8 +39,15 @@ pub fn parse(text: &str) -> PResult<Module> {
 /// `max_nesting` levels deep (each level costs the caller's stack about
 /// 2 KiB in a release build, more in a debug one).
 pub fn parse_with(text: &str, max_nesting: u32) -> PResult<Module> {
+    parse_lang(text, max_nesting, crate::Lang::Modern)
+}
+
+/// Parses `text` written in `lang` (today's syntax, or the 2019 language
+/// of the first MLIR specification, which builds the same IR).
+pub fn parse_lang(text: &str, max_nesting: u32, lang: crate::Lang) -> PResult<Module> {
     let mut p = Parser::new(text)?;
     p.max_depth = max_nesting;
+    p.lang2019 = lang == crate::Lang::Y2019;
     p.parse_top_level()?;
     Ok(p.m)
 }
@@ -110,6 +119,13 @@ pub(crate) struct Parser<'a> {
     max_depth: u32,
     /// `loc(#alias)` uses whose alias was not yet defined.
     pub pending_loc_aliases: Vec<(String, Span)>,
+    /// Reading the 2019 language (`lang2019.rs`): unprefixed op names,
+    /// bare affine maps, `:` in attribute dictionaries.
+    pub lang2019: bool,
+    /// Ops a 2019 instruction expands to besides its last one (the index
+    /// constant of `dim`, all but the last `affine.apply` of a multi-result
+    /// `affine_apply`); the block being parsed takes them before that op.
+    pending: Vec<OpId>,
 }
 
 impl<'a> Parser<'a> {
@@ -131,6 +147,8 @@ impl<'a> Parser<'a> {
             depth: 0,
             max_depth: crate::Limits::default().max_nesting,
             pending_loc_aliases: Vec::new(),
+            lang2019: false,
+            pending: Vec::new(),
         })
     }
 
@@ -321,8 +339,17 @@ impl<'a> Parser<'a> {
                 Tok::HashId => self.parse_attr_alias_def()?,
                 Tok::ExclId => self.parse_type_alias_def()?,
                 Tok::FileMetadataBegin => self.parse_file_metadata()?,
+                Tok::BareId if self.lang2019 && self.is_kw("func") => {
+                    let op = self.parse_func_2019()?;
+                    self.m.ops[op.0 as usize].parent = Some(block);
+                    ops.push(op);
+                }
                 _ => {
                     let op = self.parse_operation()?;
+                    for p in std::mem::take(&mut self.pending) {
+                        self.m.ops[p.0 as usize].parent = Some(block);
+                        ops.push(p);
+                    }
                     self.m.ops[op.0 as usize].parent = Some(block);
                     ops.push(op);
                 }
@@ -388,7 +415,8 @@ impl<'a> Parser<'a> {
 
     fn parse_type_alias_def(&mut self) -> PResult<()> {
         let name = &self.spelling()[1..];
-        if name.contains('.') {
+        // The 2019 document names an alias `!avx.m128`.
+        if name.contains('.') && !self.lang2019 {
             return self.err("expected type alias name without a '.'");
         }
         let name: Box<str> = name.into();
@@ -397,6 +425,10 @@ impl<'a> Parser<'a> {
         }
         self.bump()?;
         self.expect(Tok::Equal, "'=' in type alias definition")?;
+        // 2019: `!name = type T`.
+        if self.lang2019 {
+            self.eat_kw("type")?;
+        }
         let t = self.parse_type()?;
         self.type_aliases.insert(name.clone(), t);
         self.m.type_aliases.push((name, t));
@@ -774,25 +806,45 @@ impl<'a> Parser<'a> {
             }
             self.expect(Tok::Equal, "'=' after SSA name")?;
         }
-        let expected: u32 = results.iter().map(|r| r.1).sum();
+        let mut expected: u32 = results.iter().map(|r| r.1).sum();
         let name_span = self.tok.span;
-        let op = match self.tok.kind {
-            Tok::String => self.parse_generic_op(name_span)?,
-            Tok::BareId => self.parse_custom_op(name_span, expected, &results)?,
+        if self.lang2019 && self.is(Tok::Ellipsis) {
+            return self.err_here("`...` is the document's elision of code, not an operation");
+        }
+        let unprefixed_2019 = self.lang2019 && self.is(Tok::BareId) && !self.spelling().contains('.');
+        let (op, vals) = match self.tok.kind {
+            Tok::BareId if unprefixed_2019 => self.parse_op_2019(name_span, expected)?,
+            Tok::String => {
+                let op = self.parse_generic_op(name_span)?;
+                self.with_results(op)
+            }
+            Tok::BareId => {
+                let op = self.parse_custom_op(name_span, expected, &results)?;
+                self.with_results(op)
+            }
             _ => return self.err("expected operation name in quotes"),
         };
-        let n = self.m.op(op).results.len;
+        let n = vals.len() as u32;
+        // 2019: one name binds all results (`%0 = affine_apply ..`, used as `%0#1`).
+        if self.lang2019 && results.len() == 1 && results[0].1 == 1 && n > 1 {
+            results[0].1 = n;
+            expected = n;
+        }
         if !results.is_empty() && n != expected {
             return self.err_at(span, format!("operation defines {n} results but was provided {expected} to bind"));
         }
-        let _ = name_span;
-        let mut next = self.m.op(op).results.start;
+        let mut next = 0usize;
         for (name, count, rspan) in results {
-            let vals: Vec<ValueId> = (next..next + count).map(ValueId).collect();
-            next += count;
-            self.define(name, rspan, &vals)?;
+            let group = &vals[next..next + count as usize];
+            next += count as usize;
+            self.define(name, rspan, group)?;
         }
         Ok(op)
+    }
+
+    /// `op` with its result values.
+    fn with_results(&self, op: OpId) -> (OpId, Vec<ValueId>) {
+        (op, self.m.op(op).results.indices().map(|i| ValueId(i as u32)).collect())
     }
 
     /// Parses an optional trailing `loc(...)`.
@@ -829,6 +881,11 @@ impl<'a> Parser<'a> {
             return self.err("empty operation name is invalid");
         }
         self.bump()?;
+        // 2019 generic forms name standard ops without a prefix (`"addi"`).
+        let name = match self.lang2019.then(|| lang2019::generic_name(&name)).flatten() {
+            Some(modern) => modern.to_string(),
+            None => name,
+        };
         let name = self.op_name(&name, name_span)?;
         let mut st = OpState { name: Some(name), span, ..Default::default() };
         let mut uses = Vec::new();
@@ -846,6 +903,12 @@ impl<'a> Parser<'a> {
             let mut succ = Vec::new();
             self.comma_list(Tok::LSquare, Tok::RSquare, "in successor list", |p| {
                 succ.push(p.parse_successor_ref()?);
+                if p.lang2019 && p.is(Tok::LParen) {
+                    return p.err_here(
+                        "successor operands in a generic op's successor list (2019's `^bb(%v : T)`) are not supported; \
+                         write the branch in its custom form (`cond_br %c, ^bb1, ^bb2(%v : index)`)",
+                    );
+                }
                 Ok(())
             })?;
             st.successors = succ;
@@ -879,7 +942,13 @@ impl<'a> Parser<'a> {
         }
         self.bump()?;
         let type_span = self.tok.span;
-        let ft = self.parse_type()?;
+        let mut ft = self.parse_type()?;
+        // 2019 generic ops may write one operand type unparenthesised: `: T -> ()`.
+        if self.lang2019 && self.is(Tok::Arrow) {
+            self.bump()?;
+            let results = self.parse_function_result_types()?;
+            ft = self.m.ctx.ty(crate::types::TypeKind::Function { inputs: vec![ft], results });
+        }
         let (inputs, results) = match self.m.ctx.type_kind(ft) {
             crate::types::TypeKind::Function { inputs, results } => (inputs.clone(), results.clone()),
             _ => return self.err_at(type_span, "expected function type"),
@@ -1045,6 +1114,10 @@ impl<'a> Parser<'a> {
                 return self.err("expected operation name in quotes");
             }
             let op = self.parse_operation()?;
+            for p in std::mem::take(&mut self.pending) {
+                self.m.ops[p.0 as usize].parent = Some(block);
+                self.m.blocks[block.0 as usize].ops.push(p);
+            }
             self.m.ops[op.0 as usize].parent = Some(block);
             self.m.blocks[block.0 as usize].ops.push(op);
         }

@@ -138,6 +138,18 @@ impl<'a> Parser<'a> {
         let (ns, _) = full.split_once('.').unwrap_or((full, ""));
         // `!alias` (no dot, no `<` body) refers to an alias.
         let body_follows = self.text.as_bytes().get(self.tok_end()) == Some(&b'<');
+        // 2019 aliases may have a dot (`!avx.m128 = type vector<4 x f32>`).
+        if self.lang2019 && !body_follows {
+            if let Some(t) = self.type_aliases.get(full).copied() {
+                self.bump()?;
+                return Ok(t);
+            }
+        }
+        if self.lang2019 && full == "llvm" && body_follows {
+            return self.err_here(
+                "the 2019 `!llvm<\"..\">` type wraps LLVM IR type text, which today's llvm dialect does not read (it writes `!llvm.ptr`, `i32`, ..); not supported",
+            );
+        }
         if !full.contains('.') && !body_follows {
             let t = match self.type_aliases.get(full) {
                 Some(t) => *t,
@@ -368,7 +380,10 @@ impl<'a> Parser<'a> {
         let mut space = None;
         while self.eat(Tok::Comma)? {
             let sp = self.tok.span;
-            let a = self.parse_attribute(None)?;
+            let a = match self.memory_space_id_2019()? {
+                Some(a) => a,
+                None => self.parse_attribute(None)?,
+            };
             let is_layout = matches!(self.m.ctx.attr_kind(a), Attribute::AffineMap(_) | Attribute::Strided { .. });
             if is_layout && layout.is_none() && space.is_none() {
                 match self.m.ctx.attr_kind(a) {

@@ -658,9 +658,13 @@ pub fn main(input: Box<dyn BufRead + Send>, output: Box<dyn Write>, cfg: crate::
     let loaded = std::fs::read_to_string(&launch.program)
         .map_err(|e| format!("cannot read {}: {e}", launch.program))
         .map(|text| Source::new(launch.program.clone(), text))
-        .and_then(|src| match mlir_ir::parse_and_verify_with(&src, &crate::driver::limits()) {
-            Ok(m) => Ok((src, m)),
-            Err(d) => Err(d.render(&src)),
+        .and_then(|src| {
+            // A 2019-language program is detected as `run` detects it.
+            let (lang, _) = crate::driver::language(&src, None);
+            match mlir_ir::parse_and_verify_lang(&src, &crate::driver::limits(), lang) {
+                Ok(m) => Ok((src, m)),
+                Err(d) => Err(d.render(&src)),
+            }
         });
     let (src, m) = match loaded {
         Ok(x) => x,
