@@ -227,6 +227,21 @@ pub struct Session<'a> {
     pub args: Vec<String>,
 }
 
+impl Session<'_> {
+    /// Whether the entry function exists and takes these arguments: the
+    /// diagnostic `run` gives otherwise, so a front end refuses to start
+    /// (the REPL exits 2, DAP's `launch` fails) rather than start a run
+    /// that cannot begin.
+    pub fn check(&self) -> Result<(), String> {
+        let mut e = Engine::load(self.m, self.cfg.clone(), Box::new(std::io::sink()))
+            .map_err(|err| err.render(self.m, self.src))?;
+        e.entry(&self.entry)
+            .and_then(|_| crate::args::entry_args(&mut e, &self.entry, &self.args))
+            .map(|_| ())
+            .map_err(|err| err.render(self.m, self.src))
+    }
+}
+
 /// Runs `sess` under `ui` until it quits, restarting when asked; an error
 /// is the diagnostic of a program or arguments that cannot be used.
 pub fn run_session<U: Ui>(sess: &Session<'_>, ui: U, stop_on_entry: bool) -> Result<(), String> {
@@ -236,6 +251,7 @@ pub fn run_session<U: Ui>(sess: &Session<'_>, ui: U, stop_on_entry: bool) -> Res
 /// [`run_session`] starting with breakpoints `points`.
 pub fn run_session_with<U: Ui>(sess: &Session<'_>, ui: U, points: Points, stop_on_entry: bool) -> Result<(), String> {
     let (m, src) = (sess.m, sess.src);
+    sess.check()?;
     let mut dbg = Debugger::new(src, ui);
     dbg.stop_on_entry = stop_on_entry;
     dbg.points = points;

@@ -366,6 +366,9 @@ The program is not being run ('run' starts it).
     assert!(err.contains("takes 0 argument(s) (), 1 given"), "{err}");
     let (code, _, err) = session("func.func @main( {", &[], "q\n");
     assert_eq!(code, 2, "{err}");
+    // No such entry function: `run`'s diagnostic and exit status, no REPL.
+    let (code, out, err) = session(LOOP, &["-e", "nope"], "q\n");
+    assert_eq!((code, out.as_str(), err.as_str()), (2, "", "t.mlir: error: entry point not found: 'nope'\n"));
 }
 
 /// `mlir-interp debug t.mlir` on `program` in a detached tmux session
