@@ -157,9 +157,11 @@ pub enum Cmd {
         /// The function to run.
         #[arg(short = 'e', long = "entry", default_value = "main")]
         entry: String,
-        /// How to print the entry function's result.
-        #[arg(long = "entry-point-result", value_enum, default_value = "void")]
-        entry_point_result: EntryResult,
+        /// Print the entry function's result as mlir-runner does (`void`:
+        /// nothing, and the function must return nothing). Without it, the
+        /// results print as with --print-results.
+        #[arg(long = "entry-point-result", value_enum)]
+        entry_point_result: Option<EntryResult>,
         /// A value for the entry function's next parameter, typed by its
         /// signature: `-3`, `0xFF`, `true`, `2.5`, `inf`, `nan`, `0x7FC00000`
         /// (bits), `(1.0, -2.0)` (complex), `dense<[[1, 2], [3, 4]]>` or a
@@ -818,7 +820,8 @@ fn run_on_big_stack(m: &mlir_ir::Module, src: &Source, cfg: Config, run_args: &R
 /// What `run` runs and prints.
 struct RunArgs {
     entry: String,
-    res: EntryResult,
+    /// `--entry-point-result`, if given.
+    res: Option<EntryResult>,
     /// `--arg` texts, one per entry parameter.
     args: Vec<String>,
     /// `--random-args`: the seed.
@@ -910,11 +913,23 @@ fn run<'a>(m: &'a mlir_ir::Module, src: &'a Source, cfg: Config, a: &RunArgs) ->
             if let Some(dir) = &a.out {
                 crate::driver::write_results_npy(&e, entry, &vals, dir)?;
             }
-            match (a.print_results, a.out.is_some() && res == EntryResult::Void) {
+            match (a.print_results, res) {
                 (true, _) => crate::driver::print_results_mlir(&mut e, entry, &vals),
-                // Results written as files need no mlir-runner form.
-                (false, true) => Ok(()),
-                (false, false) => print_result(&mut e, entry, &vals, res),
+                // Results written as files need printing only when asked.
+                (false, None | Some(EntryResult::Void)) if a.out.is_some() => Ok(()),
+                // A function's results are what a run is for: shown unless
+                // mlir-runner's form is asked for (nothing for a void one).
+                (false, None) => crate::driver::print_results_mlir(&mut e, entry, &vals),
+                (false, Some(res)) => print_result(&mut e, entry, &vals, res).map_err(|mut err| {
+                    if res == EntryResult::Void {
+                        err.kind = crate::error::ErrorKind::BadInput(format!(
+                            "{}: --entry-point-result=void is for functions without results; without it the \
+                             results print in MLIR syntax, and --out DIR writes them as .npy files",
+                            err.kind
+                        ));
+                    }
+                    err
+                }),
             }
         },
     );

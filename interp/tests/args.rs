@@ -133,6 +133,24 @@ fn print_results() {
     assert_eq!(out, want);
 }
 
+/// Without an option that says how, `run` prints a function's results as
+/// `--print-results` does (by hand: 1 as f32 is `1.0`, 2 as f64 `2.0`),
+/// and a void function prints nothing; `--out` alone writes files and
+/// prints nothing.
+#[test]
+fn results_print_by_default() {
+    let p = "func.func @f(%c: f32, %d: f64) -> (f32, f64) {\n  return %c, %d : f32, f64\n}\n";
+    let (code, out, err) = run("default.mlir", p, &["1", "2"]);
+    assert_eq!((code, out.as_str(), err.as_str()), (0, "%0 = 1.0 : f32\n%1 = 2.0 : f64\n", ""));
+    let dir = std::env::temp_dir().join(format!("mlir-interp-default-out-{}", std::process::id()));
+    let (code, out, err) = run_with("default.mlir", p, &["--out", dir.to_str().unwrap()], &["1", "2"]);
+    assert_eq!((code, out.as_str(), err.as_str()), (0, "", ""));
+    assert!(dir.join("result1.npy").exists());
+    let q = "func.func @f(%c: f32) {\n  return\n}\n";
+    let (code, out, err) = run("void.mlir", q, &["1"]);
+    assert_eq!((code, out.as_str(), err.as_str()), (0, "", ""));
+}
+
 /// Printed results read back as `--arg`s to the same values: through an
 /// identity function, the second run prints what the first did (odd
 /// floats included: subnormal, -0, NaN bits, bf16, a long f64).
