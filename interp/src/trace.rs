@@ -160,8 +160,13 @@ impl<'s> Trace<'s> {
     /// `file:line:` and the op's first source line, indented.
     fn head(&self, e: &Engine<'_>, op: OpId) -> String {
         let (line, _) = self.src.line_col(e.m.op(op).span.start);
+        let pad = "  ".repeat(self.depth);
+        if e.m.is_implicit(op) {
+            // At the region's `}`: the op is not in the text, so name it.
+            return format!("{}:{line}: {pad}(implicit) {}", self.src.name, e.m.op_name(op));
+        }
         let text = self.src.line_text(line).trim();
-        format!("{}:{line}: {}{text}", self.src.name, "  ".repeat(self.depth))
+        format!("{}:{line}: {pad}{text}", self.src.name)
     }
 }
 

@@ -178,3 +178,36 @@ fn memref_accesses_show_the_element_address() {
         "{err}"
     );
 }
+
+/// A loop body without `scf.yield` gets the parser's implicit one: it is
+/// traced at the body's `}` (line 7) and named, not shown as another
+/// op's line. By hand: %i is 0 then 1, each printed.
+#[test]
+fn an_implicit_terminator_is_traced_at_its_brace() {
+    let p = "func.func @main() {
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  %c1 = arith.constant 1 : index
+  scf.for %i = %c0 to %c2 step %c1 {
+    vector.print %i : index
+  }
+  return
+}
+";
+    let (code, out, err) = run("i.mlir", p, &["--trace"]);
+    assert_eq!((code, out.as_str()), (0, "0\n1\n"), "{err}");
+    let want = "\
+call @main()
+i.mlir:2:     %c0 = arith.constant 0 : index   // () -> 0
+i.mlir:3:     %c2 = arith.constant 2 : index   // () -> 2
+i.mlir:4:     %c1 = arith.constant 1 : index   // () -> 1
+i.mlir:5:     scf.for %i = %c0 to %c2 step %c1 {   // (0, 2, 1)
+i.mlir:6:       vector.print %i : index   // (0)
+i.mlir:7:       (implicit) scf.yield   // ()
+i.mlir:6:       vector.print %i : index   // (1)
+i.mlir:7:       (implicit) scf.yield   // ()
+i.mlir:8:     return   // ()
+return @main
+";
+    assert_eq!(err, want);
+}
