@@ -900,39 +900,39 @@ fn run<'a>(m: &'a mlir_ir::Module, src: &'a Source, cfg: Config, a: &RunArgs) ->
         }
     }
     let texts = match a.random_args {
-        Some(seed) => {
-            let t = crate::args::random_texts(&e, entry, seed);
-            let shown: Vec<String> = t.iter().map(|x| format!("--arg '{x}'")).collect();
-            eprintln!("mlir-interp: --random-args {seed}: {}", shown.join(" "));
-            t
-        }
+        Some(seed) => crate::args::random_texts(&e, entry, seed),
         None => a.args.clone(),
     };
-    let r = crate::args::entry_args(&mut e, entry, &texts).and_then(|args| e.run_entry_with(entry, args)).and_then(
-        |vals| {
-            if let Some(dir) = &a.out {
-                crate::driver::write_results_npy(&e, entry, &vals, dir)?;
-            }
-            match (a.print_results, res) {
-                (true, _) => crate::driver::print_results_mlir(&mut e, entry, &vals),
-                // Results written as files need printing only when asked.
-                (false, None | Some(EntryResult::Void)) if a.out.is_some() => Ok(()),
-                // A function's results are what a run is for: shown unless
-                // mlir-runner's form is asked for (nothing for a void one).
-                (false, None) => crate::driver::print_results_mlir(&mut e, entry, &vals),
-                (false, Some(res)) => print_result(&mut e, entry, &vals, res).map_err(|mut err| {
-                    if res == EntryResult::Void {
-                        err.kind = crate::error::ErrorKind::BadInput(format!(
-                            "{}: --entry-point-result=void is for functions without results; without it the \
+    let args = crate::args::entry_args(&mut e, src, entry, &texts);
+    if let (Some(seed), Ok(_)) = (a.random_args, &args) {
+        // Shown only once they are known good: a printed option always
+        // repeats the run (a type no literal can give fails before this).
+        let shown: Vec<String> = texts.iter().map(|x| format!("--arg '{x}'")).collect();
+        eprintln!("mlir-interp: --random-args {seed}: {}", shown.join(" "));
+    }
+    let r = args.and_then(|args| e.run_entry_with(entry, args)).and_then(|vals| {
+        if let Some(dir) = &a.out {
+            crate::driver::write_results_npy(&e, entry, &vals, dir)?;
+        }
+        match (a.print_results, res) {
+            (true, _) => crate::driver::print_results_mlir(&mut e, entry, &vals),
+            // Results written as files need printing only when asked.
+            (false, None | Some(EntryResult::Void)) if a.out.is_some() => Ok(()),
+            // A function's results are what a run is for: shown unless
+            // mlir-runner's form is asked for (nothing for a void one).
+            (false, None) => crate::driver::print_results_mlir(&mut e, entry, &vals),
+            (false, Some(res)) => print_result(&mut e, entry, &vals, res).map_err(|mut err| {
+                if res == EntryResult::Void {
+                    err.kind = crate::error::ErrorKind::BadInput(format!(
+                        "{}: --entry-point-result=void is for functions without results; without it the \
                              results print in MLIR syntax, and --out DIR writes them as .npy files",
-                            err.kind
-                        ));
-                    }
-                    err
-                }),
-            }
-        },
-    );
+                        err.kind
+                    ));
+                }
+                err
+            }),
+        }
+    });
     let _ = e.out.flush();
     // The trace ends (and says which op failed) before any error message.
     drop(e.observer.take());

@@ -236,7 +236,7 @@ impl Session<'_> {
         let mut e = Engine::load(self.m, self.cfg.clone(), Box::new(std::io::sink()))
             .map_err(|err| err.render(self.m, self.src))?;
         e.entry(&self.entry)
-            .and_then(|_| crate::args::entry_args(&mut e, &self.entry, &self.args))
+            .and_then(|_| crate::args::entry_args(&mut e, self.src, &self.entry, &self.args))
             .map(|_| ())
             .map_err(|err| err.render(self.m, self.src))
     }
@@ -264,7 +264,7 @@ pub fn run_session_with<U: Ui>(sess: &Session<'_>, ui: U, points: Points, stop_o
         let out = dbg.borrow_mut().ui.program_output();
         let mut e = Engine::load(m, sess.cfg.clone(), out).map_err(|err| err.render(m, src))?;
         dbg.borrow_mut().ui.loaded(e.funcs.iter().map(|f| f.name.clone()).collect());
-        let args = crate::args::entry_args(&mut e, &sess.entry, &sess.args).map_err(|err| err.render(m, src))?;
+        let args = crate::args::entry_args(&mut e, src, &sess.entry, &sess.args).map_err(|err| err.render(m, src))?;
         e.observer = Some(Box::new(Hook(dbg.clone())));
         let r = e.run_entry_with(&sess.entry, args);
         drop(e.observer.take());

@@ -86,12 +86,12 @@ fn bad_arguments() {
     let p = "func.func @f(%a: i8, %b: tensor<?xf32>, %c: f8E4M3FN) {\n  return\n}\n";
     let cases: [(&[&str], &str); 7] = [
         (&["1"], "takes 3 argument(s) (i8, tensor<?xf32>, f8E4M3FN), 1 given"),
-        (&["300", "dense<[1.0]>", "1.0"], "argument #0 of 'f' (i8): '300' as i8: integer constant out of range"),
+        (&["300", "dense<[1.0]>", "1.0"], "argument #0 of 'f' (%a: i8): '300' as i8: integer constant out of range"),
         (&["1", "2.0", "1.0"], "a dynamic shape needs a nested list literal"),
         (&["1", "dense<[[1.0], [2.0, 3.0]]>", "1.0"], "a dynamic shape needs a nested list literal"),
         (&["1", "dense<[1.0]>", "inf"], "f8E4M3FN has no inf"),
-        (&["x", "dense<[1.0]>", "1.0"], "argument #0 of 'f' (i8): 'x' as i8"),
-        (&["1 : i8\n  %z = arith.constant 2", "dense<[1.0]>", "1.0"], "unexpected character '\\n' in a value"),
+        (&["x", "dense<[1.0]>", "1.0"], "argument #0 of 'f' (%a: i8): 'x' is not an integer"),
+        (&["1", "dense<[1.0\n]>", "1.0"], "unexpected character '\\n' in a value"),
     ];
     for (args, want) in cases {
         let (code, out, err) = run("bad.mlir", p, args);
@@ -330,4 +330,78 @@ fn memref_layouts() {
     let (code, _, err) = run("layouts2.mlir", q, &["dense<[7,8,9]>"]);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("offset 1 with these negative strides reaches below the buffer's start"), "{err}");
+}
+
+/// What MLIR spells differently, and what the printer and generator make,
+/// all read back: floats as `1e5` (100000.0), `.5`, `-nan` (f32 NaN with
+/// the sign bit: 0xFFC00000); hex dense bytes (0x3F800000 is 1.0,
+/// 0x40000000 is 2.0, little-endian); a memref of vectors as an array with
+/// the vector's dims inside; unranked tensors and memrefs shaped by the
+/// literal. A bad spelling names the parameter by its SSA name and type.
+#[test]
+fn other_spellings_and_types() {
+    let p = r#"func.func @f(%a: f32, %b: f32, %c: f32, %h: tensor<2xf32>, %m: memref<2xvector<2xi8>>, %t: tensor<*xf32>, %u: memref<*xi32>) -> (f32, f32, f32, tensor<2xf32>, memref<2xvector<2xi8>>, tensor<*xf32>, memref<*xi32>) {
+  return %a, %b, %c, %h, %m, %t, %u : f32, f32, f32, tensor<2xf32>, memref<2xvector<2xi8>>, tensor<*xf32>, memref<*xi32>
+}
+"#;
+    let args = [
+        "1e5",
+        ".5",
+        "-nan",
+        r#"dense<"0x0000803F00000040">"#,
+        "dense<[[1, 2], [3, -4]]>",
+        "dense<[[1.5], [2.0]]>",
+        "dense<[7, 8, 9]>",
+    ];
+    let (code, out, err) = run("spell.mlir", p, &args);
+    assert_eq!(code, 0, "{err}");
+    let want = "%0 = 100000.0 : f32\n%1 = 0.5 : f32\n%2 = 0xFFC00000 : f32\n%3 = dense<[1.0, 2.0]> : tensor<2xf32>\n\
+                %4 = dense<[[1, 2], [3, -4]]> : memref<2xvector<2xi8>>\n%5 = dense<[[1.5], [2.0]]> : tensor<*xf32>\n\
+                %6 = dense<[7, 8, 9]> : memref<*xi32>\n";
+    assert_eq!(out, want);
+    let bad = |i: usize, text: &str| {
+        let mut a = args;
+        a[i] = text;
+        let (code, _, err) = run("spell.mlir", p, &a);
+        assert_eq!(code, 2, "{text}: {err}");
+        err
+    };
+    let err = bad(2, "1e5x");
+    assert!(err.contains("argument #2 of 'f' (%c: f32): '1e5x' is not a float"), "{err}");
+    assert!(!err.contains("custom op"), "{err}");
+    let err = bad(5, "1.0");
+    assert!(err.contains("(%t: tensor<*xf32>): an unranked parameter takes its shape"), "{err}");
+    // MLIR itself refuses integer literals among float elements.
+    let err = bad(3, "dense<[1.5, 2]>");
+    assert!(err.contains("unexpected decimal integer literal for a floating point value"), "{err}");
+    // A type the interpreter has no values of is named, not misparsed.
+    let q = "func.func @f(%z: complex<i32>) {\n  return\n}\n";
+    let (code, _, err) = run("cint.mlir", q, &["(1, 2)"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("(%z: complex<i32>): complex<i32> values are not supported"), "{err}");
+}
+
+/// `--random-args` prints only arguments it can use: memrefs of vectors
+/// and unranked values get literals that run (and replay), and a type no
+/// literal can give fails without printing any option.
+#[test]
+fn random_args_are_always_usable() {
+    let p = r#"func.func @f(%m: memref<2xvector<2xi8>>, %t: tensor<*xf32>, %u: memref<*xi32>) -> (memref<2xvector<2xi8>>, tensor<*xf32>, memref<*xi32>) {
+  return %m, %t, %u : memref<2xvector<2xi8>>, tensor<*xf32>, memref<*xi32>
+}
+"#;
+    for seed in 0..10 {
+        let s = seed.to_string();
+        let (code, out, err) = run_with("rand2.mlir", p, &["--random-args", &s], &[]);
+        assert_eq!(code, 0, "seed {seed}: {err}");
+        let line = err.lines().find(|l| l.starts_with("mlir-interp: --random-args")).expect("printed args");
+        let args: Vec<&str> = line.split("--arg '").skip(1).map(|a| a.trim_end().trim_end_matches('\'')).collect();
+        let (code, again, err) = run_with("rand2.mlir", p, &[], &args);
+        assert_eq!((code, again.as_str()), (0, out.as_str()), "seed {seed}: {err}");
+    }
+    let q = "func.func @f(%z: complex<i32>) {\n  return\n}\n";
+    let (code, _, err) = run_with("rand3.mlir", q, &["--random-args", "1"], &[]);
+    assert_eq!(code, 2, "{err}");
+    assert!(!err.contains("--random-args 1:"), "no option printed: {err}");
+    assert!(err.contains("complex<i32> values are not supported"), "{err}");
 }

@@ -428,7 +428,7 @@ fn breakpoints_of_another_file_never_stop_the_program() {
 fn launch_fails_on_a_bad_argument_or_entry() {
     let program = "func.func @main(%n: i32) -> i32 {\n  return %n : i32\n}\n";
     for (launch, want) in [
-        (json!({"program": "t.mlir", "args": ["abc"]}), "argument #0 of 'main' (i32)"),
+        (json!({"program": "t.mlir", "args": ["abc"]}), "argument #0 of 'main' (%n: i32)"),
         (json!({"program": "t.mlir"}), "'main' takes 1 argument(s) (i32), 0 given"),
         (json!({"program": "t.mlir", "entry": "nope", "args": ["1"]}), "entry point not found: 'nope'"),
     ] {
