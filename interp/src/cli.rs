@@ -151,6 +151,9 @@ pub enum Cmd {
         file: String,
     },
     /// Execute FILE's entry function.
+    // The trace's options mean nothing without a trace: clap refuses them
+    // (exit 2) unless --trace or --trace-file is there.
+    #[command(group = clap::ArgGroup::new("tracing").args(["trace", "trace_file"]).multiple(true))]
     Run {
         /// Input file, or `-` for standard input.
         file: String,
@@ -188,20 +191,20 @@ pub enum Cmd {
         #[arg(long = "trace-file", value_name = "FILE")]
         trace_file: Option<String>,
         /// Stop tracing after this many events (the run goes on).
-        #[arg(long = "trace-limit", value_name = "N")]
+        #[arg(long = "trace-limit", value_name = "N", requires = "tracing")]
         trace_limit: Option<u64>,
         /// Trace format: `text` (source lines) or `jsonl` (one JSON object
         /// per event).
-        #[arg(long = "trace-format", value_enum, default_value = "text")]
+        #[arg(long = "trace-format", value_enum, default_value = "text", requires = "tracing")]
         trace_format: TraceFormat,
         /// Trace only ops inside this function.
-        #[arg(long = "trace-func", value_name = "NAME")]
+        #[arg(long = "trace-func", value_name = "NAME", requires = "tracing")]
         trace_func: Option<String>,
         /// Trace only ops whose name starts with this (`arith.`, `memref.load`).
-        #[arg(long = "trace-op", value_name = "PREFIX")]
+        #[arg(long = "trace-op", value_name = "PREFIX", requires = "tracing")]
         trace_op: Option<String>,
         /// Trace only ops on these source lines (`12-40`, or one line).
-        #[arg(long = "trace-lines", value_name = "A-B", value_parser = clap::builder::ValueParser::new(parse_lines))]
+        #[arg(long = "trace-lines", value_name = "A-B", value_parser = clap::builder::ValueParser::new(parse_lines), requires = "tracing")]
         trace_lines: Option<(usize, usize)>,
         /// Stop the run after this many seconds (exit 1).
         #[arg(long, value_parser = clap::builder::ValueParser::new(parse_seconds))]
@@ -858,10 +861,14 @@ pub enum TraceFormat {
 /// `--trace-lines`: `A-B` or `A`.
 fn parse_lines(s: &str) -> Result<(usize, usize), String> {
     let num = |t: &str| t.trim().parse::<usize>().map_err(|_| format!("'{t}' is not a line number"));
-    match s.split_once('-') {
-        Some((a, b)) => Ok((num(a)?, num(b)?)),
-        None => num(s).map(|n| (n, n)),
+    let (a, b) = match s.split_once('-') {
+        Some((a, b)) => (num(a)?, num(b)?),
+        None => num(s).map(|n| (n, n))?,
+    };
+    if a > b {
+        return Err(format!("the range {a}-{b} is empty: its first line comes after its last"));
     }
+    Ok((a, b))
 }
 
 /// The `--trace` observer, writing to its file or stderr.
@@ -891,6 +898,13 @@ fn run<'a>(m: &'a mlir_ir::Module, src: &'a Source, cfg: Config, a: &RunArgs) ->
         }
     };
     if let Some(t) = &a.trace {
+        if let Some(name) = &t.filter.func {
+            // A filter matching nothing would trace nothing, silently.
+            if e.func_by_name(name).is_none() {
+                eprintln!("error: --trace-func: no function @{name} in {}", src.name);
+                return EXIT_INPUT;
+            }
+        }
         match tracer(src, t) {
             Ok(trace) => e.observer = Some(Box::new(trace)),
             Err(msg) => {
