@@ -405,3 +405,53 @@ fn random_args_are_always_usable() {
     assert!(!err.contains("--random-args 1:"), "no option printed: {err}");
     assert!(err.contains("complex<i32> values are not supported"), "{err}");
 }
+
+/// Half and fp8 files as NumPy and ml_dtypes write them, read by hand:
+/// f16 `<f2` 0x3C00 is 1.0 and 0xC100 is -2.5; f8E4M3FN bytes 0x38 are
+/// 1.0, 0xC4 is -3.0 (sign, exponent 8 - 7 = 1, mantissa 1.5) and 0x7E is
+/// 448.0 (the largest), as `|u1` or as a one-byte void `|V1`. `--out`
+/// writes the f16 file back byte for byte and the fp8 one as `|u1`.
+#[test]
+fn npy_half_and_fp8() {
+    let dir = std::env::temp_dir().join(format!("mlir-interp-npy8-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let h = npy("<f2", "(2,)", &[0x00, 0x3C, 0x00, 0xC1]);
+    let u = npy("|u1", "(3,)", &[0x38, 0xC4, 0x7E]);
+    let v = npy("|V1", "(3,)", &[0x38, 0xC4, 0x7E]);
+    for (name, bytes) in [("h.npy", &h), ("u.npy", &u), ("v.npy", &v)] {
+        std::fs::write(dir.join(name), bytes).unwrap();
+    }
+    let p = r#"func.func @f(%h: tensor<2xf16>, %m: memref<3xf8E4M3FN>) -> (tensor<2xf16>, memref<3xf8E4M3FN>) {
+  return %h, %m : tensor<2xf16>, memref<3xf8E4M3FN>
+}
+"#;
+    let at = |n: &str| format!("@{}", dir.join(n).display());
+    let out = dir.join("out");
+    let (code, printed, err) =
+        run_with("npy8.mlir", p, &["--out", out.to_str().unwrap(), "--print-results"], &[&at("h.npy"), &at("u.npy")]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        printed,
+        "%0 = dense<[1.0, -2.5]> : tensor<2xf16>\n%1 = dense<[1.0, -3.0, 448.0]> : memref<3xf8E4M3FN>\n"
+    );
+    assert_eq!(std::fs::read(out.join("result0.npy")).unwrap(), h);
+    assert_eq!(std::fs::read(out.join("result1.npy")).unwrap(), u);
+    let (code, again, err) = run_with("npy8.mlir", p, &["--print-results"], &[&at("h.npy"), &at("v.npy")]);
+    assert_eq!((code, again), (0, printed), "{err}");
+}
+
+/// An `--out` directory that cannot be made (under a plain file) is a
+/// usage error, exit 2, saying so; not a resource limit.
+#[test]
+fn unwritable_out_directory() {
+    let dir = std::env::temp_dir().join(format!("mlir-interp-out-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("afile");
+    std::fs::write(&file, "").unwrap();
+    let target = file.join("x");
+    let p = "func.func @f(%a: i32) -> i32 {\n  return %a : i32\n}\n";
+    let (code, out, err) = run_with("out.mlir", p, &["--out", target.to_str().unwrap()], &["3"]);
+    assert_eq!((code, out.as_str()), (2, ""), "{err}");
+    assert!(err.contains(&format!("error: cannot create the --out directory '{}'", target.display())), "{err}");
+    assert!(!err.contains("resource limit"), "{err}");
+}
