@@ -53,12 +53,11 @@ mod fuzz;
 pub mod gen;
 mod lane;
 mod lend;
-#[doc(hidden)]
-pub mod lit;
+mod lit;
 pub mod memory;
 mod npy;
 mod operands;
-pub mod passcheck;
+mod passcheck;
 mod poison;
 mod reduce;
 mod runner;
