@@ -515,3 +515,25 @@ fn terminate_sends_exited_then_terminated() {
     assert_eq!(r["success"], false, "{r}");
     assert_eq!(c.finish(), 0);
 }
+
+/// Input that stops being DAP after `launch` ends the server with exit 2
+/// (as before it), and a void function's stepOut says it returned without
+/// a dangling colon.
+#[test]
+fn broken_input_after_launch_and_a_void_step_out() {
+    let program = "func.func @f() {\n  return\n}\nfunc.func @main() {\n  func.call @f() : () -> ()\n  return\n}\n";
+    let mut c = Client::start(program);
+    c.launch(json!({"program": "t.mlir", "stopOnEntry": true}), |_| {});
+    c.until("entry", |m| m["event"] == "stopped");
+    let (stop, _) = c.resume("stepIn");
+    assert_eq!(stop["reason"], "step", "{stop}");
+    assert_eq!(c.top(), (2, 3, "@f".to_string()));
+    let (stop, _) = c.resume("stepOut");
+    assert_eq!(stop["description"], "Returned from @f", "{stop}");
+    let stdin = c.child.stdin.as_mut().unwrap();
+    stdin.write_all(b"Content-Length: 5\r\n\r\n{{{{{").unwrap();
+    drop(c.child.stdin.take());
+    let out = c.child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not JSON"));
+}

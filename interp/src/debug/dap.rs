@@ -181,6 +181,10 @@ pub struct Dap<'a> {
     pending: Option<Resume>,
     /// `exited` and `terminated` were sent (the run ended or was terminated).
     over: bool,
+    /// The input stopped being DAP (a broken message): the session ends
+    /// with exit status 2, as before `launch`. Shared with [`main`], which
+    /// gives the status after the debugger has taken the front end.
+    broken: Rc<std::cell::Cell<bool>>,
 }
 
 /// Requests as a reader thread parses them from the input (so they can
@@ -237,6 +241,7 @@ impl<'a> Dap<'a> {
             gone: false,
             pending: None,
             over: false,
+            broken: Rc::default(),
         }
     }
 
@@ -274,6 +279,7 @@ impl<'a> Dap<'a> {
             Err(msg) => {
                 eprintln!("mlir-interp dap: {msg}");
                 self.gone = true;
+                self.broken.set(true);
                 None
             }
         }
@@ -545,6 +551,7 @@ impl<'a> Dap<'a> {
         let (reason, description, ids) = match s.reason {
             Reason::Entry => ("entry", "Paused on entry".to_string(), vec![]),
             Reason::Step => ("step", "Paused after a step".to_string(), vec![]),
+            Reason::Returned(f, vals) if vals.is_empty() => ("step", format!("Returned from @{f}"), vec![]),
             Reason::Returned(f, vals) => ("step", format!("Returned from @{f}: {}", vals.join(", ")), vec![]),
             Reason::Breakpoint(id) => ("breakpoint", format!("Paused on breakpoint {id}"), vec![*id]),
             Reason::Watch { id, expr, old, new } => {
@@ -691,7 +698,8 @@ fn capabilities() -> Json {
 
 /// Serves one debugging session on `input`/`output` (the `dap` command):
 /// the handshake up to `launch`, then runs under [`Dap`]. Returns the exit
-/// status: 0 when the client disconnects, 2 when the input is not DAP.
+/// status: 0 when the client disconnects (or its input ends), 2 when the
+/// input is not DAP, before or after `launch`.
 pub fn main(input: Box<dyn BufRead + Send>, output: Box<dyn Write>, cfg: crate::exec::Config) -> i32 {
     let wire = Rc::new(RefCell::new(Wire::new(output)));
     let input = reader(input);
@@ -758,6 +766,8 @@ pub fn main(input: Box<dyn BufRead + Send>, output: Box<dyn Write>, cfg: crate::
     let path = std::fs::canonicalize(&launch.program).map_or(launch.program.clone(), |p| p.display().to_string());
     let mut dap = Dap::new(&m, &src, path, wire.clone(), input, base);
     dap.cwd = launch.cwd.clone();
+    let broken = dap.broken.clone();
+    let status = move || if broken.get() { crate::driver::EXIT_INPUT } else { 0 };
     // Function names before the first run, for `setFunctionBreakpoints`.
     dap.funcs = function_names(&m);
     let mut points = Points::default();
@@ -766,10 +776,10 @@ pub fn main(input: Box<dyn BufRead + Send>, output: Box<dyn Write>, cfg: crate::
         go |= matches!(dap.request(req, None, &mut points), Ok(Act::Go(_)));
     }
     if !go && dap.serve(None, &mut points) == Resume::Quit {
-        return 0;
+        return status();
     }
     match super::run_session_with(&sess, dap, points, launch.stop_on_entry) {
-        Ok(()) => 0,
+        Ok(()) => status(),
         Err(msg) => {
             let mut w = wire.borrow_mut();
             w.event("output", json!({"category": "stderr", "output": msg}));
