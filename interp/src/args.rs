@@ -45,7 +45,7 @@ pub fn entry_args(e: &mut Engine, src: &Source, entry: &str, texts: &[String]) -
     let mut out = Vec::with_capacity(texts.len());
     for (i, (text, ty)) in texts.iter().zip(&inputs).enumerate() {
         let what = match params.get(i) {
-            Some(v) => format!("argument #{i} of '{entry}' ({}: {})", crate::debug::value_name(src, e.m, *v), names[i]),
+            Some(v) => format!("argument #{i} of '{entry}' ({}: {})", crate::names::value_name(src, e.m, *v), names[i]),
             None => format!("argument #{i} of '{entry}' ({})", names[i]),
         };
         let v =

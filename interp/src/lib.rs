@@ -55,6 +55,7 @@ mod lane;
 mod lend;
 mod lit;
 pub mod memory;
+mod names;
 mod npy;
 mod operands;
 mod passcheck;

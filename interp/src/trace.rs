@@ -231,7 +231,7 @@ fn list(vals: impl Iterator<Item = String>) -> String {
 fn named_operands(src: &Source, e: &Engine<'_>, fr: &Frame, op: OpId) -> String {
     let named = e.m.operands(op).iter().map(|v| {
         // The parser's implicit ops have no text to name their operands by.
-        let name = crate::debug::value_name(src, e.m, *v);
+        let name = crate::names::value_name(src, e.m, *v);
         format!("{name} = {}", brief(e.get(fr, *v)))
     });
     list(named)
