@@ -191,6 +191,9 @@ pub struct Region {
     pub blocks: Vec<BlockId>,
     /// The op it belongs to.
     pub parent: Option<OpId>,
+    /// Its closing `}` (empty if not parsed from text): where a terminator
+    /// the parser adds is placed, so it is not shown as another op's line.
+    pub close: Span,
 }
 
 /// What defines a value.
@@ -286,7 +289,16 @@ impl Module {
         &self.blocks[id.0 as usize]
     }
 
-    /// The region `id`.
+    /// Whether `op` is a terminator the parser added (MLIR's implicit
+    /// `scf.yield`, `affine.yield`, ...): it stands at its region's `}`.
+    pub fn is_implicit(&self, op: OpId) -> bool {
+        let o = self.op(op);
+        let Some(region) = o.parent.and_then(|b| self.block(b).parent) else { return false };
+        let close = self.region(region).close;
+        close.end > close.start && o.span == close
+    }
+
+    /// Region `id`.
     pub fn region(&self, id: RegionId) -> &Region {
         &self.regions[id.0 as usize]
     }

@@ -14,7 +14,7 @@ use crate::float::{self, Float, FloatKind, Round};
 use crate::memory::{AllocKind, AllocLayout};
 use crate::value::Value;
 use mlir_ir::diag::Source;
-use mlir_ir::ir::OpId;
+use mlir_ir::ir::{OpId, ValueId};
 use mlir_ir::printer::type_to_string;
 use mlir_ir::types::{TypeId, TypeKind, DYNAMIC};
 use std::rc::Rc;
@@ -22,11 +22,17 @@ use std::rc::Rc;
 /// The values of `texts` for the parameters of entry function `entry`, in
 /// order; an error names the parameter, its type and what is wrong (bad
 /// input, exit 2).
-pub fn entry_args(e: &mut Engine, entry: &str, texts: &[String]) -> Result<Vec<Value>, Error> {
+pub fn entry_args(e: &mut Engine, src: &Source, entry: &str, texts: &[String]) -> Result<Vec<Value>, Error> {
     // A missing entry function is `run_entry_with`'s to report.
     let Some(f) = e.func_by_name(entry) else { return Ok(Vec::new()) };
     let (op, inputs) = (e.funcs[f.0 as usize].op, e.funcs[f.0 as usize].inputs.clone());
     let names: Vec<String> = inputs.iter().map(|t| type_to_string(&e.m.ctx, *t)).collect();
+    // Parameters by their names in the source (`%c: f32`), as the user
+    // reads the signature; a declaration's have none.
+    let params: Vec<ValueId> = match e.m.regions(op).first().and_then(|r| e.m.region(*r).blocks.first()) {
+        Some(b) => e.m.args(*b).collect(),
+        None => Vec::new(),
+    };
     if inputs.len() != texts.len() {
         let msg = format!(
             "entry point '{entry}' takes {} argument(s) ({}), {} given with --arg",
@@ -38,7 +44,10 @@ pub fn entry_args(e: &mut Engine, entry: &str, texts: &[String]) -> Result<Vec<V
     }
     let mut out = Vec::with_capacity(texts.len());
     for (i, (text, ty)) in texts.iter().zip(&inputs).enumerate() {
-        let what = format!("argument #{i} of '{entry}' ({})", names[i]);
+        let what = match params.get(i) {
+            Some(v) => format!("argument #{i} of '{entry}' ({}: {})", crate::names::value_name(src, e.m, *v), names[i]),
+            None => format!("argument #{i} of '{entry}' ({})", names[i]),
+        };
         let v =
             value_of(e, op, *ty, text).map_err(|m| Error::at(op, ErrorKind::BadArgument(format!("{what}: {m}"))))?;
         out.push(v);
@@ -52,21 +61,60 @@ fn value_of(e: &mut Engine, op: OpId, ty: TypeId, text: &str) -> Result<Value, S
     let name = type_to_string(ctx, ty);
     match ctx.type_kind(ty).clone() {
         TypeKind::MemRef { shape, elem, .. } => {
-            let t = match text.strip_prefix('@') {
-                Some(file) => from_npy(e, elem, &shape, file)?,
-                None => match static_tensor(e, &shape, elem, text)? {
-                    Value::Array(t) => t,
-                    _ => return Err("the literal is not a tensor".into()),
-                },
-            };
-            memref_value(e, op, ty, &t)
+            // A memref of vectors is written as an array with the vector's
+            // dims inside (as --print-results prints it).
+            let (full, scalar) = with_vector_dims(e, shape, elem)?;
+            memref_value(e, op, ty, &*array(e, &full, scalar, text)?)
         }
+        TypeKind::UnrankedMemRef { elem, .. } => memref_value(e, op, ty, &*unranked(e, elem, text)?),
+        TypeKind::UnrankedTensor { elem } => Ok(Value::Array(unranked(e, elem, text)?)),
         TypeKind::RankedTensor { shape, elem, .. } | TypeKind::Vector { shape, elem, .. } if text.starts_with('@') => {
-            Ok(Value::Array(from_npy(e, elem, &shape, &text[1..])?))
+            Ok(Value::Array(from_npy(e, elem, Some(&shape), &text[1..])?))
         }
         TypeKind::RankedTensor { shape, elem, .. } => static_tensor(e, &shape, elem, text),
         TypeKind::Vector { elem, .. } => constant(e, &name, &literal(e, elem, text, true)?),
         _ => constant(e, &name, &literal(e, ty, text, false)?),
+    }
+}
+
+/// The array `text` (a literal or `@FILE.npy`) denotes in `shape` of
+/// scalar elements `elem`.
+fn array(e: &Engine, shape: &[i64], elem: TypeId, text: &str) -> Result<Rc<crate::dense::Dense>, String> {
+    match text.strip_prefix('@') {
+        Some(file) => from_npy(e, elem, Some(shape), file),
+        None => match static_tensor(e, shape, elem, text)? {
+            Value::Array(t) => Ok(t),
+            _ => Err("the literal is not a tensor".into()),
+        },
+    }
+}
+
+/// A memref's shape and element type as an array's: a vector element adds
+/// its dims (`memref<2xvector<3xi8>>` is a 2x3 array of i8).
+fn with_vector_dims(e: &Engine, mut shape: Vec<i64>, elem: TypeId) -> Result<(Vec<i64>, TypeId), String> {
+    match e.m.ctx.type_kind(elem) {
+        TypeKind::Vector { scalable, .. } if scalable.iter().any(|s| *s) => {
+            Err("a memref of scalable vectors cannot be given as an argument".into())
+        }
+        TypeKind::Vector { shape: vshape, elem, .. } => {
+            shape.extend_from_slice(vshape);
+            Ok((shape, *elem))
+        }
+        _ => Ok((shape, elem)),
+    }
+}
+
+/// The value of an unranked parameter: shaped as the .npy file is, or
+/// as the literal's nesting (every dim dynamic, sized by the literal).
+fn unranked(e: &Engine, elem: TypeId, text: &str) -> Result<Rc<crate::dense::Dense>, String> {
+    if let Some(file) = text.strip_prefix('@') {
+        return from_npy(e, elem, None, file);
+    }
+    match nested_shape(text) {
+        Some(dims) if !dims.contains(&0) => array(e, &vec![DYNAMIC; dims.len()], elem, text),
+        _ => Err("an unranked parameter takes its shape from a non-empty nested list literal \
+                  (dense<[[1, 2], [3, 4]]>) or a .npy file"
+            .into()),
     }
 }
 
@@ -85,10 +133,11 @@ fn static_tensor(e: &Engine, shape: &[i64], elem: TypeId, text: &str) -> Result<
 
 /// The `.npy` file `file` as elements of `elem` in a value of `shape`
 /// (its static dims must match the file's).
-fn from_npy(e: &Engine, elem: TypeId, shape: &[i64], file: &str) -> Result<Rc<crate::dense::Dense>, String> {
+fn from_npy(e: &Engine, elem: TypeId, shape: Option<&[i64]>, file: &str) -> Result<Rc<crate::dense::Dense>, String> {
     let lane = crate::operands::lane_of(e, elem).ok_or("this element type has no .npy form")?;
     let bytes = std::fs::read(file).map_err(|x| format!("cannot read '{file}': {x}"))?;
     let d = crate::npy::read(&bytes, lane).map_err(|m| format!("'{file}': {m}"))?;
+    let Some(shape) = shape else { return Ok(Rc::new(d)) };
     let fits =
         d.shape().len() == shape.len() && shape.iter().zip(d.shape()).all(|(s, n)| *s == DYNAMIC || *s as usize == *n);
     if !fits {
@@ -119,35 +168,100 @@ fn scalar_text(e: &Engine, ty: TypeId, t: &str) -> Result<String, String> {
         TypeKind::Complex(part) => {
             let inner = t.strip_prefix('(').and_then(|r| r.strip_suffix(')')).unwrap_or(t);
             let (re, im) = inner.split_once(',').ok_or("a complex value is written (re, im)")?;
-            let TypeKind::Float(k) = e.m.ctx.type_kind(*part) else { return Err("unsupported complex type".into()) };
+            let TypeKind::Float(k) = e.m.ctx.type_kind(*part) else {
+                let name = type_to_string(&e.m.ctx, ty);
+                return Err(format!(
+                    "{name} values are not supported (the interpreter's complex numbers are of floats)"
+                ));
+            };
             Ok(format!("({}, {})", float_text(*k, re.trim())?, float_text(*k, im.trim())?))
         }
+        TypeKind::Integer { .. } | TypeKind::Index => int_text(t),
         _ => Ok(t.to_string()),
     }
 }
 
-/// A float literal of format `k`, with `inf`/`-inf`/`nan` as hex bits.
+/// An integer literal as MLIR reads one (decimal or `0x` hex, signed;
+/// `true`/`false` for i1), checked here so a bad one is named as such
+/// rather than as whatever the IR parser makes of it.
+fn int_text(t: &str) -> Result<String, String> {
+    if t == "true" || t == "false" {
+        return Ok(t.to_string());
+    }
+    let (sign, digits) = match t.strip_prefix('-') {
+        Some(d) => ("-", d),
+        None => ("", t.strip_prefix('+').unwrap_or(t)),
+    };
+    let ok = match digits.strip_prefix("0x") {
+        Some(h) => !h.is_empty() && h.chars().all(|c| c.is_ascii_hexdigit()),
+        None => !digits.is_empty() && digits.chars().all(|c| c.is_ascii_digit()),
+    };
+    if !ok {
+        return Err(format!("'{t}' is not an integer: write it in decimal or hex (-7, 0xFF)"));
+    }
+    Ok(format!("{sign}{digits}"))
+}
+
+/// A float literal of format `k` as MLIR spells it: `inf`, `-inf`, `nan`
+/// and `-nan` as hex bits; decimals completed with the point MLIR wants
+/// (`2` is `2.0`, `1e5` is `1.0e5`, `.5` is `0.5`); anything else is not
+/// a float, said so here rather than by the IR parser.
 fn float_text(k: FloatKind, t: &str) -> Result<String, String> {
     let special = match t.to_ascii_lowercase().as_str() {
-        "nan" if float::has_nan(k) => Some(float::nan(k)),
+        "nan" | "+nan" if float::has_nan(k) => Some(float::nan(k)),
+        "-nan" if float::has_nan(k) => Some(float::neg(float::nan(k))),
         "inf" | "+inf" | "-inf" if float::has_inf(k) => {
             let inf = Float { kind: FloatKind::F64, bits: u128::from(f64::INFINITY.to_bits()) };
             let p = float::convert(inf, k, Round::NearestEven).map_err(|_| "no infinity".to_string())?;
             Some(if t.starts_with('-') { float::neg(p) } else { p })
         }
-        "nan" | "inf" | "+inf" | "-inf" => {
-            return Err(format!("{} has no {}", k.name(), t.trim_start_matches(['+', '-'])))
+        "nan" | "+nan" | "-nan" | "inf" | "+inf" | "-inf" => {
+            return Err(format!("{} has no {}", k.name(), t.trim_start_matches(['+', '-']).to_ascii_lowercase()))
         }
         _ => None,
     };
-    let digits = t.strip_prefix(['+', '-']).unwrap_or(t);
-    let integer = !digits.is_empty() && digits.chars().all(|c| c.is_ascii_digit());
-    Ok(match special {
-        Some(f) => format!("0x{:X}", { f.bits }),
-        // A float parameter given `2` means 2.0 (MLIR wants a float literal).
-        None if integer => format!("{t}.0"),
-        None => t.to_string(),
+    if let Some(f) = special {
+        return Ok(format!("0x{:X}", { f.bits }));
+    }
+    if let Some(h) = t.strip_prefix("0x") {
+        if !h.is_empty() && h.chars().all(|c| c.is_ascii_hexdigit()) {
+            return Ok(t.to_string());
+        }
+    }
+    decimal_float(t).ok_or_else(|| {
+        format!("'{t}' is not a float: write it as 2.5, -1e5, .5, inf, nan or its bits in hex (0x7FC00000)")
     })
+}
+
+/// A decimal float with an optional sign, point and exponent, as MLIR's
+/// float literal (`[-]D.D[e[+-]D]`); `None` if it is not one.
+fn decimal_float(t: &str) -> Option<String> {
+    let (sign, rest) = match t.strip_prefix('-') {
+        Some(r) => ("-", r),
+        None => ("", t.strip_prefix('+').unwrap_or(t)),
+    };
+    let (mant, exp) = match rest.find(['e', 'E']) {
+        Some(i) => (&rest[..i], Some(&rest[i + 1..])),
+        None => (rest, None),
+    };
+    let (int, frac) = mant.split_once('.').unwrap_or((mant, ""));
+    let digits = |s: &str| s.chars().all(|c| c.is_ascii_digit());
+    if int.len() + frac.len() == 0 || !digits(int) || !digits(frac) {
+        return None;
+    }
+    let exp = match exp {
+        Some(x) => {
+            let d = x.strip_prefix(['+', '-']).unwrap_or(x);
+            if d.is_empty() || !digits(d) {
+                return None;
+            }
+            format!("e{x}")
+        }
+        None => String::new(),
+    };
+    let int = if int.is_empty() { "0" } else { int };
+    let frac = if frac.is_empty() { "0" } else { frac };
+    Some(format!("{sign}{int}.{frac}{exp}"))
 }
 
 /// A fresh buffer the caller owns holding `d` as a memref of type `ty`,
@@ -157,10 +271,16 @@ fn float_text(k: FloatKind, t: &str) -> Result<String, String> {
 /// through the map.
 pub(crate) fn memref_value(e: &mut Engine, op: OpId, ty: TypeId, d: &crate::dense::Dense) -> Result<Value, String> {
     let ctx = &e.m.ctx;
-    let TypeKind::MemRef { elem, layout, .. } = ctx.type_kind(ty).clone() else {
-        return Err("not a memref type".into());
+    let (elem, layout) = match ctx.type_kind(ty).clone() {
+        TypeKind::MemRef { elem, layout, .. } => (elem, layout),
+        // Unranked: a row-major buffer of the value's rank.
+        TypeKind::UnrankedMemRef { elem, .. } => (elem, None),
+        _ => return Err("not a memref type".into()),
     };
-    let sizes: Vec<i64> = d.shape().iter().map(|n| *n as i64).collect();
+    let elem_layout = crate::operands::elem_of(e, op, elem).map_err(|x| x.kind.to_string())?;
+    // A vector element's dims are the value's innermost, not the memref's.
+    let rank = d.shape().len().checked_sub(elem_layout.vshape.len()).ok_or("the value's rank is too small")?;
+    let sizes: Vec<i64> = d.shape()[..rank].iter().map(|n| *n as i64).collect();
     let layout = match layout.map(|l| ctx.attr_kind(l)) {
         None => AllocLayout::Identity,
         Some(mlir_ir::attrs::Attribute::AffineMap(m)) if m.is_identity() => AllocLayout::Identity,
@@ -174,8 +294,7 @@ pub(crate) fn memref_value(e: &mut Engine, op: OpId, ty: TypeId, d: &crate::dens
             },
         },
     };
-    let elem = crate::operands::elem_of(e, op, elem).map_err(|x| x.kind.to_string())?;
-    let m = e.mem.alloc(op, elem, sizes, layout, AllocKind::Argument, 0).map_err(|x| x.kind.to_string())?;
+    let m = e.mem.alloc(op, elem_layout, sizes, layout, AllocKind::Argument, 0).map_err(|x| x.kind.to_string())?;
     m.write_all(op, d, "an argument").map_err(|x| x.kind.to_string())?;
     Ok(Value::Memref(Rc::new(m)))
 }
@@ -297,9 +416,15 @@ fn nested_shape(text: &str) -> Option<Vec<usize>> {
 /// Runs a function returning `lit` as a `ty` (type text) and returns the
 /// value; a literal that does not fit the type is the verifier's message.
 fn constant(e: &Engine, ty: &str, lit: &str) -> Result<Value, String> {
-    // A value is one literal: nothing that could end it and start more IR.
-    if let Some(c) =
-        lit.chars().find(|c| matches!(c, '\n' | '\r' | '%' | '{' | '}' | '"' | '^' | '@' | '=' | '#' | ';'))
+    // A value is one literal: nothing that could end it and start more IR
+    // (quotes only around the hex bytes of `dense<"0x...">`).
+    let hex = lit
+        .strip_prefix("dense<\"0x")
+        .and_then(|r| r.strip_suffix("\">"))
+        .is_some_and(|h| h.chars().all(|c| c.is_ascii_hexdigit()));
+    if let Some(c) = lit
+        .chars()
+        .find(|c| matches!(c, '\n' | '\r' | '%' | '{' | '}' | '^' | '@' | '=' | '#' | ';') || (*c == '"' && !hex))
     {
         return Err(format!("unexpected character {c:?} in a value"));
     }
@@ -371,7 +496,14 @@ fn random_value(e: &Engine, ty: TypeId, rng: &mut SplitMix) -> String {
         out
     };
     match kind {
-        TypeKind::RankedTensor { shape, elem, .. } | TypeKind::MemRef { shape, elem, .. } => shaped(&shape, elem, rng),
+        TypeKind::MemRef { shape, elem, .. } => match with_vector_dims(e, shape.clone(), elem) {
+            Ok((full, scalar)) => shaped(&full, scalar, rng),
+            // No literal can be made; `--arg` says why when it is given one.
+            Err(_) => shaped(&shape, elem, rng),
+        },
+        TypeKind::RankedTensor { shape, elem, .. } => shaped(&shape, elem, rng),
+        // Unranked: rank 1 (a nested literal gives the rank).
+        TypeKind::UnrankedTensor { elem } | TypeKind::UnrankedMemRef { elem, .. } => shaped(&[DYNAMIC], elem, rng),
         TypeKind::Vector { shape, elem, .. } => shaped(&shape, elem, rng),
         _ => random_scalar(e, ty, rng),
     }
@@ -398,7 +530,8 @@ fn random_scalar(e: &Engine, ty: TypeId, rng: &mut SplitMix) -> String {
         TypeKind::Float(k) => random_float(*k, edge, rng),
         TypeKind::Complex(part) => match e.m.ctx.type_kind(*part) {
             TypeKind::Float(k) => format!("({}, {})", random_float(*k, edge, rng), random_float(*k, edge, rng)),
-            _ => "0".to_string(),
+            // Well-formed, so `--arg` says what it says of the type itself.
+            _ => "(0, 0)".to_string(),
         },
         _ => "0".to_string(),
     }
@@ -454,5 +587,15 @@ mod tests {
         assert_eq!(float_text(FloatKind::F32, "-2").unwrap(), "-2.0");
         assert_eq!(float_text(FloatKind::F32, "0x3F800000").unwrap(), "0x3F800000");
         assert!(float_text(FloatKind::F8E4M3FN, "inf").is_err());
+        assert_eq!(float_text(FloatKind::F32, "-nan").unwrap(), "0xFFC00000");
+        assert_eq!(float_text(FloatKind::F32, "1e5").unwrap(), "1.0e5");
+        assert_eq!(float_text(FloatKind::F32, "-.5E-3").unwrap(), "-0.5E-3".replace('E', "e"));
+        assert_eq!(float_text(FloatKind::F32, "+7.").unwrap(), "7.0");
+        for bad in ["e5", "1e", "1.2.3", "0x", "1_000", "0b101", "."] {
+            assert!(float_text(FloatKind::F32, bad).is_err(), "{bad}");
+        }
+        assert_eq!(int_text("+0xFF").unwrap(), "0xFF");
+        assert!(int_text("1_000").is_err());
+        assert!(int_text("0x").is_err());
     }
 }

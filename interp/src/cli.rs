@@ -176,6 +176,9 @@ pub enum Cmd {
         file: String,
     },
     /// Execute FILE's entry function.
+    // The trace's options mean nothing without a trace: clap refuses them
+    // (exit 2) unless --trace or --trace-file is there.
+    #[command(group = clap::ArgGroup::new("tracing").args(["trace", "trace_file"]).multiple(true))]
     Run {
         /// Input file, or `-` for standard input.
         file: String,
@@ -186,9 +189,11 @@ pub enum Cmd {
         /// The function to run.
         #[arg(short = 'e', long = "entry", default_value = "main")]
         entry: String,
-        /// How to print the entry function's result.
-        #[arg(long = "entry-point-result", value_enum, default_value = "void")]
-        entry_point_result: EntryResult,
+        /// Print the entry function's result as mlir-runner does (`void`:
+        /// nothing, and the function must return nothing). Without it, the
+        /// results print as with --print-results.
+        #[arg(long = "entry-point-result", value_enum)]
+        entry_point_result: Option<EntryResult>,
         /// A value for the entry function's next parameter, typed by its
         /// signature: `-3`, `0xFF`, `true`, `2.5`, `inf`, `nan`, `0x7FC00000`
         /// (bits), `(1.0, -2.0)` (complex), `dense<[[1, 2], [3, 4]]>` or a
@@ -215,20 +220,20 @@ pub enum Cmd {
         #[arg(long = "trace-file", value_name = "FILE")]
         trace_file: Option<String>,
         /// Stop tracing after this many events (the run goes on).
-        #[arg(long = "trace-limit", value_name = "N")]
+        #[arg(long = "trace-limit", value_name = "N", requires = "tracing")]
         trace_limit: Option<u64>,
         /// Trace format: `text` (source lines) or `jsonl` (one JSON object
         /// per event).
-        #[arg(long = "trace-format", value_enum, default_value = "text")]
+        #[arg(long = "trace-format", value_enum, default_value = "text", requires = "tracing")]
         trace_format: TraceFormat,
         /// Trace only ops inside this function.
-        #[arg(long = "trace-func", value_name = "NAME")]
+        #[arg(long = "trace-func", value_name = "NAME", requires = "tracing")]
         trace_func: Option<String>,
         /// Trace only ops whose name starts with this (`arith.`, `memref.load`).
-        #[arg(long = "trace-op", value_name = "PREFIX")]
+        #[arg(long = "trace-op", value_name = "PREFIX", requires = "tracing")]
         trace_op: Option<String>,
         /// Trace only ops on these source lines (`12-40`, or one line).
-        #[arg(long = "trace-lines", value_name = "A-B", value_parser = clap::builder::ValueParser::new(parse_lines))]
+        #[arg(long = "trace-lines", value_name = "A-B", value_parser = clap::builder::ValueParser::new(parse_lines), requires = "tracing")]
         trace_lines: Option<(usize, usize)>,
         /// Stop the run after this many seconds (exit 1).
         #[arg(long, value_parser = clap::builder::ValueParser::new(parse_seconds))]
@@ -873,7 +878,8 @@ fn run_on_big_stack(m: &mlir_ir::Module, src: &Source, cfg: Config, run_args: &R
 /// What `run` runs and prints.
 struct RunArgs {
     entry: String,
-    res: EntryResult,
+    /// `--entry-point-result`, if given.
+    res: Option<EntryResult>,
     /// `--arg` texts, one per entry parameter.
     args: Vec<String>,
     /// `--random-args`: the seed.
@@ -910,10 +916,14 @@ pub enum TraceFormat {
 /// `--trace-lines`: `A-B` or `A`.
 fn parse_lines(s: &str) -> Result<(usize, usize), String> {
     let num = |t: &str| t.trim().parse::<usize>().map_err(|_| format!("'{t}' is not a line number"));
-    match s.split_once('-') {
-        Some((a, b)) => Ok((num(a)?, num(b)?)),
-        None => num(s).map(|n| (n, n)),
+    let (a, b) = match s.split_once('-') {
+        Some((a, b)) => (num(a)?, num(b)?),
+        None => num(s).map(|n| (n, n))?,
+    };
+    if a > b {
+        return Err(format!("the range {a}-{b} is empty: its first line comes after its last"));
     }
+    Ok((a, b))
 }
 
 /// The `--trace` observer, writing to its file or stderr.
@@ -943,6 +953,13 @@ fn run<'a>(m: &'a mlir_ir::Module, src: &'a Source, cfg: Config, a: &RunArgs) ->
         }
     };
     if let Some(t) = &a.trace {
+        if let Some(name) = &t.filter.func {
+            // A filter matching nothing would trace nothing, silently.
+            if e.func_by_name(name).is_none() {
+                eprintln!("error: --trace-func: no function @{name} in {}", src.name);
+                return EXIT_INPUT;
+            }
+        }
         match tracer(src, t) {
             Ok(trace) => e.observer = Some(Box::new(trace)),
             Err(msg) => {
@@ -952,27 +969,39 @@ fn run<'a>(m: &'a mlir_ir::Module, src: &'a Source, cfg: Config, a: &RunArgs) ->
         }
     }
     let texts = match a.random_args {
-        Some(seed) => {
-            let t = crate::args::random_texts(&e, entry, seed);
-            let shown: Vec<String> = t.iter().map(|x| format!("--arg '{x}'")).collect();
-            eprintln!("mlir-interp: --random-args {seed}: {}", shown.join(" "));
-            t
-        }
+        Some(seed) => crate::args::random_texts(&e, entry, seed),
         None => a.args.clone(),
     };
-    let r = crate::args::entry_args(&mut e, entry, &texts).and_then(|args| e.run_entry_with(entry, args)).and_then(
-        |vals| {
-            if let Some(dir) = &a.out {
-                crate::driver::write_results_npy(&e, entry, &vals, dir)?;
-            }
-            match (a.print_results, a.out.is_some() && res == EntryResult::Void) {
-                (true, _) => crate::driver::print_results_mlir(&mut e, entry, &vals),
-                // Results written as files need no mlir-runner form.
-                (false, true) => Ok(()),
-                (false, false) => print_result(&mut e, entry, &vals, res),
-            }
-        },
-    );
+    let args = crate::args::entry_args(&mut e, src, entry, &texts);
+    if let (Some(seed), Ok(_)) = (a.random_args, &args) {
+        // Shown only once they are known good: a printed option always
+        // repeats the run (a type no literal can give fails before this).
+        let shown: Vec<String> = texts.iter().map(|x| format!("--arg '{x}'")).collect();
+        eprintln!("mlir-interp: --random-args {seed}: {}", shown.join(" "));
+    }
+    let r = args.and_then(|args| e.run_entry_with(entry, args)).and_then(|vals| {
+        if let Some(dir) = &a.out {
+            crate::driver::write_results_npy(&e, entry, &vals, dir)?;
+        }
+        match (a.print_results, res) {
+            (true, _) => crate::driver::print_results_mlir(&mut e, entry, &vals),
+            // Results written as files need printing only when asked.
+            (false, None | Some(EntryResult::Void)) if a.out.is_some() => Ok(()),
+            // A function's results are what a run is for: shown unless
+            // mlir-runner's form is asked for (nothing for a void one).
+            (false, None) => crate::driver::print_results_mlir(&mut e, entry, &vals),
+            (false, Some(res)) => print_result(&mut e, entry, &vals, res).map_err(|mut err| {
+                if res == EntryResult::Void {
+                    err.kind = crate::error::ErrorKind::BadInput(format!(
+                        "{}: --entry-point-result=void is for functions without results; without it the \
+                             results print in MLIR syntax, and --out DIR writes them as .npy files",
+                        err.kind
+                    ));
+                }
+                err
+            }),
+        }
+    });
     let _ = e.out.flush();
     // The trace ends (and says which op failed) before any error message.
     drop(e.observer.take());

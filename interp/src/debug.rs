@@ -15,10 +15,11 @@ pub mod repl;
 
 use crate::error::Error;
 use crate::exec::{Control, Engine, Frame, Observer};
+use crate::names::{is_name_char, value_name};
 use crate::show;
 use crate::value::{Dense, FuncRef, Value};
 use mlir_ir::diag::Source;
-use mlir_ir::ir::{Module, OpId, RegionId, ValueDef, ValueId};
+use mlir_ir::ir::{Module, OpId, RegionId, ValueId};
 use std::cell::RefCell;
 use std::io::Write;
 use std::rc::Rc;
@@ -227,6 +228,21 @@ pub struct Session<'a> {
     pub args: Vec<String>,
 }
 
+impl Session<'_> {
+    /// Whether the entry function exists and takes these arguments: the
+    /// diagnostic `run` gives otherwise, so a front end refuses to start
+    /// (the REPL exits 2, DAP's `launch` fails) rather than start a run
+    /// that cannot begin.
+    pub fn check(&self) -> Result<(), String> {
+        let mut e = Engine::load(self.m, self.cfg.clone(), Box::new(std::io::sink()))
+            .map_err(|err| err.render(self.m, self.src))?;
+        e.entry(&self.entry)
+            .and_then(|_| crate::args::entry_args(&mut e, self.src, &self.entry, &self.args))
+            .map(|_| ())
+            .map_err(|err| err.render(self.m, self.src))
+    }
+}
+
 /// Runs `sess` under `ui` until it quits, restarting when asked; an error
 /// is the diagnostic of a program or arguments that cannot be used.
 pub fn run_session<U: Ui>(sess: &Session<'_>, ui: U, stop_on_entry: bool) -> Result<(), String> {
@@ -236,6 +252,7 @@ pub fn run_session<U: Ui>(sess: &Session<'_>, ui: U, stop_on_entry: bool) -> Res
 /// [`run_session`] starting with breakpoints `points`.
 pub fn run_session_with<U: Ui>(sess: &Session<'_>, ui: U, points: Points, stop_on_entry: bool) -> Result<(), String> {
     let (m, src) = (sess.m, sess.src);
+    sess.check()?;
     let mut dbg = Debugger::new(src, ui);
     dbg.stop_on_entry = stop_on_entry;
     dbg.points = points;
@@ -248,7 +265,7 @@ pub fn run_session_with<U: Ui>(sess: &Session<'_>, ui: U, points: Points, stop_o
         let out = dbg.borrow_mut().ui.program_output();
         let mut e = Engine::load(m, sess.cfg.clone(), out).map_err(|err| err.render(m, src))?;
         dbg.borrow_mut().ui.loaded(e.funcs.iter().map(|f| f.name.clone()).collect());
-        let args = crate::args::entry_args(&mut e, &sess.entry, &sess.args).map_err(|err| err.render(m, src))?;
+        let args = crate::args::entry_args(&mut e, src, &sess.entry, &sess.args).map_err(|err| err.render(m, src))?;
         e.observer = Some(Box::new(Hook(dbg.clone())));
         let r = e.run_entry_with(&sess.entry, args);
         drop(e.observer.take());
@@ -490,54 +507,6 @@ fn place(m: &crate::memory::MemRef) -> String {
         format!("strides {}", crate::memory::list(&m.strides))
     };
     format!("at {:#x}, offset {}, {strides}", m.aligned_addr(), m.offset)
-}
-
-/// The name a value has in the source: a block argument's own spelling, an
-/// op result's from the op's result list (`%r#1` inside a group `%r:2`).
-pub fn value_name(src: &Source, m: &Module, v: ValueId) -> String {
-    let text = |start: u32| src.text.get(start as usize..).unwrap_or("");
-    match m.value(v).def {
-        ValueDef::Arg(..) => {
-            let t = text(m.value(v).span.start);
-            t.chars().take_while(|c| is_name_char(*c)).collect()
-        }
-        ValueDef::Result(op, i) => {
-            let groups = result_groups(&src.text[..(m.op(op).span.start as usize).min(src.text.len())]);
-            let mut first = 0;
-            for (name, n) in &groups {
-                if (i as usize) < first + n {
-                    return if *n == 1 { name.clone() } else { format!("{name}#{}", i as usize - first) };
-                }
-                first += n;
-            }
-            format!("%<result {i} of {}>", m.op_name(op))
-        }
-    }
-}
-
-/// Characters of an SSA name (`%` and the suffix-id characters).
-fn is_name_char(c: char) -> bool {
-    c == '%' || c.is_ascii_alphanumeric() || matches!(c, '_' | '$' | '.' | '-')
-}
-
-/// The result list that ends `before` (the text up to an op's name):
-/// `%a, %b:2 =` gives `[("%a", 1), ("%b", 2)]`.
-fn result_groups(before: &str) -> Vec<(String, usize)> {
-    let Some(list) = before.trim_end().strip_suffix('=') else { return Vec::new() };
-    // A result list does not span lines; stopping at one keeps the last op's text out.
-    let in_list = |c: char| is_name_char(c) || c == ':' || c == ',' || c == ' ' || c == '\t';
-    let start = list.char_indices().rev().take_while(|(_, c)| in_list(*c)).last().map_or(list.len(), |(i, _)| i);
-    let list = &list[start..];
-    let Some(first) = list.find('%') else { return Vec::new() };
-    let mut out = Vec::new();
-    for group in list[first..].split(',') {
-        let (name, n) = match group.split_once(':') {
-            Some((name, n)) => (name.trim(), n.trim().parse().unwrap_or(1)),
-            None => (group.trim(), 1),
-        };
-        out.push((name.to_string(), n));
-    }
-    out
 }
 
 /// One dimension of a slice expression.

@@ -181,7 +181,7 @@ pub fn results_text(e: &Engine, entry: &str, vals: &[Value]) -> String {
 /// `--out DIR`: each result of the entry function as `DIR/result<i>.npy`
 /// (scalars as 0-d arrays, memrefs as their contents); a result with no
 /// `.npy` form (poison, an element type NumPy cannot hold) is an error
-/// naming it.
+/// naming it; a directory or file that cannot be written is bad input.
 pub fn write_results_npy(e: &Engine, entry: &str, vals: &[Value], dir: &str) -> crate::error::Result<()> {
     use crate::error::{Error, ErrorKind};
     let op = e.func_by_name(entry).map(|f| e.funcs[f.0 as usize].op);
@@ -189,7 +189,10 @@ pub fn write_results_npy(e: &Engine, entry: &str, vals: &[Value], dir: &str) -> 
         Some(op) => Error::at(op, ErrorKind::Resource(msg)),
         None => Error::global(ErrorKind::Resource(msg)),
     };
-    std::fs::create_dir_all(dir).map_err(|x| fail(format!("cannot create '{dir}': {x}")))?;
+    // A directory or file that cannot be written is a usage problem (exit
+    // 2), not a limit the run reached.
+    let io = |msg: String| Error::global(ErrorKind::BadInput(msg));
+    std::fs::create_dir_all(dir).map_err(|x| io(format!("cannot create the --out directory '{dir}': {x}")))?;
     for (i, v) in vals.iter().enumerate() {
         let d = match v {
             Value::Array(d) => (**d).clone(),
@@ -202,7 +205,7 @@ pub fn write_results_npy(e: &Engine, entry: &str, vals: &[Value], dir: &str) -> 
         };
         let bytes = crate::npy::write(&d).map_err(|m| fail(format!("result #{i} cannot be written as .npy: {m}")))?;
         let path = std::path::Path::new(dir).join(format!("result{i}.npy"));
-        std::fs::write(&path, bytes).map_err(|x| fail(format!("cannot write '{}': {x}", path.display())))?;
+        std::fs::write(&path, bytes).map_err(|x| io(format!("cannot write '{}': {x}", path.display())))?;
     }
     Ok(())
 }

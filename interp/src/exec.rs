@@ -1192,6 +1192,22 @@ impl<'m> Engine<'m> {
 
     /// Runs the entry function `name` on `args` (one per parameter, of its
     /// types: `crate::args` builds them from text) and returns its results.
+    /// The entry function `name`, or the error a run of it reports: no such
+    /// function, or one without a body. Front ends check it before a run.
+    pub fn entry(&self, name: &str) -> Result<FuncRef> {
+        let f = self
+            .func_by_name(name)
+            .ok_or_else(|| Error::global(ErrorKind::BadInput(format!("entry point not found: '{name}'"))))?;
+        let func = &self.funcs[f.0 as usize];
+        if func.body.is_none() {
+            return Err(Error::at(
+                func.op,
+                ErrorKind::BadInput(format!("entry point '{name}' must be a defined function (it has no body)")),
+            ));
+        }
+        Ok(f)
+    }
+
     pub fn run_entry_with(&mut self, name: &str, args: Vec<Value>) -> Result<Vec<Value>> {
         self.run_entry_then(name, args, |_, _| Ok(()))
     }
@@ -1206,16 +1222,8 @@ impl<'m> Engine<'m> {
         after: impl FnOnce(&mut Self, &[Value]) -> Result<()>,
     ) -> Result<Vec<Value>> {
         self.deadline = self.cfg.timeout.map(|t| std::time::Instant::now() + t);
-        let f = self
-            .func_by_name(name)
-            .ok_or_else(|| Error::global(ErrorKind::BadInput(format!("entry point not found: '{name}'"))))?;
+        let f = self.entry(name)?;
         let func = &self.funcs[f.0 as usize];
-        if func.body.is_none() {
-            return Err(Error::at(
-                func.op,
-                ErrorKind::BadInput(format!("entry point '{name}' must be a defined function (it has no body)")),
-            ));
-        }
         if func.inputs.len() != args.len() {
             let msg = format!(
                 "entry point '{name}' takes {} argument(s), {} given (pass each with --arg)",

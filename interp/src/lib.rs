@@ -53,12 +53,12 @@ mod fuzz;
 pub mod gen;
 mod lane;
 mod lend;
-#[doc(hidden)]
-pub mod lit;
+mod lit;
 pub mod memory;
+mod names;
 mod npy;
 mod operands;
-pub mod passcheck;
+mod passcheck;
 mod poison;
 mod reduce;
 mod runner;

@@ -251,7 +251,7 @@ fn observe(
     let (r, res) = match Engine::load(m, cfg, Box::new(&mut buf)) {
         Ok(mut e) => {
             let mut res = Vec::new();
-            let r = crate::args::entry_args(&mut e, entry, args).and_then(|a| {
+            let r = crate::args::entry_args(&mut e, src, entry, args).and_then(|a| {
                 e.run_entry_then(entry, a, |e, vals| {
                     res = flatten_results(e, entry, vals, nan_exact);
                     Ok(())

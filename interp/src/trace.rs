@@ -2,7 +2,7 @@
 //! read and wrote, indented by region and call depth:
 //!
 //! ```text
-//! t.mlir:4:   %s = arith.addi %a, %b : i32   // (5, 2) -> 7
+//! t.mlir:4:   %s = arith.addi %a, %b : i32   // %a = 5, %b = 2 -> 7
 //! ```
 //!
 //! Built on the engine's observer hook, so tracing cannot change what the
@@ -10,6 +10,7 @@
 //! Arrays longer than [`SHOWN`] elements are cut short; memrefs show their
 //! buffer and offset rather than their contents.
 
+use crate::error::Error;
 use crate::exec::{Control, Engine, Frame, Observer};
 use crate::show;
 use crate::value::{FuncRef, Value};
@@ -160,8 +161,13 @@ impl<'s> Trace<'s> {
     /// `file:line:` and the op's first source line, indented.
     fn head(&self, e: &Engine<'_>, op: OpId) -> String {
         let (line, _) = self.src.line_col(e.m.op(op).span.start);
+        let pad = "  ".repeat(self.depth);
+        if e.m.is_implicit(op) {
+            // At the region's `}`: the op is not in the text, so name it.
+            return format!("{}:{line}: {pad}(implicit) {}", self.src.name, e.m.op_name(op));
+        }
         let text = self.src.line_text(line).trim();
-        format!("{}:{line}: {}{text}", self.src.name, "  ".repeat(self.depth))
+        format!("{}:{line}: {pad}{text}", self.src.name)
     }
 }
 
@@ -194,18 +200,24 @@ fn brief(v: &Value) -> String {
     }
 }
 
-/// The address of the element a `memref.load` or `memref.store` reads or
-/// writes (its memref's aligned address plus the element's offset), if
-/// its indices are known integers.
+/// The address of the (first) element a load or store reads or writes
+/// (`memref.`, `affine.` and `vector.load`/`store`: its memref's aligned
+/// address plus the element's offset), if its indices are known integers.
 fn element_address(e: &Engine<'_>, fr: &Frame, op: OpId) -> Option<u64> {
-    let first = match e.m.op_name(op) {
-        "memref.load" => 0,
-        "memref.store" => 1,
+    let name = e.m.op_name(op);
+    let first = match name {
+        "memref.load" | "affine.load" | "vector.load" | "affine.vector_load" => 0,
+        "memref.store" | "affine.store" | "vector.store" | "affine.vector_store" => 1,
         _ => return None,
     };
     let vals = e.m.operands(op);
     let Value::Memref(m) = e.get(fr, *vals.get(first)?) else { return None };
-    let idx: Option<Vec<i64>> = vals[first + 1..].iter().map(|v| e.get(fr, *v).scalar()?.as_int()?.to_i64()).collect();
+    let idx: Option<Vec<i64>> = if name.starts_with("affine.") {
+        // Through the access map; an index the map cannot take gets none.
+        crate::dialects::affine::access(e, fr, op, first + 1..vals.len(), "map").ok()
+    } else {
+        vals[first + 1..].iter().map(|v| e.get(fr, *v).scalar()?.as_int()?.to_i64()).collect()
+    };
     let lin = m.linear(&idx?)?;
     let bytes = i64::try_from(m.elem.bytes()).ok()?;
     m.aligned_addr().checked_add_signed(lin.checked_mul(bytes)?)
@@ -215,8 +227,19 @@ fn list(vals: impl Iterator<Item = String>) -> String {
     vals.collect::<Vec<_>>().join(", ")
 }
 
+/// `%a = 5, %b = 2`: an op's operands by their source names, with values.
+fn named_operands(src: &Source, e: &Engine<'_>, fr: &Frame, op: OpId) -> String {
+    let named = e.m.operands(op).iter().map(|v| {
+        // The parser's implicit ops have no text to name their operands by.
+        let name = crate::names::value_name(src, e.m, *v);
+        format!("{name} = {}", brief(e.get(fr, *v)))
+    });
+    list(named)
+}
+
 impl Drop for Trace<'_> {
-    /// Writes the line of an op that did not finish (it failed), if any.
+    /// Writes the line of an op that did not finish, if any (the run was
+    /// halted inside it; a failure was marked by [`Observer::fault`]).
     fn drop(&mut self) {
         if let Some(l) = self.pending.take() {
             let _ = writeln!(self.out, "{l}   !! failed");
@@ -241,9 +264,15 @@ impl Trace<'_> {
             self.emit(line);
             return;
         }
-        let args = list(e.m.operands(op).iter().map(|v| brief(e.get(fr, *v))));
+        let args = named_operands(self.src, e, fr, op);
         let at = at.map_or(String::new(), |a| format!(" @{a:#x}"));
-        let line = format!("{}   // ({args}){at}", self.head(e, op));
+        let line = match (args.is_empty() && at.is_empty(), e.m.op(op).results.len) {
+            // Nothing read and nothing to come: the line alone.
+            (true, 0) => self.head(e, op),
+            // Only results to come: `// -> 3` once they exist.
+            (true, _) => format!("{}   //", self.head(e, op)),
+            _ => format!("{}   // {args}{at}", self.head(e, op)),
+        };
         if e.m.regions(op).is_empty() && e.m.op(op).results.len > 0 {
             self.pending = Some(line);
         } else {
@@ -286,6 +315,34 @@ impl Observer for Trace<'_> {
     fn after_op(&mut self, e: &Engine<'_>, fr: &Frame, op: OpId) -> Control {
         self.after(e, fr, op);
         Control::Continue
+    }
+
+    /// The failing op: its text line is marked `!! failed`; jsonl gets a
+    /// `fault` event with the error's message, so a script sees where the
+    /// run ended without reading the diagnostic.
+    fn fault(&mut self, e: &Engine<'_>, _fr: &Frame, op: OpId, err: &Error) {
+        if !self.keeps(e, op) {
+            return;
+        }
+        let line = match self.format {
+            Format::Text => match self.pending.take() {
+                Some(l) => format!("{l}   !! failed"),
+                None => format!("{}   !! failed", self.head(e, op)),
+            },
+            Format::Jsonl => {
+                let (l, col) = self.src.line_col(e.m.op(op).span.start);
+                let func = self.func_of(e, op).map_or("null".to_string(), quote);
+                format!(
+                    "{{\"event\": \"fault\", \"op\": {}, \"func\": {func}, \"loc\": {}, \"depth\": {}, \"error\": {}}}",
+                    quote(e.m.op_name(op)),
+                    quote(&format!("{}:{l}:{col}", self.src.name)),
+                    self.depth,
+                    quote(&err.kind.to_string())
+                )
+            }
+        };
+        // Past the limit too: the run's last event says how it ended.
+        let _ = writeln!(self.out, "{line}");
     }
 
     fn enter_region(&mut self, _e: &Engine<'_>, _fr: &Frame, _region: RegionId) {

@@ -86,12 +86,12 @@ fn bad_arguments() {
     let p = "func.func @f(%a: i8, %b: tensor<?xf32>, %c: f8E4M3FN) {\n  return\n}\n";
     let cases: [(&[&str], &str); 7] = [
         (&["1"], "takes 3 argument(s) (i8, tensor<?xf32>, f8E4M3FN), 1 given"),
-        (&["300", "dense<[1.0]>", "1.0"], "argument #0 of 'f' (i8): '300' as i8: integer constant out of range"),
+        (&["300", "dense<[1.0]>", "1.0"], "argument #0 of 'f' (%a: i8): '300' as i8: integer constant out of range"),
         (&["1", "2.0", "1.0"], "a dynamic shape needs a nested list literal"),
         (&["1", "dense<[[1.0], [2.0, 3.0]]>", "1.0"], "a dynamic shape needs a nested list literal"),
         (&["1", "dense<[1.0]>", "inf"], "f8E4M3FN has no inf"),
-        (&["x", "dense<[1.0]>", "1.0"], "argument #0 of 'f' (i8): 'x' as i8"),
-        (&["1 : i8\n  %z = arith.constant 2", "dense<[1.0]>", "1.0"], "unexpected character '\\n' in a value"),
+        (&["x", "dense<[1.0]>", "1.0"], "argument #0 of 'f' (%a: i8): 'x' is not an integer"),
+        (&["1", "dense<[1.0\n]>", "1.0"], "unexpected character '\\n' in a value"),
     ];
     for (args, want) in cases {
         let (code, out, err) = run("bad.mlir", p, args);
@@ -131,6 +131,24 @@ fn print_results() {
     assert_eq!(code, 0, "{err}");
     let want = "%0 = 5 : i32\n%1 = 0.1 : f32\n%2 = true : i1\n%3 = dense<[1, -2, 3]> : memref<3xi8>\n%4 = dense<[1.5, 0x7E00]> : vector<2xf16>\n";
     assert_eq!(out, want);
+}
+
+/// Without an option that says how, `run` prints a function's results as
+/// `--print-results` does (by hand: 1 as f32 is `1.0`, 2 as f64 `2.0`),
+/// and a void function prints nothing; `--out` alone writes files and
+/// prints nothing.
+#[test]
+fn results_print_by_default() {
+    let p = "func.func @f(%c: f32, %d: f64) -> (f32, f64) {\n  return %c, %d : f32, f64\n}\n";
+    let (code, out, err) = run("default.mlir", p, &["1", "2"]);
+    assert_eq!((code, out.as_str(), err.as_str()), (0, "%0 = 1.0 : f32\n%1 = 2.0 : f64\n", ""));
+    let dir = std::env::temp_dir().join(format!("mlir-interp-default-out-{}", std::process::id()));
+    let (code, out, err) = run_with("default.mlir", p, &["--out", dir.to_str().unwrap()], &["1", "2"]);
+    assert_eq!((code, out.as_str(), err.as_str()), (0, "", ""));
+    assert!(dir.join("result1.npy").exists());
+    let q = "func.func @f(%c: f32) {\n  return\n}\n";
+    let (code, out, err) = run("void.mlir", q, &["1"]);
+    assert_eq!((code, out.as_str(), err.as_str()), (0, "", ""));
 }
 
 /// Printed results read back as `--arg`s to the same values: through an
@@ -312,4 +330,128 @@ fn memref_layouts() {
     let (code, _, err) = run("layouts2.mlir", q, &["dense<[7,8,9]>"]);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("offset 1 with these negative strides reaches below the buffer's start"), "{err}");
+}
+
+/// What MLIR spells differently, and what the printer and generator make,
+/// all read back: floats as `1e5` (100000.0), `.5`, `-nan` (f32 NaN with
+/// the sign bit: 0xFFC00000); hex dense bytes (0x3F800000 is 1.0,
+/// 0x40000000 is 2.0, little-endian); a memref of vectors as an array with
+/// the vector's dims inside; unranked tensors and memrefs shaped by the
+/// literal. A bad spelling names the parameter by its SSA name and type.
+#[test]
+fn other_spellings_and_types() {
+    let p = r#"func.func @f(%a: f32, %b: f32, %c: f32, %h: tensor<2xf32>, %m: memref<2xvector<2xi8>>, %t: tensor<*xf32>, %u: memref<*xi32>) -> (f32, f32, f32, tensor<2xf32>, memref<2xvector<2xi8>>, tensor<*xf32>, memref<*xi32>) {
+  return %a, %b, %c, %h, %m, %t, %u : f32, f32, f32, tensor<2xf32>, memref<2xvector<2xi8>>, tensor<*xf32>, memref<*xi32>
+}
+"#;
+    let args = [
+        "1e5",
+        ".5",
+        "-nan",
+        r#"dense<"0x0000803F00000040">"#,
+        "dense<[[1, 2], [3, -4]]>",
+        "dense<[[1.5], [2.0]]>",
+        "dense<[7, 8, 9]>",
+    ];
+    let (code, out, err) = run("spell.mlir", p, &args);
+    assert_eq!(code, 0, "{err}");
+    let want = "%0 = 100000.0 : f32\n%1 = 0.5 : f32\n%2 = 0xFFC00000 : f32\n%3 = dense<[1.0, 2.0]> : tensor<2xf32>\n\
+                %4 = dense<[[1, 2], [3, -4]]> : memref<2xvector<2xi8>>\n%5 = dense<[[1.5], [2.0]]> : tensor<*xf32>\n\
+                %6 = dense<[7, 8, 9]> : memref<*xi32>\n";
+    assert_eq!(out, want);
+    let bad = |i: usize, text: &str| {
+        let mut a = args;
+        a[i] = text;
+        let (code, _, err) = run("spell.mlir", p, &a);
+        assert_eq!(code, 2, "{text}: {err}");
+        err
+    };
+    let err = bad(2, "1e5x");
+    assert!(err.contains("argument #2 of 'f' (%c: f32): '1e5x' is not a float"), "{err}");
+    assert!(!err.contains("custom op"), "{err}");
+    let err = bad(5, "1.0");
+    assert!(err.contains("(%t: tensor<*xf32>): an unranked parameter takes its shape"), "{err}");
+    // MLIR itself refuses integer literals among float elements.
+    let err = bad(3, "dense<[1.5, 2]>");
+    assert!(err.contains("unexpected decimal integer literal for a floating point value"), "{err}");
+    // A type the interpreter has no values of is named, not misparsed.
+    let q = "func.func @f(%z: complex<i32>) {\n  return\n}\n";
+    let (code, _, err) = run("cint.mlir", q, &["(1, 2)"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("(%z: complex<i32>): complex<i32> values are not supported"), "{err}");
+}
+
+/// `--random-args` prints only arguments it can use: memrefs of vectors
+/// and unranked values get literals that run (and replay), and a type no
+/// literal can give fails without printing any option.
+#[test]
+fn random_args_are_always_usable() {
+    let p = r#"func.func @f(%m: memref<2xvector<2xi8>>, %t: tensor<*xf32>, %u: memref<*xi32>) -> (memref<2xvector<2xi8>>, tensor<*xf32>, memref<*xi32>) {
+  return %m, %t, %u : memref<2xvector<2xi8>>, tensor<*xf32>, memref<*xi32>
+}
+"#;
+    for seed in 0..10 {
+        let s = seed.to_string();
+        let (code, out, err) = run_with("rand2.mlir", p, &["--random-args", &s], &[]);
+        assert_eq!(code, 0, "seed {seed}: {err}");
+        let line = err.lines().find(|l| l.starts_with("mlir-interp: --random-args")).expect("printed args");
+        let args: Vec<&str> = line.split("--arg '").skip(1).map(|a| a.trim_end().trim_end_matches('\'')).collect();
+        let (code, again, err) = run_with("rand2.mlir", p, &[], &args);
+        assert_eq!((code, again.as_str()), (0, out.as_str()), "seed {seed}: {err}");
+    }
+    let q = "func.func @f(%z: complex<i32>) {\n  return\n}\n";
+    let (code, _, err) = run_with("rand3.mlir", q, &["--random-args", "1"], &[]);
+    assert_eq!(code, 2, "{err}");
+    assert!(!err.contains("--random-args 1:"), "no option printed: {err}");
+    assert!(err.contains("complex<i32> values are not supported"), "{err}");
+}
+
+/// Half and fp8 files as NumPy and ml_dtypes write them, read by hand:
+/// f16 `<f2` 0x3C00 is 1.0 and 0xC100 is -2.5; f8E4M3FN bytes 0x38 are
+/// 1.0, 0xC4 is -3.0 (sign, exponent 8 - 7 = 1, mantissa 1.5) and 0x7E is
+/// 448.0 (the largest), as `|u1` or as a one-byte void `|V1`. `--out`
+/// writes the f16 file back byte for byte and the fp8 one as `|u1`.
+#[test]
+fn npy_half_and_fp8() {
+    let dir = std::env::temp_dir().join(format!("mlir-interp-npy8-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let h = npy("<f2", "(2,)", &[0x00, 0x3C, 0x00, 0xC1]);
+    let u = npy("|u1", "(3,)", &[0x38, 0xC4, 0x7E]);
+    let v = npy("|V1", "(3,)", &[0x38, 0xC4, 0x7E]);
+    for (name, bytes) in [("h.npy", &h), ("u.npy", &u), ("v.npy", &v)] {
+        std::fs::write(dir.join(name), bytes).unwrap();
+    }
+    let p = r#"func.func @f(%h: tensor<2xf16>, %m: memref<3xf8E4M3FN>) -> (tensor<2xf16>, memref<3xf8E4M3FN>) {
+  return %h, %m : tensor<2xf16>, memref<3xf8E4M3FN>
+}
+"#;
+    let at = |n: &str| format!("@{}", dir.join(n).display());
+    let out = dir.join("out");
+    let (code, printed, err) =
+        run_with("npy8.mlir", p, &["--out", out.to_str().unwrap(), "--print-results"], &[&at("h.npy"), &at("u.npy")]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        printed,
+        "%0 = dense<[1.0, -2.5]> : tensor<2xf16>\n%1 = dense<[1.0, -3.0, 448.0]> : memref<3xf8E4M3FN>\n"
+    );
+    assert_eq!(std::fs::read(out.join("result0.npy")).unwrap(), h);
+    assert_eq!(std::fs::read(out.join("result1.npy")).unwrap(), u);
+    let (code, again, err) = run_with("npy8.mlir", p, &["--print-results"], &[&at("h.npy"), &at("v.npy")]);
+    assert_eq!((code, again), (0, printed), "{err}");
+}
+
+/// An `--out` directory that cannot be made (under a plain file) is a
+/// usage error, exit 2, saying so; not a resource limit.
+#[test]
+fn unwritable_out_directory() {
+    let dir = std::env::temp_dir().join(format!("mlir-interp-out-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("afile");
+    std::fs::write(&file, "").unwrap();
+    let target = file.join("x");
+    let p = "func.func @f(%a: i32) -> i32 {\n  return %a : i32\n}\n";
+    let (code, out, err) = run_with("out.mlir", p, &["--out", target.to_str().unwrap()], &["3"]);
+    assert_eq!((code, out.as_str()), (2, ""), "{err}");
+    assert!(err.contains(&format!("error: cannot create the --out directory '{}'", target.display())), "{err}");
+    assert!(!err.contains("resource limit"), "{err}");
 }

@@ -13,6 +13,8 @@ struct Client {
     seq: i64,
     /// Everything received, for failure messages.
     log: Vec<Value>,
+    /// The directory the server runs in, holding the program as t.mlir.
+    dir: std::path::PathBuf,
 }
 
 impl Client {
@@ -32,7 +34,7 @@ impl Client {
             .spawn()
             .expect("start mlir-interp dap");
         let out = BufReader::new(child.stdout.take().unwrap());
-        Client { child, out, seq: 0, log: Vec::new() }
+        Client { child, out, seq: 0, log: Vec::new(), dir }
     }
 
     fn send(&mut self, command: &str, arguments: Value) {
@@ -380,6 +382,154 @@ fn bad_launches_and_bad_input() {
     assert_eq!(c.child.wait().unwrap().code(), Some(2));
 
     let mut c = Client::start(LOOP);
+    let stdin = c.child.stdin.as_mut().unwrap();
+    stdin.write_all(b"Content-Length: 5\r\n\r\n{{{{{").unwrap();
+    drop(c.child.stdin.take());
+    let out = c.child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not JSON"));
+}
+
+/// An editor sends one `setBreakpoints` per file with breakpoints: those of
+/// another file are unverified with a message and neither stop the program
+/// nor replace its own; the program's file matches under another spelling
+/// of its path; line 0 is no line.
+#[test]
+fn breakpoints_of_another_file_never_stop_the_program() {
+    let mut c = Client::start(LOOP);
+    std::fs::write(c.dir.join("other.mlir"), LOOP).unwrap();
+    let spelled = c.dir.join(".").join("t.mlir");
+    c.launch(json!({"program": "t.mlir"}), |c| {
+        let r = c.request(
+            "setBreakpoints",
+            json!({"source": {"path": spelled.display().to_string()}, "breakpoints": [{"line": 13}, {"line": 0}]}),
+        );
+        let bps = &r["body"]["breakpoints"];
+        assert_eq!((bps[0]["verified"].clone(), bps[0]["line"].clone()), (json!(true), json!(13)), "{r}");
+        assert_eq!(bps[1]["verified"], false, "line 0: {r}");
+        // Line 6 of the other file is an op line of the same text: it must
+        // not stop this run, nor drop the breakpoint at line 13.
+        let r = c.request("setBreakpoints", json!({"source": {"path": "other.mlir"}, "breakpoints": [{"line": 6}]}));
+        let bp = &r["body"]["breakpoints"][0];
+        assert_eq!(bp["verified"], false, "{r}");
+        assert!(bp["message"].as_str().unwrap().contains("not the program being debugged"), "{r}");
+        let r = c.request("setBreakpoints", json!({"source": {"name": "t.mlir"}, "breakpoints": [{"line": 6}]}));
+        assert_eq!(r["body"]["breakpoints"][0]["verified"], false, "a source without a path: {r}");
+    });
+    let stop = c.until("the breakpoint", |m| m["event"] == "stopped").pop().unwrap();
+    assert_eq!(stop["body"]["reason"], "breakpoint", "{stop}");
+    assert_eq!(c.top(), (13, 5, "@main".to_string()));
+    assert_eq!(c.finish(), 0);
+}
+
+/// A bad argument or entry function fails `launch` with the diagnostic
+/// `run` gives, then the session ends (terminated, exit 2).
+#[test]
+fn launch_fails_on_a_bad_argument_or_entry() {
+    let program = "func.func @main(%n: i32) -> i32 {\n  return %n : i32\n}\n";
+    for (launch, want) in [
+        (json!({"program": "t.mlir", "args": ["abc"]}), "argument #0 of 'main' (%n: i32)"),
+        (json!({"program": "t.mlir"}), "'main' takes 1 argument(s) (i32), 0 given"),
+        (json!({"program": "t.mlir", "entry": "nope", "args": ["1"]}), "entry point not found: 'nope'"),
+    ] {
+        let mut c = Client::start(program);
+        c.request("initialize", json!({"adapterID": "x"}));
+        let r = c.request("launch", launch.clone());
+        assert_eq!(r["success"], false, "{launch}: {r}");
+        assert!(r["message"].as_str().unwrap().contains(want), "{launch}: {r}");
+        c.until("terminated", |m| m["event"] == "terminated");
+        assert_eq!(c.child.wait().unwrap().code(), Some(2), "{launch}");
+    }
+}
+
+/// Counts down to 0 recursively: @main, then @down at depths 3, 2, 1, 0.
+const RECURSE: &str = "func.func @down(%n: i32) -> i32 {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %z = arith.cmpi eq, %n, %c0 : i32
+  %r = scf.if %z -> (i32) {
+    scf.yield %c0 : i32
+  } else {
+    %m = arith.subi %n, %c1 : i32
+    %s = func.call @down(%m) : (i32) -> i32
+    scf.yield %s : i32
+  }
+  return %r : i32
+}
+func.func @main() -> i32 {
+  %c3 = arith.constant 3 : i32
+  %r = func.call @down(%c3) : (i32) -> i32
+  return %r : i32
+}
+";
+
+/// `stackTrace` pages: `startFrame` and `levels` pick the frames, and
+/// `totalFrames` counts them all, so loading more frames repeats none.
+#[test]
+fn stack_trace_pages_by_start_frame_and_levels() {
+    let mut c = Client::start(RECURSE);
+    c.launch(json!({"program": "t.mlir"}), |c| {
+        // Line 6 (`scf.yield %c0`) runs only in the innermost call, n = 0.
+        let r = c.request("setBreakpoints", json!({"source": {"path": "t.mlir"}, "breakpoints": [{"line": 6}]}));
+        assert_eq!(r["body"]["breakpoints"][0]["line"], 6, "{r}");
+    });
+    c.until("the breakpoint", |m| m["event"] == "stopped");
+    let lines = |r: &Value| -> Vec<(String, i64)> {
+        r["body"]["stackFrames"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| (f["name"].as_str().unwrap().to_string(), f["line"].as_i64().unwrap()))
+            .collect()
+    };
+    let all = c.request("stackTrace", json!({"threadId": 1}));
+    assert_eq!(all["body"]["totalFrames"], 5, "{all}");
+    let down = |l: i64| ("@down".to_string(), l);
+    assert_eq!(lines(&all), vec![down(6), down(9), down(9), down(9), ("@main".to_string(), 16)]);
+    let r = c.request("stackTrace", json!({"threadId": 1, "startFrame": 0, "levels": 2}));
+    assert_eq!((lines(&r), r["body"]["totalFrames"].clone()), (vec![down(6), down(9)], json!(5)), "{r}");
+    let r = c.request("stackTrace", json!({"threadId": 1, "startFrame": 2, "levels": 2}));
+    assert_eq!(lines(&r), vec![down(9), down(9)], "{r}");
+    let r = c.request("stackTrace", json!({"threadId": 1, "startFrame": 4, "levels": 20}));
+    assert_eq!(lines(&r), vec![("@main".to_string(), 16)], "{r}");
+    // Frame ids stay those of the whole stack.
+    assert_eq!(r["body"]["stackFrames"][0]["id"], 4, "{r}");
+    let r = c.request("stackTrace", json!({"threadId": 1, "startFrame": 9}));
+    assert_eq!(r["body"]["stackFrames"], json!([]), "{r}");
+    assert_eq!(c.finish(), 0);
+}
+
+/// `terminate` ends the program: the client hears `exited` and
+/// `terminated`, then only `disconnect` is answered, and the server exits 0.
+#[test]
+fn terminate_sends_exited_then_terminated() {
+    let mut c = Client::start(LOOP);
+    c.launch(json!({"program": "t.mlir", "stopOnEntry": true}), |_| {});
+    c.until("entry", |m| m["event"] == "stopped");
+    let r = c.request("terminate", json!({}));
+    assert_eq!(r["success"], true, "{r}");
+    let got = c.until("terminated", |m| m["event"] == "terminated");
+    let events: Vec<&str> = got.iter().filter_map(|m| m["event"].as_str()).collect();
+    assert_eq!(events, ["exited", "terminated"], "{got:?}");
+    let r = c.request("stackTrace", json!({"threadId": 1}));
+    assert_eq!(r["success"], false, "{r}");
+    assert_eq!(c.finish(), 0);
+}
+
+/// Input that stops being DAP after `launch` ends the server with exit 2
+/// (as before it), and a void function's stepOut says it returned without
+/// a dangling colon.
+#[test]
+fn broken_input_after_launch_and_a_void_step_out() {
+    let program = "func.func @f() {\n  return\n}\nfunc.func @main() {\n  func.call @f() : () -> ()\n  return\n}\n";
+    let mut c = Client::start(program);
+    c.launch(json!({"program": "t.mlir", "stopOnEntry": true}), |_| {});
+    c.until("entry", |m| m["event"] == "stopped");
+    let (stop, _) = c.resume("stepIn");
+    assert_eq!(stop["reason"], "step", "{stop}");
+    assert_eq!(c.top(), (2, 3, "@f".to_string()));
+    let (stop, _) = c.resume("stepOut");
+    assert_eq!(stop["description"], "Returned from @f", "{stop}");
     let stdin = c.child.stdin.as_mut().unwrap();
     stdin.write_all(b"Content-Length: 5\r\n\r\n{{{{{").unwrap();
     drop(c.child.stdin.take());

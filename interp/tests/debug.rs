@@ -366,6 +366,68 @@ The program is not being run ('run' starts it).
     assert!(err.contains("takes 0 argument(s) (), 1 given"), "{err}");
     let (code, _, err) = session("func.func @main( {", &[], "q\n");
     assert_eq!(code, 2, "{err}");
+    // No such entry function: `run`'s diagnostic and exit status, no REPL.
+    let (code, out, err) = session(LOOP, &["-e", "nope"], "q\n");
+    assert_eq!((code, out.as_str(), err.as_str()), (2, "", "t.mlir: error: entry point not found: 'nope'\n"));
+}
+
+/// The parser's implicit `scf.yield` is a stop of its own at the body's
+/// `}`, named as such (not shown as the body's first line again); `list`
+/// pages on without overlap, as gdb's does.
+#[test]
+fn implicit_terminator_and_list_paging() {
+    let p = "func.func @main() {
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  %c1 = arith.constant 1 : index
+  scf.for %i = %c0 to %c2 step %c1 {
+    vector.print %i : index
+  }
+  return
+}
+";
+    let (code, out, err) = session(p, &[], "break 6\nc\nn\nbt\nn\nq\n");
+    assert_eq!(code, 0, "{err}");
+    let want = "\
+Stopped at the entry of @main.
+@main at t.mlir:2:9
+2\t  %c0 = arith.constant 0 : index
+(mlir-dbg) break 6
+Breakpoint 1 at t.mlir:6: vector.print %i : index
+(mlir-dbg) c
+Breakpoint 1, @main
+@main at t.mlir:6:5
+6\t    vector.print %i : index
+(mlir-dbg) n
+0
+@main at t.mlir:7:3 (implicit scf.yield)
+7\t  }
+(mlir-dbg) bt
+#0  @main at t.mlir:7:3: scf.yield
+(mlir-dbg) n
+Breakpoint 1, @main
+@main at t.mlir:6:5
+6\t    vector.print %i : index
+(mlir-dbg) q
+";
+    same(&out, want);
+    // LOOP has 19 lines: 1-10, then 11-19, then nothing more.
+    let (code, out, err) = session(LOOP, &[], "list 1\nlist\n\nq\n");
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = LOOP.lines().collect();
+    let mut want =
+        String::from("Stopped at the entry of @main.\n@main at t.mlir:6:8\n6\t  %a = arith.constant 3 : i32\n");
+    want.push_str("(mlir-dbg) list 1\n");
+    for n in 1..=10 {
+        let mark = if n == 6 { "=>" } else { "  " };
+        want.push_str(&format!("{mark}{n:>5}  {}\n", lines[n - 1]));
+    }
+    want.push_str("(mlir-dbg) list\n");
+    for n in 11..=19 {
+        want.push_str(&format!("  {n:>5}  {}\n", lines[n - 1]));
+    }
+    want.push_str("(mlir-dbg) \nLine number 20 out of range; t.mlir has 19 lines.\n(mlir-dbg) q\n");
+    same(&out, &want);
 }
 
 /// `mlir-interp debug t.mlir` on `program` in a detached tmux session

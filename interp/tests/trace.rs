@@ -41,6 +41,9 @@ func.func @main() {
 
 /// 3 squared twice is 81. Ops sit one level deeper than their function's
 /// call, a loop body one more; a call's result line follows its return.
+/// Operands are named as the source names them (the loop reads its
+/// bounds, step and initial value %a); an op that reads nothing shows
+/// only its results, and one with neither is its line alone.
 #[test]
 fn trace_of_a_loop_with_calls() {
     let (code, out, err) = run("t.mlir", PROGRAM, &["--trace"]);
@@ -48,28 +51,28 @@ fn trace_of_a_loop_with_calls() {
     assert_eq!(out, "81\n");
     let want = "\
 call @main()
-t.mlir:6:     %a = arith.constant 3 : i32   // () -> 3
-t.mlir:7:     %c0 = arith.constant 0 : index   // () -> 0
-t.mlir:8:     %c2 = arith.constant 2 : index   // () -> 2
-t.mlir:9:     %c1 = arith.constant 1 : index   // () -> 1
-t.mlir:10:     %r = scf.for %i = %c0 to %c2 step %c1 iter_args(%acc = %a) -> (i32) {   // (0, 2, 1, 3)
-t.mlir:11:       %q = func.call @sq(%acc) : (i32) -> i32   // (3)
+t.mlir:6:     %a = arith.constant 3 : i32   // -> 3
+t.mlir:7:     %c0 = arith.constant 0 : index   // -> 0
+t.mlir:8:     %c2 = arith.constant 2 : index   // -> 2
+t.mlir:9:     %c1 = arith.constant 1 : index   // -> 1
+t.mlir:10:     %r = scf.for %i = %c0 to %c2 step %c1 iter_args(%acc = %a) -> (i32) {   // %c0 = 0, %c2 = 2, %c1 = 1, %a = 3
+t.mlir:11:       %q = func.call @sq(%acc) : (i32) -> i32   // %acc = 3
       call @sq(3)
-t.mlir:2:           %y = arith.muli %x, %x : i32   // (3, 3) -> 9
-t.mlir:3:           return %y : i32   // (9)
+t.mlir:2:           %y = arith.muli %x, %x : i32   // %x = 3, %x = 3 -> 9
+t.mlir:3:           return %y : i32   // %y = 9
       return @sq -> 9
 t.mlir:11:       -> 9
-t.mlir:12:       scf.yield %q : i32   // (9)
-t.mlir:11:       %q = func.call @sq(%acc) : (i32) -> i32   // (9)
+t.mlir:12:       scf.yield %q : i32   // %q = 9
+t.mlir:11:       %q = func.call @sq(%acc) : (i32) -> i32   // %acc = 9
       call @sq(9)
-t.mlir:2:           %y = arith.muli %x, %x : i32   // (9, 9) -> 81
-t.mlir:3:           return %y : i32   // (81)
+t.mlir:2:           %y = arith.muli %x, %x : i32   // %x = 9, %x = 9 -> 81
+t.mlir:3:           return %y : i32   // %y = 81
       return @sq -> 81
 t.mlir:11:       -> 81
-t.mlir:12:       scf.yield %q : i32   // (81)
+t.mlir:12:       scf.yield %q : i32   // %q = 81
 t.mlir:10:     -> 81
-t.mlir:14:     vector.print %r : i32   // (81)
-t.mlir:15:     return   // ()
+t.mlir:14:     vector.print %r : i32   // %r = 81
+t.mlir:15:     return
 return @main
 ";
     assert_eq!(err, want);
@@ -86,20 +89,31 @@ fn trace_file_and_limit() {
     assert_eq!(out, plain);
     let dir = std::env::temp_dir().join(format!("mlir-interp-trace-{}", std::process::id()));
     let trace = std::fs::read_to_string(dir.join("t.trace")).unwrap();
-    let want = "call @main()\nlimit.mlir:6:     %a = arith.constant 3 : i32   // () -> 3\n... trace limit reached (--trace-limit)\n";
+    let want = "call @main()\nlimit.mlir:6:     %a = arith.constant 3 : i32   // -> 3\n... trace limit reached (--trace-limit)\n";
     assert_eq!(trace, want);
 }
 
 /// An op that fails is traced with its operands and marked, before the
-/// error: 7 / 0 is undefined behaviour.
+/// error: 7 / 0 is undefined behaviour. In jsonl it is a `fault` event
+/// with the error's message, after the op's own event.
 #[test]
 fn a_failing_op_ends_the_trace() {
     let p = "func.func @main() {\n  %a = arith.constant 7 : i32\n  %z = arith.constant 0 : i32\n  %d = arith.divsi %a, %z : i32\n  return\n}\n";
     let (code, _, err) = run("ub.mlir", p, &["--trace"]);
     assert_eq!(code, 1);
-    let marked =
-        "ub.mlir:4:     %d = arith.divsi %a, %z : i32   // (7, 0)   !! failed\nub.mlir:4:8: error: undefined behavior";
+    let marked = "ub.mlir:4:     %d = arith.divsi %a, %z : i32   // %a = 7, %z = 0   !! failed\n\
+                  ub.mlir:4:8: error: undefined behavior";
     assert!(err.contains(marked), "{err}");
+    let (code, _, err) = run("ub.mlir", p, &["--trace", "--trace-format", "jsonl", "--trace-op", "arith.divsi"]);
+    assert_eq!(code, 1);
+    let msg = "undefined behavior: signed division by zero: 7 / 0 in 'arith.divsi'";
+    let want = format!(
+        "{{\"event\": \"op\", \"op\": \"arith.divsi\", \"func\": \"main\", \"loc\": \"ub.mlir:4:8\", \"depth\": 2, \"operands\": [\"7\", \"0\"]}}\n\
+         {{\"event\": \"fault\", \"op\": \"arith.divsi\", \"func\": \"main\", \"loc\": \"ub.mlir:4:8\", \"depth\": 2, \"error\": \"{msg}\"}}\n\
+         ub.mlir:4:8: error: {msg}"
+    );
+    // After the call of @main (calls pass an op filter).
+    assert!(err.contains(&want), "{err}");
 }
 
 /// `--trace-format jsonl`: one object per event with the op, its
@@ -133,9 +147,9 @@ fn op_and_line_filters() {
     let (code, _, err) = run("f.mlir", PROGRAM, &opts);
     assert_eq!(code, 0, "{err}");
     let want = "call @main()
-f.mlir:6:     %a = arith.constant 3 : i32   // () -> 3
-f.mlir:7:     %c0 = arith.constant 0 : index   // () -> 0
-f.mlir:8:     %c2 = arith.constant 2 : index   // () -> 2
+f.mlir:6:     %a = arith.constant 3 : i32   // -> 3
+f.mlir:7:     %c0 = arith.constant 0 : index   // -> 0
+f.mlir:8:     %c2 = arith.constant 2 : index   // -> 2
 return @main
 ";
     assert_eq!(err, want);
@@ -168,7 +182,7 @@ fn memref_accesses_show_the_element_address() {
 ";
     let (code, _, err) = run("addr.mlir", program, &["--trace", "--trace-op", "memref.load"]);
     assert_eq!(code, 0, "{err}");
-    let want = "addr.mlir:7:     %x = memref.load %m[%c1, %c2] : memref<2x3xf32>   // (<memref at 0x10000000+0>, 1, 2) @0x10000014 -> 1.5";
+    let want = "addr.mlir:7:     %x = memref.load %m[%c1, %c2] : memref<2x3xf32>   // %m = <memref at 0x10000000+0>, %c1 = 1, %c2 = 2 @0x10000014 -> 1.5";
     assert!(err.lines().any(|l| l == want), "{err}");
     let (code, _, err) =
         run("addr.mlir", program, &["--trace", "--trace-format", "jsonl", "--trace-op", "memref.store"]);
@@ -177,4 +191,88 @@ fn memref_accesses_show_the_element_address() {
         err.contains(r#""operands": ["1.5", "<memref at 0x10000000+0>", "1", "2"], "address": "0x10000014"}"#),
         "{err}"
     );
+}
+
+/// A loop body without `scf.yield` gets the parser's implicit one: it is
+/// traced at the body's `}` (line 7) and named, not shown as another
+/// op's line. By hand: %i is 0 then 1, each printed.
+#[test]
+fn an_implicit_terminator_is_traced_at_its_brace() {
+    let p = "func.func @main() {
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  %c1 = arith.constant 1 : index
+  scf.for %i = %c0 to %c2 step %c1 {
+    vector.print %i : index
+  }
+  return
+}
+";
+    let (code, out, err) = run("i.mlir", p, &["--trace"]);
+    assert_eq!((code, out.as_str()), (0, "0\n1\n"), "{err}");
+    let want = "\
+call @main()
+i.mlir:2:     %c0 = arith.constant 0 : index   // -> 0
+i.mlir:3:     %c2 = arith.constant 2 : index   // -> 2
+i.mlir:4:     %c1 = arith.constant 1 : index   // -> 1
+i.mlir:5:     scf.for %i = %c0 to %c2 step %c1 {   // %c0 = 0, %c2 = 2, %c1 = 1
+i.mlir:6:       vector.print %i : index   // %i = 0
+i.mlir:7:       (implicit) scf.yield
+i.mlir:6:       vector.print %i : index   // %i = 1
+i.mlir:7:       (implicit) scf.yield
+i.mlir:8:     return
+return @main
+";
+    assert_eq!(err, want);
+}
+
+/// affine and vector loads and stores show the address of their (first)
+/// element too, through the access map for affine: f32 elements of a
+/// buffer at 0x10000000, so index 3 (%c1 + 2, %c1 * 3) is 0x1000000c,
+/// index 2 is 0x10000008, index 1 is 0x10000004. The vector load reads
+/// elements 2 (never written: poison) and 3 (2.5).
+#[test]
+fn affine_and_vector_accesses_show_the_element_address() {
+    let p = "func.func @main() {
+  %m = memref.alloc() : memref<8xf32>
+  %f = arith.constant 2.5 : f32
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  affine.store %f, %m[%c1 + 2] : memref<8xf32>
+  %a = affine.load %m[%c1 * 3] : memref<8xf32>
+  %v = vector.load %m[%c2] : memref<8xf32>, vector<2xf32>
+  vector.store %v, %m[%c1] : memref<8xf32>, vector<2xf32>
+  memref.dealloc %m : memref<8xf32>
+  return
+}
+";
+    let (code, _, err) = run("av.mlir", p, &["--trace", "--trace-lines", "6-9"]);
+    assert_eq!(code, 0, "{err}");
+    let want = "\
+call @main()
+av.mlir:6:     affine.store %f, %m[%c1 + 2] : memref<8xf32>   // %f = 2.5, %m = <memref at 0x10000000+0>, %c1 = 1 @0x1000000c
+av.mlir:7:     %a = affine.load %m[%c1 * 3] : memref<8xf32>   // %m = <memref at 0x10000000+0>, %c1 = 1 @0x1000000c -> 2.5
+av.mlir:8:     %v = vector.load %m[%c2] : memref<8xf32>, vector<2xf32>   // %m = <memref at 0x10000000+0>, %c2 = 2 @0x10000008 -> dense<[<poison>, 2.5]>
+av.mlir:9:     vector.store %v, %m[%c1] : memref<8xf32>, vector<2xf32>   // %v = dense<[<poison>, 2.5]>, %m = <memref at 0x10000000+0>, %c1 = 1 @0x10000004
+return @main
+";
+    assert_eq!(err, want);
+}
+
+/// Trace options that cannot mean anything are usage errors (exit 2)
+/// before the run: a reversed line range, a function the program lacks,
+/// a filter or format without --trace.
+#[test]
+fn meaningless_trace_options_are_refused() {
+    for (opts, want) in [
+        (&["--trace", "--trace-lines", "9-3"][..], "the range 9-3 is empty"),
+        (&["--trace", "--trace-func", "nope"][..], "--trace-func: no function @nope in o.mlir"),
+        (&["--trace-format", "jsonl"][..], "<--trace|--trace-file <FILE>>"),
+        (&["--trace-func", "sq"][..], "<--trace|--trace-file <FILE>>"),
+        (&["--trace-limit", "3"][..], "<--trace|--trace-file <FILE>>"),
+    ] {
+        let (code, out, err) = run("o.mlir", PROGRAM, opts);
+        assert_eq!((code, out.as_str()), (2, ""), "{opts:?}: {err}");
+        assert!(err.contains(want), "{opts:?}: {err}");
+    }
 }

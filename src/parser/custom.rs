@@ -1144,7 +1144,11 @@ impl<'a> Parser<'a> {
         };
         if needs {
             let ident = self.m.ctx.ident(yield_kind.name());
-            let span = self.m.block(b).span;
+            // At the region's `}`: the op is nowhere in the text, and the
+            // block's span is its first op's, which a trace or debugger
+            // would show as if that op ran again.
+            let close = self.m.region(r).close;
+            let span = if close.end > close.start { close } else { self.m.block(b).span };
             let mut st = OpState { name: Some(OpName { kind: yield_kind, ident }), span, ..Default::default() };
             if yield_kind == OpKind::ScfInParallel {
                 // `scf.forall.in_parallel` always holds one (empty) block.

@@ -1039,6 +1039,7 @@ impl<'a> Parser<'a> {
                     self.define_region_arg(u, v)?;
                 }
             }
+            self.m.regions[region.0 as usize].close = self.tok.span;
             return self.bump();
         }
         // The entry block may be unlabelled.
@@ -1065,6 +1066,7 @@ impl<'a> Parser<'a> {
             first = false;
             self.parse_block_ops(block)?;
         }
+        self.m.regions[region.0 as usize].close = self.tok.span;
         self.bump()
     }
 

@@ -5,9 +5,10 @@
 //! the protocol's stream.
 //!
 //! Requests: `initialize`, `launch` (`program`, `entry`, `args`,
-//! `stopOnEntry`, `cwd`), `setBreakpoints` (lines, moved to the next line
-//! with an op), `setFunctionBreakpoints`, `setExceptionBreakpoints` (faults
-//! always stop), `configurationDone`, `threads` (one), `stackTrace`,
+//! `stopOnEntry`, `cwd`; fails when any cannot be used), `setBreakpoints`
+//! (lines of the program's file, moved to the next line with an op; other
+//! files' are unverified), `setFunctionBreakpoints`, `setExceptionBreakpoints` (faults
+//! always stop), `configurationDone`, `threads` (one), `stackTrace` (paged),
 //! `scopes` (one per frame: its values in scope), `variables` (arrays and
 //! memrefs expand by their leading index), `evaluate` (the REPL's `print`
 //! expressions), `continue`, `next`, `stepIn`, `stepOut`, `exceptionInfo`,
@@ -143,6 +144,8 @@ pub struct Launch {
     pub args: Vec<String>,
     /// Pause before the first op.
     pub stop_on_entry: bool,
+    /// What relative paths (the program's, breakpoints' sources) are relative to.
+    pub cwd: Option<String>,
 }
 
 /// An expandable array in a `variables` answer: a value of frame `frame`
@@ -160,8 +163,11 @@ pub struct Dap<'a> {
     input: Requests,
     m: &'a Module,
     src: &'a Source,
-    /// The program's path as the client gave it.
+    /// The program's path, canonical when the file system allows, so a
+    /// breakpoint's source can be compared with it.
     path: String,
+    /// What a relative breakpoint source is relative to (`launch`'s `cwd`).
+    cwd: Option<String>,
     funcs: Vec<String>,
     /// Lines and columns count from 1 (the client's `linesStartAt1`).
     base: (i64, i64),
@@ -173,6 +179,12 @@ pub struct Dap<'a> {
     gone: bool,
     /// What a request that came while running asked for, done at the pause.
     pending: Option<Resume>,
+    /// `exited` and `terminated` were sent (the run ended or was terminated).
+    over: bool,
+    /// The input stopped being DAP (a broken message): the session ends
+    /// with exit status 2, as before `launch`. Shared with [`main`], which
+    /// gives the status after the debugger has taken the front end.
+    broken: Rc<std::cell::Cell<bool>>,
 }
 
 /// Requests as a reader thread parses them from the input (so they can
@@ -221,12 +233,15 @@ impl<'a> Dap<'a> {
             m,
             src,
             path,
+            cwd: None,
             funcs: Vec::new(),
             base,
             children: Vec::new(),
             fault: None,
             gone: false,
             pending: None,
+            over: false,
+            broken: Rc::default(),
         }
     }
 
@@ -264,6 +279,7 @@ impl<'a> Dap<'a> {
             Err(msg) => {
                 eprintln!("mlir-interp dap: {msg}");
                 self.gone = true;
+                self.broken.set(true);
                 None
             }
         }
@@ -305,7 +321,7 @@ impl<'a> Dap<'a> {
             "threads" => reply(self, json!({"threads": [{"id": THREAD, "name": "main"}]})),
             "stackTrace" => {
                 let body = match s {
-                    Some(s) => self.stack_trace(s),
+                    Some(s) => self.stack_trace(s, args),
                     None => json!({"stackFrames": [], "totalFrames": 0}),
                 };
                 reply(self, body);
@@ -359,9 +375,14 @@ impl<'a> Dap<'a> {
                 reply(self, json!({}));
                 return Ok(Act::Go(Resume::Restart));
             }
-            "terminate" | "disconnect" => {
+            "disconnect" => {
                 reply(self, json!({}));
-                self.gone = cmd == "disconnect";
+                self.gone = true;
+                return Ok(Act::Go(Resume::Quit));
+            }
+            "terminate" => {
+                reply(self, json!({}));
+                self.terminate();
                 return Ok(Act::Go(Resume::Quit));
             }
             "initialize" | "launch" => return Err(format!("'{cmd}' was already done")),
@@ -370,9 +391,54 @@ impl<'a> Dap<'a> {
         Ok(Act::Stay)
     }
 
+    /// `terminate`: the program ends as if killed, so the client hears
+    /// `exited` and `terminated` (the spec's order) and then disconnects;
+    /// until it does, other requests are refused.
+    fn terminate(&mut self) {
+        if !self.over {
+            let mut w = self.wire.borrow_mut();
+            w.event("exited", json!({"exitCode": 1}));
+            w.event("terminated", json!({}));
+            self.over = true;
+        }
+        while let Some(req) = self.next_request(true) {
+            if req["type"] != "request" {
+                continue;
+            }
+            if req["command"] == "disconnect" {
+                self.wire.borrow_mut().reply(&req, json!({}));
+                break;
+            }
+            self.wire.borrow_mut().fail(&req, "the program was terminated; only 'disconnect' is left");
+        }
+        self.gone = true;
+    }
+
+    /// Whether the client's `source` is the program: their canonical paths
+    /// are equal (a relative one is taken from `launch`'s `cwd`, else the
+    /// server's). An editor sends one `setBreakpoints` per file that has
+    /// breakpoints, and those of other files must not stop this program.
+    fn is_program(&self, source: &Json) -> bool {
+        let Some(p) = source["path"].as_str() else { return false };
+        let p = match &self.cwd {
+            Some(cwd) if !std::path::Path::new(p).is_absolute() => std::path::Path::new(cwd).join(p),
+            _ => std::path::PathBuf::from(p),
+        };
+        let canonical = std::fs::canonicalize(&p).unwrap_or(p);
+        canonical == std::path::Path::new(&self.path)
+    }
+
     /// `setBreakpoints`: the source's line breakpoints replaced, each moved
-    /// to the first line at or after it where an op starts.
+    /// to the first line at or after it where an op starts. Breakpoints in
+    /// another file are unverified and leave the program's alone.
     fn set_breakpoints(&mut self, args: &Json, points: &mut Points) -> Json {
+        let asked = args["breakpoints"].as_array().into_iter().flatten();
+        if !self.is_program(&args["source"]) {
+            let msg =
+                format!("not the program being debugged ({}): breakpoints in another file never stop it", self.path);
+            let out: Vec<Json> = asked.map(|_| json!({"verified": false, "message": msg})).collect();
+            return json!({"breakpoints": out});
+        }
         points.breaks.retain(|b| !matches!(b.at, Where::Line(_)));
         let mut starts: Vec<usize> = super::body_ops(self.m).map(|op| line_of(self.src, self.m, op)).collect();
         starts.sort_unstable();
@@ -380,7 +446,9 @@ impl<'a> Dap<'a> {
         let mut out = Vec::new();
         for bp in args["breakpoints"].as_array().into_iter().flatten() {
             let asked = bp["line"].as_i64().unwrap_or(0) - self.base.0 + 1;
-            let at = usize::try_from(asked).ok().and_then(|l| starts.iter().copied().find(|s| *s >= l));
+            // Line 0 (or below the client's first line) is no line at all.
+            let at =
+                usize::try_from(asked).ok().filter(|l| *l >= 1).and_then(|l| starts.iter().copied().find(|s| *s >= l));
             match at {
                 Some(line) => {
                     let id = points.add_break(Where::Line(line));
@@ -398,7 +466,10 @@ impl<'a> Dap<'a> {
         json!({"name": name, "path": self.path})
     }
 
-    fn stack_trace(&self, s: &Stopped<'_, '_>) -> Json {
+    /// `stackTrace`: frames from `startFrame`, at most `levels` of them (0
+    /// or absent: all), and how many there are in all, so a client that
+    /// loads frames page by page gets each once.
+    fn stack_trace(&self, s: &Stopped<'_, '_>, args: &Json) -> Json {
         let frames: Vec<Json> = (0..s.depth())
             .filter_map(|k| {
                 let op = if k == 0 { Some(s.op) } else { s.stack.get(s.stack.len() - k)?.site };
@@ -409,7 +480,14 @@ impl<'a> Dap<'a> {
                 }))
             })
             .collect();
-        json!({"totalFrames": frames.len(), "stackFrames": frames})
+        let total = frames.len();
+        let start = args["startFrame"].as_u64().map_or(0, |n| usize::try_from(n).unwrap_or(usize::MAX));
+        let levels = match args["levels"].as_u64() {
+            Some(n) if n > 0 => usize::try_from(n).unwrap_or(usize::MAX),
+            _ => usize::MAX,
+        };
+        let page: Vec<Json> = frames.into_iter().skip(start).take(levels).collect();
+        json!({"totalFrames": total, "stackFrames": page})
     }
 
     /// `variables`: a frame's values in scope, or the next level of an array.
@@ -473,6 +551,7 @@ impl<'a> Dap<'a> {
         let (reason, description, ids) = match s.reason {
             Reason::Entry => ("entry", "Paused on entry".to_string(), vec![]),
             Reason::Step => ("step", "Paused after a step".to_string(), vec![]),
+            Reason::Returned(f, vals) if vals.is_empty() => ("step", format!("Returned from @{f}"), vec![]),
             Reason::Returned(f, vals) => ("step", format!("Returned from @{f}: {}", vals.join(", ")), vec![]),
             Reason::Breakpoint(id) => ("breakpoint", format!("Paused on breakpoint {id}"), vec![*id]),
             Reason::Watch { id, expr, old, new } => {
@@ -555,6 +634,7 @@ impl Ui for Dap<'_> {
             w.event("exited", json!({"exitCode": code}));
             w.event("terminated", json!({}));
         }
+        self.over = true;
         // The client may restart, or disconnect.
         self.children.clear();
         self.serve(None, points)
@@ -570,6 +650,8 @@ impl Ui for Dap<'_> {
 
     fn loaded(&mut self, funcs: Vec<String>) {
         self.funcs = funcs;
+        // A restarted run has not ended yet.
+        self.over = false;
     }
 
     /// Requests that arrive while the program runs: `pause` pauses it,
@@ -616,7 +698,8 @@ fn capabilities() -> Json {
 
 /// Serves one debugging session on `input`/`output` (the `dap` command):
 /// the handshake up to `launch`, then runs under [`Dap`]. Returns the exit
-/// status: 0 when the client disconnects, 2 when the input is not DAP.
+/// status: 0 when the client disconnects (or its input ends), 2 when the
+/// input is not DAP, before or after `launch`.
 pub fn main(input: Box<dyn BufRead + Send>, output: Box<dyn Write>, cfg: crate::exec::Config) -> i32 {
     let wire = Rc::new(RefCell::new(Wire::new(output)));
     let input = reader(input);
@@ -674,10 +757,21 @@ pub fn main(input: Box<dyn BufRead + Send>, output: Box<dyn Write>, cfg: crate::
             return crate::driver::EXIT_INPUT;
         }
     };
+    let sess = super::Session { m: &m, src: &src, cfg, entry: launch.entry, args: launch.args };
+    // A bad entry or argument fails `launch` itself, as a bad program
+    // does, so the editor shows why instead of a session that ends at once.
+    if let Err(msg) = sess.check() {
+        wire.borrow_mut().fail(&req, msg.trim_end());
+        wire.borrow_mut().event("terminated", json!({}));
+        return crate::driver::EXIT_INPUT;
+    }
     wire.borrow_mut().reply(&req, json!({}));
     wire.borrow_mut().event("initialized", json!({}));
     let path = std::fs::canonicalize(&launch.program).map_or(launch.program.clone(), |p| p.display().to_string());
     let mut dap = Dap::new(&m, &src, path, wire.clone(), input, base);
+    dap.cwd = launch.cwd.clone();
+    let broken = dap.broken.clone();
+    let status = move || if broken.get() { crate::driver::EXIT_INPUT } else { 0 };
     // Function names before the first run, for `setFunctionBreakpoints`.
     dap.funcs = function_names(&m);
     let mut points = Points::default();
@@ -686,14 +780,14 @@ pub fn main(input: Box<dyn BufRead + Send>, output: Box<dyn Write>, cfg: crate::
         go |= matches!(dap.request(req, None, &mut points), Ok(Act::Go(_)));
     }
     if !go && dap.serve(None, &mut points) == Resume::Quit {
-        return 0;
+        return status();
     }
-    let sess = super::Session { m: &m, src: &src, cfg, entry: launch.entry, args: launch.args };
     match super::run_session_with(&sess, dap, points, launch.stop_on_entry) {
-        Ok(()) => 0,
+        Ok(()) => status(),
         Err(msg) => {
             let mut w = wire.borrow_mut();
             w.event("output", json!({"category": "stderr", "output": msg}));
+            w.event("exited", json!({"exitCode": crate::driver::EXIT_INPUT}));
             w.event("terminated", json!({}));
             crate::driver::EXIT_INPUT
         }
@@ -738,5 +832,6 @@ fn launch_args(a: &Json) -> Result<Launch, String> {
         entry: a["entry"].as_str().unwrap_or("main").to_string(),
         args,
         stop_on_entry: a["stopOnEntry"].as_bool().unwrap_or(false),
+        cwd: a["cwd"].as_str().map(str::to_string),
     })
 }

@@ -110,7 +110,8 @@ pub struct Repl<'a> {
     frame: usize,
     /// Steps left of a `step N`/`next N`.
     repeat: (Resume, usize),
-    /// The last line `list` showed.
+    /// The line after the last one `list` showed, where the next bare
+    /// `list` goes on (as gdb's does, without overlap).
     listed: Option<usize>,
 }
 
@@ -282,17 +283,25 @@ impl<'a> Repl<'a> {
                 Ok(Act::Stay)
             }
             "l" | "list" => {
-                let centre = if arg.is_empty() {
-                    match (self.listed, s) {
-                        (Some(l), _) => l + 6,
-                        (None, Some(s)) => line_of(self.src, self.m, s.frame(self.frame).map_or(s.op, |f| f.0)),
+                let current = s.map(|s| line_of(self.src, self.m, s.frame(self.frame).map_or(s.op, |f| f.0)));
+                let first = if arg.is_empty() {
+                    match (self.listed, current) {
+                        (Some(next), _) => next,
+                        (None, Some(line)) => line.saturating_sub(5).max(1),
                         (None, None) => 1,
                     }
                 } else {
-                    arg.parse::<usize>().map_err(|_| format!("'{arg}' is not a line number"))?
+                    let centre = arg.parse::<usize>().map_err(|_| format!("'{arg}' is not a line number"))?;
+                    if centre > self.src.line_count() {
+                        return Err(format!(
+                            "Line {centre} is past the end of {} ({} lines).",
+                            self.src.name,
+                            self.src.line_count()
+                        ));
+                    }
+                    centre.saturating_sub(5).max(1)
                 };
-                let current = s.map(|s| line_of(self.src, self.m, s.frame(self.frame).map_or(s.op, |f| f.0)));
-                self.list(centre, current);
+                self.list(first, current);
                 self.last = "list".to_string();
                 Ok(Act::Stay)
             }
@@ -376,20 +385,19 @@ impl<'a> Repl<'a> {
         }
     }
 
-    /// Source lines around `centre`, `=>` at `current`.
-    fn list(&mut self, centre: usize, current: Option<usize>) {
+    /// Ten source lines from `first`, `=>` at `current`.
+    fn list(&mut self, first: usize, current: Option<usize>) {
         let last = self.src.line_count();
-        let first = centre.saturating_sub(5).max(1);
         let end = (first + 10).min(last + 1);
         if first > last {
-            println!("Line {centre} is past the end of {} ({last} lines).", self.src.name);
+            println!("Line number {first} out of range; {} has {last} lines.", self.src.name);
             return;
         }
         for n in first..end {
             let mark = if Some(n) == current { "=>" } else { "  " };
             println!("{mark}{n:>5}  {}", self.src.line_text(n));
         }
-        self.listed = Some(end.saturating_sub(6).max(first));
+        self.listed = Some(end);
     }
 
     /// `LINE  text` of the current line.
@@ -414,7 +422,14 @@ impl<'a> Repl<'a> {
                 println!("The program stopped at the failing op; its state can be inspected ('run' restarts, 'quit' leaves).");
             }
         }
-        let after = if s.after { format!(" (after {})", s.e.m.op_name(s.op)) } else { String::new() };
+        let after = if s.after {
+            format!(" (after {})", s.e.m.op_name(s.op))
+        } else if s.e.m.is_implicit(s.op) {
+            // The parser's terminator stands at the `}`, which says nothing of it.
+            format!(" (implicit {})", s.e.m.op_name(s.op))
+        } else {
+            String::new()
+        };
         println!("@{} at {}{after}", s.func_name(0), s.loc(s.op));
         self.show_line(line_of(self.src, self.m, s.op));
     }

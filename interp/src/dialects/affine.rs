@@ -160,8 +160,9 @@ fn if_op(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     e.assign_all(fr, op, out)
 }
 
-/// The memref indices of an affine access: `map` on operands `range`.
-fn access(e: &Engine, fr: &Frame, op: OpId, range: std::ops::Range<usize>, name: &str) -> Result<Vec<i64>> {
+/// The memref indices of an affine access: `map` on operands `range`
+/// (also what the trace shows the address of).
+pub(crate) fn access(e: &Engine, fr: &Frame, op: OpId, range: std::ops::Range<usize>, name: &str) -> Result<Vec<i64>> {
     let vals = index_args(e, fr, op, range, "used as an affine access index")?;
     eval_map(op, map_attr(e, op, name)?, &vals)
 }
