@@ -156,4 +156,51 @@ func.func @generic(%x: {t}, %y: {t}, %o: {t}) -> {t} {{
         let (x, y) = both(&text, &[tensor(&[a, b], &seed), tensor(&[a, b], &[5, -3]), tensor(&[a, b], &[0])]);
         prop_assert_eq!(x, y);
     }
+
+    /// `conv_1d_nwc_wcf` with any strides and dilations: the input is read
+    /// at `(n, w * stride + kw * dilation, c)` (LLVM 22's OpDSL definition).
+    #[test]
+    fn conv_1d_nwc_wcf_is_its_generic(n in 1usize..3, w in 1usize..4, f in 1usize..3, kw in 1usize..4, c in 1usize..3,
+                                      stride in 1usize..4, dilation in 1usize..4, seed in prop::collection::vec(-9i32..9, 1..6)) {
+        let iw = (w - 1) * stride + (kw - 1) * dilation + 1;
+        let (ti, tf, to) = (ty(&[n, iw, c], "i32"), ty(&[kw, c, f], "i32"), ty(&[n, w, f], "i32"));
+        let text = format!(r#"
+func.func @named(%i: {ti}, %k: {tf}, %o: {to}) -> {to} {{
+  %r = linalg.conv_1d_nwc_wcf {{dilations = dense<{dilation}> : tensor<1xi64>, strides = dense<{stride}> : tensor<1xi64>}} ins(%i, %k : {ti}, {tf}) outs(%o : {to}) -> {to}
+  return %r : {to}
+}}
+func.func @generic(%i: {ti}, %k: {tf}, %o: {to}) -> {to} {{
+  %r = linalg.generic {{indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1 * {stride} + d3 * {dilation}, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d3, d4, d2)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction"]}} ins(%i, %k : {ti}, {tf}) outs(%o : {to}) {{
+  ^bb0(%x: i32, %y: i32, %acc: i32):
+    %p = arith.muli %x, %y : i32
+    %s = arith.addi %acc, %p : i32
+    linalg.yield %s : i32
+  }} -> {to}
+  return %r : {to}
+}}"#);
+        let (x, y) = both(&text, &[tensor(&[n, iw, c], &seed), tensor(&[kw, c, f], &[2, -1, 3]), tensor(&[n, w, f], &[1])]);
+        prop_assert_eq!(x, y);
+    }
+
+    /// `batch_matmul` is a matmul per batch: `(b, m, k) x (b, k, n)`.
+    #[test]
+    fn batch_matmul_is_its_generic(b in 1usize..3, m in 1usize..4, n in 1usize..4, k in 1usize..4, seed in prop::collection::vec(-9i32..9, 1..7)) {
+        let (ta, tb, tc) = (ty(&[b, m, k], "i32"), ty(&[b, k, n], "i32"), ty(&[b, m, n], "i32"));
+        let text = format!(r#"
+func.func @named(%a: {ta}, %b: {tb}, %c: {tc}) -> {tc} {{
+  %r = linalg.batch_matmul ins(%a, %b : {ta}, {tb}) outs(%c : {tc}) -> {tc}
+  return %r : {tc}
+}}
+func.func @generic(%a: {ta}, %b: {tb}, %c: {tc}) -> {tc} {{
+  %r = linalg.generic {{indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d3, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}} ins(%a, %b : {ta}, {tb}) outs(%c : {tc}) {{
+  ^bb0(%x: i32, %y: i32, %acc: i32):
+    %p = arith.muli %x, %y : i32
+    %s = arith.addi %acc, %p : i32
+    linalg.yield %s : i32
+  }} -> {tc}
+  return %r : {tc}
+}}"#);
+        let (x, y) = both(&text, &[tensor(&[b, m, k], &seed), tensor(&[b, k, n], &[3, -2, 5]), tensor(&[b, m, n], &[1])]);
+        prop_assert_eq!(x, y);
+    }
 }
