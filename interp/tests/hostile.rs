@@ -180,3 +180,16 @@ fn fuzz_regressions_end_cleanly() {
         }
     }
 }
+
+/// mlir-opt accepts integer complex constants; the engine does not model
+/// them, and says so (not an internal error, which would blame itself).
+#[test]
+fn integer_complex_is_unsupported_not_internal() {
+    let text = main_with("  %c = complex.constant [1 : i32, 2 : i32] : complex<i32>");
+    check(
+        "complex_i32.mlir",
+        &["run"],
+        &text,
+        Expect { code: 1, stderr: "unsupported: complex numbers with integer parts" },
+    );
+}
