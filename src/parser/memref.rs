@@ -41,7 +41,8 @@ impl<'a> Parser<'a> {
                 let m = self.parse_use_name()?;
                 let ids = self.bracket_operands()?;
                 self.parse_optional_attrs(st)?;
-                let (t, e) = self.colon_shaped_type("memref")?;
+                let what = if kind == OpKind::TensorExtract { "tensor" } else { "memref" };
+                let (t, e) = self.colon_ranked_type(what)?;
                 let v = self.resolve(m, t)?;
                 st.operands.push(v);
                 self.resolve_uniform(st, &ids, idx)?;
@@ -53,7 +54,7 @@ impl<'a> Parser<'a> {
                 let m = self.parse_use_name()?;
                 let ids = self.bracket_operands()?;
                 self.parse_optional_attrs(st)?;
-                let (t, e) = self.colon_shaped_type("memref")?;
+                let (t, e) = self.colon_ranked_type("memref")?;
                 let v = self.resolve(val, e)?;
                 st.operands.push(v);
                 let mv = self.resolve(m, t)?;
@@ -437,6 +438,28 @@ impl<'a> Parser<'a> {
 
     /// `: type` of a shaped type, and its element type; `what` names the
     /// expected kind in the error (`memref`, `shaped`).
+    /// `: T` where the op's format reads T as a ranked `memref` or
+    /// `tensor` (`what`), with mlir-opt's message for any other type; returns
+    /// T and its element type.
+    pub(super) fn colon_ranked_type(&mut self, what: &str) -> PResult<(TypeId, TypeId)> {
+        self.expect(Tok::Colon, "':'")?;
+        let sp = self.tok.span;
+        let t = self.parse_type()?;
+        match self.m.ctx.type_kind(t) {
+            TypeKind::MemRef { elem, .. } if what == "memref" => Ok((t, *elem)),
+            TypeKind::RankedTensor { elem, .. } if what == "tensor" => Ok((t, *elem)),
+            _ => {
+                let found = self.type_str(t);
+                self.err_at(
+                    sp,
+                    format!(
+                        "{CUSTOM_MARK}invalid kind of type specified: expected builtin.{what}, but found '{found}'"
+                    ),
+                )
+            }
+        }
+    }
+
     pub(super) fn colon_shaped_type(&mut self, what: &str) -> PResult<(TypeId, TypeId)> {
         let sp = self.tok.span;
         let t = self.colon_type()?;

@@ -33,7 +33,7 @@ impl<'a> Parser<'a> {
                 let d = self.parse_use_name()?;
                 let ids = self.bracket_operands()?;
                 self.parse_optional_attrs(st)?;
-                let (t, e) = self.colon_shaped_type("tensor")?;
+                let (t, e) = self.colon_ranked_type("tensor")?;
                 let vv = self.resolve(v, e)?;
                 let dv = self.resolve(d, t)?;
                 st.operands.extend([vv, dv]);

@@ -13,6 +13,11 @@ impl Verifier<'_> {
                 let ops = m.operands(op);
                 let base = usize::from(kind == TensorInsert);
                 let Some(&tv) = ops.get(base) else { return self.op_err(op, "expected a tensor operand") };
+                if !matches!(m.ctx.type_kind(m.type_of(tv)), TypeKind::RankedTensor { .. }) {
+                    let what = if kind == TensorInsert { "operand #1" } else { "operand #0" };
+                    let t = self.ty(m.type_of(tv));
+                    return self.op_err(op, format!("{what} must be ranked tensor of any type values, but got '{t}'"));
+                }
                 if let Some(shape) = self.shape_of(m.type_of(tv)) {
                     if shape.len() != ops.len() - base - 1 {
                         let what = if kind == TensorInsert {
