@@ -134,6 +134,23 @@ pub fn opdsl(kind: OpKind) -> Option<&'static OpDsl> {
     opdsl::OPS.iter().find(|d| d.name == kind.name())
 }
 
+/// The structured ops whose operands are split by `operandSegmentSizes`
+/// (besides the OpDSL ops, which [`input_count`] checks against their
+/// definition too).
+pub fn segmented(o: LinalgOp) -> bool {
+    matches!(
+        o,
+        LinalgOp::Generic
+            | LinalgOp::Fill
+            | LinalgOp::Copy
+            | LinalgOp::Matmul
+            | LinalgOp::BatchMatmul
+            | LinalgOp::BatchReduceMatmul
+            | LinalgOp::Contract
+            | LinalgOp::Elementwise
+    )
+}
+
 /// How many of `op`'s operands are inputs (the rest are outputs): by
 /// `operandSegmentSizes` where the op has it, else by the op's fixed
 /// layout. `None` when the operands do not fit that layout (the verifier
@@ -141,14 +158,7 @@ pub fn opdsl(kind: OpKind) -> Option<&'static OpDsl> {
 pub fn input_count(m: &Module, op: OpId, o: LinalgOp) -> Option<usize> {
     let n = m.operands(op).len();
     match o {
-        LinalgOp::Generic
-        | LinalgOp::Fill
-        | LinalgOp::Copy
-        | LinalgOp::Matmul
-        | LinalgOp::BatchMatmul
-        | LinalgOp::BatchReduceMatmul
-        | LinalgOp::Contract
-        | LinalgOp::Elementwise => match i64s(m, op, "operandSegmentSizes")?[..] {
+        _ if segmented(o) => match i64s(m, op, "operandSegmentSizes")?[..] {
             [i, o] if i >= 0 && o >= 0 && (i + o) as usize == n => Some(i as usize),
             _ => None,
         },

@@ -11,21 +11,7 @@ use crate::affine::{AffineExpr, AffineMap};
 use crate::ops::LinalgOp;
 use crate::types::DYNAMIC;
 
-/// The ops whose operands are split by `operandSegmentSizes` (the OpDSL
-/// ops too).
-fn segmented(o: LinalgOp) -> bool {
-    matches!(
-        o,
-        LinalgOp::Generic
-            | LinalgOp::Fill
-            | LinalgOp::Copy
-            | LinalgOp::Matmul
-            | LinalgOp::BatchMatmul
-            | LinalgOp::BatchReduceMatmul
-            | LinalgOp::Contract
-            | LinalgOp::Elementwise
-    )
-}
+use crate::linalg::segmented;
 
 /// A structured op's operands split into inputs and outputs, with the
 /// indexing maps it iterates by and its number of loops.
