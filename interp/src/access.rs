@@ -24,14 +24,7 @@ impl Buffer {
             let bits = le_u128(&self.data[at..at + n]);
             match lane {
                 Lane::Float(k) => {
-                    let f = float::from_bits(k, bits);
-                    match slot {
-                        // The bits alone when the format matches (it does for a
-                        // slot reused by the same op): no struct copy.
-                        Value::Scalar(Scalar::Float(z)) if z.kind == k => z.bits = f.bits,
-                        _ => slot.set_float(f),
-                    }
-                    return;
+                    return slot.set_float(float::from_bits(k, bits));
                 }
                 Lane::Int(w) if (1..=64).contains(&w) => return slot.set_word(w, bits as u64 & (u64::MAX >> (64 - w))),
                 _ => {}
@@ -57,7 +50,7 @@ impl MemRef {
         let b = self.buf.borrow();
         let lane = self.elem.lane;
         if self.elem.vshape.is_empty() {
-            return Value::Scalar(b.read_lane(byte, lane));
+            return Value::from_scalar(b.read_lane(byte, lane));
         }
         let lanes: Vec<Scalar> = (0..self.elem.lanes()).map(|k| b.read_lane(byte + k * lane.bytes(), lane)).collect();
         match Dense::new(&self.elem.vshape, &lanes, Some(lane)) {
@@ -74,7 +67,9 @@ impl MemRef {
         let lane = self.elem.lane;
         let bad = || Error::unverified(at, format!("value does not fit an element of type {}", self.elem.name));
         match v {
-            Value::Scalar(s) if self.elem.vshape.is_empty() => b.write_lane(byte, lane, s).ok_or_else(bad),
+            Value::Scalar(_) | Value::Wide(_) if self.elem.vshape.is_empty() => {
+                b.write_lane(byte, lane, &v.scalar().ok_or_else(bad)?).ok_or_else(bad)
+            }
             Value::Array(a) if a.shape() == self.elem.vshape.as_slice() => {
                 for (k, s) in a.iter().enumerate() {
                     b.write_lane(byte + k * lane.bytes(), lane, &s).ok_or_else(bad)?;
@@ -89,7 +84,7 @@ impl MemRef {
     #[inline]
     pub fn load(&self, at: OpId, idx: &[i64], what: &str) -> Result<Value> {
         if let Some(s) = self.load_scalar(idx) {
-            return Ok(Value::Scalar(s));
+            return Ok(Value::from_scalar(s));
         }
         let byte = self.locate(at, idx, what)?;
         Ok(self.read_at(byte))
@@ -99,7 +94,7 @@ impl MemRef {
     #[inline]
     pub fn store(&self, at: OpId, idx: &[i64], v: &Value, what: &str) -> Result<()> {
         if let Value::Scalar(s) = v {
-            if self.store_scalar(idx, s) {
+            if self.store_scalar(idx, &s.unpack()) {
                 return Ok(());
             }
         }
@@ -186,7 +181,7 @@ impl MemRef {
         let mut idx = vec![0i64; self.sizes.len()];
         for k in 0..self.num_elements().unwrap_or(0) {
             let v = if self.elem.vshape.is_empty() {
-                Value::Scalar(arr.get(k))
+                Value::from_scalar(arr.get(k))
             } else {
                 let part = arr.gather(&self.elem.vshape, k * lanes..(k + 1) * lanes);
                 Value::Array(Rc::new(part.map_err(|x| self.dense_error(at, what, x))?))

@@ -571,7 +571,7 @@ fn to_value(e: &mut Engine, op: OpId, ty: TypeId, d: Data) -> Result<Value, Stri
     let ctx = &e.m.ctx;
     let tname = type_to_string(ctx, ty);
     let kind = ctx.type_kind(ty).clone();
-    let scalar = |s: Scalar| Ok(Value::Scalar(s));
+    let scalar = |s: Scalar| Ok(Value::from_scalar(s));
     let float = |k: FloatKind, bits: u128| scalar(Scalar::Float(float::from_bits(k, bits)));
     let int_width = match &kind {
         TypeKind::Integer { width, .. } => Some(*width),
@@ -668,21 +668,21 @@ fn from_value(e: &Engine, op: OpId, ty: TypeId, v: &Value) -> Result<Data, Error
         let t = type_to_string(&e.m.ctx, ty);
         Error::new(ErrorClass::NoLibraryForm, format!("a result of type {t} ({what}) has no library form"))
     };
-    match v {
-        Value::Scalar(Scalar::Poison(_)) => Ok(Data::Poison),
-        Value::Scalar(Scalar::Int(i)) if i.width() == 1 => Ok(Data::Bool(i.is_nonzero())),
-        Value::Scalar(Scalar::Int(i)) => {
+    match v.scalar() {
+        Some(Scalar::Poison(_)) => Ok(Data::Poison),
+        Some(Scalar::Int(i)) if i.width() == 1 => Ok(Data::Bool(i.is_nonzero())),
+        Some(Scalar::Int(i)) => {
             let s = i.to_sbig();
             Ok(i128::try_from(&s).map_or(Data::Wide(s), Data::Int))
         }
-        Value::Scalar(Scalar::Float(f)) => Ok(match f.kind {
+        Some(Scalar::Float(f)) => Ok(match f.kind {
             FloatKind::F16 => Data::F16(half::f16::from_bits(f.bits as u16)),
             FloatKind::BF16 => Data::BF16(half::bf16::from_bits(f.bits as u16)),
             FloatKind::F32 => Data::F32(f32::from_bits(f.bits as u32)),
             FloatKind::F64 => Data::F64(f64::from_bits(f.bits as u64)),
             _ => Data::FloatBits(f.bits),
         }),
-        Value::Scalar(Scalar::Complex(c)) => {
+        Some(Scalar::Complex(c)) => {
             let (re, im) = c.parts();
             match re.kind {
                 FloatKind::F32 => {
@@ -694,14 +694,17 @@ fn from_value(e: &Engine, op: OpId, ty: TypeId, v: &Value) -> Result<Data, Error
                 _ => Err(no_form("a complex number of small floats")),
             }
         }
-        Value::Array(d) => Ok(Data::Array(Tensor::of_dense(d))),
-        Value::Memref(m) => {
-            let d = m.read_all(op, "return").map_err(|x| no_form(&x.kind.to_string()))?;
-            Ok(Data::Array(Tensor::of_dense(&d)))
-        }
-        Value::Func(_) => Err(no_form("a function")),
-        Value::Ptr(_) => Err(no_form("a pointer")),
-        Value::Agg(_) => Err(no_form("an LLVM struct or array")),
-        Value::Opaque => Err(no_form("opaque")),
+        _ => match v {
+            Value::Array(d) => Ok(Data::Array(Tensor::of_dense(d))),
+            Value::Memref(m) => {
+                let d = m.read_all(op, "return").map_err(|x| no_form(&x.kind.to_string()))?;
+                Ok(Data::Array(Tensor::of_dense(&d)))
+            }
+            Value::Func(_) => Err(no_form("a function")),
+            Value::Ptr(_) => Err(no_form("a pointer")),
+            Value::Agg(_) => Err(no_form("an LLVM struct or array")),
+            Value::Opaque => Err(no_form("opaque")),
+            Value::Scalar(_) | Value::Wide(_) => Err(no_form("this scalar")),
+        },
     }
 }

@@ -410,7 +410,9 @@ impl<'a> Stopped<'a, '_> {
         let (v, val) = self.lookup(k, &name).ok_or_else(|| format!("no value {name} in scope here"))?;
         let ty = self.type_of(v);
         match val {
-            Value::Scalar(s) if slices.is_none() => Ok(format!("{name} = {} : {ty}", show::scalar(s))),
+            Value::Scalar(_) | Value::Wide(_) if slices.is_none() => {
+                Ok(format!("{name} = {} : {ty}", val.scalar().map_or_else(String::new, |s| show::scalar(&s))))
+            }
             Value::Array(d) => {
                 let table = Table::of_dense(d, slices.as_deref())?;
                 Ok(format!("{expr} : {ty}\n{}", table.render()))

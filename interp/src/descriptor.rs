@@ -18,7 +18,7 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::exec::Engine;
 use crate::memory::{AllocKind, Elem, Lane, MemRef, Ptr};
 use crate::operands::elem_of;
-use crate::value::{Int, Scalar, Value};
+use crate::value::{Int, Packed, Scalar, Value};
 use mlir_ir::ir::OpId;
 use mlir_ir::types::{TypeId, TypeKind};
 use std::rc::Rc;
@@ -45,7 +45,9 @@ pub fn convert(e: &mut Engine, op: OpId, v: Value, from: TypeId, to: TypeId) -> 
                 }
             };
             return match &v {
-                Value::Scalar(x) => Ok(Value::Scalar(lane(x))),
+                Value::Scalar(_) | Value::Wide(_) => {
+                    Ok(Value::from_scalar(lane(&v.scalar().ok_or_else(|| Error::unverified(op, "a scalar"))?)))
+                }
                 Value::Array(d) => crate::operands::array(op, d.shape(), d.iter().map(|x| lane(&x)).collect()),
                 _ => Ok(v),
             };
@@ -62,8 +64,12 @@ pub fn convert(e: &mut Engine, op: OpId, v: Value, from: TypeId, to: TypeId) -> 
         _ => {}
     }
     let is_llvm = |t: TypeId| matches!(ctx.type_kind(t), TypeKind::LlvmStruct { .. } | TypeKind::LlvmArray { .. });
-    if is_llvm(from) == is_llvm(to) || matches!(v, Value::Scalar(Scalar::Poison(_))) {
+    if is_llvm(from) == is_llvm(to) || v.as_poison().is_some() {
         return Ok(v);
+    }
+    if let Some(Scalar::Complex(c)) = v.scalar() {
+        let (re, im) = c.parts();
+        return Ok(Value::Agg(Rc::from(vec![Value::float(re), Value::float(im)])));
     }
     match (v, ctx.type_kind(from).clone(), ctx.type_kind(to).clone()) {
         (Value::Memref(m), TypeKind::MemRef { .. }, _) => Ok(ranked_struct(&m)),
@@ -74,7 +80,7 @@ pub fn convert(e: &mut Engine, op: OpId, v: Value, from: TypeId, to: TypeId) -> 
         }
         (Value::Agg(fs), _, TypeKind::UnrankedMemRef { elem, .. }) => {
             let elem = elem_of(e, op, elem)?;
-            let (Some(Value::Scalar(Scalar::Int(rank))), Some(Value::Ptr(d))) = (fs.first(), fs.get(1)) else {
+            let (Some(rank), Some(Value::Ptr(d))) = (fs.first().and_then(Value::as_int), fs.get(1)) else {
                 return Err(Error::unverified(op, "an unranked memref descriptor is {rank, pointer}"));
             };
             let rank = rank.to_i64().ok_or_else(|| Error::unverified(op, "bad rank"))?;
@@ -90,16 +96,12 @@ pub fn convert(e: &mut Engine, op: OpId, v: Value, from: TypeId, to: TypeId) -> 
             let dims: Vec<usize> = shape.iter().map(|d| (*d).max(0) as usize).collect();
             crate::operands::array(op, &dims, lanes)
         }
-        (Value::Scalar(Scalar::Complex(c)), _, _) => {
-            let (re, im) = c.parts();
-            Ok(Value::Agg(Rc::from(vec![Value::float(re), Value::float(im)])))
-        }
-        (Value::Agg(fs), _, TypeKind::Complex(_)) => match (fs.first(), fs.get(1)) {
-            (Some(Value::Scalar(Scalar::Float(re))), Some(Value::Scalar(Scalar::Float(im)))) => {
-                Ok(Value::Scalar(Scalar::complex(*re, *im)))
+        (Value::Agg(fs), _, TypeKind::Complex(_)) => {
+            match (fs.first().and_then(Value::as_float), fs.get(1).and_then(Value::as_float)) {
+                (Some(re), Some(im)) => Ok(Value::from_scalar(Scalar::complex(re, im))),
+                _ => Ok(Value::poison(op)),
             }
-            _ => Ok(Value::poison(op)),
-        },
+        }
         _ => {
             let (f, t) = (mlir_ir::printer::type_to_string(ctx, from), mlir_ir::printer::type_to_string(ctx, to));
             Err(Error::at(op, ErrorKind::Unsupported(format!("a conversion cast from {f} to {t}"))))
@@ -148,11 +150,11 @@ fn unranked_struct(e: &mut Engine, op: OpId, m: &MemRef) -> Result<Value> {
 
 /// A memref from the fields of a ranked descriptor struct.
 fn from_fields(op: OpId, fs: &[Value], elem: Elem, what: &str) -> Result<MemRef> {
-    let int = |v: Option<&Value>| match v {
-        Some(Value::Scalar(Scalar::Int(i))) => {
+    let int = |v: Option<&Value>| match v.and_then(Value::scalar) {
+        Some(Scalar::Int(i)) => {
             i.to_u64().map(|x| x as i64).ok_or_else(|| Error::unverified(op, "bad descriptor field"))
         }
-        Some(Value::Scalar(Scalar::Poison(p))) => Err(Error::at(
+        Some(Scalar::Poison(p)) => Err(Error::at(
             op,
             ErrorKind::Poison { what: format!("a memref descriptor field read by {what}"), origin: p.0 },
         )),
@@ -167,7 +169,7 @@ fn from_fields(op: OpId, fs: &[Value], elem: Elem, what: &str) -> Result<MemRef>
     };
     let aligned = match fs.get(1) {
         Some(Value::Ptr(p)) => p.clone(),
-        Some(Value::Scalar(Scalar::Poison(p))) => {
+        Some(Value::Scalar(Packed::Poison(p))) => {
             let what = format!("the aligned pointer of a memref descriptor read by {what}");
             return Err(Error::at(op, ErrorKind::Poison { what, origin: p.0 }));
         }

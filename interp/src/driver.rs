@@ -126,7 +126,7 @@ pub fn print_result(e: &mut Engine, entry: &str, vals: &[Value], res: EntryResul
             _ => return Err(bad("bad entry result")),
         },
         EntryResult::F32 => match vals.first().and_then(Value::scalar) {
-            Some(Scalar::Float(f)) => crate::runtime::format_e(*f),
+            Some(Scalar::Float(f)) => crate::runtime::format_e(f),
             _ => return Err(bad("bad entry result")),
         },
     };
@@ -199,8 +199,12 @@ pub fn write_results_npy(e: &Engine, entry: &str, vals: &[Value], dir: &str) -> 
             Value::Memref(m) => {
                 m.read_all(op.unwrap_or(mlir_ir::ir::OpId(0)), "--out").map_err(|x| fail(x.kind.to_string()))?
             }
-            Value::Scalar(s) => crate::dense::Dense::new(&[], std::slice::from_ref(s), None)
-                .map_err(|x| fail(format!("result #{i}: {x:?}")))?,
+            v => match v.scalar() {
+                Some(s) => crate::dense::Dense::new(&[], std::slice::from_ref(&s), None)
+                    .map_err(|x| fail(format!("result #{i}: {x:?}")))?,
+                None => return Err(fail(format!("result #{i} has no .npy form"))),
+            },
+            #[allow(unreachable_patterns)]
             _ => return Err(fail(format!("result #{i} has no .npy form"))),
         };
         let bytes = crate::npy::write(&d).map_err(|m| fail(format!("result #{i} cannot be written as .npy: {m}")))?;

@@ -940,7 +940,7 @@ impl<'m> Engine<'m> {
     /// The boolean of an i1 value, failing on poison.
     pub(crate) fn cond(&self, op: OpId, v: &Value, what: &str) -> Result<bool> {
         self.observe(op, v, what)?;
-        match v.scalar().and_then(Scalar::as_int) {
+        match v.as_int() {
             Some(i) => Ok(i.is_nonzero()),
             None => Err(Error::unverified(op, "expected an i1 condition")),
         }

@@ -14,7 +14,7 @@ use crate::float::{self, Float, Round};
 use crate::memory::{mem_ub, AllocKind, AllocLayout, Buffer, Elem, Lane, MemRef};
 use crate::sem::fp::To;
 use crate::sem::int::Out;
-use crate::value::{map1, map2, map2_pair, Builder, Dense, Int, Poison, Scalar, Value};
+use crate::value::{map1, map2, map2_pair, Builder, Dense, Int, Packed, Poison, Scalar, Value};
 use mlir_ir::attrs::Attribute;
 use mlir_ir::ir::OpId;
 use mlir_ir::types::{TypeId, TypeKind};
@@ -128,7 +128,7 @@ pub fn int_cast(e: &Engine, fr: &mut Frame, op: OpId, f: impl Fn(u32, &Int, u32)
 pub fn dense(e: &Engine, fr: &Frame, op: OpId, i: usize) -> Result<Rc<Dense>> {
     match e.arg(fr, op, i)? {
         Value::Array(a) => Ok(a.clone()),
-        Value::Scalar(s) => Dense::new(&[], std::slice::from_ref(s), None)
+        v @ (Value::Scalar(_) | Value::Wide(_)) => Dense::new(&[], &[v.scalar().ok_or_else(|| bad_types(op))?], None)
             .map(Rc::new)
             .map_err(|x| Error::unverified(op, format!("operand #{i}: {x:?}"))),
         _ => Err(Error::unverified(op, format!("operand #{i} is not a vector or tensor"))),
@@ -245,12 +245,7 @@ pub fn index_or_poison(op: OpId, v: &Value) -> Result<Option<i64>> {
 /// The scalars of a list of scalar values.
 #[inline]
 pub fn scalars(op: OpId, vals: Vec<Value>) -> Result<Vec<Scalar>> {
-    vals.into_iter()
-        .map(|v| match v {
-            Value::Scalar(s) => Ok(s),
-            _ => Err(Error::unverified(op, "expected scalar operands")),
-        })
-        .collect()
+    vals.into_iter().map(|v| v.scalar().ok_or_else(|| Error::unverified(op, "expected scalar operands"))).collect()
 }
 
 // ---- memrefs and indices ----------------------------------------------------
@@ -274,10 +269,7 @@ pub fn memref_arg(e: &Engine, fr: &Frame, op: OpId, i: usize) -> Result<Rc<MemRe
 #[inline]
 pub fn index_of(e: &Engine, op: OpId, v: &Value, what: &str) -> Result<i64> {
     e.observe(op, v, what)?;
-    v.scalar()
-        .and_then(Scalar::as_int)
-        .and_then(Int::to_i64)
-        .ok_or_else(|| Error::unverified(op, "expected an index operand"))
+    v.as_int().and_then(|i| i.to_i64()).ok_or_else(|| Error::unverified(op, "expected an index operand"))
 }
 
 /// Index operands `range` of `op`.
@@ -535,12 +527,12 @@ pub fn float1(e: &Engine, fr: &mut Frame, op: OpId, f: impl Fn(Float) -> Float) 
 pub fn select(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let (c, t, f) = (e.arg(fr, op, 0)?, e.arg(fr, op, 1)?, e.arg(fr, op, 2)?);
     let v = match c {
-        Value::Scalar(Scalar::Poison(p)) => match t {
+        Value::Scalar(Packed::Poison(p)) => match t {
             Value::Array(_) => map1(t, |_| Ok(Scalar::Poison(*p)), bad_shape(op))?,
-            _ => Value::Scalar(Scalar::Poison(*p)),
+            _ => Value::from_scalar(Scalar::Poison(*p)),
         },
-        Value::Scalar(Scalar::Int(i)) => {
-            if i.is_nonzero() {
+        Value::Scalar(Packed::Int { lo, hi, .. }) => {
+            if *lo != 0 || *hi != 0 {
                 t.clone()
             } else {
                 f.clone()
@@ -587,7 +579,7 @@ pub fn switch(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     };
     let ncases = e.m.successors(op).len().saturating_sub(1);
     let hit = match &e.aux[op.0 as usize].constant {
-        Some(Value::Array(cases)) => cases.iter().position(|c| c.as_int() == Some(flag)),
+        Some(Value::Array(cases)) => cases.iter().position(|c| c.as_int() == Some(&flag)),
         _ => None,
     };
     let target = match hit {
@@ -675,7 +667,14 @@ pub fn float3(e: &Engine, fr: &mut Frame, op: OpId, f: impl Fn(Float, Float, Flo
         _ => Err(bad_types(op)),
     };
     let v = match args {
-        [Value::Scalar(a), Value::Scalar(b), Value::Scalar(c)] => Value::Scalar(one([a, b, c])?),
+        [a @ (Value::Scalar(_) | Value::Wide(_)), b, c] if b.scalar().is_some() && c.scalar().is_some() => {
+            let bad = || bad_types(op);
+            Value::from_scalar(one([
+                &a.scalar().ok_or_else(bad)?,
+                &b.scalar().ok_or_else(bad)?,
+                &c.scalar().ok_or_else(bad)?,
+            ])?)
+        }
         [Value::Array(a), Value::Array(b), Value::Array(c)] if a.shape() == b.shape() && a.shape() == c.shape() => {
             let elems = a.iter().zip(b.iter()).zip(c.iter()).map(|((x, y), z)| one([&x, &y, &z]));
             let elems = elems.collect::<Result<Vec<_>>>()?;

@@ -306,7 +306,7 @@ fn flatten(v: &Value, at: mlir_ir::ir::OpId, nan_exact: bool, out: &mut Vec<Opti
         s => Some(crate::show::scalar(&s)),
     };
     match v {
-        Value::Scalar(s) => out.push(atom(s.clone())),
+        Value::Scalar(_) | Value::Wide(_) => out.extend(v.scalar().map(atom)),
         Value::Array(d) => out.extend(d.iter().map(atom)),
         Value::Memref(mr) => match mr.read_all(at, "compare") {
             Ok(d) => out.extend(d.iter().map(atom)),

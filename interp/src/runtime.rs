@@ -10,7 +10,7 @@ use crate::exec::Engine;
 use crate::float::libm::{Fn1, Fn2};
 use crate::float::{self, Float, FloatKind, Round};
 use crate::memory::{self, MemRef};
-use crate::value::{FuncRef, Int, Scalar, Value};
+use crate::value::{FuncRef, Int, Packed, Scalar, Value};
 use mlir_ir::attrs::Attribute;
 use mlir_ir::ir::OpId;
 use mlir_ir::types::{Signedness, TypeId, TypeKind};
@@ -382,9 +382,9 @@ fn call_as(
     for a in &args {
         e.observe(op, a, &format!("passed to @{name}"))?;
     }
-    let int = |i: usize| args.get(i).and_then(Value::scalar).and_then(Scalar::as_int).cloned();
+    let int = |i: usize| args.get(i).and_then(Value::as_int);
     let flt = |i: usize, k: FloatKind| match args.get(i).and_then(Value::scalar) {
-        Some(Scalar::Float(f)) => Some(*f),
+        Some(Scalar::Float(f)) => Some(f),
         Some(Scalar::Int(b)) => b.bits128().map(|b| float::from_bits(k, b)),
         _ => None,
     };
@@ -623,7 +623,9 @@ pub fn vector_print(e: &mut Engine, op: OpId, args: Vec<Value>) -> Result<()> {
         let ty = e.operand_type(op, 0).ok_or_else(|| bad_arg(op, "vector.print"))?;
         let et = e.elem_type(ty);
         match v {
-            Value::Scalar(s) => text.push_str(&scalar_text(e, op, s, et)?),
+            Value::Scalar(_) | Value::Wide(_) => {
+                text.push_str(&scalar_text(e, op, &v.scalar().ok_or_else(|| bad_arg(op, "vector.print"))?, et)?)
+            }
             Value::Array(a) => {
                 let shape = a.shape().to_vec();
                 let elems: Vec<Scalar> = a.iter().collect();
@@ -815,7 +817,8 @@ fn descriptor_args(
                 let what = format!("@{name}");
                 (crate::descriptor::read_rank(e, op, p, &what)?, crate::descriptor::read_ptr(e, op, p, 8, &what)?)
             }
-            (Value::Scalar(Scalar::Int(r)), None) => {
+            (Value::Scalar(Packed::Int { .. }), None) => {
+                let r = a.as_int().ok_or_else(|| bad_arg(op, name))?;
                 let Some(Value::Ptr(d)) = it.next() else { return Err(bad_arg(op, name)) };
                 (r.to_i64().ok_or_else(|| bad_arg(op, name))?, d.clone())
             }
@@ -972,7 +975,7 @@ fn memref_header(m: &MemRef) -> String {
 fn c_elem_text(op: OpId, name: &str, ce: CElem, v: &Value, out: &mut Vec<u8>) -> Result<()> {
     let bad = || bad_arg(op, name);
     let s = v.scalar().ok_or_else(bad)?;
-    match (ce, s) {
+    match (ce, &s) {
         (CElem::I8, Scalar::Int(i)) => out.push(u64_of(i) as u8),
         (CElem::I16 | CElem::I32 | CElem::I64, Scalar::Int(i)) => {
             out.extend(i.to_i64().ok_or_else(bad)?.to_string().bytes())
@@ -1074,15 +1077,15 @@ fn verify_memref(e: &mut Engine, op: OpId, name: &str, ce: CElem, a: &MemRef, x:
 fn elems_match(ce: CElem, a: &Value, x: &Value) -> bool {
     match (ce, a.scalar(), x.scalar()) {
         (CElem::F32, Some(Scalar::Float(p)), Some(Scalar::Float(q))) => {
-            let (p, q) = (float::to_f64(*p) as f32, float::to_f64(*q) as f32);
+            let (p, q) = (float::to_f64(p) as f32, float::to_f64(q) as f32);
             p.is_finite() && q.is_finite() && (p - q).abs() <= 1e-6f32 * q.abs()
         }
         (CElem::F64, Some(Scalar::Float(p)), Some(Scalar::Float(q))) => {
-            let (p, q) = (float::to_f64(*p), float::to_f64(*q));
+            let (p, q) = (float::to_f64(p), float::to_f64(q));
             p.is_finite() && q.is_finite() && (p - q).abs() <= 1e-12 * q.abs()
         }
         (CElem::F16 | CElem::BF16, Some(Scalar::Float(p)), Some(Scalar::Float(q))) => {
-            float::to_f64(*p) == float::to_f64(*q)
+            float::to_f64(p) == float::to_f64(q)
         }
         _ => a == x,
     }

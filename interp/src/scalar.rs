@@ -2,7 +2,8 @@
 //! above), floats as `crate::float::Float`, complex numbers, and poison as
 //! a value recording the op that created it. Below memory (which stores
 //! scalars in lanes) and values (`crate::value`, which adds arrays,
-//! memrefs and pointers).
+//! memrefs and pointers). [`Scalar`] is the general form semantics
+//! compute on; [`Packed`] the `Copy` form a frame slot holds.
 //!
 //! Integer semantics are written once, generically over [`Z`] (mathematical
 //! integers): `i128` serves as the fast number type for widths up to 64 bits
@@ -393,6 +394,118 @@ impl Scalar {
     pub fn poison(&self) -> Option<Poison> {
         match self {
             Scalar::Poison(p) => Some(*p),
+            _ => None,
+        }
+    }
+}
+
+/// The `Copy` form of a scalar that a frame slot holds: 24 bytes, the
+/// variant tag beside the width or format, then two words. Integers up to
+/// 128 bits, floats of every format, complex numbers with parts of at most
+/// 64 bits and poison fit; wider integers and wider complex numbers live
+/// out of line (`crate::value::Value::Wide`). Copying one is a plain copy,
+/// which is what block arguments, yields and call arguments do most.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Packed {
+    /// An integer of `width` <= 128 bits: its unsigned encoding.
+    Int {
+        /// The bit width.
+        width: u32,
+        /// Bits 0..64.
+        lo: u64,
+        /// Bits 64..128.
+        hi: u64,
+    },
+    /// A float: its format and encoding.
+    Float {
+        /// The format.
+        kind: crate::float::FloatKind,
+        /// Bits 0..64 of the encoding.
+        lo: u64,
+        /// Bits 64..128 of the encoding.
+        hi: u64,
+    },
+    /// A complex number whose parts have at most 64 bits.
+    Complex {
+        /// The parts' format.
+        kind: crate::float::FloatKind,
+        /// The real part's encoding.
+        re: u64,
+        /// The imaginary part's encoding.
+        im: u64,
+    },
+    /// Poison made by an op.
+    Poison(Poison),
+}
+
+impl Packed {
+    /// The `width`-bit integer (at most 64) whose encoding is `bits`.
+    #[inline(always)]
+    pub fn word(width: u32, bits: u64) -> Packed {
+        debug_assert!(width <= 64 && (width == 64 || bits >> width == 0));
+        Packed::Int { width, lo: bits, hi: 0 }
+    }
+
+    /// The float `f`.
+    #[inline(always)]
+    pub fn float(f: Float) -> Packed {
+        let bits = f.bits;
+        Packed::Float { kind: f.kind, lo: bits as u64, hi: (bits >> 64) as u64 }
+    }
+
+    /// The packed form of `s`, or `None` when it must live out of line.
+    #[inline]
+    pub fn pack(s: &Scalar) -> Option<Packed> {
+        Some(match s {
+            Scalar::Int(i) => match i.0 {
+                Repr::Inline { width, lo, hi } => Packed::Int { width, lo, hi },
+                Repr::Wide { .. } => return None,
+            },
+            Scalar::Float(f) => Packed::float(*f),
+            Scalar::Complex(c) => match c.0 {
+                CRepr::Inline { kind, re, im } => Packed::Complex { kind, re, im },
+                CRepr::Wide(_) => return None,
+            },
+            Scalar::Poison(p) => Packed::Poison(*p),
+        })
+    }
+
+    /// The scalar this packs.
+    #[inline]
+    pub fn unpack(self) -> Scalar {
+        match self {
+            Packed::Int { width, lo, hi } => Scalar::Int(Int(Repr::Inline { width, lo, hi })),
+            Packed::Float { kind, lo, hi } => {
+                Scalar::Float(Float { kind, bits: u128::from(hi) << 64 | u128::from(lo) })
+            }
+            Packed::Complex { kind, re, im } => Scalar::Complex(Complex(CRepr::Inline { kind, re, im })),
+            Packed::Poison(p) => Scalar::Poison(p),
+        }
+    }
+
+    /// The encoding of an integer of at most 64 bits.
+    #[inline(always)]
+    pub fn bits64(self) -> Option<u64> {
+        match self {
+            Packed::Int { width, lo, .. } if width <= 64 => Some(lo),
+            _ => None,
+        }
+    }
+
+    /// The float, if this is one.
+    #[inline(always)]
+    pub fn as_float(self) -> Option<Float> {
+        match self {
+            Packed::Float { kind, lo, hi } => Some(Float { kind, bits: u128::from(hi) << 64 | u128::from(lo) }),
+            _ => None,
+        }
+    }
+
+    /// The poison origin, if this is poison.
+    #[inline]
+    pub fn poison(self) -> Option<Poison> {
+        match self {
+            Packed::Poison(p) => Some(p),
             _ => None,
         }
     }

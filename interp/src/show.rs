@@ -86,7 +86,7 @@ pub(crate) fn nest(out: &mut String, shape: &[usize], elems: &[String]) {
 /// literal.
 pub fn value(v: &Value, at: OpId) -> String {
     match v {
-        Value::Scalar(s) => scalar(s),
+        Value::Scalar(_) | Value::Wide(_) => v.scalar().map_or_else(String::new, |s| scalar(&s)),
         Value::Array(d) => dense(d),
         Value::Memref(m) => match m.read_all(at, "print") {
             Ok(d) => dense(&d),

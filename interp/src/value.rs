@@ -5,15 +5,19 @@
 
 pub use crate::dense::{Builder, Dense};
 use crate::float::Float;
-pub use crate::scalar::{Complex, FuncRef, Int, Poison, Scalar, Z};
+pub use crate::scalar::{Complex, FuncRef, Int, Packed, Poison, Scalar, Z};
 use mlir_ir::ir::OpId;
 use std::rc::Rc;
 
 /// A runtime value.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Value {
-    /// A scalar.
-    Scalar(Scalar),
+    /// A scalar that packs into 24 `Copy` bytes: integers up to 128 bits,
+    /// floats, complex numbers of parts up to 64 bits, poison.
+    Scalar(Packed),
+    /// Any other scalar (a wider integer or complex number), out of line
+    /// so values stay small. Never holds a scalar that packs.
+    Wide(Rc<Scalar>),
     /// A vector or tensor: the shape and the encoded elements.
     Array(Rc<Dense>),
     /// A function reference (index into the engine's function table).
@@ -32,7 +36,16 @@ pub enum Value {
 impl Value {
     /// An integer value.
     pub fn int(i: Int) -> Value {
-        Value::Scalar(Scalar::Int(i))
+        Value::from_scalar(Scalar::Int(i))
+    }
+
+    /// The value holding scalar `s`: packed when it fits, else out of line.
+    #[inline]
+    pub fn from_scalar(s: Scalar) -> Value {
+        match Packed::pack(&s) {
+            Some(p) => Value::Scalar(p),
+            None => Value::Wide(Rc::new(s)),
+        }
     }
 
     /// The array value of shape `shape` holding `elems` in row-major order
@@ -49,12 +62,12 @@ impl Value {
 
     /// A float value.
     pub fn float(f: Float) -> Value {
-        Value::Scalar(Scalar::Float(f))
+        Value::Scalar(Packed::float(f))
     }
 
     /// Poison made by `op`.
     pub fn poison(op: OpId) -> Value {
-        Value::Scalar(Scalar::Poison(Poison(op)))
+        Value::Scalar(Packed::Poison(Poison(op)))
     }
 
     /// The encoding of an integer scalar of at most 64 bits; `None` for
@@ -62,66 +75,92 @@ impl Value {
     #[inline(always)]
     pub fn word(&self) -> Option<u64> {
         match self {
-            Value::Scalar(Scalar::Int(i)) => i.word(),
+            Value::Scalar(p) => p.bits64(),
             _ => None,
         }
     }
 
-    /// Overwrites `self` with the `w`-bit integer `bits` (masked already),
-    /// in place when it holds an inline integer: the fast path's results
-    /// land in slots that held the previous iteration's value.
+    /// Overwrites `self` with the `w`-bit integer `bits` (masked already):
+    /// the fast path's results land in slots that held the previous
+    /// iteration's value, which needs no drop when it was a scalar too.
     #[inline(always)]
     pub fn set_word(&mut self, w: u32, bits: u64) {
-        if let Value::Scalar(Scalar::Int(i)) = self {
-            if i.overwrite_word(w, bits) {
-                return;
-            }
+        match self {
+            Value::Scalar(p) => *p = Packed::word(w, bits),
+            _ => *self = Value::Scalar(Packed::word(w, bits)),
         }
-        *self = Value::int(Int::from_word(w, bits));
     }
 
-    /// Overwrites `self` with the float `f`, in place when it holds a float.
+    /// Overwrites `self` with the float `f`.
     #[inline(always)]
     pub fn set_float(&mut self, f: Float) {
-        if let Value::Scalar(Scalar::Float(x)) = self {
-            // Field by field: a whole-struct copy moves 16 bytes across the
-            // kind and the low bits, which defeats store forwarding when
-            // the bits were just written on their own.
-            x.kind = f.kind;
-            x.bits = f.bits;
-            return;
+        match self {
+            Value::Scalar(p) => *p = Packed::float(f),
+            _ => *self = Value::float(f),
         }
-        *self = Value::float(f);
     }
 
-    /// Overwrites `self` with a copy of `src`, in place for plain scalars
+    /// Overwrites `self` with a copy of `src`, a plain copy for scalars
     /// (what block-argument and yield copies move).
     #[inline(always)]
     pub fn copy_from(&mut self, src: &Value) {
-        match src {
-            Value::Scalar(Scalar::Float(f)) => self.set_float(Float { kind: f.kind, bits: f.bits }),
-            Value::Scalar(Scalar::Int(i)) => match i.word() {
-                Some(bits) => self.set_word(i.width(), bits),
-                None => *self = src.clone(),
-            },
+        match (src, &mut *self) {
+            // Field by field, not one 24-byte move: the fast path writes a
+            // float's or integer's words on their own, and a wider load
+            // across them would miss store forwarding and stall.
+            (Value::Scalar(Packed::Float { kind, lo, hi }), Value::Scalar(d)) => {
+                *d = Packed::Float { kind: *kind, lo: *lo, hi: *hi }
+            }
+            (Value::Scalar(Packed::Int { width, lo, hi }), Value::Scalar(d)) => {
+                *d = Packed::Int { width: *width, lo: *lo, hi: *hi }
+            }
+            (Value::Scalar(s), Value::Scalar(d)) => *d = *s,
             _ => *self = src.clone(),
         }
     }
 
-    /// Overwrites `self` with the scalar `s`, in place where it can.
+    /// Overwrites `self` with the scalar `s`.
     #[inline(always)]
     pub fn set_scalar(&mut self, s: Scalar) {
-        match s {
-            Scalar::Float(f) => self.set_float(f),
-            Scalar::Int(ref i) if i.word().is_some() => self.set_word(i.width(), i.word().unwrap_or(0)),
-            s => *self = Value::Scalar(s),
+        match (Packed::pack(&s), &mut *self) {
+            (Some(p), Value::Scalar(d)) => *d = p,
+            _ => *self = Value::from_scalar(s),
         }
     }
 
     /// The scalar, if this is one.
-    pub fn scalar(&self) -> Option<&Scalar> {
+    #[inline]
+    pub fn scalar(&self) -> Option<Scalar> {
         match self {
-            Value::Scalar(s) => Some(s),
+            Value::Scalar(p) => Some(p.unpack()),
+            Value::Wide(s) => Some((**s).clone()),
+            _ => None,
+        }
+    }
+
+    /// The integer, if this is an integer scalar.
+    #[inline]
+    pub fn as_int(&self) -> Option<Int> {
+        match self.scalar() {
+            Some(Scalar::Int(i)) => Some(i),
+            _ => None,
+        }
+    }
+
+    /// The float, if this is a float scalar.
+    #[inline]
+    pub fn as_float(&self) -> Option<Float> {
+        match self {
+            Value::Scalar(p) => p.as_float(),
+            _ => None,
+        }
+    }
+
+    /// The poison origin, if this is a poison scalar.
+    #[inline]
+    pub fn as_poison(&self) -> Option<Poison> {
+        match self {
+            Value::Scalar(p) => p.poison(),
             _ => None,
         }
     }
@@ -131,7 +170,7 @@ impl Value {
         match self {
             Value::Scalar(s) => s.poison(),
             Value::Array(a) => a.first_poison(),
-            Value::Func(_) | Value::Memref(_) | Value::Ptr(_) | Value::Agg(_) | Value::Opaque => None,
+            Value::Wide(_) | Value::Func(_) | Value::Memref(_) | Value::Ptr(_) | Value::Agg(_) | Value::Opaque => None,
         }
     }
 }
@@ -139,7 +178,7 @@ impl Value {
 /// Elementwise application of a unary scalar function to a scalar or array.
 pub fn map1<E>(a: &Value, mut f: impl FnMut(&Scalar) -> Result<Scalar, E>, bad: impl Fn() -> E) -> Result<Value, E> {
     match a {
-        Value::Scalar(s) => Ok(Value::Scalar(f(s)?)),
+        Value::Scalar(_) | Value::Wide(_) => Ok(Value::from_scalar(f(&a.scalar().ok_or_else(&bad)?)?)),
         Value::Array(arr) => {
             let mut out = Builder::new(arr.shape(), None).map_err(|_| bad())?;
             for x in arr.iter() {
@@ -158,8 +197,12 @@ pub fn map2<E>(
     mut f: impl FnMut(&Scalar, &Scalar) -> Result<Scalar, E>,
     bad: impl Fn() -> E,
 ) -> Result<Value, E> {
+    match (a.scalar(), b.scalar()) {
+        (Some(x), Some(y)) => return Ok(Value::from_scalar(f(&x, &y)?)),
+        (None, None) => {}
+        _ => return Err(bad()),
+    }
     match (a, b) {
-        (Value::Scalar(x), Value::Scalar(y)) => Ok(Value::Scalar(f(x, y)?)),
         (Value::Array(x), Value::Array(y)) if x.shape() == y.shape() => {
             let mut out = Builder::new(x.shape(), None).map_err(|_| bad())?;
             for (p, q) in x.iter().zip(y.iter()) {
@@ -178,11 +221,15 @@ pub fn map2_pair<E>(
     mut f: impl FnMut(&Scalar, &Scalar) -> Result<(Scalar, Scalar), E>,
     bad: impl Fn() -> E,
 ) -> Result<(Value, Value), E> {
-    match (a, b) {
-        (Value::Scalar(x), Value::Scalar(y)) => {
-            let (l, h) = f(x, y)?;
-            Ok((Value::Scalar(l), Value::Scalar(h)))
+    match (a.scalar(), b.scalar()) {
+        (Some(x), Some(y)) => {
+            let (l, h) = f(&x, &y)?;
+            return Ok((Value::from_scalar(l), Value::from_scalar(h)));
         }
+        (None, None) => {}
+        _ => return Err(bad()),
+    }
+    match (a, b) {
         (Value::Array(x), Value::Array(y)) if x.shape() == y.shape() => {
             let (mut first, mut second) = (Vec::with_capacity(x.len()), Vec::with_capacity(x.len()));
             for (p, q) in x.iter().zip(y.iter()) {
@@ -208,6 +255,36 @@ mod tests {
         assert_eq!(std::mem::size_of::<Int>(), 24);
         assert_eq!(std::mem::size_of::<Float>(), 24);
         assert_eq!(std::mem::size_of::<Scalar>(), 32);
-        assert_eq!(std::mem::size_of::<Value>(), 32);
+        assert_eq!(std::mem::size_of::<Packed>(), 24);
+        assert_eq!(std::mem::size_of::<Value>(), 24);
+    }
+
+    /// A scalar packs when it fits 24 bytes and lives out of line when it
+    /// does not; either way it reads back as itself.
+    #[test]
+    fn scalars_pack_or_live_out_of_line() {
+        use crate::float::{from_bits, FloatKind};
+        let packs = [
+            Scalar::Int(Int::from_i128(1, 1)),
+            Scalar::Int(Int::from_i128(128, -1)),
+            Scalar::Float(from_bits(FloatKind::F128, 0x3FFF << 112)),
+            Scalar::Float(from_bits(FloatKind::F8E4M3FN, 0x7F)),
+            Scalar::complex(from_bits(FloatKind::F64, 1), from_bits(FloatKind::F64, 2)),
+            Scalar::Poison(Poison(OpId(7))),
+        ];
+        for s in packs {
+            let v = Value::from_scalar(s.clone());
+            assert!(matches!(v, Value::Scalar(_)), "{s:?} should pack");
+            assert_eq!(v.scalar(), Some(s));
+        }
+        let wide = [
+            Scalar::Int(Int::from_i128(129, -1)),
+            Scalar::complex(from_bits(FloatKind::F80, 1), from_bits(FloatKind::F80, 2)),
+        ];
+        for s in wide {
+            let v = Value::from_scalar(s.clone());
+            assert!(matches!(v, Value::Wide(_)), "{s:?} should live out of line");
+            assert_eq!(v.scalar(), Some(s));
+        }
     }
 }

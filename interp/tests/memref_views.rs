@@ -43,8 +43,8 @@ fn elem() -> Elem {
 }
 
 fn value_at(m: &MemRef, idx: &[i64]) -> i64 {
-    match m.load(OpId(0), idx, "test load") {
-        Ok(Value::Scalar(Scalar::Int(i))) => i.to_i64().unwrap_or(i64::MIN),
+    match m.load(OpId(0), idx, "test load").map(|v| v.scalar()) {
+        Ok(Some(Scalar::Int(i))) => i.to_i64().unwrap_or(i64::MIN),
         other => panic!("load {idx:?} failed: {other:?}"),
     }
 }
@@ -193,7 +193,7 @@ proptest! {
         });
         for idx in m.indices().collect::<Vec<_>>() {
             let lin = idx.iter().zip(&shape).fold(0i64, |acc, (i, n)| acc * n + i);
-            m.store(OpId(0), &idx, &Value::Scalar(Scalar::Int(Int::from_i128(64, i128::from(lin)))), "fill").unwrap();
+            m.store(OpId(0), &idx, &Value::int(Int::from_i128(64, i128::from(lin))), "fill").unwrap();
         }
         for s in seeds {
             let mut rng = Rng(s);

@@ -163,7 +163,7 @@ func.func @main() -> memref<2x2xi32> {
     .unwrap();
     assert_eq!(m.check_defined(), Ok(()), "what the view wrote counts as written");
     let loaded = m.load(OpId(0), &[1, 1], "test").unwrap();
-    assert!(matches!(loaded, Value::Scalar(Scalar::Int(i)) if i.to_i64() == Some(42)));
+    assert!(matches!(loaded.scalar(), Some(Scalar::Int(i)) if i.to_i64() == Some(42)));
     assert_eq!(m.to_array::<i32>().unwrap(), arr2(&[[7, 5], [7, 42]]).into_dyn());
 }
 

@@ -219,9 +219,9 @@ fn vector_load(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let shape = vector_shape(e, op, e.result_type(op, 0))?;
     let mut lanes = Vec::new();
     for at in lane_indices(op, &idx, &shape)? {
-        match m.load(op, &at, "affine.vector_load")? {
-            Value::Scalar(s) => lanes.push(s),
-            _ => return Err(Error::unverified(op, "affine.vector_load of non-scalar elements")),
+        match m.load(op, &at, "affine.vector_load")?.scalar() {
+            Some(s) => lanes.push(s),
+            None => return Err(Error::unverified(op, "affine.vector_load of non-scalar elements")),
         }
     }
     let arr = ndarray::ArrayD::from_shape_vec(ndarray::IxDyn(&shape), lanes)
@@ -237,7 +237,7 @@ fn vector_store(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let Value::Array(arr) = v else { return Err(Error::unverified(op, "affine.vector_store of a non-vector")) };
     let lanes = lane_indices(op, &idx, arr.shape())?;
     for (at, s) in lanes.iter().zip(arr.iter()) {
-        m.store(op, at, &Value::Scalar(s.clone()), "affine.vector_store")?;
+        m.store(op, at, &Value::from_scalar(s.clone()), "affine.vector_store")?;
     }
     Ok(Flow::Next)
 }
@@ -380,7 +380,7 @@ fn identity(e: &Engine, op: OpId, kind: i64, ty: mlir_ir::types::TypeId) -> Resu
             let shape: Vec<usize> = shape.iter().map(|d| usize::try_from(*d).unwrap_or(0)).collect();
             array_value(op, &ndarray::ArrayD::from_elem(ndarray::IxDyn(&shape), s))
         }
-        _ => Ok(Value::Scalar(s)),
+        _ => Ok(Value::from_scalar(s)),
     }
 }
 

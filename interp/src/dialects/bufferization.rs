@@ -175,7 +175,7 @@ fn dealloc(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let mut conds = Vec::with_capacity(nc);
     for v in &args[nm..nm + nc] {
         e.observe(op, v, "used as a dealloc condition")?;
-        conds.push(v.scalar().and_then(Scalar::as_int).is_some_and(Int::is_nonzero));
+        conds.push(v.as_int().is_some_and(|i| i.is_nonzero()));
     }
     let retained = args[nm + nc..nm + nc + nr].iter().map(|v| as_memref(op, v)).collect::<Result<Vec<_>>>()?;
     let same = |a: &MemRef, b: &MemRef| Rc::ptr_eq(&a.buf, &b.buf);

@@ -212,8 +212,8 @@ fn int_args(e: &Engine, fr: &Frame, op: OpId) -> Result<std::result::Result<Vec<
     let mut xs = Vec::with_capacity(e.m.operands(op).len());
     for i in 0..e.m.operands(op).len() {
         match e.arg(fr, op, i)?.scalar() {
-            Some(Scalar::Int(x)) => xs.push(x.clone()),
-            Some(Scalar::Poison(p)) => return Ok(Err(*p)),
+            Some(Scalar::Int(x)) => xs.push(x),
+            Some(Scalar::Poison(p)) => return Ok(Err(p)),
             _ => return Err(Error::unverified(op, format!("operand #{i} is not an integer"))),
         }
     }
@@ -224,7 +224,7 @@ fn int_args(e: &Engine, fr: &Frame, op: OpId) -> Result<std::result::Result<Vec<
 fn ints(e: &Engine, fr: &mut Frame, op: OpId, f: impl FnOnce(&[Int]) -> Result<Int>) -> Result<Flow> {
     let v = match int_args(e, fr, op)? {
         Ok(xs) => Value::int(f(&xs)?),
-        Err(p) => Value::Scalar(Scalar::Poison(p)),
+        Err(p) => Value::from_scalar(Scalar::Poison(p)),
     };
     e.assign(fr, op, v)
 }
@@ -253,7 +253,7 @@ fn variadic_inv(e: &Engine, fr: &mut Frame, op: OpId, f: impl Fn(&Int, &Int) -> 
 fn mux(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let c = e.arg(fr, op, 0)?;
     let v = match c.scalar() {
-        Some(Scalar::Poison(p)) => Value::Scalar(Scalar::Poison(*p)),
+        Some(Scalar::Poison(p)) => Value::from_scalar(Scalar::Poison(p)),
         Some(Scalar::Int(c)) => e.arg(fr, op, if c.is_nonzero() { 1 } else { 2 })?.clone(),
         _ => return Err(Error::unverified(op, "mux condition is not an i1")),
     };
@@ -279,8 +279,8 @@ fn int_attr(e: &Engine, op: OpId, name: &str) -> Result<Int> {
         Attribute::Integer { ty, .. } => *ty,
         _ => return Err(Error::unverified(op, format!("'{name}' is not an integer attribute"))),
     };
-    match e.attr_value(op, a, ty)? {
-        Value::Scalar(Scalar::Int(i)) => Ok(i),
+    match e.attr_value(op, a, ty)?.as_int() {
+        Some(i) => Ok(i),
         _ => Err(Error::unverified(op, format!("'{name}' is not an integer attribute"))),
     }
 }

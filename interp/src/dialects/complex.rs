@@ -629,11 +629,11 @@ fn constant(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
         return Err(Error::unverified(op, "complex.constant needs [re, im]"));
     };
     let [re, im] = items.as_slice() else { return Err(Error::unverified(op, "complex.constant needs [re, im]")) };
-    let part = |a| match e.attr_value(op, a, elem)? {
-        Value::Scalar(Scalar::Float(f)) => Ok(f),
+    let part = |a| match e.attr_value(op, a, elem)?.scalar() {
+        Some(Scalar::Float(f)) => Ok(f),
         // mlir-opt accepts `complex<i32>` constants; no complex op computes
         // on integer parts, so this engine does not model them.
-        Value::Scalar(Scalar::Int(_)) => Err(Error::at(
+        Some(Scalar::Int(_)) => Err(Error::at(
             op,
             ErrorKind::Unsupported(
                 "complex numbers with integer parts (complex.constant of an integer complex type)".into(),
@@ -642,7 +642,7 @@ fn constant(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
         _ => Err(Error::unverified(op, "complex.constant parts must be floats")),
     };
     let v = Scalar::complex(part(*re)?, part(*im)?);
-    e.assign(fr, op, Value::Scalar(v))
+    e.assign(fr, op, Value::from_scalar(v))
 }
 
 /// `complex.powi %z, %n`: `pow(z, sitofp(n) + 0i)`.

@@ -62,7 +62,7 @@ impl Operand {
             Operand::Tensor(d) => {
                 let p: Vec<usize> = idx.iter().map(|x| *x as usize).collect();
                 let i = d.linear(&p).ok_or_else(|| out_of_bounds(op, idx, &self.shape()))?;
-                Ok(Value::Scalar(d.get(i)))
+                Ok(Value::from_scalar(d.get(i)))
             }
             Operand::Memref(m) => m.load(op, idx, "read"),
         }
@@ -78,7 +78,7 @@ impl Operand {
                     .ok_or_else(|| out_of_bounds(op, idx, &d.shape().iter().map(|x| *x as i64).collect::<Vec<_>>()))?;
                 let s = v.scalar().ok_or_else(|| Error::unverified(op, "a non-scalar yielded"))?;
                 Rc::make_mut(d)
-                    .set(i, s)
+                    .set(i, &s)
                     .map_err(|k| Error::unverified(op, format!("yielded value does not fit the output: {k:?}")))
             }
             Operand::Memref(m) => m.store(op, idx, v, "write"),
@@ -236,7 +236,7 @@ fn relayout(e: &mut Engine, fr: &mut Frame, op: OpId, pack: bool) -> Result<Flow
     let pos = crate::operands::i64s(e, op, "inner_dims_pos")?;
     let perm = crate::operands::i64s(e, op, "outer_dims_perm")?;
     let has_pad = pack && crate::operands::i64s(e, op, "operandSegmentSizes")?.get(2) == Some(&1);
-    let pad = if has_pad { args.get(2).and_then(Value::scalar).cloned() } else { None };
+    let pad = if has_pad { args.get(2).and_then(Value::scalar) } else { None };
     let mut dynamic = args.iter().skip(if has_pad { 3 } else { 2 });
     let mut tiles = Vec::with_capacity(statics.len());
     for t in &statics {
@@ -332,12 +332,9 @@ fn softmax_line(e: &Engine, op: OpId, xs: &[Value], pol: crate::float::Policy) -
     use crate::float::{self, Round};
     let floats: Option<Vec<float::Float>> = xs.iter().map(|v| v.scalar().and_then(|s| s.as_float())).collect();
     let Some(floats) = floats else {
-        let p = xs.iter().find_map(|v| match v {
-            Value::Scalar(Scalar::Poison(p)) => Some(*p),
-            _ => None,
-        });
+        let p = xs.iter().find_map(Value::as_poison);
         return match p {
-            Some(p) => Ok(vec![Value::Scalar(Scalar::Poison(p)); xs.len()]),
+            Some(p) => Ok(vec![Value::from_scalar(Scalar::Poison(p)); xs.len()]),
             None => Err(Error::unverified(op, "softmax of a non-float")),
         };
     };
@@ -352,7 +349,7 @@ fn softmax_line(e: &Engine, op: OpId, xs: &[Value], pol: crate::float::Policy) -
         .collect::<Result<_>>()?;
     let zero = float::from_bits(kind, 0);
     let sum = exps.iter().fold(zero, |s, x| float::add(*x, s, Round::NearestEven));
-    Ok(exps.iter().map(|x| Value::Scalar(Scalar::Float(float::div(*x, sum, Round::NearestEven)))).collect())
+    Ok(exps.iter().map(|x| Value::float(float::div(*x, sum, Round::NearestEven))).collect())
 }
 
 /// An output element the body reads must have been written: the contents
@@ -360,7 +357,7 @@ fn softmax_line(e: &Engine, op: OpId, xs: &[Value], pol: crate::float::Policy) -
 /// the loop reads whatever memory holds), so reading them is undefined
 /// behaviour at the op, reported with where the memory came from.
 fn never_written(e: &Engine, op: OpId, v: &Value) -> Result<()> {
-    let Value::Scalar(Scalar::Poison(p)) = v else { return Ok(()) };
+    let Some(p) = v.as_poison() else { return Ok(()) };
     let fresh = matches!(
         e.m.op(p.0).name.kind,
         OpKind::MemrefAlloc

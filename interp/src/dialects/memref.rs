@@ -310,9 +310,9 @@ fn materialize_global(
         Some((a, _)) => {
             let v = e.attr_value(g, a, elem.ty)?;
             let want = shape_usize(shape);
-            let arr = match v {
-                Value::Array(arr) => arr.reshape(&want),
-                Value::Scalar(s) => Dense::splat(&want, &s, None),
+            let arr = match (&v, v.scalar()) {
+                (Value::Array(arr), _) => arr.reshape(&want),
+                (_, Some(s)) => Dense::splat(&want, &s, None),
                 _ => return Err(Error::unverified(g, "bad global initializer")),
             }
             .map_err(|_| Error::unverified(g, "global initializer does not match its type"))?;
@@ -422,11 +422,11 @@ fn atomic_rmw(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let n = e.m.operands(op).len();
     let idx = index_args(e, fr, op, 2..n, "used as an atomic_rmw index")?;
     let old = m.load(op, &idx, "atomic_rmw")?;
-    let (Value::Scalar(cur), Value::Scalar(x)) = (&old, &v) else {
+    let (Some(cur), Some(x)) = (old.scalar(), v.scalar()) else {
         return Err(Error::unverified(op, "atomic_rmw on a non-scalar element"));
     };
-    let new = combine(op, kind, cur, x)?;
-    m.store(op, &idx, &Value::Scalar(new), "atomic_rmw")?;
+    let new = combine(op, kind, &cur, &x)?;
+    m.store(op, &idx, &Value::from_scalar(new), "atomic_rmw")?;
     e.assign(fr, op, old)
 }
 

@@ -14,7 +14,7 @@
 use crate::error::{Error, ErrorKind, Result};
 use crate::exec::{Engine, Flow, Frame, UNSIGNED};
 use crate::int_op;
-use crate::value::{Int, Scalar, Value};
+use crate::value::{Int, Value};
 
 use mlir_ir::ir::OpId;
 use mlir_ir::ops::{OpKind, ScfOp};
@@ -45,7 +45,7 @@ pub fn exec(e: &mut Engine, fr: &mut Frame, op: OpId, kind: ScfOp) -> Result<Flo
 fn int_arg(e: &Engine, fr: &Frame, op: OpId, i: usize, what: &str) -> Result<Int> {
     let v = e.arg(fr, op, i)?;
     e.observe(op, v, what)?;
-    v.scalar().and_then(Scalar::as_int).cloned().ok_or_else(|| Error::unverified(op, "expected an integer operand"))
+    v.as_int().ok_or_else(|| Error::unverified(op, "expected an integer operand"))
 }
 
 /// `iv < ub`, signed or unsigned.

@@ -180,7 +180,7 @@ fn from_elements(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
 
 /// `tensor.splat %x[%d..]`.
 fn splat(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
-    let x = e.arg(fr, op, 0)?.scalar().cloned().ok_or_else(|| Error::unverified(op, "splat of a non-scalar"))?;
+    let x = e.arg(fr, op, 0)?.scalar().ok_or_else(|| Error::unverified(op, "splat of a non-scalar"))?;
     let dyn_vals = e.args_in(fr, op, 1..e.m.operands(op).len())?;
     let shape = result_shape(e, op, e.result_type(op, 0), &dyn_vals)?;
     let v = filled(e, op, &shape, &x)?;
@@ -210,7 +210,7 @@ fn body_element(e: &mut Engine, fr: &mut Frame, body: RegionId, idx: &[usize]) -
     let args = idx.iter().map(|i| Value::int(Int::from_u128(w, *i as u128))).collect();
     let (term, mut vals) = e.run_region(fr, body, args)?;
     let v = vals.pop().ok_or_else(|| Error::unverified(term, "tensor.yield without a value"))?;
-    v.scalar().cloned().ok_or_else(|| Error::unverified(term, "tensor.yield of a non-scalar"))
+    v.scalar().ok_or_else(|| Error::unverified(term, "tensor.yield of a non-scalar"))
 }
 
 /// `tensor.extract %t[%i..]`; out of bounds is UB.
@@ -219,12 +219,12 @@ fn extract(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let idx = indices(e, fr, op, 1..e.m.operands(op).len())?;
     let p = position(e, op, &idx, t.shape(), e.operand_type(op, 0))?;
     let i = t.linear(&p).ok_or_else(|| Error::unverified(op, "bad index"))?;
-    e.assign(fr, op, Value::Scalar(t.get(i)))
+    e.assign(fr, op, Value::from_scalar(t.get(i)))
 }
 
 /// `tensor.insert %x into %t[%i..]`; out of bounds is UB.
 fn insert(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
-    let x = e.arg(fr, op, 0)?.scalar().cloned().ok_or_else(|| Error::unverified(op, "insert of a non-scalar"))?;
+    let x = e.arg(fr, op, 0)?.scalar().ok_or_else(|| Error::unverified(op, "insert of a non-scalar"))?;
     let t = dense(e, fr, op, 1)?;
     let idx = indices(e, fr, op, 2..e.m.operands(op).len())?;
     let p = position(e, op, &idx, t.shape(), e.operand_type(op, 1))?;

@@ -30,6 +30,6 @@ fn poison_of(e: &Engine, op: OpId) -> Result<Value> {
                 ArrayD::from_shape_vec(IxDyn(&dims), vec![p; n]).map_err(|_| Error::unverified(op, "bad shape"))?;
             array_value(op, &arr)
         }
-        None => Ok(Value::Scalar(p)),
+        None => Ok(Value::from_scalar(p)),
     }
 }

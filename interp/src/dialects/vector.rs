@@ -148,7 +148,7 @@ fn poison_value(e: &Engine, op: OpId, ty: TypeId) -> Result<Value> {
         let dims = vector_dims(e, op, ty)?;
         tabulate(op, &dims, |_| Ok(poison(op)))
     } else {
-        Ok(Value::Scalar(poison(op)))
+        Ok(Value::from_scalar(poison(op)))
     }
 }
 
@@ -181,7 +181,7 @@ fn from_elements(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
 /// `vector.to_elements`: one result per element, row-major.
 fn to_elements(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let a = dense(e, fr, op, 0)?;
-    let vals = a.iter().map(Value::Scalar).collect();
+    let vals = a.iter().map(Value::from_scalar).collect();
     e.assign_all(fr, op, vals)
 }
 
@@ -286,7 +286,7 @@ fn extract_at(e: &Engine, fr: &mut Frame, op: OpId, pos: &[Option<i64>]) -> Resu
     let v = if p.len() < src.shape().len() && matches!(e.m.ctx.type_kind(rty), TypeKind::Vector { .. }) {
         Value::Array(Rc::new(src.gather(shape, range).map_err(|x| dense_error(op, x))?))
     } else {
-        Value::Scalar(src.get(range.start))
+        Value::from_scalar(src.get(range.start))
     };
     e.assign(fr, op, v)
 }
@@ -757,7 +757,7 @@ fn reduction(e: &Engine, fr: &mut Frame, op: OpId, mask: Option<&Dense>) -> Resu
     let k = kind_of(e, op)?;
     let v = dense(e, fr, op, 0)?;
     let acc = if e.m.operands(op).len() > 1 {
-        Some(e.arg(fr, op, 1)?.scalar().cloned().ok_or_else(|| Error::unverified(op, "bad accumulator"))?)
+        Some(e.arg(fr, op, 1)?.scalar().ok_or_else(|| Error::unverified(op, "bad accumulator"))?)
     } else {
         None
     };
@@ -766,7 +766,7 @@ fn reduction(e: &Engine, fr: &mut Frame, op: OpId, mask: Option<&Dense>) -> Resu
         None => vec![Some(true); v.len()],
     };
     if bits.iter().any(Option::is_none) {
-        return e.assign(fr, op, Value::Scalar(poison(op)));
+        return e.assign(fr, op, Value::from_scalar(poison(op)));
     }
     let all: Vec<Scalar> = v.iter().collect();
     let lanes: Vec<&Scalar> = all.iter().zip(&bits).filter(|(_, b)| **b == Some(true)).map(|(s, _)| s).collect();
@@ -783,7 +783,7 @@ fn reduction(e: &Engine, fr: &mut Frame, op: OpId, mask: Option<&Dense>) -> Resu
         (None, _, _) => fold(op, k, neutral(k, &sample, mask.is_some()), lanes.into_iter())?,
     };
     let r = r.ok_or_else(|| Error::unverified(op, "reduction of no lanes without a start value"))?;
-    e.assign(fr, op, Value::Scalar(r))
+    e.assign(fr, op, Value::from_scalar(r))
 }
 
 /// `vector.multi_reduction <kind>, %src, %acc [dims]`.
@@ -804,7 +804,8 @@ fn multi_reduction(e: &Engine, fr: &mut Frame, op: OpId, mask: Option<&Dense>) -
     // The accumulator is a vector, or a scalar when every dim is reduced.
     let (mut out, acc_shape): (Vec<Scalar>, Vec<usize>) = match &acc {
         Value::Array(a) => (a.iter().collect(), a.shape().to_vec()),
-        Value::Scalar(x) => (vec![x.clone()], Vec::new()),
+        Value::Scalar(x) => (vec![x.unpack()], Vec::new()),
+        Value::Wide(x) => (vec![(**x).clone()], Vec::new()),
         _ => return Err(Error::unverified(op, "bad multi_reduction accumulator")),
     };
     if out.len() != count(op, &par.iter().map(|d| src.shape()[*d]).collect::<Vec<_>>())? {
@@ -827,7 +828,7 @@ fn multi_reduction(e: &Engine, fr: &mut Frame, op: OpId, mask: Option<&Dense>) -
     let v = if e.m.ctx.type_kind(e.result_type(op, 0)).shape().is_some() {
         array(op, &acc_shape, out)?
     } else {
-        Value::Scalar(out.pop().ok_or_else(|| Error::unverified(op, "empty accumulator"))?)
+        Value::from_scalar(out.pop().ok_or_else(|| Error::unverified(op, "empty accumulator"))?)
     };
     e.assign(fr, op, v)
 }
@@ -930,7 +931,8 @@ fn contract(e: &Engine, fr: &mut Frame, op: OpId, mask: Option<&Dense>) -> Resul
     // The accumulator is a vector, or a scalar when every dim is reduced.
     let (acc, acc_shape): (Vec<Scalar>, Vec<usize>) = match e.arg(fr, op, 2)? {
         Value::Array(a) => (a.iter().collect(), a.shape().to_vec()),
-        Value::Scalar(x) => (vec![x.clone()], Vec::new()),
+        Value::Scalar(x) => (vec![x.unpack()], Vec::new()),
+        Value::Wide(x) => (vec![(**x).clone()], Vec::new()),
         _ => return Err(Error::unverified(op, "bad contract accumulator")),
     };
     let maps: Vec<mlir_ir::affine::AffineMap> = match e.m.attr(op, "indexing_maps").map(|a| e.m.ctx.attr_kind(a)) {
@@ -1030,7 +1032,7 @@ fn contract(e: &Engine, fr: &mut Frame, op: OpId, mask: Option<&Dense>) -> Resul
         }
     }
     let v = if acc_shape.is_empty() && e.m.ctx.type_kind(e.result_type(op, 0)).shape().is_none() {
-        Value::Scalar(out.into_iter().next().ok_or_else(|| Error::unverified(op, "empty accumulator"))?)
+        Value::from_scalar(out.into_iter().next().ok_or_else(|| Error::unverified(op, "empty accumulator"))?)
     } else {
         array(op, &acc_shape, out)?
     };
@@ -1116,7 +1118,8 @@ fn outerproduct(e: &Engine, fr: &mut Frame, op: OpId, mask: Option<&Dense>) -> R
     let v = tabulate(op, &dims, |i| {
         let x = &lane_at(op, &a, &i[..1])?;
         let y = match &b {
-            Value::Scalar(s) => s.clone(),
+            Value::Scalar(s) => s.unpack(),
+            Value::Wide(s) => (**s).clone(),
             Value::Array(r) => r.get(i[1]),
             _ => return Err(Error::unverified(op, "bad outerproduct operand")),
         };
@@ -1293,7 +1296,7 @@ impl Place {
             Place::Mem(m) => m.load(op, idx, what),
             Place::Tensor(t) => {
                 let p = tensor_pos(op, t.shape(), idx, what)?;
-                Ok(Value::Scalar(lane_at(op, t, &p)?))
+                Ok(Value::from_scalar(lane_at(op, t, &p)?))
             }
         }
     }
@@ -1304,7 +1307,7 @@ impl Place {
             Place::Mem(m) => m.store(op, idx, &v, what),
             Place::Tensor(t) => {
                 let p = tensor_pos(op, t.shape(), idx, what)?;
-                let Value::Scalar(s) = v else { return Err(Error::unverified(op, "tensor elements must be scalars")) };
+                let Some(s) = v.scalar() else { return Err(Error::unverified(op, "tensor elements must be scalars")) };
                 let at = t.linear(&p).ok_or_else(|| Error::unverified(op, "tensor index"))?;
                 Rc::make_mut(t).set(at, &s).map_err(|x| dense_error(op, x))
             }
@@ -1468,9 +1471,9 @@ fn lane_dims(op: OpId, vdims: &[usize], eshape: &[usize]) -> Result<Vec<usize>> 
 
 /// Appends the lanes of one loaded element.
 fn push_lanes(op: OpId, out: &mut Vec<Scalar>, v: Value) -> Result<()> {
-    match v {
-        Value::Scalar(s) => out.push(s),
-        Value::Array(a) => out.extend(a.iter()),
+    match (&v, v.scalar()) {
+        (_, Some(s)) => out.push(s),
+        (Value::Array(a), _) => out.extend(a.iter()),
         _ => return Err(Error::unverified(op, "bad memory element")),
     }
     Ok(())
@@ -1484,7 +1487,7 @@ fn element(op: OpId, flat: &[Scalar], k: usize, eshape: &[usize]) -> Result<Valu
         .and_then(|s| flat.get(s..s.checked_add(n)?))
         .ok_or_else(|| Error::unverified(op, "lane count"))?;
     if eshape.is_empty() {
-        return Ok(Value::Scalar(part[0].clone()));
+        return Ok(Value::from_scalar(part[0].clone()));
     }
     array(op, eshape, part.to_vec())
 }
@@ -1531,7 +1534,7 @@ fn maskedload(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
         Some(true) => {
             push_lanes(op, &mut lanes, p.get(op, &shifted(op, &idx, pos)?, "vector.maskedload (enabled lane)")?)
         }
-        _ => push_lanes(op, &mut lanes, Value::Scalar(pass.get(k))),
+        _ => push_lanes(op, &mut lanes, Value::from_scalar(pass.get(k))),
     })?;
     e.assign(fr, op, array(op, pass.shape(), lanes)?)
 }
@@ -1545,7 +1548,7 @@ fn maskedstore(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let v = dense(e, fr, op, n.saturating_sub(1))?;
     each_position(op, v.shape(), |k, pos| match on.get(k) {
         Some(true) => {
-            let x = Value::Scalar(v.get(k));
+            let x = Value::from_scalar(v.get(k));
             p.set(op, &shifted(op, &idx, pos)?, x, "vector.maskedstore (enabled lane)")
         }
         _ => Ok(()),
@@ -1578,7 +1581,7 @@ fn gather_indices(
             if !on {
                 return Ok(None);
             }
-            let o = Value::Scalar(o);
+            let o = Value::from_scalar(o);
             e.observe(op, &o, "used as a gather/scatter offset")?;
             let o = o.scalar().ok_or_else(|| Error::unverified(op, "offset lane"))?;
             let d = o
@@ -1644,7 +1647,7 @@ fn scatter(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     }
     for (a, x) in addrs.iter().zip(v.iter()) {
         if let Some(at) = a {
-            p.set(op, at, Value::Scalar(x), "vector.scatter (enabled lane)")?;
+            p.set(op, at, Value::from_scalar(x), "vector.scatter (enabled lane)")?;
         }
     }
     p.finish(e, fr, op)
@@ -1682,7 +1685,7 @@ fn compressstore(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let mut next = 0usize;
     for (x, on) in v.iter().zip(&on) {
         if *on {
-            p.set(op, &shifted(op, &idx, &[next])?, Value::Scalar(x), "vector.compressstore (enabled lane)")?;
+            p.set(op, &shifted(op, &idx, &[next])?, Value::from_scalar(x), "vector.compressstore (enabled lane)")?;
             next += 1;
         }
     }

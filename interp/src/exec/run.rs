@@ -9,7 +9,7 @@ use crate::code::{Code, Copies, FBin, Inst, Slot, Span};
 use crate::error::{Error, Result};
 use crate::float::{self, host, Round};
 use crate::sem::word::{self, Bin, Cast};
-use crate::value::{FuncRef, Int, Scalar, Value};
+use crate::value::{FuncRef, Int, Packed, Value};
 use mlir_ir::ir::{BlockId, OpId};
 use mlir_ir::types::FloatKind;
 use std::rc::Rc;
@@ -189,8 +189,9 @@ impl Engine<'_> {
     fn cmpf(&mut self, fr: &mut Frame, op: OpId, p: u8, [a, b, d]: [Slot; 3]) -> Result<()> {
         self.tick(op)?;
         match (&fr[a as usize], &fr[b as usize]) {
-            (Value::Scalar(Scalar::Float(x)), Value::Scalar(Scalar::Float(y))) => {
-                let c = crate::sem::fp::cmpf(p, *x, *y);
+            (Value::Scalar(x @ Packed::Float { .. }), Value::Scalar(y @ Packed::Float { .. })) => {
+                let (Some(x), Some(y)) = (x.as_float(), y.as_float()) else { return self.fallback(fr, op) };
+                let c = crate::sem::fp::cmpf(p, x, y);
                 fr[d as usize].set_word(1, u64::from(c));
             }
             _ => self.fallback(fr, op)?,
@@ -223,8 +224,8 @@ impl Engine<'_> {
     fn select(&mut self, fr: &mut Frame, op: OpId, [c, t, f, d]: [Slot; 4]) -> Result<()> {
         self.tick(op)?;
         let pick = match &fr[c as usize] {
-            Value::Scalar(Scalar::Int(i)) => {
-                if i.is_nonzero() {
+            Value::Scalar(Packed::Int { lo, hi, .. }) => {
+                if *lo != 0 || *hi != 0 {
                     t
                 } else {
                     f
@@ -246,22 +247,20 @@ impl Engine<'_> {
         // `Float`s straddles the halves a load just wrote, and the CPU
         // stalls on the store forwarding.
         let host = match (&fr[a as usize], &fr[b as usize]) {
-            (Value::Scalar(Scalar::Float(x)), Value::Scalar(Scalar::Float(y))) => match k {
-                FloatKind::F32 => host::bin32(f, { x.bits } as u32, { y.bits } as u32).map(u128::from),
-                FloatKind::F64 => host::bin64(f, { x.bits } as u64, { y.bits } as u64).map(u128::from),
+            (Value::Scalar(Packed::Float { lo: x, .. }), Value::Scalar(Packed::Float { lo: y, .. })) => match k {
+                FloatKind::F32 => host::bin32(f, *x as u32, *y as u32).map(u64::from),
+                FloatKind::F64 => host::bin64(f, *x, *y),
                 _ => None,
             },
             _ => return self.fallback(fr, op),
         };
-        if let (Some(bits), Value::Scalar(Scalar::Float(z))) = (host, &mut fr[d as usize]) {
-            z.bits = bits;
+        if let (Some(lo), Value::Scalar(z)) = (host, &mut fr[d as usize]) {
+            *z = Packed::Float { kind: k, lo, hi: 0 };
             return Ok(());
         }
-        let (Value::Scalar(Scalar::Float(x)), Value::Scalar(Scalar::Float(y))) = (&fr[a as usize], &fr[b as usize])
-        else {
+        let (Some(x), Some(y)) = (fr[a as usize].as_float(), fr[b as usize].as_float()) else {
             return self.fallback(fr, op);
         };
-        let (x, y) = (*x, *y);
         let r = match f {
             FBin::Add => float::add(x, y, Round::NearestEven),
             FBin::Sub => float::sub(x, y, Round::NearestEven),

@@ -23,7 +23,7 @@ pub(super) fn vector_dims_of(e: &Engine, op: OpId, ty: TypeId) -> Result<Vec<usi
 /// its lanes), and a scalar operand as itself, broadcast to every lane.
 pub(super) fn lane_value(v: &Value, k: usize) -> Option<Value> {
     match v {
-        Value::Array(d) if k < d.len() => Some(Value::Scalar(d.get(k))),
+        Value::Array(d) if k < d.len() => Some(Value::from_scalar(d.get(k))),
         Value::Agg(xs) => xs.get(k).cloned(),
         Value::Array(_) => None,
         v => Some(v.clone()),
@@ -35,8 +35,8 @@ pub(super) fn ptr_lanes(op: OpId, v: &Value, n: usize) -> Result<Vec<Value>> {
     match v {
         Value::Agg(xs) if xs.len() == n => Ok(xs.to_vec()),
         // Poison of a vector type is built lane by lane as numbers are.
-        Value::Array(d) if d.len() == n => Ok(d.iter().map(Value::Scalar).collect()),
-        Value::Scalar(crate::value::Scalar::Poison(_)) => Ok(vec![v.clone(); n]),
+        Value::Array(d) if d.len() == n => Ok(d.iter().map(Value::from_scalar).collect()),
+        v if v.as_poison().is_some() => Ok(vec![v.clone(); n]),
         _ => Err(Error::unverified(op, format!("expected a vector of {n} pointers"))),
     }
 }

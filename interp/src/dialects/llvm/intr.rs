@@ -25,7 +25,7 @@ use crate::operands::{
 };
 use crate::sem::fp::{copysign, maximumf, maxnumf};
 use crate::sem::int::*;
-use crate::value::{map1, map2_pair, Int, Poison, Scalar, Value};
+use crate::value::{map1, map2_pair, Int, Packed, Poison, Scalar, Value};
 use mlir_ir::attrs::Attribute;
 use mlir_ir::ir::OpId;
 use mlir_ir::ops::LlvmOp;
@@ -337,7 +337,7 @@ fn with_overflow(e: &Engine, fr: &mut Frame, op: OpId, kind: LlvmOp) -> Result<F
 fn lanes(e: &Engine, fr: &Frame, op: OpId, i: usize) -> Result<Vec<Scalar>> {
     match e.arg(fr, op, i)? {
         Value::Array(d) => Ok(d.iter().collect()),
-        Value::Scalar(s @ Scalar::Poison(_)) => Ok(vec![s.clone()]),
+        Value::Scalar(Packed::Poison(p)) => Ok(vec![Scalar::Poison(*p)]),
         _ => Err(Error::unverified(op, "expected a vector operand")),
     }
 }
@@ -449,13 +449,13 @@ fn combine(op: OpId, r: Red, a: &Scalar, b: &Scalar) -> Result<Scalar> {
 /// documentation).
 fn reduce(e: &Engine, fr: &mut Frame, op: OpId, r: Red, vp: bool) -> Result<Flow> {
     let has_start = vp || matches!(r, Red::Fadd | Red::Fmul);
-    let start = if has_start { Some(e.arg(fr, op, 0)?.scalar().cloned().ok_or_else(|| bad_types(op))?) } else { None };
+    let start = if has_start { Some(e.arg(fr, op, 0)?.scalar().ok_or_else(|| bad_types(op))?) } else { None };
     let mut xs = lanes(e, fr, op, usize::from(has_start))?;
     if vp {
         let on = mask(e, fr, op, 2, xs.len())?;
         let evl = match e.arg(fr, op, 3)?.scalar() {
             Some(Scalar::Int(n)) => n.to_u64().unwrap_or(u64::MAX),
-            Some(Scalar::Poison(p)) => return e.assign(fr, op, Value::Scalar(Scalar::Poison(*p))),
+            Some(Scalar::Poison(p)) => return e.assign(fr, op, Value::from_scalar(Scalar::Poison(p))),
             _ => return Err(bad_types(op)),
         };
         if evl > xs.len() as u64 {
@@ -482,7 +482,7 @@ fn reduce(e: &Engine, fr: &mut Frame, op: OpId, r: Red, vp: bool) -> Result<Flow
         });
     }
     let v = acc.ok_or_else(|| unsupported(op, "a reduction of an empty vector"))?;
-    e.assign(fr, op, Value::Scalar(v))
+    e.assign(fr, op, Value::from_scalar(v))
 }
 
 /// Whether the op's fast-math flags allow reassociation.
@@ -559,7 +559,7 @@ fn check_writable(e: &Engine, op: OpId, b: &crate::memory::Buffer) -> Result<()>
 /// `memset(dst, byte, n)`.
 fn mem_set(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let n = byte_count(e, fr, op, 2)?;
-    let x = e.arg(fr, op, 1)?.scalar().cloned().ok_or_else(|| bad_types(op))?;
+    let x = e.arg(fr, op, 1)?.scalar().ok_or_else(|| bad_types(op))?;
     if n == 0 {
         return Ok(Flow::Next);
     }
@@ -891,16 +891,16 @@ pub(super) fn atomic_rmw(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flo
     let (p, v) = (e.arg(fr, op, 0)?.clone(), e.arg(fr, op, 1)?.clone());
     let old = mem::load_typed(e, op, &p, e.result_type(op, 0), "llvm.atomicrmw")?;
     let new = match (old.scalar(), v.scalar()) {
-        (Some(Scalar::Poison(x)), _) | (_, Some(Scalar::Poison(x))) => Value::Scalar(Scalar::Poison(*x)),
-        (Some(Scalar::Int(a)), Some(Scalar::Int(b))) => Value::int(rmw_int(op, name, a, b)?),
+        (Some(Scalar::Poison(x)), _) | (_, Some(Scalar::Poison(x))) => Value::from_scalar(Scalar::Poison(x)),
+        (Some(Scalar::Int(a)), Some(Scalar::Int(b))) => Value::int(rmw_int(op, name, &a, &b)?),
         (Some(Scalar::Float(a)), Some(Scalar::Float(b))) => Value::float(match name {
-            "xchg" => *b,
-            "fadd" => float::add(*a, *b, R),
-            "fsub" => float::sub(*a, *b, R),
-            "fmax" => maxnumf(*a, *b, true),
-            "fmin" => maxnumf(*a, *b, false),
-            "fmaximum" => maximumf(*a, *b, true),
-            "fminimum" => maximumf(*a, *b, false),
+            "xchg" => b,
+            "fadd" => float::add(a, b, R),
+            "fsub" => float::sub(a, b, R),
+            "fmax" => maxnumf(a, b, true),
+            "fmin" => maxnumf(a, b, false),
+            "fmaximum" => maximumf(a, b, true),
+            "fminimum" => maximumf(a, b, false),
             _ => return Err(bad_types(op)),
         }),
         _ if name == "xchg" => v.clone(),
@@ -980,7 +980,7 @@ pub(super) fn cmpxchg(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> 
     e.observe(op, &cmp, "compared by llvm.cmpxchg")?;
     let same = match (&old, &cmp) {
         (Value::Ptr(a), Value::Ptr(b)) => a.addr() == b.addr(),
-        (Value::Scalar(Scalar::Int(a)), Value::Scalar(Scalar::Int(b))) => a == b,
+        (a, b) if a.as_int().is_some() && b.as_int().is_some() => a.as_int() == b.as_int(),
         _ => return Err(bad_types(op)),
     };
     if same {

@@ -16,7 +16,7 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::exec::Engine;
 use crate::memory::{mem_ub, AllocKind, Buffer, Lane, Ptr, CONSTANT_GLOBAL};
 use crate::operands::{alloc_name, place};
-use crate::value::{Int, Scalar, Value};
+use crate::value::{Int, Packed, Scalar, Value};
 use mlir_ir::attrs::{AttrId, Attribute};
 use mlir_ir::datalayout;
 use mlir_ir::ir::OpId;
@@ -71,10 +71,11 @@ fn uniform(e: &Engine, op: OpId, ty: TypeId, leaf: &dyn Fn(TypeId) -> Result<Val
     match e.m.ctx.type_kind(ty) {
         TypeKind::Vector { elem, .. } => {
             let dims = vector_dims_of(e, op, ty)?;
-            match leaf(*elem)? {
-                Value::Scalar(s) => crate::operands::filled(e, op, &dims, &s),
+            let l = leaf(*elem)?;
+            match l.scalar() {
+                Some(s) => crate::operands::filled(e, op, &dims, &s),
                 // A vector of pointers holds its lanes as an aggregate.
-                p => Ok(Value::Agg(vec![p; dims.iter().product()].into())),
+                None => Ok(Value::Agg(vec![l; dims.iter().product()].into())),
             }
         }
         _ => leaf(ty),
@@ -127,9 +128,10 @@ pub(super) fn aggregate_constant(e: &Engine, op: OpId, a: AttrId, ty: TypeId) ->
             Ok(Value::Agg(Rc::from(vals)))
         }
         Attribute::Dense { ty: aty, .. } => {
-            let lanes: Vec<Scalar> = match e.attr_value(op, a, *aty)? {
-                Value::Array(d) => d.iter().collect(),
-                Value::Scalar(s) => vec![s],
+            let v = e.attr_value(op, a, *aty)?;
+            let lanes: Vec<Scalar> = match (&v, v.scalar()) {
+                (Value::Array(d), _) => d.iter().collect(),
+                (_, Some(s)) => vec![s],
                 _ => return Err(Error::unverified(op, "a dense constant that is not numbers")),
             };
             let mut it = lanes.into_iter();
@@ -160,22 +162,22 @@ fn fill(e: &Engine, op: OpId, ty: TypeId, lanes: &mut impl Iterator<Item = Scala
             }
             crate::operands::array(op, &dims, xs)
         }
-        _ => lanes.next().map(Value::Scalar).ok_or_else(short),
+        _ => lanes.next().map(Value::from_scalar).ok_or_else(short),
     }
 }
 
 /// The members of aggregate `v` of type `ty` (a poison aggregate has a
 /// poison member everywhere).
 fn parts(e: &Engine, op: OpId, ty: TypeId, v: &Value) -> Result<Rc<[Value]>> {
+    // A complex number stored as its `{re, im}` struct (a global's
+    // `complex` initializer).
+    if let Some(Scalar::Complex(c)) = v.scalar() {
+        let (re, im) = c.parts();
+        return Ok(Rc::from(vec![Value::float(re), Value::float(im)]));
+    }
     match v {
         Value::Agg(fs) => Ok(fs.clone()),
-        // A complex number stored as its `{re, im}` struct (a global's
-        // `complex` initializer).
-        Value::Scalar(Scalar::Complex(c)) => {
-            let (re, im) = c.parts();
-            Ok(Rc::from(vec![Value::float(re), Value::float(im)]))
-        }
-        Value::Scalar(Scalar::Poison(_)) => match poison_of(e, op, ty)? {
+        Value::Scalar(Packed::Poison(_)) => match poison_of(e, op, ty)? {
             Value::Agg(fs) => Ok(fs),
             _ => Err(Error::unverified(op, "not an aggregate type")),
         },
@@ -327,19 +329,21 @@ pub(super) fn write(e: &Engine, op: OpId, b: &mut Buffer, at: usize, ty: TypeId,
         (TypeKind::LlvmPtr(_), Value::Ptr(p)) => {
             b.write_lane(at, Lane::Int(64), &Scalar::Int(Int::from_u128(64, u128::from(p.addr())))).ok_or_else(bad)
         }
-        (TypeKind::LlvmPtr(_), Value::Scalar(s @ Scalar::Poison(_))) => {
-            b.write_lane(at, Lane::Int(64), s).ok_or_else(bad)
+        (TypeKind::LlvmPtr(_), Value::Scalar(Packed::Poison(p))) => {
+            b.write_lane(at, Lane::Int(64), &Scalar::Poison(*p)).ok_or_else(bad)
         }
-        (TypeKind::Vector { elem, .. }, Value::Array(_) | Value::Scalar(Scalar::Poison(_))) => {
+        (TypeKind::Vector { elem, .. }, Value::Array(_) | Value::Scalar(Packed::Poison(_))) => {
             let (lane, bits) = vector_lane(e, op, *elem)?;
             let lanes: Vec<Scalar> = match v {
                 Value::Array(d) => d.iter().collect(),
-                Value::Scalar(s) => vec![s.clone(); vector_dims_of(e, op, ty)?.iter().product()],
+                Value::Scalar(s) => vec![s.unpack(); vector_dims_of(e, op, ty)?.iter().product()],
                 _ => return Err(bad()),
             };
             write_lanes(b, at, lane, bits, &lanes).ok_or_else(bad)
         }
-        (_, Value::Scalar(s)) => b.write_lane(at, lane_of(e, op, ty)?, s).ok_or_else(bad),
+        (_, Value::Scalar(_) | Value::Wide(_)) => {
+            b.write_lane(at, lane_of(e, op, ty)?, &v.scalar().ok_or_else(bad)?).ok_or_else(bad)
+        }
         _ => Err(bad()),
     }
 }
@@ -357,7 +361,7 @@ fn read(e: &Engine, op: OpId, b: &Buffer, at: usize, ty: TypeId) -> Result<Value
     match e.m.ctx.type_kind(ty) {
         TypeKind::LlvmPtr(_) => Ok(match b.read_lane(at, Lane::Int(64)) {
             Scalar::Int(a) => Value::Ptr(e.mem.resolve(a.to_u64().unwrap_or(0))),
-            s => Value::Scalar(s),
+            s => Value::from_scalar(s),
         }),
         TypeKind::Vector { elem, .. } => {
             let (lane, bits) = vector_lane(e, op, *elem)?;
@@ -365,7 +369,7 @@ fn read(e: &Engine, op: OpId, b: &Buffer, at: usize, ty: TypeId) -> Result<Value
             let lanes = read_lanes(b, at, lane, bits, dims.iter().product());
             crate::operands::array(op, &dims, lanes)
         }
-        _ => Ok(Value::Scalar(b.read_lane(at, lane_of(e, op, ty)?))),
+        _ => Ok(Value::from_scalar(b.read_lane(at, lane_of(e, op, ty)?))),
     }
 }
 
@@ -478,7 +482,7 @@ pub(super) fn ptr_to_int(e: &Engine, op: OpId, p: &Value) -> Result<Value> {
     let w = e.int_width(e.result_type(op, 0)).ok_or_else(|| unsupported(op, "llvm.ptrtoint to a vector"))?;
     match p {
         Value::Ptr(p) => Ok(Value::int(Int::from_u128(w, u128::from(p.addr())))),
-        Value::Scalar(Scalar::Poison(x)) => Ok(Value::Scalar(Scalar::Poison(*x))),
+        Value::Scalar(Packed::Poison(x)) => Ok(Value::from_scalar(Scalar::Poison(*x))),
         _ => Err(unsupported(op, "llvm.ptrtoint of a vector of pointers")),
     }
 }
@@ -487,7 +491,7 @@ pub(super) fn ptr_to_int(e: &Engine, op: OpId, p: &Value) -> Result<Value> {
 pub(super) fn int_to_ptr(e: &Engine, op: OpId, i: &Value) -> Result<Value> {
     match i.scalar() {
         Some(Scalar::Int(a)) => Ok(Value::Ptr(e.mem.resolve(a.to_ubig().iter_u64_digits().next().unwrap_or(0)))),
-        Some(Scalar::Poison(x)) => Ok(Value::Scalar(Scalar::Poison(*x))),
+        Some(Scalar::Poison(x)) => Ok(Value::from_scalar(Scalar::Poison(x))),
         _ => Err(unsupported(op, "llvm.inttoptr of a vector")),
     }
 }

@@ -22,7 +22,7 @@ use crate::operands::{
 };
 use crate::sem::fp::cmpf;
 use crate::sem::int::*;
-use crate::value::{Int, Poison, Scalar, Value};
+use crate::value::{Int, Packed, Poison, Scalar, Value};
 use mlir_ir::attrs::Attribute;
 use mlir_ir::datalayout;
 use mlir_ir::ir::OpId;
@@ -158,7 +158,7 @@ fn extract_element(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
         Some(k) => v.get(k),
         None => Scalar::Poison(crate::value::Poison(op)),
     };
-    e.assign(fr, op, Value::Scalar(s))
+    e.assign(fr, op, Value::from_scalar(s))
 }
 
 /// `llvm.insertelement %x, %v[%i]`: the vector with lane `i` replaced;
@@ -180,7 +180,7 @@ fn insert_element(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     }
     let Value::Array(v) = e.arg(fr, op, 0)? else { return Err(bad_vector(op)) };
     let v = v.clone();
-    let x = e.arg(fr, op, 1)?.scalar().cloned().ok_or_else(|| bad_vector(op))?;
+    let x = e.arg(fr, op, 1)?.scalar().ok_or_else(|| bad_vector(op))?;
     let out = match lane_index(e, fr, op, 2, v.len())? {
         Some(k) => {
             let mut d = (*v).clone();
@@ -230,8 +230,8 @@ fn shuffle(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
         lane.ok_or_else(|| bad_vector(op))
     };
     let lanes = mask.iter().map(|&k| pick(k)).collect::<Result<Vec<_>>>()?;
-    let v = if lanes.iter().all(|v| matches!(v, Value::Scalar(_))) {
-        let scalars = lanes.into_iter().filter_map(|v| v.scalar().cloned()).collect();
+    let v = if lanes.iter().all(|v| matches!(v, Value::Scalar(_) | Value::Wide(_))) {
+        let scalars = lanes.into_iter().filter_map(|v| v.scalar()).collect();
         crate::operands::array(op, &[n_out], scalars)?
     } else {
         Value::Agg(lanes.into())
@@ -356,8 +356,7 @@ fn bitcast_bits(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     };
     match e.arg(fr, op, 0)? {
         Value::Array(d) => d.iter().try_for_each(|s| put(&s))?,
-        Value::Scalar(s) => put(s)?,
-        _ => return Err(Error::unverified(op, "bitcast of a non-numeric value")),
+        v => put(&v.scalar().ok_or_else(|| Error::unverified(op, "bitcast of a non-numeric value"))?)?,
     }
     let rty = e.result_type(op, 0);
     let (dims, elem) = match e.m.ctx.type_kind(rty) {
@@ -389,7 +388,7 @@ fn bitcast_bits(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
         })
         .collect();
     let v = if dims.is_empty() {
-        Value::Scalar(lanes.into_iter().next().ok_or_else(|| Error::unverified(op, "empty bitcast"))?)
+        Value::from_scalar(lanes.into_iter().next().ok_or_else(|| Error::unverified(op, "empty bitcast"))?)
     } else {
         crate::operands::array(op, &dims, lanes)?
     };
@@ -621,7 +620,7 @@ fn init_from_attr(e: &Engine, g: OpId, buf: &Rc<RefCell<Buffer>>, a: mlir_ir::at
             let (Some(n), step) = (count, layout(e, g, elem)?.alloc) else {
                 return Err(Error::unverified(g, "a splat for a global of unknown size"));
             };
-            let x = Value::Scalar(arr.get(0));
+            let x = Value::from_scalar(arr.get(0));
             for k in 0..n {
                 let at = k.checked_mul(step).and_then(|a| usize::try_from(a).ok());
                 let at = at.ok_or_else(|| Error::unverified(g, "initializer offset overflows"))?;
@@ -640,7 +639,7 @@ fn init_from_attr(e: &Engine, g: OpId, buf: &Rc<RefCell<Buffer>>, a: mlir_ir::at
             for (k, s) in arr.iter().enumerate() {
                 let at = (k as u64).checked_mul(step).and_then(|a| usize::try_from(a).ok());
                 let at = at.ok_or_else(|| Error::unverified(g, "initializer offset overflows"))?;
-                mem::write(e, g, &mut b, at, elem, &Value::Scalar(s.clone()))?;
+                mem::write(e, g, &mut b, at, elem, &Value::from_scalar(s.clone()))?;
             }
             Ok(())
         }
@@ -674,7 +673,7 @@ fn gep_lane(e: &Engine, op: OpId, args: Vec<Value>) -> Result<Value> {
     let mut args = args.into_iter();
     let base = match args.next() {
         Some(Value::Ptr(p)) => p,
-        Some(v @ Value::Scalar(Scalar::Poison(_))) => return Ok(v),
+        Some(v @ Value::Scalar(Packed::Poison(_))) => return Ok(v),
         _ => return Err(Error::unverified(op, "the base of llvm.getelementptr is not a pointer")),
     };
     let raw = e.i64s(op, "rawConstantIndices")?;
@@ -684,7 +683,7 @@ fn gep_lane(e: &Engine, op: OpId, args: Vec<Value>) -> Result<Value> {
     let mut ty = type_attr(e, op, "elem_type")?;
     let len = base.buf.as_ref().map_or(0, |b| b.borrow().len() as i128);
     let mut offset = i128::from(base.offset);
-    let poison = Value::Scalar(Scalar::Poison(Poison(op)));
+    let poison = Value::from_scalar(Scalar::Poison(Poison(op)));
     for (i, r) in raw.iter().enumerate() {
         let idx: i128 = if *r == GEP_DYNAMIC {
             let v = args
