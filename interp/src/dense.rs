@@ -48,15 +48,6 @@ impl Dense {
         b.finish()
     }
 
-    /// The value of an ndarray of scalars (any memory order; read in
-    /// logical order).
-    pub fn from_array(a: &ArrayD<Scalar>, lane: Option<Lane>) -> Result<Dense, DenseError> {
-        match a.as_slice() {
-            Some(xs) => Dense::new(a.shape(), xs, lane),
-            None => Dense::new(a.shape(), &a.iter().cloned().collect::<Vec<_>>(), lane),
-        }
-    }
-
     /// `s` in every element of shape `shape`: one encoding, repeated.
     pub fn splat(shape: &[usize], s: &Scalar, lane: Option<Lane>) -> Result<Dense, DenseError> {
         let n = shape.iter().try_fold(1usize, |n, d| n.checked_mul(*d)).ok_or(DenseError::Shape)?;

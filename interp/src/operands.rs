@@ -18,7 +18,6 @@ use crate::value::{map1, map2, map2_pair, Builder, Dense, Int, Packed, Poison, S
 use mlir_ir::attrs::Attribute;
 use mlir_ir::ir::OpId;
 use mlir_ir::types::{TypeId, TypeKind};
-use ndarray::ArrayD;
 use std::cell::RefCell;
 use std::rc::Rc;
 
@@ -182,13 +181,6 @@ pub fn array(op: OpId, shape: &[usize], elems: Vec<Scalar>) -> Result<Value> {
     let n = elems.len();
     Value::dense(shape, &elems)
         .map_err(|e| Error::unverified(op, format!("{n} elements do not make a {shape:?} array: {e:?}")))
-}
-
-/// The array value of an ndarray of scalars.
-#[inline]
-pub fn array_value(op: OpId, a: &ArrayD<Scalar>) -> Result<Value> {
-    Value::from_array(a)
-        .map_err(|e| Error::unverified(op, format!("elements do not make a {:?} array: {e:?}", a.shape())))
 }
 
 /// Builds an array of `shape` by evaluating `f` at every index, row-major.

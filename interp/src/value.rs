@@ -54,12 +54,6 @@ impl Value {
         Ok(Value::Array(Rc::new(Dense::new(shape, elems, None)?)))
     }
 
-    /// The array value of an ndarray of scalars (its lane taken from the
-    /// elements).
-    pub fn from_array(a: &ndarray::ArrayD<Scalar>) -> Result<Value, crate::dense::DenseError> {
-        Ok(Value::Array(Rc::new(Dense::from_array(a, None)?)))
-    }
-
     /// A float value.
     pub fn float(f: Float) -> Value {
         Value::Scalar(Packed::float(f))

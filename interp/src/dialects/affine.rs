@@ -18,7 +18,7 @@
 use crate::error::{Error, ErrorKind, Result};
 use crate::exec::{Engine, Flow, Frame};
 use crate::float::{self, FloatKind};
-use crate::value::{Int, Scalar, Value};
+use crate::value::{Dense, Int, Scalar, Value};
 use mlir_ir::affine::{AffineEvalError, AffineMap, IntegerSet};
 use mlir_ir::attrs::{Attribute, DenseValues};
 use mlir_ir::ir::OpId;
@@ -26,7 +26,7 @@ use mlir_ir::ops::AffineOp;
 use mlir_ir::types::{TypeKind, DYNAMIC};
 
 use crate::memory::dma_copy;
-use crate::operands::{array_value, index_args, index_of, index_value, memref_arg};
+use crate::operands::{array, index_args, index_of, index_value, memref_arg};
 use crate::sem::atomic::{combine, memory_kind_name};
 
 /// Executes one affine op.
@@ -224,9 +224,7 @@ fn vector_load(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
             None => return Err(Error::unverified(op, "affine.vector_load of non-scalar elements")),
         }
     }
-    let arr = ndarray::ArrayD::from_shape_vec(ndarray::IxDyn(&shape), lanes)
-        .map_err(|_| Error::unverified(op, "bad vector"))?;
-    e.assign(fr, op, array_value(op, &arr)?)
+    e.assign(fr, op, array(op, &shape, lanes)?)
 }
 
 /// `affine.vector_store %v, %m[map(%i)]`.
@@ -378,7 +376,8 @@ fn identity(e: &Engine, op: OpId, kind: i64, ty: mlir_ir::types::TypeId) -> Resu
     match e.m.ctx.type_kind(ty) {
         TypeKind::Vector { shape, .. } => {
             let shape: Vec<usize> = shape.iter().map(|d| usize::try_from(*d).unwrap_or(0)).collect();
-            array_value(op, &ndarray::ArrayD::from_elem(ndarray::IxDyn(&shape), s))
+            let d = Dense::splat(&shape, &s, None).map_err(|_| Error::unverified(op, "bad vector"))?;
+            Ok(Value::Array(std::rc::Rc::new(d)))
         }
         _ => Ok(Value::from_scalar(s)),
     }
