@@ -3,6 +3,15 @@
 use clap::Parser;
 
 fn main() {
+    // Rust ignores SIGPIPE, so output into a closed pipe (`run ... | head`)
+    // became a write error reported at the printing op, or an internal
+    // error; a command-line tool (and mlir-runner, which this stands in
+    // for) ends quietly instead.
+    #[cfg(unix)]
+    // SAFETY: restoring a signal's default action before any thread starts.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
     mlir_interp::cli::install_panic_hook();
     // Lets the test suite check how an internal error is reported.
     if std::env::var_os("MLIR_INTERP_TEST_INTERNAL_ERROR").is_some() {

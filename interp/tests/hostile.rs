@@ -193,3 +193,33 @@ fn integer_complex_is_unsupported_not_internal() {
         Expect { code: 1, stderr: "unsupported: complex numbers with integer parts" },
     );
 }
+
+/// Output into a pipe whose reader has gone (`run F | head -1`) ends the
+/// run quietly by SIGPIPE, as it ends mlir-runner: no diagnostic blaming
+/// the printing op, no internal error.
+#[test]
+fn a_closed_output_pipe_ends_the_run_quietly() {
+    use std::io::{BufRead, BufReader};
+    use std::os::unix::process::ExitStatusExt;
+    use std::process::Stdio;
+    let prog = tmp(
+        "many_prints.mlir",
+        "func.func @main() {\n  %c = arith.constant 1 : i32\n  %c0 = arith.constant 0 : index\n  \
+         %c1 = arith.constant 1 : index\n  %n = arith.constant 1000000 : index\n  \
+         scf.for %i = %c0 to %n step %c1 {\n    vector.print %c : i32\n  }\n  return\n}\n",
+    );
+    let mut child = Command::new(env!("CARGO_BIN_EXE_mlir-interp"))
+        .arg("run")
+        .arg(&prog)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().expect("stdout")).read_line(&mut first).expect("read");
+    assert_eq!(first, "1\n");
+    // The reader is dropped here: the pipe closes with output still to come.
+    let out = child.wait_with_output().expect("wait");
+    assert_eq!(out.status.signal(), Some(13), "{:?}", out.status);
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+}
