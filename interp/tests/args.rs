@@ -84,7 +84,7 @@ fn shaped_and_complex() {
 #[test]
 fn bad_arguments() {
     let p = "func.func @f(%a: i8, %b: tensor<?xf32>, %c: f8E4M3FN) {\n  return\n}\n";
-    let cases: [(&[&str], &str); 7] = [
+    let cases: [(&[&str], &str); 8] = [
         (&["1"], "takes 3 argument(s) (i8, tensor<?xf32>, f8E4M3FN), 1 given"),
         (&["300", "dense<[1.0]>", "1.0"], "argument #0 of 'f' (%a: i8): '300' as i8: integer constant out of range"),
         (&["1", "2.0", "1.0"], "a dynamic shape needs a nested list literal"),
@@ -92,6 +92,7 @@ fn bad_arguments() {
         (&["1", "dense<[1.0]>", "inf"], "f8E4M3FN has no inf"),
         (&["x", "dense<[1.0]>", "1.0"], "argument #0 of 'f' (%a: i8): 'x' is not an integer"),
         (&["1", "dense<[1.0\n]>", "1.0"], "unexpected character '\\n' in a value"),
+        (&["true", "dense<[1.0]>", "1.0"], "argument #0 of 'f' (%a: i8): 'true' is an i1 value; i8 takes an integer"),
     ];
     for (args, want) in cases {
         let (code, out, err) = run("bad.mlir", p, args);
