@@ -14,7 +14,9 @@ use crate::lane::Lane;
 /// The dtypes (`descr` strings) that hold `lane` as its raw encoding.
 fn descrs(lane: Lane) -> Result<Vec<&'static str>, String> {
     let raw = |n: usize| match n {
-        1 => vec!["|u1", "|V1", "<V1"],
+        // ml_dtypes saves float8_e5m2 as `<f1`, a descr NumPy itself
+        // cannot read; its other small floats as 1-byte voids.
+        1 => vec!["|u1", "|V1", "<V1", "<f1", "|f1"],
         2 => vec!["<u2", "|V2", "<V2"],
         _ => vec![],
     };
@@ -45,13 +47,16 @@ fn descr_for(lane: Lane) -> Result<&'static str, String> {
 pub fn read(bytes: &[u8], lane: Lane) -> Result<Dense, String> {
     let rest = bytes.strip_prefix(b"\x93NUMPY").ok_or("not a .npy file (no \\x93NUMPY magic)")?;
     let (major, rest) = (rest.first().copied(), rest.get(2..).ok_or("truncated .npy header")?);
-    let (len, rest) = match major {
-        Some(1) => (u16::from_le_bytes([rest[0], rest[1]]) as usize, &rest[2..]),
-        Some(2 | 3) if rest.len() >= 4 => {
-            (u32::from_le_bytes([rest[0], rest[1], rest[2], rest[3]]) as usize, &rest[4..])
-        }
-        _ => return Err(format!("unsupported .npy version {major:?}")),
+    // The header length: 2 bytes in version 1, 4 after.
+    let width = match major {
+        Some(1) => 2,
+        Some(2 | 3) => 4,
+        Some(v) => return Err(format!("unsupported .npy version {v}")),
+        None => return Err("truncated .npy header".into()),
     };
+    let len_bytes = rest.get(..width).ok_or("truncated .npy header")?;
+    let len = len_bytes.iter().rev().fold(0usize, |a, b| a << 8 | *b as usize);
+    let rest = &rest[width..];
     let header = std::str::from_utf8(rest.get(..len).ok_or("truncated .npy header")?).map_err(|_| "bad .npy header")?;
     let data = &rest[len..];
     let descr = field(header, "descr").ok_or("the .npy header has no descr")?;
@@ -175,5 +180,10 @@ mod tests {
         let e = read(short, Lane::Int(32)).unwrap_err();
         assert!(e.contains("shorter"), "{e}");
         assert!(descr_for(Lane::Int(17)).is_err());
+        // Cut inside the magic, the version or the header length: said so.
+        for cut in [4, 7, 8, 9, 11] {
+            let e = read(&whole[..cut], Lane::Int(32)).unwrap_err();
+            assert!(e.contains("magic") || e.contains("truncated"), "{cut}: {e}");
+        }
     }
 }

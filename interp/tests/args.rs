@@ -441,6 +441,32 @@ fn npy_half_and_fp8() {
     assert_eq!((code, again), (0, printed), "{err}");
 }
 
+/// The descrs ml_dtypes 0.6 writes with `np.save`: `<f1` for
+/// float8_e5m2 (NumPy itself cannot read that one back) and `<V2` for
+/// bfloat16. By hand: e5m2 0x3C is 1.0 (exponent 15 - 15), 0xFB is
+/// -57344.0 (-(2^15 * 1.75), the largest), 0x7C is inf (MLIR spells it in
+/// hex); bf16 0x3F80 is 1.0 and 0xC000 is -2.0. A file cut inside its
+/// header is a bad argument (exit 2), not a crash.
+#[test]
+fn npy_as_ml_dtypes_writes_it() {
+    let dir = std::env::temp_dir().join(format!("mlir-interp-npyml-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("e5m2.npy"), npy("<f1", "(3,)", &[0x3C, 0xFB, 0x7C])).unwrap();
+    std::fs::write(dir.join("bf16.npy"), npy("<V2", "(2,)", &[0x80, 0x3F, 0x00, 0xC0])).unwrap();
+    std::fs::write(dir.join("cut.npy"), b"\x93NUMPY\x01\x00").unwrap();
+    let p = r#"func.func @f(%a: tensor<3xf8E5M2>, %b: memref<?xbf16>) -> (tensor<3xf8E5M2>, memref<?xbf16>) {
+  return %a, %b : tensor<3xf8E5M2>, memref<?xbf16>
+}
+"#;
+    let at = |n: &str| format!("@{}", dir.join(n).display());
+    let (code, out, err) = run("npyml.mlir", p, &[&at("e5m2.npy"), &at("bf16.npy")]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out, "%0 = dense<[1.0, -57344.0, 0x7C]> : tensor<3xf8E5M2>\n%1 = dense<[1.0, -2.0]> : memref<?xbf16>\n");
+    let (code, _, err) = run("npyml.mlir", p, &[&at("cut.npy"), &at("bf16.npy")]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("argument #0 of 'f' (%a: tensor<3xf8E5M2>)") && err.contains("truncated .npy header"), "{err}");
+}
+
 /// An `--out` directory that cannot be made (under a plain file) is a
 /// usage error, exit 2, saying so; not a resource limit.
 #[test]
