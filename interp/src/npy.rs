@@ -37,9 +37,14 @@ fn descrs(lane: Lane) -> Result<Vec<&'static str>, String> {
     .and_then(|d| if d.is_empty() { Err(format!("no .npy dtype holds {lane:?} elements")) } else { Ok(d) })
 }
 
-/// The dtype a value of `lane` is written with.
-fn descr_for(lane: Lane) -> Result<&'static str, String> {
-    Ok(descrs(lane)?[0])
+/// The dtype a value of `lane` is written with: an integer's unsigned
+/// one when `unsigned` (a `uiN` value).
+fn descr_for(lane: Lane, unsigned: bool) -> Result<&'static str, String> {
+    let d = descrs(lane)?;
+    Ok(match lane {
+        Lane::Int(8 | 16 | 32 | 64) if unsigned => d[1],
+        _ => d[0],
+    })
 }
 
 /// The value of the `.npy` file `bytes` with elements of `lane`; its
@@ -102,9 +107,10 @@ fn shape_of(text: &str) -> Result<Vec<usize>, String> {
         .collect()
 }
 
-/// `d` as a version 1.0 `.npy` file; a value with poison elements has no
+/// `d` as a version 1.0 `.npy` file, integers with an unsigned dtype
+/// when `unsigned` (`|u1` for `ui8`); a value with poison elements has no
 /// file form.
-pub fn write(d: &Dense) -> Result<Vec<u8>, String> {
+pub fn write(d: &Dense, unsigned: bool) -> Result<Vec<u8>, String> {
     if let Some(p) = d.first_poison() {
         return Err(format!("it has poison elements (made by op #{})", p.0 .0));
     }
@@ -113,7 +119,7 @@ pub fn write(d: &Dense) -> Result<Vec<u8>, String> {
         1 => format!("({},)", dims[0]),
         _ => format!("({})", dims.join(", ")),
     };
-    let mut header = format!("{{'descr': '{}', 'fortran_order': False, 'shape': {shape}, }}", descr_for(d.lane())?);
+    let mut header = format!("{{'descr': '{}', 'fortran_order': False, 'shape': {shape}, }}", descr_for(d.lane(), unsigned)?);
     // Magic, version and length take 10 bytes; the total is a multiple of 64.
     while (10 + header.len() + 1) % 64 != 0 {
         header.push(' ');
@@ -159,7 +165,7 @@ mod tests {
         let d = read(&numpy_i32(), Lane::Int(32)).unwrap();
         assert_eq!(d.shape(), &[2, 3]);
         assert_eq!(d.get(4), Scalar::Int(crate::scalar::Int::from_i128(32, 5)));
-        assert_eq!(write(&d).unwrap(), numpy_i32());
+        assert_eq!(write(&d, false).unwrap(), numpy_i32());
     }
 
     #[test]
@@ -179,7 +185,7 @@ mod tests {
         let short = &whole[..whole.len() - 8];
         let e = read(short, Lane::Int(32)).unwrap_err();
         assert!(e.contains("shorter"), "{e}");
-        assert!(descr_for(Lane::Int(17)).is_err());
+        assert!(descr_for(Lane::Int(17), false).is_err());
         // Cut inside the magic, the version or the header length: said so.
         for cut in [4, 7, 8, 9, 11] {
             let e = read(&whole[..cut], Lane::Int(32)).unwrap_err();

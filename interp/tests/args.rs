@@ -467,6 +467,28 @@ fn npy_as_ml_dtypes_writes_it() {
     assert!(err.contains("argument #0 of 'f' (%a: tensor<3xf8E5M2>)") && err.contains("truncated .npy header"), "{err}");
 }
 
+/// Unsigned integers print as MLIR prints them (mlir-opt 22 prints
+/// `dense<[255, 0]> : tensor<2xui8>`, not -1), so they read back as
+/// `--arg`s (a negative literal is refused for `uiN`), and `--out` writes
+/// them with NumPy's unsigned dtype (`|u1`) while `si8` stays `|i1`.
+#[test]
+fn unsigned_results() {
+    let dir = std::env::temp_dir().join(format!("mlir-interp-uns-{}", std::process::id()));
+    let p = r#"func.func @f(%a: ui8, %t: tensor<2xui16>, %s: tensor<2xsi8>) -> (ui8, tensor<2xui16>, tensor<2xsi8>) {
+  return %a, %t, %s : ui8, tensor<2xui16>, tensor<2xsi8>
+}
+"#;
+    let (code, out, err) = run("uns.mlir", p, &["255", "dense<[65535, 1]>", "dense<[-1, 2]>"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out, "%0 = 255 : ui8\n%1 = dense<[65535, 1]> : tensor<2xui16>\n%2 = dense<[-1, 2]> : tensor<2xsi8>\n");
+    let o = dir.join("out");
+    let (code, _, err) = run_with("uns.mlir", p, &["--out", o.to_str().unwrap()], &["255", "dense<[65535, 1]>", "dense<[-1, 2]>"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(std::fs::read(o.join("result0.npy")).unwrap(), npy("|u1", "()", &[0xFF]));
+    assert_eq!(std::fs::read(o.join("result1.npy")).unwrap(), npy("<u2", "(2,)", &[0xFF, 0xFF, 1, 0]));
+    assert_eq!(std::fs::read(o.join("result2.npy")).unwrap(), npy("|i1", "(2,)", &[0xFF, 2]));
+}
+
 /// An `--out` directory that cannot be made (under a plain file) is a
 /// usage error, exit 2, saying so; not a resource limit.
 #[test]
