@@ -176,6 +176,11 @@ fn scalar_text(e: &Engine, ty: TypeId, t: &str) -> Result<String, String> {
             };
             Ok(format!("({}, {})", float_text(*k, re.trim())?, float_text(*k, im.trim())?))
         }
+        TypeKind::Integer { width: 1, .. } => int_text(t),
+        // `true`/`false` are i1's; MLIR reads them as nothing else.
+        TypeKind::Integer { .. } | TypeKind::Index if t == "true" || t == "false" => {
+            Err(format!("'{t}' is an i1 value; {} takes an integer", type_to_string(&e.m.ctx, ty)))
+        }
         TypeKind::Integer { .. } | TypeKind::Index => int_text(t),
         _ => Ok(t.to_string()),
     }

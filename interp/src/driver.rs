@@ -173,9 +173,26 @@ pub fn results_text(e: &Engine, entry: &str, vals: &[Value]) -> String {
     let mut text = String::new();
     for (i, (v, t)) in vals.iter().zip(&func.results).enumerate() {
         let ty = mlir_ir::printer::type_to_string(&e.m.ctx, *t);
-        text.push_str(&format!("%{i} = {} : {ty}\n", crate::show::value(v, func.op)));
+        text.push_str(&format!("%{i} = {} : {ty}\n", crate::show::value_as(v, func.op, unsigned(&e.m.ctx, *t))));
     }
     text
+}
+
+/// True when `ty`'s scalars (through shaped types and a memref's vector
+/// elements) are unsigned integers, which MLIR prints and NumPy stores as
+/// unsigned.
+fn unsigned(ctx: &mlir_ir::ir::Context, mut ty: mlir_ir::types::TypeId) -> bool {
+    use mlir_ir::types::{Signedness, TypeKind};
+    loop {
+        match ctx.type_kind(ty) {
+            TypeKind::Integer { signedness: Signedness::Unsigned, .. } => return true,
+            TypeKind::Complex(_) => return false,
+            k => match k.elem() {
+                Some(inner) => ty = inner,
+                None => return false,
+            },
+        }
+    }
 }
 
 /// `--out DIR`: each result of the entry function as `DIR/result<i>.npy`
@@ -193,7 +210,9 @@ pub fn write_results_npy(e: &Engine, entry: &str, vals: &[Value], dir: &str) -> 
     // 2), not a limit the run reached.
     let io = |msg: String| Error::global(ErrorKind::BadInput(msg));
     std::fs::create_dir_all(dir).map_err(|x| io(format!("cannot create the --out directory '{dir}': {x}")))?;
+    let types = e.func_by_name(entry).map(|f| e.funcs[f.0 as usize].results.clone());
     for (i, v) in vals.iter().enumerate() {
+        let uns = types.as_ref().and_then(|t| t.get(i)).is_some_and(|t| unsigned(&e.m.ctx, *t));
         let d = match v {
             Value::Array(d) => (**d).clone(),
             Value::Memref(m) => {
@@ -207,7 +226,7 @@ pub fn write_results_npy(e: &Engine, entry: &str, vals: &[Value], dir: &str) -> 
             #[allow(unreachable_patterns)]
             _ => return Err(fail(format!("result #{i} has no .npy form"))),
         };
-        let bytes = crate::npy::write(&d).map_err(|m| fail(format!("result #{i} cannot be written as .npy: {m}")))?;
+        let bytes = crate::npy::write(&d, uns).map_err(|m| fail(format!("result #{i} cannot be written as .npy: {m}")))?;
         let path = std::path::Path::new(dir).join(format!("result{i}.npy"));
         std::fs::write(&path, bytes).map_err(|x| io(format!("cannot write '{}': {x}", path.display())))?;
     }

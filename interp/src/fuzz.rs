@@ -50,8 +50,8 @@ pub struct Options {
 const FUZZ_REDUCE_LIMIT: usize = 3000;
 
 /// The kinds seeds take in turn when no `--kind` is given.
-const ROTATION: [Kind; 8] =
-    [Kind::Mixed, Kind::Int, Kind::Float, Kind::Cf, Kind::Scf, Kind::Affine, Kind::Memref, Kind::Vector];
+const ROTATION: [Kind; 9] =
+    [Kind::Mixed, Kind::Int, Kind::Float, Kind::Cf, Kind::Scf, Kind::Affine, Kind::Memref, Kind::Vector, Kind::Math];
 
 /// One failure.
 #[derive(Clone, Debug)]

@@ -41,12 +41,16 @@ pub enum Kind {
     Memref,
     /// Vectors of integers and floats.
     Vector,
-    /// CIRCT's comb ops on integers, with arith and scf (this engine runs
-    /// them; mlir-opt does not know comb, so passcheck needs `--opt
-    /// circt-opt`).
+    /// The comb ops of HEIR's comb dialect on integers, with arith and scf
+    /// (this engine runs them; mlir-opt does not know comb, so passcheck
+    /// needs `--opt heir-opt`, or `circt-opt` for the ops CIRCT shares).
     Comb,
-    /// All of the above but comb.
+    /// All of the above but comb and math.
     Mixed,
+    /// Math ops whose results are exact (absf, ceil, floor, round,
+    /// roundeven, trunc, sqrt, copysign; absi, ctlz, cttz, ctpop) on floats
+    /// and integers: what math-expand-ops rewrites.
+    Math,
 }
 
 /// The generator's options.
@@ -70,6 +74,7 @@ struct Features {
     memref: bool,
     vector: bool,
     comb: bool,
+    math: bool,
 }
 
 impl Features {
@@ -85,8 +90,9 @@ impl Features {
             Kind::Vector => Features { vector: true, float: true, ..none },
             Kind::Comb => Features { comb: true, scf: true, ..none },
             Kind::Mixed => {
-                Features { float: true, cf: true, scf: true, affine: true, memref: true, vector: true, comb: false }
+                Features { float: true, cf: true, scf: true, affine: true, memref: true, vector: true, ..none }
             }
+            Kind::Math => Features { float: true, math: true, ..none },
         }
     }
 }
@@ -385,6 +391,13 @@ impl Gen {
                 return self.comb_op(*w);
             }
         }
+        // Only the math kind draws here, so other kinds keep their programs.
+        if self.feat.math && matches!(t.elem(), Ty::I(_)) && self.chance(25) {
+            let op = self.pick_of(&["absi", "ctlz", "cttz", "ctpop"]);
+            let a = self.pick(t);
+            self.def(&format!("math.{op} {a} : {}", t.text()), t, true);
+            return;
+        }
         let w = t.elem().int_width().unwrap_or(64);
         let ty = t.text();
         let roll = self.rng.below(100);
@@ -560,6 +573,18 @@ impl Gen {
     fn float_op(&mut self, t: &Ty) {
         let Ty::F(f) = *t.elem() else { return };
         let ty = t.text();
+        if self.feat.math && self.chance(40) {
+            // Exact ops only: libm's and the expansions' approximations
+            // (tanh, powf, rsqrt, fma as mul + add) may differ legitimately.
+            let a = self.pick(t);
+            let rhs = match self.pick_of(&["absf", "ceil", "floor", "round", "roundeven", "trunc", "sqrt", "copysign"])
+            {
+                "copysign" => format!("math.copysign {a}, {} : {ty}", self.pick(t)),
+                op => format!("math.{op} {a} : {ty}"),
+            };
+            self.def(&rhs, t, true);
+            return;
+        }
         let roll = self.rng.below(100);
         let rhs = if roll < 40 {
             let (a, b) = (self.pick(t), self.pick(t));

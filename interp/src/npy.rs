@@ -14,7 +14,9 @@ use crate::lane::Lane;
 /// The dtypes (`descr` strings) that hold `lane` as its raw encoding.
 fn descrs(lane: Lane) -> Result<Vec<&'static str>, String> {
     let raw = |n: usize| match n {
-        1 => vec!["|u1", "|V1", "<V1"],
+        // ml_dtypes saves float8_e5m2 as `<f1`, a descr NumPy itself
+        // cannot read; its other small floats as 1-byte voids.
+        1 => vec!["|u1", "|V1", "<V1", "<f1", "|f1"],
         2 => vec!["<u2", "|V2", "<V2"],
         _ => vec![],
     };
@@ -35,9 +37,14 @@ fn descrs(lane: Lane) -> Result<Vec<&'static str>, String> {
     .and_then(|d| if d.is_empty() { Err(format!("no .npy dtype holds {lane:?} elements")) } else { Ok(d) })
 }
 
-/// The dtype a value of `lane` is written with.
-fn descr_for(lane: Lane) -> Result<&'static str, String> {
-    Ok(descrs(lane)?[0])
+/// The dtype a value of `lane` is written with: an integer's unsigned
+/// one when `unsigned` (a `uiN` value).
+fn descr_for(lane: Lane, unsigned: bool) -> Result<&'static str, String> {
+    let d = descrs(lane)?;
+    Ok(match lane {
+        Lane::Int(8 | 16 | 32 | 64) if unsigned => d[1],
+        _ => d[0],
+    })
 }
 
 /// The value of the `.npy` file `bytes` with elements of `lane`; its
@@ -45,13 +52,16 @@ fn descr_for(lane: Lane) -> Result<&'static str, String> {
 pub fn read(bytes: &[u8], lane: Lane) -> Result<Dense, String> {
     let rest = bytes.strip_prefix(b"\x93NUMPY").ok_or("not a .npy file (no \\x93NUMPY magic)")?;
     let (major, rest) = (rest.first().copied(), rest.get(2..).ok_or("truncated .npy header")?);
-    let (len, rest) = match major {
-        Some(1) => (u16::from_le_bytes([rest[0], rest[1]]) as usize, &rest[2..]),
-        Some(2 | 3) if rest.len() >= 4 => {
-            (u32::from_le_bytes([rest[0], rest[1], rest[2], rest[3]]) as usize, &rest[4..])
-        }
-        _ => return Err(format!("unsupported .npy version {major:?}")),
+    // The header length: 2 bytes in version 1, 4 after.
+    let width = match major {
+        Some(1) => 2,
+        Some(2 | 3) => 4,
+        Some(v) => return Err(format!("unsupported .npy version {v}")),
+        None => return Err("truncated .npy header".into()),
     };
+    let len_bytes = rest.get(..width).ok_or("truncated .npy header")?;
+    let len = len_bytes.iter().rev().fold(0usize, |a, b| a << 8 | *b as usize);
+    let rest = &rest[width..];
     let header = std::str::from_utf8(rest.get(..len).ok_or("truncated .npy header")?).map_err(|_| "bad .npy header")?;
     let data = &rest[len..];
     let descr = field(header, "descr").ok_or("the .npy header has no descr")?;
@@ -97,9 +107,10 @@ fn shape_of(text: &str) -> Result<Vec<usize>, String> {
         .collect()
 }
 
-/// `d` as a version 1.0 `.npy` file; a value with poison elements has no
+/// `d` as a version 1.0 `.npy` file, integers with an unsigned dtype
+/// when `unsigned` (`|u1` for `ui8`); a value with poison elements has no
 /// file form.
-pub fn write(d: &Dense) -> Result<Vec<u8>, String> {
+pub fn write(d: &Dense, unsigned: bool) -> Result<Vec<u8>, String> {
     if let Some(p) = d.first_poison() {
         return Err(format!("it has poison elements (made by op #{})", p.0 .0));
     }
@@ -108,7 +119,7 @@ pub fn write(d: &Dense) -> Result<Vec<u8>, String> {
         1 => format!("({},)", dims[0]),
         _ => format!("({})", dims.join(", ")),
     };
-    let mut header = format!("{{'descr': '{}', 'fortran_order': False, 'shape': {shape}, }}", descr_for(d.lane())?);
+    let mut header = format!("{{'descr': '{}', 'fortran_order': False, 'shape': {shape}, }}", descr_for(d.lane(), unsigned)?);
     // Magic, version and length take 10 bytes; the total is a multiple of 64.
     while (10 + header.len() + 1) % 64 != 0 {
         header.push(' ');
@@ -154,7 +165,7 @@ mod tests {
         let d = read(&numpy_i32(), Lane::Int(32)).unwrap();
         assert_eq!(d.shape(), &[2, 3]);
         assert_eq!(d.get(4), Scalar::Int(crate::scalar::Int::from_i128(32, 5)));
-        assert_eq!(write(&d).unwrap(), numpy_i32());
+        assert_eq!(write(&d, false).unwrap(), numpy_i32());
     }
 
     #[test]
@@ -174,6 +185,11 @@ mod tests {
         let short = &whole[..whole.len() - 8];
         let e = read(short, Lane::Int(32)).unwrap_err();
         assert!(e.contains("shorter"), "{e}");
-        assert!(descr_for(Lane::Int(17)).is_err());
+        assert!(descr_for(Lane::Int(17), false).is_err());
+        // Cut inside the magic, the version or the header length: said so.
+        for cut in [4, 7, 8, 9, 11] {
+            let e = read(&whole[..cut], Lane::Int(32)).unwrap_err();
+            assert!(e.contains("magic") || e.contains("truncated"), "{cut}: {e}");
+        }
     }
 }

@@ -91,6 +91,7 @@ pub fn reduce(text: &str, prop: &Property, limit: usize, log: &mut dyn FnMut(&st
         for pass in [
             Edit::DeleteOp,
             Edit::Constant,
+            Edit::Bypass,
             Edit::Branch,
             Edit::DeleteBlock,
             Edit::Signature,
@@ -128,6 +129,7 @@ pub fn reduce(text: &str, prop: &Property, limit: usize, log: &mut dyn FnMut(&st
 enum Edit {
     DeleteOp,
     Constant,
+    Bypass,
     Branch,
     DeleteBlock,
     Signature,
@@ -225,6 +227,11 @@ fn candidates(text: &str, e: Edit) -> Vec<Candidate> {
                 out.extend(as_constants(&p, op));
             }
         }
+        Edit::Bypass => {
+            for op in ops {
+                out.extend(bypass(&p, op));
+            }
+        }
         Edit::Branch => {
             for op in ops {
                 out.extend(unconditional(&p, op));
@@ -295,6 +302,39 @@ fn as_constants(p: &Parsed, op: OpId) -> Vec<Candidate> {
             what: format!("replaced '{name}' at line {} by the constant {lit}", a + 1),
         })
         .collect()
+}
+
+/// The program without a single-line, single-result op, its uses reading
+/// one of its operands of the same type instead (what the miscompile needs
+/// is often a chain's first op, which neither deleting nor constants reach).
+/// The operand dominates the op, so it dominates the op's uses too.
+fn bypass(p: &Parsed, op: OpId) -> Vec<Candidate> {
+    if p.m.results(op).len() != 1 || !p.m.regions(op).is_empty() {
+        return Vec::new();
+    }
+    let Some((a, b)) = p.op_lines(op) else { return Vec::new() };
+    let Some((lhs, _)) = p.lines[a].split_once(" = ") else { return Vec::new() };
+    let result = lhs.trim();
+    if b != a + 1 || result.contains(':') || result.contains(',') {
+        return Vec::new();
+    }
+    let t = p.m.type_of(p.m.result(op, 0));
+    let mut seen: Vec<String> = Vec::new();
+    let mut out = Vec::new();
+    for &v in p.m.operands(op) {
+        let name = crate::names::value_name(&p.src, &p.m, v);
+        if p.m.type_of(v) != t || !name.starts_with('%') || seen.contains(&name) {
+            continue;
+        }
+        let lines: Vec<String> =
+            p.lines.iter().enumerate().filter(|(i, _)| *i != a).map(|(_, l)| replace_token(l, result, &name)).collect();
+        out.push(Candidate {
+            text: lines.join("\n") + "\n",
+            what: format!("replaced '{}' at line {} by its operand {name}", p.m.op_name(op), a + 1),
+        });
+        seen.push(name);
+    }
+    out
 }
 
 /// `int` or `float` as an `arith.constant` attribute of type `t` (a
@@ -740,6 +780,12 @@ mod tests {
         let br = candidates(PROG, Edit::Branch);
         assert_eq!(br.len(), 2);
         assert!(br[0].text.contains("  cf.br ^bb1(%b : i32)\n") && br[1].text.contains("  cf.br ^bb2\n"));
+        let by = candidates(PROG, Edit::Bypass);
+        assert!(by.iter().all(|c| Parsed::of(&c.text).is_some()), "bypassing keeps the program valid");
+        // %b by %a (once, though it reads %a twice); %a by %c1 or by %c7.
+        assert_eq!(by.len(), 3);
+        assert!(by[0].text.contains("^bb1(%a : i32)") && !by[0].text.contains("arith.muli"), "{}", by[0].text);
+        assert!(by[2].text.contains("%b = arith.muli %c7, %c7 : i32"), "{}", by[2].text);
         let shrunk = candidates(PROG, Edit::Shrink);
         assert!(shrunk.iter().any(|c| c.text.contains("arith.constant 350 : i32")));
     }

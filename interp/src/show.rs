@@ -12,7 +12,14 @@ use mlir_ir::ir::OpId;
 
 /// The attribute text of one scalar element (no type suffix).
 pub fn scalar(s: &Scalar) -> String {
+    scalar_as(s, false)
+}
+
+/// [`scalar`], integers read as unsigned when `unsigned` (a `uiN` type's
+/// elements: MLIR prints 255, not -1, for `ui8`).
+fn scalar_as(s: &Scalar, unsigned: bool) -> String {
     match s {
+        Scalar::Int(i) if unsigned && i.width() > 1 => i.to_ubig().to_string(),
         Scalar::Int(i) => int(i),
         Scalar::Float(f) => float_lit(*f),
         Scalar::Complex(c) => {
@@ -53,7 +60,12 @@ pub fn float_lit(f: Float) -> String {
 
 /// The elements of `d` as a `dense<...>` body: a splat when all are equal.
 pub fn dense(d: &Dense) -> String {
-    let elems: Vec<String> = d.iter().map(|s| scalar(&s)).collect();
+    dense_as(d, false)
+}
+
+/// [`dense`] with [`scalar_as`]'s elements.
+fn dense_as(d: &Dense, unsigned: bool) -> String {
+    let elems: Vec<String> = d.iter().map(|s| scalar_as(&s, unsigned)).collect();
     if elems.len() > 1 && elems.iter().all(|e| *e == elems[0]) {
         return format!("dense<{}>", elems[0]);
     }
@@ -85,11 +97,17 @@ pub(crate) fn nest(out: &mut String, shape: &[usize], elems: &[String]) {
 /// read as op `at` would), and `<function>`, `<pointer>` for what has no
 /// literal.
 pub fn value(v: &Value, at: OpId) -> String {
+    value_as(v, at, false)
+}
+
+/// [`value`] of a value whose integers are unsigned when `unsigned` (its
+/// type is `uiN` or a shaped type of `uiN`).
+pub fn value_as(v: &Value, at: OpId, unsigned: bool) -> String {
     match v {
-        Value::Scalar(_) | Value::Wide(_) => v.scalar().map_or_else(String::new, |s| scalar(&s)),
-        Value::Array(d) => dense(d),
+        Value::Scalar(_) | Value::Wide(_) => v.scalar().map_or_else(String::new, |s| scalar_as(&s, unsigned)),
+        Value::Array(d) => dense_as(d, unsigned),
         Value::Memref(m) => match m.read_all(at, "print") {
-            Ok(d) => dense(&d),
+            Ok(d) => dense_as(&d, unsigned),
             Err(e) => format!("<{}>", e.kind),
         },
         Value::Func(_) => "<function>".to_string(),

@@ -84,7 +84,7 @@ fn shaped_and_complex() {
 #[test]
 fn bad_arguments() {
     let p = "func.func @f(%a: i8, %b: tensor<?xf32>, %c: f8E4M3FN) {\n  return\n}\n";
-    let cases: [(&[&str], &str); 7] = [
+    let cases: [(&[&str], &str); 8] = [
         (&["1"], "takes 3 argument(s) (i8, tensor<?xf32>, f8E4M3FN), 1 given"),
         (&["300", "dense<[1.0]>", "1.0"], "argument #0 of 'f' (%a: i8): '300' as i8: integer constant out of range"),
         (&["1", "2.0", "1.0"], "a dynamic shape needs a nested list literal"),
@@ -92,6 +92,7 @@ fn bad_arguments() {
         (&["1", "dense<[1.0]>", "inf"], "f8E4M3FN has no inf"),
         (&["x", "dense<[1.0]>", "1.0"], "argument #0 of 'f' (%a: i8): 'x' is not an integer"),
         (&["1", "dense<[1.0\n]>", "1.0"], "unexpected character '\\n' in a value"),
+        (&["true", "dense<[1.0]>", "1.0"], "argument #0 of 'f' (%a: i8): 'true' is an i1 value; i8 takes an integer"),
     ];
     for (args, want) in cases {
         let (code, out, err) = run("bad.mlir", p, args);
@@ -438,6 +439,54 @@ fn npy_half_and_fp8() {
     assert_eq!(std::fs::read(out.join("result1.npy")).unwrap(), u);
     let (code, again, err) = run_with("npy8.mlir", p, &["--print-results"], &[&at("h.npy"), &at("v.npy")]);
     assert_eq!((code, again), (0, printed), "{err}");
+}
+
+/// The descrs ml_dtypes 0.6 writes with `np.save`: `<f1` for
+/// float8_e5m2 (NumPy itself cannot read that one back) and `<V2` for
+/// bfloat16. By hand: e5m2 0x3C is 1.0 (exponent 15 - 15), 0xFB is
+/// -57344.0 (-(2^15 * 1.75), the largest), 0x7C is inf (MLIR spells it in
+/// hex); bf16 0x3F80 is 1.0 and 0xC000 is -2.0. A file cut inside its
+/// header is a bad argument (exit 2), not a crash.
+#[test]
+fn npy_as_ml_dtypes_writes_it() {
+    let dir = std::env::temp_dir().join(format!("mlir-interp-npyml-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("e5m2.npy"), npy("<f1", "(3,)", &[0x3C, 0xFB, 0x7C])).unwrap();
+    std::fs::write(dir.join("bf16.npy"), npy("<V2", "(2,)", &[0x80, 0x3F, 0x00, 0xC0])).unwrap();
+    std::fs::write(dir.join("cut.npy"), b"\x93NUMPY\x01\x00").unwrap();
+    let p = r#"func.func @f(%a: tensor<3xf8E5M2>, %b: memref<?xbf16>) -> (tensor<3xf8E5M2>, memref<?xbf16>) {
+  return %a, %b : tensor<3xf8E5M2>, memref<?xbf16>
+}
+"#;
+    let at = |n: &str| format!("@{}", dir.join(n).display());
+    let (code, out, err) = run("npyml.mlir", p, &[&at("e5m2.npy"), &at("bf16.npy")]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out, "%0 = dense<[1.0, -57344.0, 0x7C]> : tensor<3xf8E5M2>\n%1 = dense<[1.0, -2.0]> : memref<?xbf16>\n");
+    let (code, _, err) = run("npyml.mlir", p, &[&at("cut.npy"), &at("bf16.npy")]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("argument #0 of 'f' (%a: tensor<3xf8E5M2>)") && err.contains("truncated .npy header"), "{err}");
+}
+
+/// Unsigned integers print as MLIR prints them (mlir-opt 22 prints
+/// `dense<[255, 0]> : tensor<2xui8>`, not -1), so they read back as
+/// `--arg`s (a negative literal is refused for `uiN`), and `--out` writes
+/// them with NumPy's unsigned dtype (`|u1`) while `si8` stays `|i1`.
+#[test]
+fn unsigned_results() {
+    let dir = std::env::temp_dir().join(format!("mlir-interp-uns-{}", std::process::id()));
+    let p = r#"func.func @f(%a: ui8, %t: tensor<2xui16>, %s: tensor<2xsi8>) -> (ui8, tensor<2xui16>, tensor<2xsi8>) {
+  return %a, %t, %s : ui8, tensor<2xui16>, tensor<2xsi8>
+}
+"#;
+    let (code, out, err) = run("uns.mlir", p, &["255", "dense<[65535, 1]>", "dense<[-1, 2]>"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out, "%0 = 255 : ui8\n%1 = dense<[65535, 1]> : tensor<2xui16>\n%2 = dense<[-1, 2]> : tensor<2xsi8>\n");
+    let o = dir.join("out");
+    let (code, _, err) = run_with("uns.mlir", p, &["--out", o.to_str().unwrap()], &["255", "dense<[65535, 1]>", "dense<[-1, 2]>"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(std::fs::read(o.join("result0.npy")).unwrap(), npy("|u1", "()", &[0xFF]));
+    assert_eq!(std::fs::read(o.join("result1.npy")).unwrap(), npy("<u2", "(2,)", &[0xFF, 0xFF, 1, 0]));
+    assert_eq!(std::fs::read(o.join("result2.npy")).unwrap(), npy("|i1", "(2,)", &[0xFF, 2]));
 }
 
 /// An `--out` directory that cannot be made (under a plain file) is a

@@ -92,6 +92,45 @@ fn optimizer_failures_are_kept() {
     assert!(stdout.contains("OPT-FAIL  pass -  error: cannot fold #"), "{stdout}");
 }
 
+/// On a terminal a progress line shows programs, failures and the rate
+/// (run under util-linux `script`, which gives it a pseudo-terminal;
+/// skipped without it, except under CI).
+#[test]
+fn progress_shows_on_a_terminal() {
+    let there = Command::new("script").arg("--version").output().is_ok_and(|o| o.status.success());
+    if !there {
+        assert!(std::env::var("CI").as_deref() != Ok("true"), "CI needs util-linux's script");
+        eprintln!("skipped: script not found");
+        return;
+    }
+    let d = scratch(SUITE, "tty");
+    let opt = script(&d, "id.sh", "for f; do :; done\ncat \"$f\"");
+    let bin = env!("CARGO_BIN_EXE_mlir-interp");
+    let out = d.join("r");
+    let cmd = format!("{bin} fuzz --passes cse --opt {opt} --seeds 0..6 --kind int --jobs 1 --out {}", out.display());
+    let st = Command::new("script").args(["-qec", &cmd, "/dev/null"]).output().expect("script");
+    let text = String::from_utf8_lossy(&st.stdout);
+    assert!(st.status.success(), "{text}");
+    assert!(text.contains("fuzz: 6/6 programs, 0 failures, ") && text.contains(" programs/s"), "{text}");
+    // Without a terminal there is only the summary.
+    let quiet = d.join("q");
+    let (_, stdout, _) = fuzz(&[
+        "--passes",
+        "cse",
+        "--opt",
+        &opt,
+        "--seeds",
+        "0..2",
+        "--kind",
+        "int",
+        "--jobs",
+        "1",
+        "--out",
+        quiet.to_str().unwrap(),
+    ]);
+    assert!(!stdout.contains("/2 programs"), "{stdout}");
+}
+
 /// Shards under GNU parallel, as the README documents, merge into one
 /// campaign (skipped without `parallel`, except under CI).
 #[test]

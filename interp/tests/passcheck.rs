@@ -31,6 +31,16 @@ const ADD: &str = "func.func @f(%a: i32, %b: i32) -> i32 {
 }
 ";
 
+/// Calls `@f` of [`ADD`] on 5 and 2 and prints the sum.
+const MAIN: &str = "func.func @main() {
+  %a = arith.constant 5 : i32
+  %b = arith.constant 2 : i32
+  %r = call @f(%a, %b) : (i32, i32) -> i32
+  vector.print %r : i32
+  return
+}
+";
+
 fn passcheck(file: &Path, args: &[&str]) -> (i32, String, String) {
     let out =
         Command::new(env!("CARGO_BIN_EXE_mlir-interp")).arg("passcheck").arg(file).args(args).output().expect("run");
@@ -175,7 +185,7 @@ fn real_pipelines_preserve_the_exec_fixtures() {
         ("func/fib_recursive.mlir", lower.to_string()),
         ("scf/while_loops.mlir", format!("canonicalize,cse,{lower}")),
         // normalize-memrefs after canonicalize flattens strided views that
-        // reach printMemref (fixtures/found/normalize_memrefs_views.mlir).
+        // reach printMemref (fixtures/found/normalize_memrefs_reinterpret_cast.mlir).
         ("memref/views.mlir", format!("canonicalize,cse,{}", lower.replace("normalize-memrefs,", ""))),
         ("arith/i8_all_pairs.mlir", "canonicalize,int-range-optimizations,arith-expand,cse".to_string()),
     ];
@@ -188,6 +198,38 @@ fn real_pipelines_preserve_the_exec_fixtures() {
         assert_eq!(code, 0, "{file}\n{out}{err}");
         assert!(!out.contains("MISCOMPILE") && out.contains("1 same"), "{file}\n{out}");
     }
+}
+
+/// `--each-pass` follows a program through the lowering to the LLVM
+/// dialect: a wrong pass among LLVM 22's real ones (a script that turns
+/// `llvm.add` into `llvm.sub` and hands every other pass to mlir-opt) is
+/// named, with the LLVM-dialect IR before and after it.
+#[test]
+fn each_pass_works_through_the_lowering_to_llvm() {
+    if !toolchain() {
+        return;
+    }
+    let d = scratch(SUITE, "each-llvm");
+    let f = write(&d, "add.mlir", &format!("{ADD}{MAIN}"));
+    let opt = script(
+        &d,
+        "bad.sh",
+        "for f; do :; done\ncase \"$*\" in\n  *bad-pass*) sed 's/llvm.add /llvm.sub /' \"$f\" ;;\n  *) exec /usr/lib/llvm-22/bin/mlir-opt \"$@\" ;;\nesac",
+    );
+    let lower =
+        mlir_interp::differential::DEFAULT_PIPELINE.replace("convert-func-to-llvm,", "convert-func-to-llvm,bad-pass,");
+    let passes = format!("canonicalize,{lower}");
+    let (code, out, err) = passcheck(&f, &["--passes", &passes, "--opt", &opt, "--each-pass"]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.contains("after pass 17/19 'convert-func-to-llvm': 1 same"), "{out}");
+    assert!(out.contains("output line 1:\n    source: 7\n    target: 3"), "{out}");
+    assert!(out.contains("first pass that changes the meaning: 'bad-pass' (pass 18 of 19)"), "{out}");
+    assert!(out.contains("-    %0 = llvm.add %arg0, %arg1 : i32\n+    %0 = llvm.sub %arg0, %arg1 : i32"), "{out}");
+    // The entry with random inputs, on the lowered function's own arguments.
+    let (code, out, _) =
+        passcheck(&f, &["-e", "f", "--passes", &passes, "--opt", &opt, "--each-pass", "--inputs", "3"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("first pass that changes the meaning: 'bad-pass'"), "{out}");
 }
 
 /// Every reproducer under fixtures/found/ still shows its miscompile with

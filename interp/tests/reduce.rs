@@ -56,6 +56,38 @@ fn a_miscompile_reduces_to_a_few_ops() {
     assert_eq!(code, 0, "{err}");
 }
 
+/// The second wrong optimizer: a pass that puts `nsw` on every
+/// `arith.addi` without checking that the sum cannot overflow. Passcheck
+/// names it among correct passes, and the program reduces to the overflow.
+#[test]
+fn an_optimizer_that_skips_the_nsw_check_is_named_and_reduced() {
+    let d = scratch(SUITE, "nsw");
+    let opt = script(
+        &d,
+        "nsw.sh",
+        "for f; do :; done\ncase \"$*\" in\n  *bad-nsw*) sed '/overflow/!s/\\(arith\\.addi [^:]*\\) :/\\1 overflow<nsw> :/' \"$f\" ;;\n  *) cat \"$f\" ;;\nesac",
+    );
+    let (code, program, _) = mlir_interp(&["gen", "--seed", "4", "--kind", "int", "--size", "60"]);
+    assert_eq!(code, 0);
+    let f = d.join("prog.mlir");
+    std::fs::write(&f, &program).expect("write");
+    let file = f.to_str().unwrap();
+    let (code, out, _) =
+        mlir_interp(&["passcheck", file, "--passes", "canonicalize,bad-nsw,cse", "--opt", &opt, "--each-pass"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("the target has undefined behavior where the source has none"), "{out}");
+    assert!(out.contains("first pass that changes the meaning: 'bad-nsw' (pass 2 of 3)"), "{out}");
+    let reduced = d.join("reduced.mlir");
+    let (code, _, err) =
+        mlir_interp(&["reduce", file, "--passes", "bad-nsw", "--opt", &opt, "-o", reduced.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    let text = std::fs::read_to_string(&reduced).expect("reduced");
+    // Constants, the additions that overflow, the print: a handful of ops.
+    assert!(ops(&text) <= 6 && text.contains("arith.addi"), "{} ops:\n{text}", ops(&text));
+    let (code, _, err) = mlir_interp(&["run", "--reduce-mode", reduced.to_str().unwrap()]);
+    assert_eq!(code, 0, "the reduced program has UB:\n{err}\n{text}");
+}
+
 #[test]
 fn a_test_keeps_its_property_and_never_gets_undefined_behaviour() {
     let d = scratch(SUITE, "test");
