@@ -312,8 +312,10 @@ fn run_test(file: &Path, tools: &Tools, timeout: Duration) -> (Verdict, String) 
         Err(e) => return (Verdict::Fail, format!("cannot read: {e}")),
     };
     let script = parse(&text);
-    if !script.requires.is_empty() {
-        return (Verdict::Unsupported, format!("REQUIRES: {} (no features are available)", script.requires.join(", ")));
+    let unmet: Vec<&String> = script.requires.iter().filter(|r| !holds_without_features(r)).collect();
+    if !unmet.is_empty() {
+        let unmet: Vec<&str> = unmet.iter().map(|r| r.as_str()).collect();
+        return (Verdict::Unsupported, format!("REQUIRES: {} (no features are available)", unmet.join(", ")));
     }
     if script.runs.is_empty() {
         return (Verdict::Unsupported, "no RUN lines".into());
@@ -422,14 +424,60 @@ const CHANGES_MEANING: &[&str] = &[
     "test-vector-warp-distribute",
     "test-vector-distribute",
     "test-linalg",
-    "linalg-",
     "test-tensor",
 ];
 
+/// Whether lit's boolean feature expression `expr` (`!`, `&&`, `||`,
+/// parentheses) holds when no feature is available: `REQUIRES:
+/// !mlir-expensive-checks` does, `REQUIRES: asan` does not.
+fn holds_without_features(expr: &str) -> bool {
+    fn or(t: &[&str], i: &mut usize) -> bool {
+        let mut v = and(t, i);
+        while t.get(*i) == Some(&"||") {
+            *i += 1;
+            v |= and(t, i);
+        }
+        v
+    }
+    fn and(t: &[&str], i: &mut usize) -> bool {
+        let mut v = not(t, i);
+        while t.get(*i) == Some(&"&&") {
+            *i += 1;
+            v &= not(t, i);
+        }
+        v
+    }
+    fn not(t: &[&str], i: &mut usize) -> bool {
+        let tok = t.get(*i).copied().unwrap_or("");
+        *i += 1;
+        match tok {
+            "!" => !not(t, i),
+            "(" => {
+                let v = or(t, i);
+                *i += 1;
+                v
+            }
+            "true" => true,
+            _ => false,
+        }
+    }
+    let spaced = expr.replace("&&", " && ").replace("||", " || ").replace('!', " ! ").replace('(', " ( ").replace(')', " ) ");
+    let toks: Vec<&str> = spaced.split_whitespace().collect();
+    or(&toks, &mut 0)
+}
+
 /// The `--direct` form of RUN command `cmd`: its `mlir-opt FILE PASSES`
-/// stages dropped and FILE given to the runner; `Err` says why the line
+/// stages dropped and FILE given to the runner (or copied to the file
+/// `-o` names, for a later command to run); `Err` says why the line
 /// cannot run that way.
 fn direct_command(cmd: &str, text: &str, tmp: &Path) -> Result<String, String> {
+    let parts = split_top(cmd, "&&");
+    let direct = parts.iter().map(|p| direct_part(p, text, tmp)).collect::<Result<Vec<_>, _>>()?;
+    Ok(direct.join(" && "))
+}
+
+/// [`direct_command`] of one command of an `&&` chain.
+fn direct_part(cmd: &str, text: &str, tmp: &Path) -> Result<String, String> {
     let stages = split_pipe(cmd);
     let tool = |st: &str| {
         let mut w = st.split_whitespace();
@@ -437,19 +485,26 @@ fn direct_command(cmd: &str, text: &str, tmp: &Path) -> Result<String, String> {
         let first = if first == "not" { w.find(|x| !x.starts_with("--")).unwrap_or("") } else { first };
         first.rsplit('/').next().unwrap_or(first).to_string()
     };
-    let Some(run_at) = stages.iter().position(|st| matches!(tool(st).as_str(), "mlir-runner" | "mlir-cpu-runner"))
-    else {
+    let run_at = stages.iter().position(|st| matches!(tool(st).as_str(), "mlir-runner" | "mlir-cpu-runner"));
+    // A command that runs none of the tools (`rm -f %t`) stays as it is.
+    if run_at.is_none() && !stages.iter().any(|st| matches!(tool(st).as_str(), "mlir-opt" | "FileCheck")) {
+        return Ok(cmd.to_string());
+    }
+    if run_at.is_none() && stages.iter().any(|st| tool(st) != "mlir-opt") {
         return Err("checks compiler output, not execution".into());
-    };
-    let (mut input, mut erase) = (None, false);
-    for st in &stages[..run_at] {
+    }
+    let (mut input, mut erase, mut output) = (None, false, None);
+    for st in &stages[..run_at.unwrap_or(stages.len())] {
         if tool(st) != "mlir-opt" {
             return Err(format!("feeds the runner from {}", tool(st)));
         }
-        for w in st.split_whitespace().skip(1) {
+        let mut words = st.split_whitespace().skip(1);
+        while let Some(w) = words.next() {
             let flag = w.trim_start_matches('-');
             if flag == "test-transform-dialect-erase-schedule" {
                 erase = true;
+            } else if w == "-o" {
+                output = words.next().map(str::to_string);
             } else if flag.starts_with("generate-runtime-verification") {
                 return Err("checks the messages of -generate-runtime-verification's checks".into());
             } else if let Some(p) = CHANGES_MEANING.iter().find(|p| flag.contains(*p)) {
@@ -459,20 +514,55 @@ fn direct_command(cmd: &str, text: &str, tmp: &Path) -> Result<String, String> {
             }
         }
     }
+    // `mlir-opt FILE PASSES -o OUT`: what the runner later reads from OUT
+    // is FILE itself.
+    let (Some(run_at), None) = (run_at, &output) else {
+        let (Some(out), None, Some(file)) = (&output, run_at, &input) else {
+            return Err("checks compiler output, not execution".into());
+        };
+        let file = if erase { erased_copy(text, tmp)? } else { file.clone() };
+        return Ok(format!("cp {file} {out}"));
+    };
     let runner = &stages[run_at];
-    let mut file = match input {
+    let file = match input {
         Some(f) => f,
         None if run_at == 0 => return Ok(cmd.to_string()),
         None => return Err("mlir-opt reads no file".into()),
     };
-    if erase {
-        let erased = erase_schedule(text).ok_or("a schedule to erase that is not a top-level module")?;
-        let at = tmp.join("schedule-erased.mlir");
-        std::fs::write(&at, erased).map_err(|e| format!("cannot write {}: {e}", at.display()))?;
-        file = at.display().to_string();
-    }
+    let file = if erase { erased_copy(text, tmp)? } else { file };
     let rest = stages[run_at + 1..].iter().map(|s| format!(" | {s}")).collect::<String>();
     Ok(format!("{runner} {file}{rest}"))
+}
+
+/// The test's text without its transform schedule, written to a file in
+/// `tmp`; its path.
+fn erased_copy(text: &str, tmp: &Path) -> Result<String, String> {
+    let erased = erase_schedule(text).ok_or("a schedule to erase that is not a top-level op")?;
+    let at = tmp.join("schedule-erased.mlir");
+    std::fs::write(&at, erased).map_err(|e| format!("cannot write {}: {e}", at.display()))?;
+    Ok(at.display().to_string())
+}
+
+/// `cmd` split at `sep` outside quotes, each part trimmed.
+fn split_top(cmd: &str, sep: &str) -> Vec<String> {
+    let (mut out, mut cur, mut quote) = (Vec::new(), String::new(), None);
+    let mut rest = cmd;
+    while let Some(c) = rest.chars().next() {
+        match (quote, c) {
+            (Some(q), _) if c == q => quote = None,
+            (None, '"' | '\'') => quote = Some(c),
+            (None, _) if rest.starts_with(sep) => {
+                out.push(std::mem::take(&mut cur).trim().to_string());
+                rest = &rest[sep.len()..];
+                continue;
+            }
+            _ => {}
+        }
+        cur.push(c);
+        rest = &rest[c.len_utf8()..];
+    }
+    out.push(cur.trim().to_string());
+    out
 }
 
 /// `cmd`'s stages, split at `|` outside quotes.
@@ -495,25 +585,34 @@ fn split_pipe(cmd: &str) -> Vec<String> {
     out
 }
 
-/// `text` without its top-level `module attributes
-/// {transform.with_named_sequence}` block, as
-/// `-test-transform-dialect-erase-schedule` removes it.
+/// `text` without its top-level transform schedule (each `module
+/// [@name] attributes {transform.with_named_sequence}` block and each
+/// top-level `transform.` op such as an old `transform.sequence`), as
+/// `-test-transform-dialect-erase-schedule` removes it; `None` when there
+/// is none.
 fn erase_schedule(text: &str) -> Option<String> {
-    let lines: Vec<&str> = text.split_inclusive('\n').collect();
-    let start = lines
-        .iter()
-        .position(|l| l.trim_start().starts_with("module attributes") && l.contains("transform.with_named_sequence"))?;
-    let (mut depth, mut body) = (0i64, false);
-    for (k, l) in lines.iter().enumerate().skip(start) {
-        let code = l.split("//").next().unwrap_or("");
-        // The attribute dictionary opens and closes before the body does.
-        depth += code.matches('{').count() as i64 - code.matches('}').count() as i64;
-        body |= depth > 0;
-        if body && depth == 0 {
-            return Some(lines[..start].concat() + &lines[k + 1..].concat());
+    let mut lines: Vec<&str> = text.split_inclusive('\n').collect();
+    let is_schedule = |l: &&str| {
+        (l.trim_start().starts_with("module") && l.contains("transform.with_named_sequence"))
+            || l.starts_with("transform.")
+    };
+    let mut erased = false;
+    while let Some(start) = lines.iter().position(is_schedule) {
+        let (mut depth, mut body, mut end) = (0i64, false, None);
+        for (k, l) in lines.iter().enumerate().skip(start) {
+            let code = l.split("//").next().unwrap_or("");
+            // The attribute dictionary opens and closes before the body does.
+            depth += code.matches('{').count() as i64 - code.matches('}').count() as i64;
+            body |= depth > 0;
+            if body && depth == 0 {
+                end = Some(k);
+                break;
+            }
         }
+        lines.drain(start..=end?);
+        erased = true;
     }
-    None
+    erased.then(|| lines.concat())
 }
 
 fn unique() -> u64 {
@@ -580,6 +679,13 @@ mod tests {
         assert!(d("mlir-opt x.mlir -transform-interpreter | mlir-runner -e f").is_err());
         assert!(d("mlir-opt x.mlir -generate-runtime-verification | mlir-runner -e f").is_err());
         assert_eq!(split_pipe("a '|' b | c"), vec!["a '|' b", "c"]);
+        // `-o` output read by a later command is the (schedule-erased) source.
+        assert_eq!(
+            d("rm -f t && mlir-opt x.mlir -test-lower-to-llvm -o t && mlir-runner t -e main | FileCheck x.mlir").unwrap(),
+            "rm -f t && cp x.mlir t && mlir-runner t -e main | FileCheck x.mlir"
+        );
+        assert!(d("FileCheck x.mlir --check-prefix=IR < t").unwrap_err().contains("compiler output"));
+        assert!(d("mlir-opt x.mlir -convert-linalg-to-loops | mlir-runner -e f").is_ok());
     }
 
     #[test]
@@ -590,6 +696,10 @@ mod tests {
         let split = "module attributes {transform.with_named_sequence}\n{\n}\nz\n";
         assert_eq!(erase_schedule(split).unwrap(), "z\n");
         assert_eq!(erase_schedule("func.func @f() {\n}\n"), None);
+        let named = "module @t attributes { transform.with_named_sequence } {\n}\ntransform.sequence failures(propagate) {\n}\nz\n";
+        assert_eq!(erase_schedule(named).unwrap(), "z\n");
+        assert!(holds_without_features("!mlir-expensive-checks"));
+        assert!(!holds_without_features("asan || (x && !y)"));
     }
 
     #[test]

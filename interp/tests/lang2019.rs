@@ -426,6 +426,7 @@ const MAPPING: &[(&str, &str)] = &[
     ("%r = \"remiu\"(%a, %a) : (i32, i32) -> i32", "arith.remui"),
     ("%r = \"cmpi\"(%a, %a){predicate: 9} : (i32, i32) -> i1", "arith.cmpi"),
     ("br_cond %c, ^bb1, ^bb1\n^bb1:", "cf.cond_br"),
+    ("%r = view memref<2x?xf32, (i, j)[s0] -> (i + s0, j)> (%x) [%x] %M : memref<4x?xf32>", "memref.reinterpret_cast"),
 ];
 
 #[test]
@@ -471,4 +472,50 @@ fn diff_compares_a_2019_program_with_llvm() {
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{stdout}{}", String::from_utf8_lossy(&out.stderr));
     assert!(stdout.starts_with("same output: 8 line(s)"), "{stdout}");
+}
+
+/// A `view` is "only defined when its index map maps to a range that is
+/// contained in the base memref's index space": one that reaches outside
+/// fails at the view's line, here and (as an abort) in LLVM; a map that is
+/// not linear in the view's indices is a diagnostic at the view's type.
+#[test]
+fn a_view_outside_its_source_fails_at_the_view() {
+    let text = "#w = (i, j)[s0] -> (i + s0, j)\nfunc @main() {\n  %A = alloc() : memref<4x6xf32>\n  %r = constant 3 : index\n  \
+                %W = view memref<2x6xf32, #w> () [%r] %A : memref<4x6xf32>\n  dealloc %A : memref<4x6xf32>\n  return\n}\n";
+    let path = std::env::temp_dir().join(format!("lang2019-view-{}.mlir", std::process::id()));
+    std::fs::write(&path, text).unwrap();
+    let out = interp(&["run", path.to_str().unwrap()]);
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains(".mlir:5:8: error: assertion failed: 2019 'view': its index map reaches outside"),
+        "{stderr}"
+    );
+    let fits = text.replace("constant 3", "constant 2");
+    std::fs::write(&path, &fits).unwrap();
+    let ok = interp(&["run", path.to_str().unwrap()]);
+    assert_eq!(ok.status.code(), Some(0), "{}", String::from_utf8_lossy(&ok.stderr));
+    let floordiv = text.replace("(i + s0, j)", "(i floordiv 2 + s0, j)");
+    std::fs::write(&path, &floordiv).unwrap();
+    let bad = interp(&["run", path.to_str().unwrap()]);
+    let bad_err = String::from_utf8_lossy(&bad.stderr);
+    assert_eq!(bad.status.code(), Some(2), "{bad_err}");
+    assert!(bad_err.contains(".mlir:5:13: error: a view's index map must be linear in its dimensions"), "{bad_err}");
+    if toolchain() {
+        std::fs::write(&path, text).unwrap();
+        let printed = interp(&["print", "--lang", "2019", "--generic", path.to_str().unwrap()]);
+        std::fs::write(&path, &printed.stdout).unwrap();
+        let tc = differential::Toolchain::default();
+        let r = differential::run_reference(
+            &tc,
+            &path,
+            differential::DEFAULT_PIPELINE,
+            "main",
+            EntryResult::Void,
+            std::time::Duration::from_secs(120),
+        )
+        .expect("mlir-opt lowers the modern form");
+        assert_ne!(r.status, 0, "mlir-runner should abort at the view's assertion: {}", r.stdout);
+    }
+    let _ = std::fs::remove_file(&path);
 }

@@ -258,13 +258,7 @@ impl<'a> Parser<'a> {
             "tensor_load" => self.parse_tensor_load_2019(span)?,
             "tensor_store" => self.parse_tensor_store_2019(span)?,
             "reshape" => self.parse_reshape_2019(span)?,
-            "view" => {
-                return self.err_at(
-                    name_span,
-                    "the 2019 'view' op is not supported: it derives the new memref from index maps \
-                     with `size` clauses, which today's memref types do not carry",
-                )
-            }
+            "view" => self.parse_view_2019(span)?,
             _ => {
                 return self.err_at(
                     name_span,
@@ -501,6 +495,250 @@ impl<'a> Parser<'a> {
         Ok(self.create_op(st, None))
     }
 
+    /// `view U (%d..)[%s..] %A : T` (the grammar) or `view T -> U (..)[..]
+    /// %A : T` (the document's example): `%A`'s buffer seen through the
+    /// index map of `U`'s layout, which sends the view's indices to `%A`'s
+    /// (the symbols `%s` bound, the dynamic sizes `%d`). Today's memrefs
+    /// cannot carry such a map, so the view becomes a
+    /// `memref.reinterpret_cast` of `%A` to `U`'s shape with the strides and
+    /// offset the map composed with `%A`'s layout gives (all dynamic,
+    /// `strided<[?, ..], offset: ?>`); later ops may still name it by `U`.
+    /// The map must be linear in the dims with constant coefficients and
+    /// `%A`'s layout strided. "A view is only defined when its index map
+    /// maps to a range contained in the base memref's index space": a
+    /// `cf.assert` checks that before the cast.
+    fn parse_view_2019(&mut self, span: Span) -> PResult<OpId> {
+        let idx = self.m.ctx.index_type();
+        let first_span = self.tok.span;
+        let first = self.parse_type()?;
+        let (written_src, view_span, view_ty) = if self.eat(Tok::Arrow)? {
+            let sp = self.tok.span;
+            (Some(first), sp, self.parse_type()?)
+        } else {
+            (None, first_span, first)
+        };
+        let (uses, nd) = self.dim_and_symbol_list()?;
+        let src = self.parse_use_name()?;
+        let src_span = self.tok.span;
+        let src_ty = self.colon_type()?;
+        if written_src.is_some_and(|w| w != src_ty) {
+            return self.err_at(first_span, "the view's source type differs from the operand's type after ':'");
+        }
+        let TypeKind::MemRef { shape: src_shape, elem, space, .. } = self.m.ctx.type_kind(src_ty).clone() else {
+            return self.err_at(src_span, "'view' takes a ranked memref");
+        };
+        let TypeKind::MemRef { shape, elem: velem, layout, space: vspace } = self.m.ctx.type_kind(view_ty).clone()
+        else {
+            return self.err_at(view_span, "a view's type is a ranked memref");
+        };
+        if velem != elem || vspace != space {
+            return self.err_at(view_span, "a view has the element type and memory space of its source memref");
+        }
+        let map = match layout.map(|l| self.m.ctx.attr_kind(l).clone()) {
+            None => AffineMap::identity(shape.len() as u32),
+            Some(Attribute::AffineMap(m)) => m,
+            Some(_) => {
+                return self.err_at(view_span, "a view's layout is the affine map from its indices to its source's")
+            }
+        };
+        let dyn_dims = shape.iter().filter(|d| **d == crate::types::DYNAMIC).count();
+        if map.num_dims as usize != shape.len() || map.results.len() != src_shape.len() {
+            return self.err_at(
+                view_span,
+                format!(
+                    "the view's index map takes {} dimensions to {} indices; the view has rank {} and its source rank {}",
+                    map.num_dims,
+                    map.results.len(),
+                    shape.len(),
+                    src_shape.len()
+                ),
+            );
+        }
+        if nd != dyn_dims || uses.len() - nd != map.num_syms as usize {
+            return self.err_at(
+                view_span,
+                format!(
+                    "the view's type needs {dyn_dims} dynamic sizes and {} symbols, but is given {nd} and {}",
+                    map.num_syms,
+                    uses.len() - nd
+                ),
+            );
+        }
+        // A view of a view names its source by the 2019 type; its value has today's.
+        let source = self.resolve(src, src_ty)?;
+        if crate::layout::strides_and_offset(&self.m.ctx, self.m.value(source).ty).is_none() {
+            return self.err_at(src_span, "a view of a memref whose layout is not strided is not supported");
+        }
+        let mut terms = Vec::new();
+        for e in &map.results {
+            match linear_in_dims(e, shape.len()) {
+                Some(t) => terms.push(t),
+                None => {
+                    return self.err_at(
+                        view_span,
+                        "a view's index map must be linear in its dimensions with constant coefficients \
+                         (it becomes strides); this one is not supported",
+                    )
+                }
+            }
+        }
+        let mut operands = Vec::new();
+        for u in &uses {
+            operands.push(self.resolve(*u, idx)?);
+        }
+        let (dyns, syms) = operands.split_at(nd);
+        // The source's offset, sizes and strides.
+        let rank = src_shape.len();
+        let base_ty = self.m.ctx.ty(TypeKind::MemRef { shape: Vec::new(), elem, layout: None, space });
+        let mut meta_types = vec![base_ty];
+        meta_types.extend(std::iter::repeat_n(idx, 1 + 2 * rank));
+        let meta = self.emit(OpKind::MemrefExtractStridedMetadata, span, vec![source], meta_types, &[]);
+        let r0 = self.m.op(meta).results.start;
+        let base_off = ValueId(r0 + 1);
+        let base_size = |r: usize| ValueId(r0 + 2 + r as u32);
+        let base_stride = |r: usize| ValueId(r0 + 2 + (rank + r) as u32);
+        // The view's sizes, and each index's value at the view's origin.
+        let mut dyn_iter = dyns.iter();
+        let mut sizes = Vec::new();
+        for d in &shape {
+            sizes.push(match *d {
+                crate::types::DYNAMIC => *dyn_iter.next().expect("counted above"),
+                d => self.index_constant(d, span),
+            });
+        }
+        let origin: Vec<ValueId> =
+            terms.iter().map(|(_, rest)| self.apply_2019(span, rest.clone(), syms.to_vec())).collect();
+        // Defined only if every index the view reaches lies in the source.
+        if !shape.contains(&0) {
+            let mut ok: Option<ValueId> = None;
+            for (r, (coef, _)) in terms.iter().enumerate() {
+                let mut ops = vec![origin[r]];
+                ops.extend(sizes.iter().copied());
+                for low in [true, false] {
+                    let mut e = AffineExpr::Sym(0);
+                    for (k, a) in coef.iter().enumerate() {
+                        let a = if low { (*a).min(0) } else { (*a).max(0) };
+                        let last = sum(AffineExpr::Sym(k as u32 + 1), AffineExpr::Const(-1));
+                        e = sum(e, scaled(last, a));
+                    }
+                    let bound = self.apply_2019(span, e, ops.clone());
+                    let c = if low {
+                        let zero = self.index_constant(0, span);
+                        self.cmp_2019(span, "sge", bound, zero)
+                    } else {
+                        self.cmp_2019(span, "slt", bound, base_size(r))
+                    };
+                    ok = Some(match ok {
+                        None => c,
+                        Some(prev) => self.bool_2019(span, OpKind::ArithAndi, prev, c),
+                    });
+                }
+            }
+            if let Some(mut cond) = ok {
+                let zero = if dyns.is_empty() { None } else { Some(self.index_constant(0, span)) };
+                for (d, zero) in dyns.iter().zip(std::iter::repeat(zero).flatten()) {
+                    let empty = self.cmp_2019(span, "eq", *d, zero);
+                    cond = self.bool_2019(span, OpKind::ArithOri, cond, empty);
+                }
+                let msg = self.m.ctx.attr(Attribute::String {
+                    value: b"2019 'view': its index map reaches outside the source memref's index space (undefined)"
+                        .to_vec()
+                        .into(),
+                    ty: None,
+                });
+                self.emit(OpKind::CfAssert, span, vec![cond], Vec::new(), &[("msg", msg)]);
+            }
+        }
+        // offset = base offset + sum_r base stride r * origin r.
+        let mut offset = base_off;
+        for (r, o) in origin.iter().enumerate() {
+            let p = self.emit_value(OpKind::ArithMuli, span, vec![base_stride(r), *o], idx);
+            offset = self.emit_value(OpKind::ArithAddi, span, vec![offset, p], idx);
+        }
+        // stride k = sum_r coefficient of d_k in index r * base stride r.
+        let base_strides: Vec<ValueId> = (0..rank).map(base_stride).collect();
+        let mut strides = Vec::new();
+        for k in 0..shape.len() {
+            let mut e = AffineExpr::Const(0);
+            for (r, (coef, _)) in terms.iter().enumerate() {
+                e = sum(e, scaled(AffineExpr::Sym(r as u32), coef[k]));
+            }
+            strides.push(self.apply_2019(span, e, base_strides.clone()));
+        }
+        let dynamic = crate::types::DYNAMIC;
+        let layout = self.m.ctx.attr(Attribute::Strided { strides: vec![dynamic; shape.len()], offset: dynamic });
+        let result_ty = self.m.ctx.ty(TypeKind::MemRef { shape: shape.clone(), elem, layout: Some(layout), space });
+        let mut cast_operands = vec![source, offset];
+        cast_operands.extend(dyns.iter().copied());
+        cast_operands.extend(strides.iter().copied());
+        let mut st = self.build(OpKind::MemrefReinterpretCast, span, cast_operands, vec![result_ty]);
+        self.put_static_lists(
+            &mut st,
+            &[
+                ("static_offsets", &[dynamic]),
+                ("static_sizes", &shape),
+                ("static_strides", &vec![dynamic; shape.len()]),
+            ],
+        );
+        let seg = self.segments(&[1, 1, nd, shape.len()]);
+        self.set_attr(&mut st, "operandSegmentSizes", seg);
+        let op = self.create_op(st, None);
+        self.views_2019.insert(ValueId(self.m.op(op).results.start), view_ty);
+        Ok(op)
+    }
+
+    /// An op placed before the one being parsed, with attributes `attrs`.
+    fn emit(
+        &mut self,
+        kind: OpKind,
+        span: Span,
+        operands: Vec<ValueId>,
+        result_types: Vec<TypeId>,
+        attrs: &[(&str, AttrId)],
+    ) -> OpId {
+        let mut st = self.build(kind, span, operands, result_types);
+        for (n, a) in attrs {
+            self.set_attr(&mut st, n, *a);
+        }
+        let op = self.create_op(st, None);
+        self.pending.push(op);
+        op
+    }
+
+    /// The one result of an op placed before the one being parsed.
+    fn emit_value(&mut self, kind: OpKind, span: Span, operands: Vec<ValueId>, ty: TypeId) -> ValueId {
+        let op = self.emit(kind, span, operands, vec![ty], &[]);
+        ValueId(self.m.op(op).results.start)
+    }
+
+    /// `affine.apply ()[operands] -> (e)` (an index constant if `e` is one).
+    fn apply_2019(&mut self, span: Span, e: AffineExpr, operands: Vec<ValueId>) -> ValueId {
+        if let AffineExpr::Const(c) = e {
+            return self.index_constant(c, span);
+        }
+        let idx = self.m.ctx.index_type();
+        let map = AffineMap { num_dims: 0, num_syms: operands.len() as u32, results: vec![e] };
+        let a = self.m.ctx.attr(Attribute::AffineMap(map));
+        let op = self.emit(OpKind::AffineApply, span, operands, vec![idx], &[("map", a)]);
+        ValueId(self.m.op(op).results.start)
+    }
+
+    /// `arith.cmpi PRED, a, b : index`.
+    fn cmp_2019(&mut self, span: Span, pred: &str, a: ValueId, b: ValueId) -> ValueId {
+        let n = crate::ops::CMPI_PREDICATES.iter().position(|p| *p == pred).expect("a cmpi predicate");
+        let i64t = self.m.ctx.int_type(64);
+        let i1 = self.m.ctx.int_type(1);
+        let p = self.m.ctx.attr(Attribute::Integer { value: IntVal::Small(n as i128), ty: i64t });
+        let op = self.emit(OpKind::ArithCmpi, span, vec![a, b], vec![i1], &[("predicate", p)]);
+        ValueId(self.m.op(op).results.start)
+    }
+
+    /// `arith.andi` / `arith.ori` of two i1 values.
+    fn bool_2019(&mut self, span: Span, kind: OpKind, a: ValueId, b: ValueId) -> ValueId {
+        let i1 = self.m.ctx.int_type(1);
+        self.emit_value(kind, span, vec![a, b], i1)
+    }
+
     /// `alloc_static(ADDR) : memref<..>`: a `memref.alloc`; the fixed base
     /// address has no meaning to an interpreter and is kept as the
     /// discardable attribute `lang2019.alloc_static`.
@@ -678,6 +916,55 @@ impl<'a> Parser<'a> {
                 return Ok(());
             }
         }
+    }
+}
+
+/// `e` as `sum_k coef[k] * d_k + rest` with constant coefficients and a
+/// `rest` of symbols and constants; `None` when a dim is multiplied by a
+/// symbol or another dim, or sits under `mod`/`floordiv`/`ceildiv`.
+fn linear_in_dims(e: &AffineExpr, ndims: usize) -> Option<(Vec<i64>, AffineExpr)> {
+    if e.is_symbolic() {
+        return Some((vec![0; ndims], e.clone()));
+    }
+    match e {
+        AffineExpr::Dim(d) => {
+            let mut coef = vec![0; ndims];
+            *coef.get_mut(*d as usize)? = 1;
+            Some((coef, AffineExpr::Const(0)))
+        }
+        AffineExpr::Add(a, b) => {
+            let (ca, ra) = linear_in_dims(a, ndims)?;
+            let (cb, rb) = linear_in_dims(b, ndims)?;
+            let coef = ca.iter().zip(&cb).map(|(x, y)| x.checked_add(*y)).collect::<Option<Vec<i64>>>()?;
+            Some((coef, sum(ra, rb)))
+        }
+        AffineExpr::Mul(a, b) => {
+            let (c, other) = match (&**a, &**b) {
+                (AffineExpr::Const(c), x) | (x, AffineExpr::Const(c)) => (*c, x),
+                _ => return None,
+            };
+            let (co, ro) = linear_in_dims(other, ndims)?;
+            let coef = co.iter().map(|x| x.checked_mul(c)).collect::<Option<Vec<i64>>>()?;
+            Some((coef, scaled(ro, c)))
+        }
+        _ => None,
+    }
+}
+
+/// `a + b`, without adding a zero.
+fn sum(a: AffineExpr, b: AffineExpr) -> AffineExpr {
+    match (a, b) {
+        (AffineExpr::Const(0), e) | (e, AffineExpr::Const(0)) => e,
+        (a, b) => AffineExpr::Add(Box::new(a), Box::new(b)),
+    }
+}
+
+/// `e * c`, without multiplying by 0 or 1.
+fn scaled(e: AffineExpr, c: i64) -> AffineExpr {
+    match c {
+        0 => AffineExpr::Const(0),
+        1 => e,
+        c => AffineExpr::Mul(Box::new(e), Box::new(AffineExpr::Const(c))),
     }
 }
 

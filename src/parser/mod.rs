@@ -126,6 +126,9 @@ pub(crate) struct Parser<'a> {
     /// constant of `dim`, all but the last `affine.apply` of a multi-result
     /// `affine_apply`); the block being parsed takes them before that op.
     pending: Vec<OpId>,
+    /// The 2019 type each 2019 `view` result was declared with (its value
+    /// has today's strided type); uses may name it by either.
+    views_2019: FxHashMap<ValueId, TypeId>,
 }
 
 impl<'a> Parser<'a> {
@@ -149,6 +152,7 @@ impl<'a> Parser<'a> {
             pending_loc_aliases: Vec::new(),
             lang2019: false,
             pending: Vec::new(),
+            views_2019: FxHashMap::default(),
         })
     }
 
@@ -678,7 +682,7 @@ impl<'a> Parser<'a> {
                 return self.err_at(u.span, "reference to invalid result number");
             };
             let vt = self.m.value(v).ty;
-            if vt != ty {
+            if vt != ty && self.views_2019.get(&v) != Some(&ty) {
                 return self.err_at(
                     u.span,
                     format!(
