@@ -94,7 +94,7 @@ impl MemRef {
     #[inline]
     pub fn store(&self, at: OpId, idx: &[i64], v: &Value, what: &str) -> Result<()> {
         if let Value::Scalar(s) = v {
-            if self.store_scalar(idx, &s.unpack()) {
+            if self.store_scalar(idx, *s) {
                 return Ok(());
             }
         }

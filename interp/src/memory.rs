@@ -35,7 +35,7 @@
 use crate::error::{Error, ErrorKind, Result};
 pub use crate::lane::Lane;
 pub use crate::poison::PoisonRuns;
-use crate::scalar::{Poison, Scalar};
+use crate::scalar::{Packed, Poison, Scalar};
 use mlir_ir::affine::AffineMap;
 use mlir_ir::ir::OpId;
 use mlir_ir::types::TypeId;
@@ -348,6 +348,23 @@ impl Buffer {
         self.poison.clear(at, n);
         lane.encode(s, &mut self.data[at..at + n])
     }
+
+    /// [`Buffer::write_lane`] of a packed scalar: an integer or float of
+    /// the lane's own kind is encoded straight from its words (the store
+    /// fast path), anything else through the general form.
+    #[inline(always)]
+    pub fn write_packed(&mut self, at: usize, lane: Lane, s: Packed) -> Option<()> {
+        let bits = match (lane, s) {
+            (Lane::Int(_), Packed::Int { lo, hi, .. }) => u128::from(hi) << 64 | u128::from(lo),
+            (Lane::Float(k), Packed::Float { kind, lo, hi }) if kind == k => u128::from(hi) << 64 | u128::from(lo),
+            _ => return self.write_lane(at, lane, &s.unpack()),
+        };
+        let n = lane.bytes();
+        self.set_all_init(at, n);
+        self.poison.clear(at, n);
+        crate::lane::put_le(bits, &mut self.data[at..at + n]);
+        Some(())
+    }
 }
 
 impl Buffer {
@@ -604,10 +621,10 @@ impl MemRef {
     /// [`MemRef::store`] of a scalar when nothing needs reporting; false
     /// when it did not store.
     #[inline(always)]
-    pub(crate) fn store_scalar(&self, idx: &[i64], s: &Scalar) -> bool {
+    pub(crate) fn store_scalar(&self, idx: &[i64], s: Packed) -> bool {
         let mut b = self.buf.borrow_mut();
         match self.plain_byte(&b, idx, true) {
-            Some(byte) => b.write_lane(byte, self.elem.lane, s).is_some(),
+            Some(byte) => b.write_packed(byte, self.elem.lane, s).is_some(),
             None => false,
         }
     }
