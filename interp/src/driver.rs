@@ -226,7 +226,8 @@ pub fn write_results_npy(e: &Engine, entry: &str, vals: &[Value], dir: &str) -> 
             #[allow(unreachable_patterns)]
             _ => return Err(fail(format!("result #{i} has no .npy form"))),
         };
-        let bytes = crate::npy::write(&d, uns).map_err(|m| fail(format!("result #{i} cannot be written as .npy: {m}")))?;
+        let bytes =
+            crate::npy::write(&d, uns).map_err(|m| fail(format!("result #{i} cannot be written as .npy: {m}")))?;
         let path = std::path::Path::new(dir).join(format!("result{i}.npy"));
         std::fs::write(&path, bytes).map_err(|x| io(format!("cannot write '{}': {x}", path.display())))?;
     }

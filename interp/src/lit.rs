@@ -461,7 +461,8 @@ fn holds_without_features(expr: &str) -> bool {
             _ => false,
         }
     }
-    let spaced = expr.replace("&&", " && ").replace("||", " || ").replace('!', " ! ").replace('(', " ( ").replace(')', " ) ");
+    let spaced =
+        expr.replace("&&", " && ").replace("||", " || ").replace('!', " ! ").replace('(', " ( ").replace(')', " ) ");
     let toks: Vec<&str> = spaced.split_whitespace().collect();
     or(&toks, &mut 0)
 }
@@ -681,7 +682,8 @@ mod tests {
         assert_eq!(split_pipe("a '|' b | c"), vec!["a '|' b", "c"]);
         // `-o` output read by a later command is the (schedule-erased) source.
         assert_eq!(
-            d("rm -f t && mlir-opt x.mlir -test-lower-to-llvm -o t && mlir-runner t -e main | FileCheck x.mlir").unwrap(),
+            d("rm -f t && mlir-opt x.mlir -test-lower-to-llvm -o t && mlir-runner t -e main | FileCheck x.mlir")
+                .unwrap(),
             "rm -f t && cp x.mlir t && mlir-runner t -e main | FileCheck x.mlir"
         );
         assert!(d("FileCheck x.mlir --check-prefix=IR < t").unwrap_err().contains("compiler output"));

@@ -119,7 +119,8 @@ pub fn write(d: &Dense, unsigned: bool) -> Result<Vec<u8>, String> {
         1 => format!("({},)", dims[0]),
         _ => format!("({})", dims.join(", ")),
     };
-    let mut header = format!("{{'descr': '{}', 'fortran_order': False, 'shape': {shape}, }}", descr_for(d.lane(), unsigned)?);
+    let mut header =
+        format!("{{'descr': '{}', 'fortran_order': False, 'shape': {shape}, }}", descr_for(d.lane(), unsigned)?);
     // Magic, version and length take 10 bytes; the total is a multiple of 64.
     while (10 + header.len() + 1) % 64 != 0 {
         header.push(' ');

@@ -464,7 +464,10 @@ fn npy_as_ml_dtypes_writes_it() {
     assert_eq!(out, "%0 = dense<[1.0, -57344.0, 0x7C]> : tensor<3xf8E5M2>\n%1 = dense<[1.0, -2.0]> : memref<?xbf16>\n");
     let (code, _, err) = run("npyml.mlir", p, &[&at("cut.npy"), &at("bf16.npy")]);
     assert_eq!(code, 2, "{err}");
-    assert!(err.contains("argument #0 of 'f' (%a: tensor<3xf8E5M2>)") && err.contains("truncated .npy header"), "{err}");
+    assert!(
+        err.contains("argument #0 of 'f' (%a: tensor<3xf8E5M2>)") && err.contains("truncated .npy header"),
+        "{err}"
+    );
 }
 
 /// Unsigned integers print as MLIR prints them (mlir-opt 22 prints
@@ -482,7 +485,8 @@ fn unsigned_results() {
     assert_eq!(code, 0, "{err}");
     assert_eq!(out, "%0 = 255 : ui8\n%1 = dense<[65535, 1]> : tensor<2xui16>\n%2 = dense<[-1, 2]> : tensor<2xsi8>\n");
     let o = dir.join("out");
-    let (code, _, err) = run_with("uns.mlir", p, &["--out", o.to_str().unwrap()], &["255", "dense<[65535, 1]>", "dense<[-1, 2]>"]);
+    let (code, _, err) =
+        run_with("uns.mlir", p, &["--out", o.to_str().unwrap()], &["255", "dense<[65535, 1]>", "dense<[-1, 2]>"]);
     assert_eq!(code, 0, "{err}");
     assert_eq!(std::fs::read(o.join("result0.npy")).unwrap(), npy("|u1", "()", &[0xFF]));
     assert_eq!(std::fs::read(o.join("result1.npy")).unwrap(), npy("<u2", "(2,)", &[0xFF, 0xFF, 1, 0]));
