@@ -111,6 +111,9 @@ fn structured(e: &mut Engine, fr: &mut Frame, op: OpId, kind: LinalgOp) -> Resul
     let shapes: Vec<Vec<i64>> = operands.iter().map(Operand::shape).collect();
     let (maps, _) = mlir_ir::linalg::maps(e.m, op, kind, n_in);
     let ranges = loop_ranges(op, &maps, &shapes)?;
+    if ranges.iter().all(|r| *r > 0) {
+        check_sizes(op, &maps, &shapes, &ranges)?;
+    }
     let body = e.region(op, 0)?;
     let block = *e.m.region(body).blocks.first().ok_or_else(|| Error::unverified(op, "no body block"))?;
     // The body's arguments are the first operands' elements: the inputs,
@@ -423,6 +426,41 @@ fn loop_ranges(op: OpId, maps: &[AffineMap], shapes: &[Vec<i64>]) -> Result<Vec<
             r.ok_or_else(|| Error::unverified(op, format!("loop d{d} is read by no operand dimension alone")))
         })
         .collect()
+}
+
+/// The shape agreement the verifier checks for static sizes, checked on
+/// the dynamic ones before any element is touched, as LLVM's
+/// `generate-runtime-verification` does for structured ops: every operand
+/// dimension a loop reads alone has that loop's size, and one indexed by
+/// a compound expression (a convolution's `d0 + d3`) covers its first
+/// and last point. A disagreement is undefined behaviour at the op: the
+/// lowered loops read past a shorter operand or leave part of a longer
+/// output unwritten. An empty iteration space touches nothing.
+fn check_sizes(op: OpId, maps: &[AffineMap], shapes: &[Vec<i64>], ranges: &[i64]) -> Result<()> {
+    let first = vec![0i64; ranges.len()];
+    let last: Vec<i64> = ranges.iter().map(|r| r - 1).collect();
+    for (k, (map, shape)) in maps.iter().zip(shapes).enumerate() {
+        let (lo, hi) = (at(op, map, &first)?, at(op, map, &last)?);
+        for (d, (expr, size)) in map.results.iter().zip(shape).enumerate() {
+            let (min, max) = (lo[d].min(hi[d]), lo[d].max(hi[d]));
+            let need = max.saturating_add(1);
+            let fits = if matches!(expr, AffineExpr::Dim(_)) { need == *size } else { need <= *size };
+            if min < 0 || !fits {
+                let what = if min < 0 {
+                    format!("the loops index it at {min}")
+                } else {
+                    format!("its size is {size}, the loop ranges make it {need}")
+                };
+                return Err(Error::at(
+                    op,
+                    ErrorKind::Ub(format!(
+                        "dimension #{d} of input/output operand #{k} is incompatible with inferred dimension size: {what}"
+                    )),
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]
