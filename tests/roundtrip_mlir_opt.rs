@@ -1,6 +1,6 @@
 //! Our generic printer against the reference: for every fixture mlir-opt 22
 //! accepts (accepted `fixtures/spec` examples, `fixtures/roundtrip/*.mlir`,
-//! `fixtures/exec/**/*.mlir`),
+//! `fixtures/exec/**/*.mlir`, `fixtures/linalg_generic/*.mlir`),
 //!
 //! ```text
 //! mlir-interp print --generic F | mlir-opt --mlir-print-op-generic --allow-unregistered-dialect
@@ -59,6 +59,7 @@ fn inputs() -> Vec<PathBuf> {
         .collect();
     out.extend(common::fixtures("roundtrip"));
     out.extend(common::fixtures_recursive("exec"));
+    out.extend(common::fixtures("linalg_generic"));
     out
 }
 
