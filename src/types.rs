@@ -35,7 +35,7 @@ macro_rules! float_kinds {
             }
 
             /// The storage width in bits.
-            #[inline]
+            #[inline(always)]
             pub fn bit_width(self) -> u32 {
                 match self { $(FloatKind::$v => $bits,)* }
             }

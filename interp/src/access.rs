@@ -7,32 +7,11 @@
 
 use crate::dense::{Builder, DenseError};
 use crate::error::{Error, ErrorKind, Result};
-use crate::float;
 use crate::lane::le_u128;
-use crate::memory::{mem_ub, Buffer, Lane, MemRef};
+use crate::memory::{mem_ub, Lane, MemRef};
 use crate::value::{Dense, Scalar, Value};
 use mlir_ir::ir::OpId;
 use std::rc::Rc;
-
-impl Buffer {
-    /// [`Buffer::read_lane`] straight into a value slot (overwritten in
-    /// place for integers up to 64 bits and floats that were written).
-    #[inline(always)]
-    pub fn read_lane_into(&self, at: usize, lane: Lane, slot: &mut Value) {
-        let n = lane.bytes();
-        if self.poison.is_empty() && n <= 8 && self.all_init(at, n) {
-            let bits = le_u128(&self.data[at..at + n]);
-            match lane {
-                Lane::Float(k) => {
-                    return slot.set_float(float::from_bits(k, bits));
-                }
-                Lane::Int(w) if (1..=64).contains(&w) => return slot.set_word(w, bits as u64 & (u64::MAX >> (64 - w))),
-                _ => {}
-            }
-        }
-        slot.set_scalar(self.read_lane(at, lane));
-    }
-}
 
 /// Advances a row-major odometer over `sizes` (wraps after the last index).
 fn next_index(idx: &mut [i64], sizes: &[i64]) {
@@ -102,18 +81,24 @@ impl MemRef {
         self.write_at(at, byte, v, what)
     }
 
-    /// [`MemRef::load`] of a scalar into `slot` when nothing needs
-    /// reporting; false sends the access down the checked path.
+    /// The encoding of the scalar element at the indices `idx` yields (as
+    /// many as the rank; `None` for one that is not a plain number), and
+    /// its lane, when nothing needs reporting: an identity-or-strided view
+    /// of a live buffer without poison, in bounds, the element's bytes
+    /// written, at most 64 bits wide. `None` sends the access down the
+    /// checked path. The engine's fast `memref.load`: one pass over the
+    /// indices, nothing copied or allocated.
     #[inline(always)]
-    pub fn load_into(&self, idx: &[i64], slot: &mut Value) -> bool {
+    pub fn fast_bits(&self, idx: impl Iterator<Item = Option<i64>>) -> Option<(u64, Lane)> {
+        let byte = self.plain_lin(idx)?;
+        let lane = self.elem.lane;
+        let eb = lane.bytes();
         let b = self.buf.borrow();
-        match self.plain_byte(&b, idx, false) {
-            Some(byte) => {
-                b.read_lane_into(byte, self.elem.lane, slot);
-                true
-            }
-            None => false,
+        if eb > 8 || b.freed.is_some() || !b.poison.is_empty() {
+            return None;
         }
+        let bytes = b.data.get(byte..byte.checked_add(eb)?)?;
+        b.all_init(byte, eb).then(|| (le_u128(bytes) as u64, lane))
     }
 
     /// The element number `lin` from the aligned base, checked only against

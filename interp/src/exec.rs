@@ -120,6 +120,9 @@ pub struct Func {
     /// Slots whose values may own storage (memrefs, vectors, tensors,
     /// pointers): cleared when a frame is put back for reuse.
     pub(crate) owning: Rc<[Slot]>,
+    /// Whether its body (at any depth) allocates on the stack or saves the
+    /// stack pointer, so a call needs an allocation scope of its own.
+    pub(crate) scoped: bool,
 }
 
 impl Func {
@@ -177,6 +180,8 @@ pub struct Engine<'m> {
     code: Rc<Code>,
     /// The values the last region exit left.
     exits: Vec<Value>,
+    /// Where the values of the last region exit are.
+    exit_at: run::ExitVals,
     /// A buffer for parallel block-argument copies.
     scratch: Vec<Value>,
     /// Frames of returned calls, kept to be reused, by function.
@@ -274,6 +279,7 @@ impl<'m> Engine<'m> {
             observer: None,
             code: Rc::new(Code::default()),
             exits: Vec::new(),
+            exit_at: run::ExitVals::Owned,
             scratch: Vec::new(),
             frames: Vec::new(),
             ctl: Vec::new(),
@@ -292,6 +298,7 @@ impl<'m> Engine<'m> {
                 let mut owning = Vec::new();
                 e.owning_slots(body, &mut owning);
                 e.funcs[i].owning = owning.into();
+                e.funcs[i].scoped = e.uses_stack(body);
             }
         }
         for i in 0..m.ops.len() {
@@ -352,7 +359,17 @@ impl<'m> Engine<'m> {
         let body = m.regions(op).first().copied().filter(|r| !m.region(*r).blocks.is_empty());
         let id = FuncRef(self.funcs.len() as u32);
         self.by_name.entry(name.clone()).or_insert(id);
-        self.funcs.push(Func { op, name, body, nslots: 0, results, inputs, entry: None, owning: Rc::new([]) });
+        self.funcs.push(Func {
+            op,
+            name,
+            body,
+            nslots: 0,
+            results,
+            inputs,
+            entry: None,
+            owning: Rc::new([]),
+            scoped: true,
+        });
     }
 
     fn number_region(&mut self, r: RegionId, n: &mut u32) {
@@ -387,6 +404,19 @@ impl<'m> Engine<'m> {
             let first = if n == 0 { u32::MAX } else { self.slot[m.result(op, 0).0 as usize] };
             self.result_runs.push((first, n));
         }
+    }
+
+    /// True when an op in region `r` (at any depth) puts buffers in the
+    /// innermost allocation scope or reads its extent (`memref.alloca`,
+    /// `llvm.alloca`, `llvm.intr.stacksave`/`stackrestore`).
+    fn uses_stack(&self, r: RegionId) -> bool {
+        let m = self.m;
+        m.region(r).blocks.iter().flat_map(|b| &m.block(*b).ops).any(|&op| {
+            matches!(
+                m.op(op).name.kind,
+                OpKind::MemrefAlloca | OpKind::LlvmAlloca | OpKind::LlvmStacksave | OpKind::LlvmStackrestore
+            ) || m.regions(op).iter().any(|r| self.uses_stack(*r))
+        })
     }
 
     /// The slots of values in region `r` (at any depth) whose type is not
@@ -1010,7 +1040,7 @@ impl<'m> Engine<'m> {
     fn run_blocks(&mut self, fr: &mut Frame, region: RegionId, args: Vec<Value>) -> Result<(OpId, Vec<Value>)> {
         let (_, b) = self.enter_region(fr, region, args)?;
         let op = self.run_code(fr, b)?;
-        Ok((op, std::mem::take(&mut self.exits)))
+        Ok((op, self.exit_values(fr)))
     }
 
     /// [`Engine::run_blocks`] telling the observer before and after each op.

@@ -585,29 +585,39 @@ impl MemRef {
         self.byte_of(at, lin, what, idx)
     }
 
-    /// The byte of logical `idx` in a strided view of scalars when the
-    /// access is plainly fine (live, in bounds, no overflow, writable if
-    /// `write`), with the buffer borrowed once; `None` sends the access
-    /// down the checked path, which reports what is wrong.
+    /// The byte, from the buffer's start, of the element at the indices
+    /// `idx` yields (`None` for one that is not a plain number) in a
+    /// strided view of scalars, when they are in bounds and the address
+    /// does not overflow; the buffer itself is not looked at. The caller
+    /// passes as many indices as the rank.
     #[inline(always)]
-    pub(crate) fn plain_byte(&self, b: &Buffer, idx: &[i64], write: bool) -> Option<usize> {
-        if self.map.is_some() || !self.elem.vshape.is_empty() || b.freed.is_some() || write && b.read_only.is_some() {
-            return None;
-        }
-        if idx.len() != self.sizes.len() {
+    pub(crate) fn plain_lin(&self, idx: impl Iterator<Item = Option<i64>>) -> Option<usize> {
+        if self.map.is_some() || !self.elem.vshape.is_empty() {
             return None;
         }
         let mut lin = self.offset;
-        for ((&i, &n), &s) in idx.iter().zip(&self.sizes).zip(&self.strides) {
+        for ((i, &n), &s) in idx.zip(&self.sizes).zip(&self.strides) {
+            let i = i?;
             // Sizes are never negative: one unsigned compare checks both ends.
             if i as u64 >= n as u64 {
                 return None;
             }
             lin = lin.checked_add(i.checked_mul(s)?)?;
         }
-        let eb = self.elem.lane.bytes();
-        let byte = usize::try_from(lin).ok()?.checked_mul(eb)?.checked_add(self.base)?;
-        (byte.checked_add(eb)? <= b.len()).then_some(byte)
+        usize::try_from(lin).ok()?.checked_mul(self.elem.lane.bytes())?.checked_add(self.base)
+    }
+
+    /// The byte of logical `idx` in a strided view of scalars when the
+    /// access is plainly fine (live, in bounds, no overflow, writable if
+    /// `write`), with the buffer borrowed once; `None` sends the access
+    /// down the checked path, which reports what is wrong.
+    #[inline(always)]
+    pub(crate) fn plain_byte(&self, b: &Buffer, idx: &[i64], write: bool) -> Option<usize> {
+        if b.freed.is_some() || write && b.read_only.is_some() || idx.len() != self.sizes.len() {
+            return None;
+        }
+        let byte = self.plain_lin(idx.iter().map(|i| Some(*i)))?;
+        (byte.checked_add(self.elem.lane.bytes())? <= b.len()).then_some(byte)
     }
 
     /// [`MemRef::load`] of a scalar when nothing needs reporting.
@@ -627,6 +637,17 @@ impl MemRef {
             Some(byte) => b.write_packed(byte, self.elem.lane, s).is_some(),
             None => false,
         }
+    }
+
+    /// [`MemRef::store_scalar`] at the indices `idx` yields (as many as
+    /// the rank; `None` for one that is not a plain number): the engine's
+    /// fast `memref.store`, one pass over the indices.
+    #[inline(always)]
+    pub fn fast_store(&self, idx: impl Iterator<Item = Option<i64>>, s: Packed) -> bool {
+        let Some(byte) = self.plain_lin(idx) else { return false };
+        let mut b = self.buf.borrow_mut();
+        let fits = byte.checked_add(self.elem.lane.bytes()).is_some_and(|end| end <= b.len());
+        fits && b.freed.is_none() && b.read_only.is_none() && b.write_packed(byte, self.elem.lane, s).is_some()
     }
 
     /// Every logical index of the view in row-major order.
@@ -937,9 +958,14 @@ impl Memory {
 
     /// Reserves and counts `bytes` of storage freed later with [`Memory::untrack`]
     /// (a call frame).
+    #[inline]
     pub fn track(&mut self, at: OpId, bytes: usize, what: &str) -> Result<()> {
-        self.reserve(at, bytes, what)?;
-        self.tracked += bytes;
+        // A call frame is small: only the count and the limit matter.
+        let used = self.tracked.saturating_add(bytes);
+        if bytes >= LARGE || used > self.limit() {
+            self.reserve(at, bytes, what)?;
+        }
+        self.tracked = used;
         Ok(())
     }
 

@@ -8,6 +8,7 @@ use super::{Engine, Flow, Frame};
 use crate::code::{Code, Copies, FBin, Inst, Slot, Span};
 use crate::error::{Error, Result};
 use crate::float::{self, host, Round};
+use crate::lane::Lane;
 use crate::sem::word::{self, Bin, Cast};
 use crate::value::{FuncRef, Int, Packed, Value};
 use mlir_ir::ir::{BlockId, OpId};
@@ -30,6 +31,20 @@ fn read_write(fr: &mut Frame, r: Slot, w: Slot) -> Option<(&Value, &mut Value)> 
     }
 }
 
+/// Where the values of the last region exit are: slots of the frame that
+/// ran the region (read by whoever takes them, so a call's results go
+/// from the callee's frame to the caller's with no vector between), or
+/// [`Engine::exits`] for a terminator a dialect ran.
+#[derive(Clone, Copy, Debug)]
+pub(super) enum ExitVals {
+    /// The slots of a `func.return`-like exit.
+    Slots(Span),
+    /// The sources of a yield's copies.
+    Copies(Copies),
+    /// In `Engine::exits`.
+    Owned,
+}
+
 /// A structure entered by translated code and not yet left.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Ctl {
@@ -39,9 +54,6 @@ pub(super) enum Ctl {
     /// `scf.if` number `k`.
     If(u32),
 }
-
-/// The most indices a fast load or store gathers on the stack.
-const MAX_FAST_RANK: usize = 8;
 
 impl Engine<'_> {
     /// Runs translated code from block `entry` until a terminator leaves the
@@ -88,7 +100,7 @@ impl Engine<'_> {
                 Inst::Float2 { op, f, k, a, b, d } => self.float2(fr, op, f, k, [a, b, d])?,
                 Inst::Br { op, to, copies } => pc = self.br(fr, &code, op, to, copies)?,
                 Inst::CondBr { op, c, k } => pc = self.cond_br(fr, &code, op, c, k)?,
-                Inst::Exit { op, vals } => return self.exit(fr, &code, op, vals),
+                Inst::Exit { op, vals } => return self.exit(op, vals),
                 Inst::For { op, k } => pc = self.for_enter(fr, &code, op, k, pc)?,
                 Inst::Next { op, k, copies } if self.ctl.len() > base && self.in_loop(k) => {
                     pc = self.for_next(fr, &code, op, k, copies)?
@@ -97,9 +109,7 @@ impl Engine<'_> {
                 Inst::Join { op, k, copies } if self.ctl.len() > base && self.ctl.last() == Some(&Ctl::If(k)) => {
                     pc = self.if_join(fr, &code, op, k, copies)?
                 }
-                Inst::Next { op, copies, .. } | Inst::Join { op, copies, .. } => {
-                    return self.exit_copies(fr, &code, op, copies)
-                }
+                Inst::Next { op, copies, .. } | Inst::Join { op, copies, .. } => return self.exit_copies(op, copies),
                 Inst::Call { op, f, args, res } => self.call_fast(fr, &code, op, f, args, res)?,
                 Inst::Load { op, m, idx, d } => self.mem_load(fr, &code, op, m, idx, d)?,
                 Inst::Store { op, v, m, idx } => self.mem_store(fr, &code, op, v, m, idx)?,
@@ -137,6 +147,7 @@ impl Engine<'_> {
 
     fn exit_with(&mut self, op: OpId, vals: Vec<Value>) -> Result<OpId> {
         self.exits = vals;
+        self.exit_at = ExitVals::Owned;
         Ok(op)
     }
 
@@ -315,26 +326,51 @@ impl Engine<'_> {
     }
 
     #[inline(always)]
-    fn exit(&mut self, fr: &Frame, code: &Code, op: OpId, vals: Span) -> Result<OpId> {
+    fn exit(&mut self, op: OpId, vals: Span) -> Result<OpId> {
         self.tick(op)?;
-        self.exits.clear();
-        self.exits.extend(code.slots(vals).iter().map(|s| fr[*s as usize].clone()));
+        self.exit_at = ExitVals::Slots(vals);
         Ok(op)
     }
 
     /// A yield of a structure that ran through its dialect: a plain exit.
-    fn exit_copies(&mut self, fr: &Frame, code: &Code, op: OpId, copies: Copies) -> Result<OpId> {
+    fn exit_copies(&mut self, op: OpId, copies: Copies) -> Result<OpId> {
         self.tick(op)?;
-        self.exits.clear();
-        self.exits.extend(code.copies(copies).iter().map(|(s, _)| fr[*s as usize].clone()));
+        self.exit_at = ExitVals::Copies(copies);
         Ok(op)
     }
 
-    /// Moves the values the last region exit left into consecutive slots from `first`.
+    /// The values of the last region exit, from `fr`, the frame that ran
+    /// the region.
+    pub(super) fn exit_values(&mut self, fr: &Frame) -> Vec<Value> {
+        let code = &self.code;
+        match self.exit_at {
+            ExitVals::Slots(s) => code.slots(s).iter().map(|s| fr[*s as usize].clone()).collect(),
+            ExitVals::Copies(c) => code.copies(c).iter().map(|(s, _)| fr[*s as usize].clone()).collect(),
+            ExitVals::Owned => std::mem::take(&mut self.exits),
+        }
+    }
+
+    /// Copies the values of the last region exit, which `callee` ran, into
+    /// consecutive slots of `fr` from `first`.
     #[inline(always)]
-    fn take_exits(&mut self, fr: &mut Frame, first: Slot) {
-        for (i, v) in self.exits.drain(..).enumerate() {
-            fr[first as usize + i] = v;
+    fn take_exits(&mut self, code: &Code, callee: &Frame, fr: &mut Frame, first: Slot) {
+        let first = first as usize;
+        match self.exit_at {
+            ExitVals::Slots(s) => {
+                for (i, s) in code.slots(s).iter().enumerate() {
+                    fr[first + i].copy_from(&callee[*s as usize]);
+                }
+            }
+            ExitVals::Copies(c) => {
+                for (i, (s, _)) in code.copies(c).iter().enumerate() {
+                    fr[first + i].copy_from(&callee[*s as usize]);
+                }
+            }
+            ExitVals::Owned => {
+                for (i, v) in self.exits.drain(..).enumerate() {
+                    fr[first + i] = v;
+                }
+            }
         }
     }
 
@@ -467,51 +503,56 @@ impl Engine<'_> {
         for (i, s) in code.slots(args).iter().enumerate() {
             callee[arg0 as usize + i] = fr[*s as usize].clone();
         }
-        self.mem.push_scope();
+        let scoped = self.funcs[f.0 as usize].scoped;
+        if scoped {
+            self.mem.push_scope();
+        }
         let r = self.run_code(&mut callee, entry);
-        self.mem.pop_scope();
+        if scoped {
+            self.mem.pop_scope();
+        }
         self.leave_call(frame);
+        if r.is_ok() {
+            self.take_exits(code, &callee, fr, res);
+        }
         for &s in self.funcs[f.0 as usize].owning.iter() {
             callee[s as usize] = Value::Opaque;
         }
         self.frames[f.0 as usize].push(callee);
-        r?;
-        self.take_exits(fr, res);
-        Ok(())
-    }
-
-    /// The indices of a fast access as signed numbers, if all are plain.
-    #[inline(always)]
-    fn indices(fr: &Frame, code: &Code, idx: Span, out: &mut [i64; MAX_FAST_RANK]) -> Option<usize> {
-        let slots = code.slots(idx);
-        if slots.len() > MAX_FAST_RANK {
-            return None;
-        }
-        for (o, s) in out.iter_mut().zip(slots) {
-            // Indices are `index` values: 64 bits, so the word is the number.
-            *o = fr[*s as usize].word()? as i64;
-        }
-        Some(slots.len())
+        r.map(|_| ())
     }
 
     fn mem_load(&mut self, fr: &mut Frame, code: &Code, op: OpId, m: Slot, idx: Span, d: Slot) -> Result<()> {
         self.tick(op)?;
-        let mut ix = [0i64; MAX_FAST_RANK];
-        let n = Self::indices(fr, code, idx, &mut ix);
-        if let (Some(n), Some((Value::Memref(mr), slot))) = (n, read_write(fr, m, d)) {
-            if mr.load_into(&ix[..n], slot) {
-                return Ok(());
+        let slots = code.slots(idx);
+        let got = match &fr[m as usize] {
+            // Indices are `index` values: 64 bits, so the word is the number.
+            Value::Memref(mr) if slots.len() == mr.sizes.len() => {
+                mr.fast_bits(slots.iter().map(|s| fr[*s as usize].word().map(|w| w as i64)))
             }
+            _ => None,
+        };
+        match got {
+            Some((bits, Lane::Float(k))) => fr[d as usize].set_float(float::from_bits(k, u128::from(bits))),
+            Some((bits, Lane::Int(w))) if (1..=64).contains(&w) => fr[d as usize].set_word(w, bits & word::mask(w)),
+            _ => return self.fallback(fr, op),
         }
-        self.fallback(fr, op)
+        Ok(())
     }
 
     fn mem_store(&mut self, fr: &mut Frame, code: &Code, op: OpId, v: Slot, m: Slot, idx: Span) -> Result<()> {
         self.tick(op)?;
-        let mut ix = [0i64; MAX_FAST_RANK];
-        match (&fr[m as usize], Self::indices(fr, code, idx, &mut ix)) {
-            (Value::Memref(mr), Some(n)) => mr.store(op, &ix[..n], &fr[v as usize], "store"),
-            _ => self.fallback(fr, op),
+        let slots = code.slots(idx);
+        let stored = match (&fr[m as usize], &fr[v as usize]) {
+            (Value::Memref(mr), Value::Scalar(s)) if slots.len() == mr.sizes.len() => {
+                mr.fast_store(slots.iter().map(|s| fr[*s as usize].word().map(|w| w as i64)), *s)
+            }
+            _ => false,
+        };
+        if stored {
+            Ok(())
+        } else {
+            self.fallback(fr, op)
         }
     }
 }

@@ -301,6 +301,7 @@ impl Semantics {
 }
 
 /// `n` low bits set (`n` up to 128).
+#[inline(always)]
 pub fn low_ones(n: u32) -> u128 {
     if n >= 128 {
         u128::MAX

@@ -188,7 +188,7 @@ pub enum FloatError {
 /// The float of format `kind` with encoding `bits`, masked to the width.
 #[inline]
 pub fn from_bits(kind: FloatKind, bits: u128) -> Float {
-    Float { kind, bits: bits & semantics(kind).mask() }
+    Float { kind, bits: bits & format::low_ones(kind.bit_width()) }
 }
 
 /// Decodes `a`.
