@@ -89,6 +89,9 @@ fn fits_u(w: u32, v: i128) -> bool {
 pub fn bin(f: Bin, w: u32, fl: u8, a: u64, b: u64) -> Option<u64> {
     let (sa, sb) = (sext(w, a), sext(w, b));
     let r = match f {
+        // Without flags the wrapped result is all there is to compute.
+        Bin::Add if fl == 0 => a.wrapping_add(b),
+        Bin::Sub if fl == 0 => a.wrapping_sub(b),
         Bin::Add => arith(w, fl, i128::from(sa) + i128::from(sb), i128::from(a) + i128::from(b))?,
         Bin::Sub => arith(w, fl, i128::from(sa) - i128::from(sb), i128::from(a) - i128::from(b))?,
         Bin::Mul => mul(w, fl, sa, sb, a, b)?,
