@@ -73,6 +73,8 @@ pub struct Watchpoint {
     idx: Vec<i64>,
     /// The element's text when last compared.
     last: String,
+    /// Whether the elements are `uiN`, shown unsigned.
+    unsigned: bool,
 }
 
 /// Breakpoints and watchpoints; breakpoints outlive a restart, watchpoints
@@ -403,32 +405,38 @@ impl<'a> Stopped<'a, '_> {
         mlir_ir::printer::type_to_string(&self.e.m.ctx, self.e.m.type_of(v))
     }
 
+    /// Whether value `v`'s integers are `uiN`, shown unsigned.
+    pub fn unsigned(&self, v: ValueId) -> bool {
+        show::unsigned(&self.e.m.ctx, self.e.m.type_of(v))
+    }
+
     /// `print EXPR`: a value, or a slice of a memref, tensor or vector, as
     /// text (tables for arrays).
     pub fn print(&self, k: usize, expr: &str) -> Result<String, String> {
         let (name, slices) = parse_expr(expr)?;
         let (v, val) = self.lookup(k, &name).ok_or_else(|| format!("no value {name} in scope here"))?;
-        let ty = self.type_of(v);
+        let (ty, unsigned) = (self.type_of(v), self.unsigned(v));
         match val {
-            Value::Scalar(_) | Value::Wide(_) if slices.is_none() => {
-                Ok(format!("{name} = {} : {ty}", val.scalar().map_or_else(String::new, |s| show::scalar(&s))))
-            }
+            Value::Scalar(_) | Value::Wide(_) if slices.is_none() => Ok(format!(
+                "{name} = {} : {ty}",
+                val.scalar().map_or_else(String::new, |s| show::scalar_as(&s, unsigned))
+            )),
             Value::Array(d) => {
-                let table = Table::of_dense(d, slices.as_deref())?;
+                let table = Table::of_dense(d, slices.as_deref(), unsigned)?;
                 Ok(format!("{expr} : {ty}\n{}", table.render()))
             }
             Value::Memref(mr) => {
                 let shape: Vec<usize> = mr.sizes.iter().map(|s| usize::try_from(*s).unwrap_or(0)).collect();
                 let at = self.frame(k).map_or(self.op, |f| f.0);
                 let read = |idx: &[i64]| match mr.load(at, idx, "print") {
-                    Ok(v) => show::value(&v, at),
+                    Ok(v) => show::value_as(&v, at, unsigned),
                     Err(e) => format!("<{}>", e.kind),
                 };
                 let table = Table::build(&shape, slices.as_deref(), &read)?;
                 Ok(format!("{expr} : {ty}  ({})\n{}", place(mr), table.render()))
             }
             _ if slices.is_some() => Err(format!("{name} is not a memref, tensor or vector; it cannot be sliced")),
-            other => Ok(format!("{name} = {} : {ty}", show::value(other, self.op))),
+            other => Ok(format!("{name} = {} : {ty}", show::value_as(other, self.op, unsigned))),
         }
     }
 
@@ -438,7 +446,7 @@ impl<'a> Stopped<'a, '_> {
         let Some((_, fr)) = self.frame(k) else { return Vec::new() };
         self.scope(k)
             .into_iter()
-            .map(|(n, v)| format!("{n} = {} : {}", brief(self.e.get(fr, v)), self.type_of(v)))
+            .map(|(n, v)| format!("{n} = {} : {}", brief(self.e.get(fr, v), self.unsigned(v)), self.type_of(v)))
             .collect()
     }
 
@@ -456,7 +464,8 @@ impl<'a> Stopped<'a, '_> {
     /// Resolves `watch EXPR` (`%m[i, j]`, a memref element) at frame `k`.
     pub fn watch(&self, k: usize, expr: &str) -> Result<Watchpoint, String> {
         let (name, slices) = parse_expr(expr)?;
-        let (_, val) = self.lookup(k, &name).ok_or_else(|| format!("no value {name} in scope here"))?;
+        let (v, val) = self.lookup(k, &name).ok_or_else(|| format!("no value {name} in scope here"))?;
+        let unsigned = self.unsigned(v);
         let Value::Memref(mr) = val else {
             return Err(format!("{name} is not a memref: only memref elements change, so only they can be watched"));
         };
@@ -466,8 +475,8 @@ impl<'a> Stopped<'a, '_> {
         match idx {
             Some(idx) if idx.len() == mr.rank() => {
                 let mem = val.clone();
-                let last = read_element(&mem, &idx).map_err(|e| format!("{expr}: {e}"))?;
-                Ok(Watchpoint { id: 0, expr: expr.to_string(), mem, idx, last })
+                let last = read_element(&mem, &idx, unsigned).map_err(|e| format!("{expr}: {e}"))?;
+                Ok(Watchpoint { id: 0, expr: expr.to_string(), mem, idx, last, unsigned })
             }
             _ => Err(format!(
                 "watch one element: give all {} indices, as in {name}[{}]",
@@ -479,25 +488,26 @@ impl<'a> Stopped<'a, '_> {
 }
 
 /// A watched element's text now, or why it cannot be read (freed).
-fn read_element(mem: &Value, idx: &[i64]) -> Result<String, String> {
+fn read_element(mem: &Value, idx: &[i64], unsigned: bool) -> Result<String, String> {
     match mem {
         Value::Memref(mr) => match mr.load(OpId(0), idx, "watch") {
-            Ok(v) => Ok(show::value(&v, OpId(0))),
+            Ok(v) => Ok(show::value_as(&v, OpId(0), unsigned)),
             Err(e) => Err(e.kind.to_string()),
         },
         _ => Err("not a memref".to_string()),
     }
 }
 
-/// A value briefly: scalars in full, arrays up to 8 elements, memrefs by place.
-pub fn brief(v: &Value) -> String {
+/// A value briefly: scalars in full (integers unsigned when `unsigned`,
+/// for a `uiN` type), arrays up to 8 elements, memrefs by place.
+pub fn brief(v: &Value, unsigned: bool) -> String {
     match v {
         Value::Array(d) if d.len() > 8 => {
-            let first: Vec<String> = (0..8).map(|i| show::scalar(&d.get(i))).collect();
+            let first: Vec<String> = (0..8).map(|i| show::scalar_as(&d.get(i), unsigned)).collect();
             format!("[{}, ...] ({} elements)", first.join(", "), d.len())
         }
         Value::Memref(m) => format!("<{}>", place(m)),
-        v => show::value(v, OpId(0)),
+        v => show::value_as(v, OpId(0), unsigned),
     }
 }
 
@@ -569,11 +579,11 @@ struct Table {
 }
 
 impl Table {
-    fn of_dense(d: &Dense, slices: Option<&[Slice]>) -> Result<Table, String> {
+    fn of_dense(d: &Dense, slices: Option<&[Slice]>, unsigned: bool) -> Result<Table, String> {
         let strides = crate::dense::row_major_strides(d.shape());
         let read = |idx: &[i64]| {
             let lin: usize = idx.iter().zip(&strides).map(|(i, s)| *i as usize * s).sum();
-            show::scalar(&d.get(lin))
+            show::scalar_as(&d.get(lin), unsigned)
         };
         Table::build(d.shape(), slices, &read)
     }
@@ -881,7 +891,7 @@ impl<U: Ui> Observer for Hook<'_, U> {
         let mut changed = None;
         let mut gone = None;
         for w in &mut d.points.watches {
-            let now = read_element(&w.mem, &w.idx);
+            let now = read_element(&w.mem, &w.idx, w.unsigned);
             if now.as_ref() != Ok(&w.last) {
                 // An element that cannot be read any more (its memref was
                 // freed) ends the watchpoint, as a local's does in gdb.
@@ -944,7 +954,13 @@ impl<U: Ui> Observer for Hook<'_, U> {
                 let vals = results
                     .iter()
                     .zip(types)
-                    .map(|(v, t)| format!("{} : {}", brief(v), mlir_ir::printer::type_to_string(&e.m.ctx, *t)))
+                    .map(|(v, t)| {
+                        format!(
+                            "{} : {}",
+                            brief(v, show::unsigned(&e.m.ctx, *t)),
+                            mlir_ir::printer::type_to_string(&e.m.ctx, *t)
+                        )
+                    })
                     .collect();
                 d.returned = Some((e.funcs[f.0 as usize].name.clone(), vals));
             }

@@ -173,26 +173,12 @@ pub fn results_text(e: &Engine, entry: &str, vals: &[Value]) -> String {
     let mut text = String::new();
     for (i, (v, t)) in vals.iter().zip(&func.results).enumerate() {
         let ty = mlir_ir::printer::type_to_string(&e.m.ctx, *t);
-        text.push_str(&format!("%{i} = {} : {ty}\n", crate::show::value_as(v, func.op, unsigned(&e.m.ctx, *t))));
+        text.push_str(&format!(
+            "%{i} = {} : {ty}\n",
+            crate::show::value_as(v, func.op, crate::show::unsigned(&e.m.ctx, *t))
+        ));
     }
     text
-}
-
-/// True when `ty`'s scalars (through shaped types and a memref's vector
-/// elements) are unsigned integers, which MLIR prints and NumPy stores as
-/// unsigned.
-fn unsigned(ctx: &mlir_ir::ir::Context, mut ty: mlir_ir::types::TypeId) -> bool {
-    use mlir_ir::types::{Signedness, TypeKind};
-    loop {
-        match ctx.type_kind(ty) {
-            TypeKind::Integer { signedness: Signedness::Unsigned, .. } => return true,
-            TypeKind::Complex(_) => return false,
-            k => match k.elem() {
-                Some(inner) => ty = inner,
-                None => return false,
-            },
-        }
-    }
 }
 
 /// `--out DIR`: each result of the entry function as `DIR/result<i>.npy`
@@ -212,7 +198,7 @@ pub fn write_results_npy(e: &Engine, entry: &str, vals: &[Value], dir: &str) -> 
     std::fs::create_dir_all(dir).map_err(|x| io(format!("cannot create the --out directory '{dir}': {x}")))?;
     let types = e.func_by_name(entry).map(|f| e.funcs[f.0 as usize].results.clone());
     for (i, v) in vals.iter().enumerate() {
-        let uns = types.as_ref().and_then(|t| t.get(i)).is_some_and(|t| unsigned(&e.m.ctx, *t));
+        let uns = types.as_ref().and_then(|t| t.get(i)).is_some_and(|t| crate::show::unsigned(&e.m.ctx, *t));
         let d = match v {
             Value::Array(d) => (**d).clone(),
             Value::Memref(m) => {

@@ -17,7 +17,7 @@ pub fn scalar(s: &Scalar) -> String {
 
 /// [`scalar`], integers read as unsigned when `unsigned` (a `uiN` type's
 /// elements: MLIR prints 255, not -1, for `ui8`).
-fn scalar_as(s: &Scalar, unsigned: bool) -> String {
+pub fn scalar_as(s: &Scalar, unsigned: bool) -> String {
     match s {
         Scalar::Int(i) if unsigned && i.width() > 1 => i.to_ubig().to_string(),
         Scalar::Int(i) => int(i),
@@ -27,6 +27,23 @@ fn scalar_as(s: &Scalar, unsigned: bool) -> String {
             format!("({}, {})", float_lit(re), float_lit(im))
         }
         Scalar::Poison(_) => "<poison>".to_string(),
+    }
+}
+
+/// True when `ty`'s scalars (through shaped types and a memref's vector
+/// elements) are unsigned integers, which MLIR prints and NumPy stores as
+/// unsigned.
+pub fn unsigned(ctx: &mlir_ir::ir::Context, mut ty: mlir_ir::types::TypeId) -> bool {
+    use mlir_ir::types::{Signedness, TypeKind};
+    loop {
+        match ctx.type_kind(ty) {
+            TypeKind::Integer { signedness: Signedness::Unsigned, .. } => return true,
+            TypeKind::Complex(_) => return false,
+            k => match k.elem() {
+                Some(inner) => ty = inner,
+                None => return false,
+            },
+        }
     }
 }
 

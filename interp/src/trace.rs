@@ -15,7 +15,7 @@ use crate::exec::{Control, Engine, Frame, Observer};
 use crate::show;
 use crate::value::{FuncRef, Value};
 use mlir_ir::diag::Source;
-use mlir_ir::ir::{OpId, RegionId};
+use mlir_ir::ir::{OpId, RegionId, ValueId};
 use rustc_hash::FxHashMap;
 use std::io::Write;
 
@@ -187,16 +187,22 @@ fn quote(s: &str) -> String {
     out
 }
 
-/// A value, briefly: scalars as literals, short arrays in full, long ones
-/// cut, memrefs as their place.
-fn brief(v: &Value) -> String {
+/// Value `v` of frame `fr`, briefly: scalars as literals (`uiN` ones
+/// unsigned, as MLIR prints them), short arrays in full, long ones cut,
+/// memrefs as their place.
+fn brief(e: &Engine<'_>, fr: &Frame, v: ValueId) -> String {
+    brief_as(e.get(fr, v), show::unsigned(&e.m.ctx, e.m.type_of(v)))
+}
+
+/// [`brief`] of a value whose integers are `uiN` when `unsigned`.
+fn brief_as(v: &Value, unsigned: bool) -> String {
     match v {
         Value::Array(d) if d.len() > SHOWN => {
-            let first: Vec<String> = (0..SHOWN).map(|i| show::scalar(&d.get(i))).collect();
+            let first: Vec<String> = (0..SHOWN).map(|i| show::scalar_as(&d.get(i), unsigned)).collect();
             format!("[{}, ...] ({} elements)", first.join(", "), d.len())
         }
         Value::Memref(m) => format!("<memref at {:#x}+{}>", m.buf.borrow().addr, m.offset),
-        v => show::value(v, OpId(0)),
+        v => show::value_as(v, OpId(0), unsigned),
     }
 }
 
@@ -232,7 +238,7 @@ fn named_operands(src: &Source, e: &Engine<'_>, fr: &Frame, op: OpId) -> String 
     let named = e.m.operands(op).iter().map(|v| {
         // The parser's implicit ops have no text to name their operands by.
         let name = crate::names::value_name(src, e.m, *v);
-        format!("{name} = {}", brief(e.get(fr, *v)))
+        format!("{name} = {}", brief(e, fr, *v))
     });
     list(named)
 }
@@ -256,7 +262,7 @@ impl Trace<'_> {
         }
         let at = element_address(e, fr, op);
         if self.format == Format::Jsonl {
-            let args: Vec<String> = e.m.operands(op).iter().map(|v| brief(e.get(fr, *v))).collect();
+            let args: Vec<String> = e.m.operands(op).iter().map(|v| brief(e, fr, *v)).collect();
             let mut line = self.json(e, op, "op", ("operands", &args));
             if let Some(a) = at {
                 line.insert_str(line.len() - 1, &format!(", \"address\": \"{a:#x}\""));
@@ -287,13 +293,13 @@ impl Trace<'_> {
         }
         if self.format == Format::Jsonl {
             if e.m.op(op).results.len > 0 {
-                let res: Vec<String> = e.m.results(op).map(|v| brief(e.get(fr, v))).collect();
+                let res: Vec<String> = e.m.results(op).map(|v| brief(e, fr, v)).collect();
                 let line = self.json(e, op, "result", ("results", &res));
                 self.emit(line);
             }
             return;
         }
-        let res = list(e.m.results(op).map(|v| brief(e.get(fr, v))));
+        let res = list(e.m.results(op).map(|v| brief(e, fr, v)));
         match self.pending.take() {
             Some(line) => self.emit(format!("{line} -> {res}")),
             None if e.m.op(op).results.len > 0 => {
@@ -360,12 +366,11 @@ impl Observer for Trace<'_> {
         }
         let func = &e.funcs[f.0 as usize];
         if self.filter.func.as_ref().is_none_or(|n| *n == func.name) {
+            let a = args.iter().zip(&func.inputs).map(|(v, t)| brief_as(v, show::unsigned(&e.m.ctx, *t)));
             let line = match self.format {
-                Format::Text => {
-                    format!("{}call @{}({})", "  ".repeat(self.depth), func.name, list(args.iter().map(brief)))
-                }
+                Format::Text => format!("{}call @{}({})", "  ".repeat(self.depth), func.name, list(a)),
                 Format::Jsonl => {
-                    let a: Vec<String> = args.iter().map(brief).collect();
+                    let a: Vec<String> = a.collect();
                     self.json(e, func.op, "call", ("args", &a))
                 }
             };
@@ -381,13 +386,14 @@ impl Observer for Trace<'_> {
             return;
         }
         let (name, pad) = (&func.name, "  ".repeat(self.depth));
+        let r = results.iter().zip(&func.results).map(|(v, t)| brief_as(v, show::unsigned(&e.m.ctx, *t)));
         let line = match (self.format, results) {
             (Format::Jsonl, _) => {
-                let r: Vec<String> = results.iter().map(brief).collect();
+                let r: Vec<String> = r.collect();
                 self.json(e, func.op, "return", ("results", &r))
             }
             (Format::Text, []) => format!("{pad}return @{name}"),
-            (Format::Text, _) => format!("{pad}return @{name} -> {}", list(results.iter().map(brief))),
+            (Format::Text, _) => format!("{pad}return @{name} -> {}", list(r)),
         };
         self.emit(line);
     }

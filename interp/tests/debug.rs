@@ -529,3 +529,26 @@ fn ctrl_c_pauses_a_running_program() {
     // The pause is in the loop's block, at one of its two ops.
     assert!(screen.contains("@main at t.mlir:6:8") || screen.contains("@main at t.mlir:7:3"), "screen:\n{screen}");
 }
+
+/// `print`, `info locals` and a watchpoint show `uiN` values unsigned, as
+/// MLIR prints them: the `ui8` 255 is 255, not -1; a vector of 200 and 1
+/// is `200 1`, not `-56 1`.
+#[test]
+fn unsigned_types_show_unsigned() {
+    let program = "func.func @main() {
+  %c = arith.constant 255 : ui8
+  %v = arith.constant dense<[200, 1]> : vector<2xui8>
+  %m = memref.alloc() : memref<1xui8>
+  %i0 = arith.constant 0 : index
+  memref.store %c, %m[%i0] : memref<1xui8>
+  memref.dealloc %m : memref<1xui8>
+  return
+}
+";
+    let (code, out, err) = session(program, &[], "break 7\ncontinue\nprint %c\nprint %v\ninfo locals\nwatch %m[0]\n");
+    assert_eq!(code, 0, "{err}");
+    for want in ["%c = 255 : ui8", "  200    1", "%v = dense<[200, 1]> : vector<2xui8>", "Watchpoint 2: %m[0] = 255"] {
+        assert!(out.lines().any(|l| l.ends_with(want)), "missing {want:?} in\n{out}");
+    }
+    assert!(!out.contains("-1") && !out.contains("-56"), "{out}");
+}

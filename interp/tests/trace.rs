@@ -276,3 +276,31 @@ fn meaningless_trace_options_are_refused() {
         assert!(err.contains(want), "{opts:?}: {err}");
     }
 }
+
+/// Unsigned integer types read as MLIR prints them: the `ui8` constant 255
+/// is 255 in the op's line, the call's argument and the return, not -1
+/// (its bits read as signed). A `vector<2xui8>` of 200 and 1 likewise.
+#[test]
+fn unsigned_types_show_unsigned() {
+    let program = "func.func @f(%x: ui8) -> ui8 {
+  return %x : ui8
+}
+func.func @main() {
+  %c = arith.constant 255 : ui8
+  %v = arith.constant dense<[200, 1]> : vector<2xui8>
+  %r = call @f(%c) : (ui8) -> ui8
+  return
+}
+";
+    let (code, _, err) = run("unsigned.mlir", program, &["--trace"]);
+    assert_eq!(code, 0, "{err}");
+    for want in [
+        "unsigned.mlir:5:     %c = arith.constant 255 : ui8   // -> 255",
+        "unsigned.mlir:6:     %v = arith.constant dense<[200, 1]> : vector<2xui8>   // -> dense<[200, 1]>",
+        "    call @f(255)",
+        "    return @f -> 255",
+    ] {
+        assert!(err.lines().any(|l| l == want), "missing {want:?} in\n{err}");
+    }
+    assert!(!err.contains("-1") && !err.contains("-56"), "{err}");
+}

@@ -501,7 +501,7 @@ impl<'a> Dap<'a> {
                 let val = s.e.get(fr, v);
                 let child = self.expandable(val, Child { frame: k, value: v, prefix: Vec::new() });
                 out.push(json!({
-                    "name": name, "value": super::brief(val), "type": s.type_of(v),
+                    "name": name, "value": super::brief(val, s.unsigned(v)), "type": s.type_of(v),
                     "variablesReference": child, "evaluateName": name,
                 }));
             }
@@ -526,7 +526,7 @@ impl<'a> Dap<'a> {
                     "variablesReference": child, "indexedVariables": shape[depth + 1],
                 }));
             } else {
-                out.push(json!({"name": format!("[{i}]"), "value": element(val, &idx), "variablesReference": 0}));
+                out.push(json!({"name": format!("[{i}]"), "value": element(val, &idx, s.unsigned(c.value)), "variablesReference": 0}));
             }
         }
         Ok(json!({"variables": out}))
@@ -585,17 +585,17 @@ fn shape_of(v: &Value) -> Vec<usize> {
 }
 
 /// The element of an array or memref at `idx`, as text.
-fn element(v: &Value, idx: &[usize]) -> String {
+fn element(v: &Value, idx: &[usize], unsigned: bool) -> String {
     match v {
         Value::Array(d) => {
             let strides = crate::dense::row_major_strides(d.shape());
             let lin: usize = idx.iter().zip(&strides).map(|(i, s)| i * s).sum();
-            crate::show::scalar(&d.get(lin))
+            crate::show::scalar_as(&d.get(lin), unsigned)
         }
         Value::Memref(m) => {
             let idx: Vec<i64> = idx.iter().map(|i| *i as i64).collect();
             match m.load(OpId(0), &idx, "inspect") {
-                Ok(x) => crate::show::value(&x, OpId(0)),
+                Ok(x) => crate::show::value_as(&x, OpId(0), unsigned),
                 Err(e) => format!("<{}>", e.kind),
             }
         }
