@@ -691,7 +691,7 @@ fn from_value(e: &Engine, op: OpId, ty: TypeId, v: &Value) -> Result<Data, Error
                 FloatKind::F64 => {
                     Ok(Data::Complex64(Complex::new(f64::from_bits(re.bits as u64), f64::from_bits(im.bits as u64))))
                 }
-                _ => Err(no_form("a complex number of small floats")),
+                _ => Err(no_form("a complex number whose parts are neither f32 nor f64")),
             }
         }
         _ => match v {
