@@ -445,19 +445,15 @@ fn check_sizes(op: OpId, maps: &[AffineMap], shapes: &[Vec<i64>], ranges: &[i64]
             let (min, max) = (lo[d].min(hi[d]), lo[d].max(hi[d]));
             let need = max.saturating_add(1);
             let fits = if matches!(expr, AffineExpr::Dim(_)) { need == *size } else { need <= *size };
-            if min < 0 || !fits {
-                let what = if min < 0 {
-                    format!("the loops index it at {min}")
-                } else {
-                    format!("its size is {size}, the loop ranges make it {need}")
-                };
-                return Err(Error::at(
-                    op,
-                    ErrorKind::Ub(format!(
-                        "dimension #{d} of input/output operand #{k} is incompatible with inferred dimension size: {what}"
-                    )),
-                ));
-            }
+            // LLVM's two messages, with the numbers.
+            let what = if min < 0 {
+                format!("unexpected negative result on dimension #{d} of input/output operand #{k}: the loops index it at {min}")
+            } else if !fits {
+                format!("dimension #{d} of input/output operand #{k} is incompatible with inferred dimension size: its size is {size}, the loop ranges make it {need}")
+            } else {
+                continue;
+            };
+            return Err(Error::at(op, ErrorKind::Ub(what)));
         }
     }
     Ok(())
