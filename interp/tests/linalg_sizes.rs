@@ -160,7 +160,9 @@ fn zeros(shape: &[usize]) -> Data {
 fn mismatched_dynamic_sizes_fail_where_llvms_runtime_verification_does() {
     let p = Program::parse("runtime-verification.mlir", FUNCS).unwrap_or_else(|e| panic!("{}", e.diagnostic));
     let incompatible = |d: usize, k: usize| format!("dimension #{d} of input/output operand #{k} is incompatible");
-    let cases: Vec<(&str, Vec<&[usize]>, Option<String>)> = vec![
+    // (function, argument shapes, the error expected if any)
+    type Case<'a> = (&'a str, Vec<&'a [usize]>, Option<String>);
+    let cases: Vec<Case> = vec![
         ("simple_add", vec![&[5], &[5]], None),
         ("simple_add", vec![&[5], &[4]], Some(incompatible(0, 1))),
         ("simple_add", vec![&[4], &[5]], Some(incompatible(0, 1))),
