@@ -568,20 +568,7 @@ fn split_top(cmd: &str, sep: &str) -> Vec<String> {
 
 /// `cmd`'s stages, split at `|` outside quotes.
 fn split_pipe(cmd: &str) -> Vec<String> {
-    let (mut out, mut cur, mut quote) = (Vec::new(), String::new(), None);
-    for c in cmd.chars() {
-        match (quote, c) {
-            (Some(q), _) if c == q => quote = None,
-            (None, '"' | '\'') => quote = Some(c),
-            (None, '|') => {
-                out.push(std::mem::take(&mut cur).trim().to_string());
-                continue;
-            }
-            _ => {}
-        }
-        cur.push(c);
-    }
-    out.push(cur.trim().to_string());
+    let mut out = split_top(cmd, "|");
     out.retain(|s| !s.is_empty());
     out
 }

@@ -278,12 +278,8 @@ impl<'a> Parser<'a> {
     /// An `arith.constant N : index` placed before the op being parsed.
     fn index_constant(&mut self, v: i64, span: Span) -> ValueId {
         let idx = self.m.ctx.index_type();
-        let mut st = self.build(OpKind::ArithConstant, span, Vec::new(), vec![idx]);
         let a = self.m.ctx.attr(Attribute::Integer { value: IntVal::Small(v as i128), ty: idx });
-        self.set_attr(&mut st, "value", a);
-        let op = self.create_op(st, None);
-        self.pending.push(op);
-        ValueId(self.m.op(op).results.start)
+        self.emit_value(OpKind::ArithConstant, span, Vec::new(), idx, &[("value", a)])
     }
 
     /// `if #set(%d..)[%s..] { .. } (else if ... { .. })* (else { .. })?`:
@@ -471,12 +467,9 @@ impl<'a> Parser<'a> {
         }
         let shape_ty =
             self.m.ctx.ty(TypeKind::MemRef { shape: vec![shape.len() as i64], elem: idx, layout: None, space: None });
-        let mut alloca = self.build(OpKind::MemrefAlloca, span, Vec::new(), vec![shape_ty]);
         let seg = self.segments(&[0, 0]);
-        self.set_attr(&mut alloca, "operandSegmentSizes", seg);
-        let alloca = self.create_op(alloca, None);
-        self.pending.push(alloca);
-        let shape_mem = ValueId(self.m.op(alloca).results.start);
+        let shape_mem =
+            self.emit_value(OpKind::MemrefAlloca, span, Vec::new(), shape_ty, &[("operandSegmentSizes", seg)]);
         let mut dyn_vals = dyn_vals.into_iter();
         for (k, d) in shape.iter().enumerate() {
             let size = match *d {
@@ -487,9 +480,7 @@ impl<'a> Parser<'a> {
                 d => self.index_constant(d, span),
             };
             let at = self.index_constant(k as i64, span);
-            let store = self.build(OpKind::MemrefStore, span, vec![size, shape_mem, at], Vec::new());
-            let store = self.create_op(store, None);
-            self.pending.push(store);
+            self.emit(OpKind::MemrefStore, span, vec![size, shape_mem, at], Vec::new(), &[]);
         }
         let st = self.build(OpKind::MemrefReshape, span, vec![source, shape_mem], vec![dst_ty]);
         Ok(self.create_op(st, None))
@@ -652,8 +643,8 @@ impl<'a> Parser<'a> {
         // offset = base offset + sum_r base stride r * origin r.
         let mut offset = base_off;
         for (r, o) in origin.iter().enumerate() {
-            let p = self.emit_value(OpKind::ArithMuli, span, vec![base_stride(r), *o], idx);
-            offset = self.emit_value(OpKind::ArithAddi, span, vec![offset, p], idx);
+            let p = self.emit_value(OpKind::ArithMuli, span, vec![base_stride(r), *o], idx, &[]);
+            offset = self.emit_value(OpKind::ArithAddi, span, vec![offset, p], idx, &[]);
         }
         // stride k = sum_r coefficient of d_k in index r * base stride r.
         let base_strides: Vec<ValueId> = (0..rank).map(base_stride).collect();
@@ -706,8 +697,15 @@ impl<'a> Parser<'a> {
     }
 
     /// The one result of an op placed before the one being parsed.
-    fn emit_value(&mut self, kind: OpKind, span: Span, operands: Vec<ValueId>, ty: TypeId) -> ValueId {
-        let op = self.emit(kind, span, operands, vec![ty], &[]);
+    fn emit_value(
+        &mut self,
+        kind: OpKind,
+        span: Span,
+        operands: Vec<ValueId>,
+        ty: TypeId,
+        attrs: &[(&str, AttrId)],
+    ) -> ValueId {
+        let op = self.emit(kind, span, operands, vec![ty], attrs);
         ValueId(self.m.op(op).results.start)
     }
 
@@ -719,8 +717,7 @@ impl<'a> Parser<'a> {
         let idx = self.m.ctx.index_type();
         let map = AffineMap { num_dims: 0, num_syms: operands.len() as u32, results: vec![e] };
         let a = self.m.ctx.attr(Attribute::AffineMap(map));
-        let op = self.emit(OpKind::AffineApply, span, operands, vec![idx], &[("map", a)]);
-        ValueId(self.m.op(op).results.start)
+        self.emit_value(OpKind::AffineApply, span, operands, idx, &[("map", a)])
     }
 
     /// `arith.cmpi PRED, a, b : index`.
@@ -729,14 +726,13 @@ impl<'a> Parser<'a> {
         let i64t = self.m.ctx.int_type(64);
         let i1 = self.m.ctx.int_type(1);
         let p = self.m.ctx.attr(Attribute::Integer { value: IntVal::Small(n as i128), ty: i64t });
-        let op = self.emit(OpKind::ArithCmpi, span, vec![a, b], vec![i1], &[("predicate", p)]);
-        ValueId(self.m.op(op).results.start)
+        self.emit_value(OpKind::ArithCmpi, span, vec![a, b], i1, &[("predicate", p)])
     }
 
     /// `arith.andi` / `arith.ori` of two i1 values.
     fn bool_2019(&mut self, span: Span, kind: OpKind, a: ValueId, b: ValueId) -> ValueId {
         let i1 = self.m.ctx.int_type(1);
-        self.emit_value(kind, span, vec![a, b], i1)
+        self.emit_value(kind, span, vec![a, b], i1, &[])
     }
 
     /// `alloc_static(ADDR) : memref<..>`: a `memref.alloc`; the fixed base
@@ -780,10 +776,7 @@ impl<'a> Parser<'a> {
             // the indices give (checked when the cast runs).
             let shape = vec![crate::types::DYNAMIC; ids.len()];
             let ranked = self.m.ctx.ty(TypeKind::RankedTensor { shape, elem, encoding: None });
-            let cast = self.build(OpKind::TensorCast, span, vec![v], vec![ranked]);
-            let op = self.create_op(cast, None);
-            self.pending.push(op);
-            v = ValueId(self.m.op(op).results.start);
+            v = self.emit_value(OpKind::TensorCast, span, vec![v], ranked, &[]);
         }
         let mut st = self.build(kind, span, vec![v], vec![elem]);
         self.resolve_uniform(&mut st, &ids, idx)?;

@@ -4,10 +4,9 @@
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::exec::{Engine, Flow, Frame};
-use crate::value::{Dense, Poison, Scalar, Value};
+use crate::value::{Poison, Scalar, Value};
 use mlir_ir::ir::OpId;
 use mlir_ir::ops::UbOp;
-use std::rc::Rc;
 
 /// Executes one ub op.
 pub fn exec(e: &mut Engine, fr: &mut Frame, op: OpId, kind: UbOp) -> Result<Flow> {
@@ -24,8 +23,7 @@ fn poison_of(e: &Engine, op: OpId) -> Result<Value> {
         Some(shape) => {
             let dims: Option<Vec<usize>> = shape.iter().map(|d| usize::try_from(*d).ok()).collect();
             let dims = dims.ok_or_else(|| Error::at(op, ErrorKind::Unsupported("poison of a dynamic shape".into())))?;
-            let d = Dense::splat(&dims, &p, None).map_err(|_| Error::unverified(op, "bad shape"))?;
-            Ok(Value::Array(Rc::new(d)))
+            crate::operands::filled(e, op, &dims, &p)
         }
         None => Ok(Value::from_scalar(p)),
     }
