@@ -501,14 +501,7 @@ fn read_element(mem: &Value, idx: &[i64], unsigned: bool) -> Result<String, Stri
 /// A value briefly: scalars in full (integers unsigned when `unsigned`,
 /// for a `uiN` type), arrays up to 8 elements, memrefs by place.
 pub fn brief(v: &Value, unsigned: bool) -> String {
-    match v {
-        Value::Array(d) if d.len() > 8 => {
-            let first: Vec<String> = (0..8).map(|i| show::scalar_as(&d.get(i), unsigned)).collect();
-            format!("[{}, ...] ({} elements)", first.join(", "), d.len())
-        }
-        Value::Memref(m) => format!("<{}>", place(m)),
-        v => show::value_as(v, OpId(0), unsigned),
-    }
+    show::brief(v, unsigned, 8, |m| format!("<{}>", place(m)))
 }
 
 /// Where a memref's view is: its aligned address, offset and strides.

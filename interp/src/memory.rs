@@ -607,13 +607,13 @@ impl MemRef {
         usize::try_from(lin).ok()?.checked_mul(self.elem.lane.bytes())?.checked_add(self.base)
     }
 
-    /// The byte of logical `idx` in a strided view of scalars when the
-    /// access is plainly fine (live, in bounds, no overflow, writable if
-    /// `write`), with the buffer borrowed once; `None` sends the access
-    /// down the checked path, which reports what is wrong.
+    /// The byte of logical `idx` in a strided view of scalars when a read
+    /// is plainly fine (live, in bounds, no overflow), with the buffer
+    /// borrowed once; `None` sends the access down the checked path, which
+    /// reports what is wrong.
     #[inline(always)]
-    pub(crate) fn plain_byte(&self, b: &Buffer, idx: &[i64], write: bool) -> Option<usize> {
-        if b.freed.is_some() || write && b.read_only.is_some() || idx.len() != self.sizes.len() {
+    pub(crate) fn plain_byte(&self, b: &Buffer, idx: &[i64]) -> Option<usize> {
+        if b.freed.is_some() || idx.len() != self.sizes.len() {
             return None;
         }
         let byte = self.plain_lin(idx.iter().map(|i| Some(*i)))?;
@@ -624,7 +624,7 @@ impl MemRef {
     #[inline(always)]
     pub(crate) fn load_scalar(&self, idx: &[i64]) -> Option<Scalar> {
         let b = self.buf.borrow();
-        let byte = self.plain_byte(&b, idx, false)?;
+        let byte = self.plain_byte(&b, idx)?;
         Some(b.read_lane(byte, self.elem.lane))
     }
 
@@ -632,11 +632,7 @@ impl MemRef {
     /// when it did not store.
     #[inline(always)]
     pub(crate) fn store_scalar(&self, idx: &[i64], s: Packed) -> bool {
-        let mut b = self.buf.borrow_mut();
-        match self.plain_byte(&b, idx, true) {
-            Some(byte) => b.write_packed(byte, self.elem.lane, s).is_some(),
-            None => false,
-        }
+        idx.len() == self.sizes.len() && self.fast_store(idx.iter().map(|i| Some(*i)), s)
     }
 
     /// [`MemRef::store_scalar`] at the indices `idx` yields (as many as

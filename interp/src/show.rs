@@ -138,6 +138,20 @@ pub fn value_as(v: &Value, at: OpId, unsigned: bool) -> String {
     }
 }
 
+/// A value briefly, as traces and the debugger list them: scalars in full
+/// (integers unsigned when `unsigned`), arrays up to `max` elements and
+/// then their count, memrefs as `place` describes them.
+pub fn brief(v: &Value, unsigned: bool, max: usize, place: impl Fn(&crate::memory::MemRef) -> String) -> String {
+    match v {
+        Value::Array(d) if d.len() > max => {
+            let first: Vec<String> = (0..max).map(|i| scalar_as(&d.get(i), unsigned)).collect();
+            format!("[{}, ...] ({} elements)", first.join(", "), d.len())
+        }
+        Value::Memref(m) => place(m),
+        v => value_as(v, OpId(0), unsigned),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

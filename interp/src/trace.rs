@@ -196,14 +196,7 @@ fn brief(e: &Engine<'_>, fr: &Frame, v: ValueId) -> String {
 
 /// [`brief`] of a value whose integers are `uiN` when `unsigned`.
 fn brief_as(v: &Value, unsigned: bool) -> String {
-    match v {
-        Value::Array(d) if d.len() > SHOWN => {
-            let first: Vec<String> = (0..SHOWN).map(|i| show::scalar_as(&d.get(i), unsigned)).collect();
-            format!("[{}, ...] ({} elements)", first.join(", "), d.len())
-        }
-        Value::Memref(m) => format!("<memref at {:#x}+{}>", m.buf.borrow().addr, m.offset),
-        v => show::value_as(v, OpId(0), unsigned),
-    }
+    show::brief(v, unsigned, SHOWN, |m| format!("<memref at {:#x}+{}>", m.buf.borrow().addr, m.offset))
 }
 
 /// The address of the (first) element a load or store reads or writes
