@@ -129,6 +129,27 @@ pub enum Inst {
     Store { op: OpId, v: Slot, m: Slot, idx: Span },
 }
 
+impl Inst {
+    /// True for the data instructions, which the executor charges one unit
+    /// of fuel without looking the op's cost up: the translation makes one
+    /// only of an op whose cost is one (no vector or tensor values).
+    pub fn costs_one(&self) -> bool {
+        matches!(
+            self,
+            Inst::Const { .. }
+                | Inst::Int2 { .. }
+                | Inst::Cmpi { .. }
+                | Inst::Cmpf { .. }
+                | Inst::Cast { .. }
+                | Inst::IntToFloat { .. }
+                | Inst::Select { .. }
+                | Inst::Float2 { .. }
+                | Inst::Load { .. }
+                | Inst::Store { .. }
+        )
+    }
+}
+
 /// The targets of a `cf.cond_br`.
 #[derive(Clone, Copy, Debug)]
 pub struct CondTargets {
@@ -253,7 +274,9 @@ impl Translator<'_> {
     fn block(&mut self, b: BlockId) {
         self.code.starts[b.0 as usize] = self.code.insts.len() as u32;
         for &op in &self.m.block(b).ops {
-            let inst = self.inst(op).unwrap_or(Inst::Op(op));
+            let aux = &self.inp.aux[op.0 as usize];
+            let light = aux.work == 0 && aux.result_bytes < 4096;
+            let inst = self.inst(op).filter(|i| light || !i.costs_one()).unwrap_or(Inst::Op(op));
             self.code.insts.push(inst);
         }
         let parent = self.m.block(b).parent.and_then(|r| self.m.region(r).parent).unwrap_or(OpId(0));

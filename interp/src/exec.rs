@@ -155,7 +155,10 @@ pub struct Engine<'m> {
     /// Functions by [`FuncRef`].
     pub funcs: Vec<Func>,
     by_name: FxHashMap<String, FuncRef>,
-    steps: u64,
+    /// Fuel not spent by an op's first unit (its elements, what `charge`
+    /// adds): the number of ops executed is `work - extra`, so light ops
+    /// count themselves with the one addition their fuel needs anyway.
+    extra: u64,
     /// Fuel spent: one per op plus the elements it touches (`--max-steps`).
     work: u64,
     /// When `--timeout` runs out, and how often (in fuel) to look at the clock.
@@ -266,7 +269,7 @@ impl<'m> Engine<'m> {
             cost: Vec::new(),
             funcs: Vec::new(),
             by_name: FxHashMap::default(),
-            steps: 0,
+            extra: 0,
             work: 0,
             deadline: None,
             next_clock: 0,
@@ -1087,19 +1090,34 @@ impl<'m> Engine<'m> {
     /// limit is near and the op is light.
     #[inline(always)]
     fn tick(&mut self, op: OpId) -> Result<()> {
-        self.steps += 1;
         let c = self.cost[op.0 as usize];
         let w = self.work.saturating_add(c);
         if w < self.check_at {
             self.work = w;
+            self.extra = self.extra.wrapping_add(c - 1);
             return Ok(());
         }
         self.tick_slow(op, c)
     }
 
+    /// [`Engine::tick`] for an op whose fuel is one unit (a scalar op the
+    /// translation specialised: `code` checks that its cost is 1).
+    #[inline(always)]
+    pub(super) fn tick1(&mut self, op: OpId) -> Result<()> {
+        debug_assert_eq!(self.cost[op.0 as usize], 1);
+        let w = self.work.wrapping_add(1);
+        if w < self.check_at {
+            self.work = w;
+            return Ok(());
+        }
+        self.tick_slow(op, 1)
+    }
+
     #[cold]
     #[inline(never)]
     fn tick_slow(&mut self, op: OpId, c: u64) -> Result<()> {
+        // `charge` counts all of it as extra; the op's first unit is not.
+        self.extra = self.extra.wrapping_sub(1);
         self.charge(op, c & !HEAVY)?;
         if c & HEAVY != 0 {
             self.mem.reserve(op, self.aux[op.0 as usize].result_bytes, "the result")?;
@@ -1111,7 +1129,9 @@ impl<'m> Engine<'m> {
     /// types do not show, like printing a dynamically sized memref, charge
     /// them here), and looks at the clock when `--timeout` is set.
     pub(crate) fn charge(&mut self, op: OpId, units: u64) -> Result<()> {
+        let before = self.work;
         self.work = self.work.saturating_add(units);
+        self.extra = self.extra.wrapping_add(self.work - before);
         if let Some(max) = self.cfg.max_steps {
             if self.work > max {
                 return Err(Error::at(op, ErrorKind::Fuel(max)));
@@ -1140,7 +1160,7 @@ impl<'m> Engine<'m> {
 
     /// Number of ops executed so far.
     pub fn steps(&self) -> u64 {
-        self.steps
+        self.work.wrapping_sub(self.extra)
     }
 
     /// Calls function `f` with `args` from op `at`.

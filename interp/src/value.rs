@@ -64,25 +64,28 @@ impl Value {
         Value::Scalar(Packed::Poison(Poison(op)))
     }
 
-    /// The encoding of an integer scalar of at most 64 bits; `None` for
-    /// anything else, poison included.
+    /// The encoding of a value of an integer type of at most 64 bits (the
+    /// type says the width, so it is not checked); `None` for poison.
     #[inline(always)]
     pub fn word(&self) -> Option<u64> {
         match self {
-            Value::Scalar(p) => p.bits64(),
+            Value::Scalar(Packed::Int { width, lo, .. }) => {
+                debug_assert!(*width <= 64);
+                Some(*lo)
+            }
             _ => None,
         }
     }
 
-    /// Overwrites `self` with the `w`-bit integer `bits` (masked already):
-    /// the fast path's results land in slots that held the previous
-    /// iteration's value, which needs no drop when it was a scalar too.
+    /// Overwrites `self`, the slot of a value of an integer type of at
+    /// most `w` bits, with `bits` (masked already). Such a slot holds a
+    /// scalar or nothing yet, never something to drop, so the old value
+    /// is not looked at.
     #[inline(always)]
     pub fn set_word(&mut self, w: u32, bits: u64) {
-        match self {
-            Value::Scalar(p) => *p = Packed::word(w, bits),
-            _ => *self = Value::Scalar(Packed::word(w, bits)),
-        }
+        let old = std::mem::replace(self, Value::Scalar(Packed::word(w, bits)));
+        debug_assert!(matches!(old, Value::Scalar(_) | Value::Opaque));
+        std::mem::forget(old);
     }
 
     /// Overwrites `self` with the float `f`.

@@ -79,9 +79,10 @@ impl Engine<'_> {
 
     fn run_insts(&mut self, fr: &mut Frame, entry: BlockId, base: usize) -> Result<OpId> {
         let code = Rc::clone(&self.code);
+        let insts = &code.insts[..];
         let mut pc = code.start(entry);
         loop {
-            let inst = code.insts[pc];
+            let inst = insts[pc];
             pc += 1;
             match inst {
                 Inst::Op(op) => match self.op_flow(fr, op)? {
@@ -153,14 +154,14 @@ impl Engine<'_> {
 
     #[inline(always)]
     fn constant(&mut self, fr: &mut Frame, code: &Code, op: OpId, k: u32, d: Slot) -> Result<()> {
-        self.tick(op)?;
+        self.tick1(op)?;
         fr[d as usize] = code.consts[k as usize].clone();
         Ok(())
     }
 
     #[inline(always)]
     fn int2(&mut self, fr: &mut Frame, op: OpId, f: Bin, w: u8, fl: u8, [a, b, d]: [Slot; 3]) -> Result<()> {
-        self.tick(op)?;
+        self.tick1(op)?;
         let w = u32::from(w);
         match (fr[a as usize].word(), fr[b as usize].word()) {
             (Some(x), Some(y)) => match word::bin(f, w, fl, x, y) {
@@ -174,7 +175,7 @@ impl Engine<'_> {
 
     #[inline(always)]
     fn cmpi(&mut self, fr: &mut Frame, op: OpId, p: u8, w: u8, [a, b, d]: [Slot; 3]) -> Result<()> {
-        self.tick(op)?;
+        self.tick1(op)?;
         match (fr[a as usize].word(), fr[b as usize].word()) {
             (Some(x), Some(y)) => fr[d as usize].set_word(1, u64::from(word::cmp(p, u32::from(w), x, y))),
             _ => self.fallback(fr, op)?,
@@ -185,7 +186,7 @@ impl Engine<'_> {
     /// `sitofp`/`uitofp` to f32 or f64 through the host's exact conversion.
     #[inline(always)]
     fn int_to_float(&mut self, fr: &mut Frame, op: OpId, to: (bool, u8, FloatKind), a: Slot, d: Slot) -> Result<()> {
-        self.tick(op)?;
+        self.tick1(op)?;
         let (signed, from, k) = to;
         let Some(x) = fr[a as usize].word() else { return self.fallback(fr, op) };
         let v = if signed { word::sext(u32::from(from), x) as u64 } else { x };
@@ -198,7 +199,7 @@ impl Engine<'_> {
 
     #[inline(always)]
     fn cmpf(&mut self, fr: &mut Frame, op: OpId, p: u8, [a, b, d]: [Slot; 3]) -> Result<()> {
-        self.tick(op)?;
+        self.tick1(op)?;
         match (&fr[a as usize], &fr[b as usize]) {
             (Value::Scalar(x @ Packed::Float { .. }), Value::Scalar(y @ Packed::Float { .. })) => {
                 let (Some(x), Some(y)) = (x.as_float(), y.as_float()) else { return self.fallback(fr, op) };
@@ -222,7 +223,7 @@ impl Engine<'_> {
         a: Slot,
         d: Slot,
     ) -> Result<()> {
-        self.tick(op)?;
+        self.tick1(op)?;
         let to = u32::from(to);
         match fr[a as usize].word().and_then(|x| word::cast(f, fl, u32::from(from), to, x)) {
             Some(r) => fr[d as usize].set_word(to, r),
@@ -233,7 +234,7 @@ impl Engine<'_> {
 
     #[inline(always)]
     fn select(&mut self, fr: &mut Frame, op: OpId, [c, t, f, d]: [Slot; 4]) -> Result<()> {
-        self.tick(op)?;
+        self.tick1(op)?;
         let pick = match &fr[c as usize] {
             Value::Scalar(Packed::Int { lo, hi, .. }) => {
                 if *lo != 0 || *hi != 0 {
@@ -253,7 +254,7 @@ impl Engine<'_> {
     /// through `crate::float`.
     #[inline(always)]
     fn float2(&mut self, fr: &mut Frame, op: OpId, f: FBin, k: FloatKind, [a, b, d]: [Slot; 3]) -> Result<()> {
-        self.tick(op)?;
+        self.tick1(op)?;
         // Only the low bits are read on the host path: copying whole
         // `Float`s straddles the halves a load just wrote, and the CPU
         // stalls on the store forwarding.
@@ -523,7 +524,7 @@ impl Engine<'_> {
     }
 
     fn mem_load(&mut self, fr: &mut Frame, code: &Code, op: OpId, m: Slot, idx: Span, d: Slot) -> Result<()> {
-        self.tick(op)?;
+        self.tick1(op)?;
         let slots = code.slots(idx);
         let got = match &fr[m as usize] {
             // Indices are `index` values: 64 bits, so the word is the number.
@@ -541,7 +542,7 @@ impl Engine<'_> {
     }
 
     fn mem_store(&mut self, fr: &mut Frame, code: &Code, op: OpId, v: Slot, m: Slot, idx: Span) -> Result<()> {
-        self.tick(op)?;
+        self.tick1(op)?;
         let slots = code.slots(idx);
         let stored = match (&fr[m as usize], &fr[v as usize]) {
             (Value::Memref(mr), Value::Scalar(s)) if slots.len() == mr.sizes.len() => {
