@@ -15,6 +15,7 @@
 
 use crate::sem::word::{Bin, Cast};
 use crate::value::{FuncRef, Value};
+use rustc_hash::FxHashMap;
 use mlir_ir::affine::AffineExpr;
 use mlir_ir::attrs::Attribute;
 use mlir_ir::ir::{BlockId, Module, OpId, ValueId};
@@ -221,6 +222,11 @@ pub struct Code {
     pub fors: Vec<ForLoop>,
     /// `scf.if`s.
     pub ifs: Vec<IfThen>,
+    /// By block id: the frame length a run from the block needs, one more
+    /// than every slot the instructions of its function (or global
+    /// initializer) name directly. The executor checks a frame against it
+    /// once per run and then reads those slots without bounds checks.
+    need: Vec<u32>,
 }
 
 impl Code {
@@ -228,6 +234,53 @@ impl Code {
     #[inline(always)]
     pub fn start(&self, b: BlockId) -> usize {
         self.starts[b.0 as usize] as usize
+    }
+
+    /// The frame length a run from block `b` needs (see `need`).
+    #[inline(always)]
+    pub fn need(&self, b: BlockId) -> usize {
+        self.need[b.0 as usize] as usize
+    }
+
+    /// Calls `f` on every slot `inst` names directly (through its fields,
+    /// spans, copies and side-table entry): the slots the executor reads
+    /// and writes unchecked.
+    pub fn direct_slots(&self, inst: &Inst, f: &mut impl FnMut(Slot)) {
+        let pairs = |c: Copies, f: &mut dyn FnMut(Slot)| {
+            for &(s, d) in self.copies(c) {
+                f(s);
+                f(d);
+            }
+        };
+        match *inst {
+            Inst::Op(_) | Inst::End(_) | Inst::Exit { .. } => {}
+            Inst::Const { d, .. } => f(d),
+            Inst::Int2 { a, b, d, .. } | Inst::Cmpi { a, b, d, .. } | Inst::Cmpf { a, b, d, .. } => {
+                [a, b, d].into_iter().for_each(f)
+            }
+            Inst::Float2 { a, b, d, .. } => [a, b, d].into_iter().for_each(f),
+            Inst::Cast { a, d, .. } | Inst::IntToFloat { a, d, .. } => [a, d].into_iter().for_each(f),
+            Inst::Select { c, t, f: e, d, .. } => [c, t, e, d].into_iter().for_each(f),
+            Inst::Br { copies, .. } | Inst::Join { copies, .. } => pairs(copies, f),
+            Inst::CondBr { c, k, .. } => {
+                f(c);
+                let t = self.conds[k as usize];
+                pairs(t.t.1, f);
+                pairs(t.f.1, f);
+            }
+            Inst::For { k, .. } => {
+                let l = self.fors[k as usize];
+                l.bounds.into_iter().chain([l.iv]).chain(self.slots(l.inits).iter().copied()).for_each(f)
+            }
+            Inst::Next { k, copies, .. } => {
+                f(self.fors[k as usize].iv);
+                pairs(copies, f);
+            }
+            Inst::If { k, .. } => f(self.ifs[k as usize].c),
+            Inst::Call { args, .. } => self.slots(args).iter().copied().for_each(f),
+            Inst::Load { m, idx, d, .. } => [m, d].into_iter().chain(self.slots(idx).iter().copied()).for_each(f),
+            Inst::Store { v, m, idx, .. } => [v, m].into_iter().chain(self.slots(idx).iter().copied()).for_each(f),
+        }
     }
 
     /// The slots of `s`.
@@ -261,6 +314,7 @@ pub fn translate(m: &Module, inp: &Inputs<'_>) -> Code {
         t.block(BlockId(b as u32));
     }
     t.link_yields();
+    t.frame_needs();
     t.code
 }
 
@@ -573,6 +627,42 @@ impl Translator<'_> {
             for b in [Some(i.then), i.els].into_iter().flatten() {
                 self.relink(b, &dsts, |op, copies| Inst::Join { op, k: k as u32, copies });
             }
+        }
+    }
+
+    /// Fills [`Code::need`]: a run from a block stays in its function (or
+    /// global initializer), so each block needs what the whole of it names.
+    fn frame_needs(&mut self) {
+        let m = self.m;
+        let mut most: FxHashMap<Option<OpId>, u32> = FxHashMap::default();
+        let mut roots = Vec::with_capacity(m.blocks.len());
+        for b in 0..m.blocks.len() {
+            let root = self.root(BlockId(b as u32));
+            let start = self.code.starts[b] as usize;
+            let mut n = 0u32;
+            for inst in &self.code.insts[start..=start + m.block(BlockId(b as u32)).ops.len()] {
+                self.code.direct_slots(inst, &mut |s| n = n.max(s.saturating_add(1)));
+            }
+            let e = most.entry(root).or_insert(0);
+            *e = (*e).max(n);
+            roots.push(root);
+        }
+        self.code.need = roots.iter().map(|r| most[r]).collect();
+    }
+
+    /// The function or global whose body holds block `b` (the outermost op
+    /// below a module), `None` for a block of no op.
+    fn root(&self, b: BlockId) -> Option<OpId> {
+        let m = self.m;
+        let mut op = m.region(m.block(b).parent?).parent?;
+        loop {
+            let Some(up) = m.op(op).parent.and_then(|b| m.block(b).parent).and_then(|r| m.region(r).parent) else {
+                return Some(op);
+            };
+            if m.op(up).name.kind == OpKind::BuiltinModule {
+                return Some(op);
+            }
+            op = up;
         }
     }
 

@@ -869,7 +869,7 @@ impl<U: Ui> Observer for Hook<'_, U> {
         let mut d = self.0.borrow_mut();
         // The frame a call leaves behind, for `frame N` above the callee.
         let name = e.m.op_name(op);
-        d.pending_caller = (name.ends_with("call") || name.ends_with("call_indirect")).then(|| Rc::new(fr.clone()));
+        d.pending_caller = (name.ends_with("call") || name.ends_with("call_indirect")).then(|| Rc::from(fr));
         match d.pause_reason(e, op) {
             Some(r) => d.pause(e, fr, op, false, r),
             None => Control::Continue,

@@ -83,8 +83,10 @@ const HEAVY: u64 = 1 << 63;
 /// well below this; the reservation is virtual memory).
 pub const STACK_PER_CALL: usize = 16 * 1024;
 
-/// A frame: one value per SSA slot of the function.
-pub type Frame = Vec<Value>;
+/// A frame: one value per SSA slot of the function. A slice, not a `Vec`:
+/// nothing that runs an op can change its length, which translated code
+/// checks once per run (`code::Code::need`).
+pub type Frame = [Value];
 
 /// What executing one op does to control flow.
 #[derive(Debug)]
@@ -188,7 +190,7 @@ pub struct Engine<'m> {
     /// A buffer for parallel block-argument copies.
     scratch: Vec<Value>,
     /// Frames of returned calls, kept to be reused, by function.
-    frames: Vec<Vec<Frame>>,
+    frames: Vec<Vec<Vec<Value>>>,
     /// The structures translated code is inside (see `run::Ctl`).
     ctl: Vec<run::Ctl>,
     /// What executes ops and external functions.
@@ -1395,6 +1397,40 @@ mod tests {
 }}"#
         );
         assert_eq!(run(&t).unwrap(), "1, 2, 2, 1, ");
+    }
+
+    #[test]
+    fn translated_code_names_only_slots_of_its_own_frame() {
+        // `run_code` reads the slots instructions name without bounds
+        // checks, trusting `Code::need`: it must cover each function's
+        // own slots (nested loops, branches and calls included) and no
+        // more, or a small function's frame would fail the check.
+        let text = "func.func @small(%x: i64) -> i64 {\n  return %x : i64\n}\n\
+            func.func @main() {\n  %c0 = arith.constant 0 : index\n  %c4 = arith.constant 4 : index\n\
+              %c1 = arith.constant 1 : index\n  %z = arith.constant 0 : i64\n\
+              %r = scf.for %i = %c0 to %c4 step %c1 iter_args(%a = %z) -> (i64) {\n\
+                %j = arith.index_cast %i : index to i64\n    %s = arith.addi %a, %j : i64\n\
+                %t = func.call @small(%s) : (i64) -> i64\n    scf.yield %t : i64\n  }\n\
+              cf.br ^bb1(%r : i64)\n^bb1(%v: i64):\n  vector.print %v : i64\n  return\n}";
+        let src = Source::new("t.mlir", text);
+        let m = mlir_ir::parse_and_verify(&src).unwrap();
+        let mut buf = Vec::new();
+        let mut e = Engine::load(&m, Config::default(), Box::new(&mut buf)).unwrap();
+        let needs: Vec<(usize, u32)> = e
+            .funcs
+            .iter()
+            .map(|f| (e.code.need(f.entry.unwrap().0), f.nslots))
+            .collect();
+        // @small has one slot, which only its return names (returns read
+        // their slots checked); @main has eleven values, and the last (%v)
+        // is named by the branch's copy.
+        assert_eq!(needs, [(0, 1), (11, 11)]);
+        let entry = e.funcs[1].entry.unwrap().0;
+        let err = e.run_code(&mut vec![Value::Opaque; 10], entry).unwrap_err();
+        assert!(matches!(err.kind, ErrorKind::Internal(_)), "{err:?}");
+        e.run_entry("main").unwrap();
+        drop(e);
+        assert_eq!(String::from_utf8(buf).unwrap(), "6\n");
     }
 
     #[test]

@@ -88,6 +88,16 @@ impl Value {
         std::mem::forget(old);
     }
 
+    /// Overwrites `self`, the slot of a value of a scalar type that packs,
+    /// with `p`: like [`Value::set_word`], the old value is a scalar or
+    /// nothing yet and is not looked at.
+    #[inline(always)]
+    pub fn set_packed(&mut self, p: Packed) {
+        let old = std::mem::replace(self, Value::Scalar(p));
+        debug_assert!(matches!(old, Value::Scalar(_) | Value::Opaque));
+        std::mem::forget(old);
+    }
+
     /// Overwrites `self` with the float `f`.
     #[inline(always)]
     pub fn set_float(&mut self, f: Float) {

@@ -6,7 +6,7 @@
 
 use super::{Engine, Flow, Frame};
 use crate::code::{Code, Copies, FBin, Inst, Slot, Span};
-use crate::error::{Error, Result};
+use crate::error::{Error, ErrorKind, Result};
 use crate::float::{self, host, Round};
 use crate::lane::Lane;
 use crate::sem::word::{self, Bin, Cast};
@@ -15,19 +15,34 @@ use mlir_ir::ir::{BlockId, OpId};
 use mlir_ir::types::FloatKind;
 use std::rc::Rc;
 
-/// Slot `r` to read and slot `w` to write at once (distinct slots: an
-/// op's operands and results are different values).
+/// Slot `s` of `fr`, which an instruction names directly.
 #[inline(always)]
-fn read_write(fr: &mut Frame, r: Slot, w: Slot) -> Option<(&Value, &mut Value)> {
-    let (r, w) = (r as usize, w as usize);
-    if r < w {
-        let (lo, hi) = fr.split_at_mut(w);
-        Some((&lo[r], &mut hi[0]))
-    } else if w < r {
-        let (lo, hi) = fr.split_at_mut(r);
-        Some((&hi[0], &mut lo[w]))
-    } else {
-        None
+fn at(fr: &Frame, s: Slot) -> &Value {
+    debug_assert!((s as usize) < fr.len());
+    // SAFETY: translation bounded every slot an instruction names directly
+    // by `Code::need` of its blocks (`Code::direct_slots`), and
+    // `Engine::run_code` checked that `fr` is at least that long before
+    // running any of them. A frame is a slice: nothing changes its length.
+    unsafe { fr.get_unchecked(s as usize) }
+}
+
+/// Slot `s` of `fr` to write, which an instruction names directly.
+#[inline(always)]
+fn at_mut(fr: &mut Frame, s: Slot) -> &mut Value {
+    debug_assert!((s as usize) < fr.len());
+    // SAFETY: as for `at`.
+    unsafe { fr.get_unchecked_mut(s as usize) }
+}
+
+/// Copies slot `s` into slot `d`, of the same type: a scalar field by
+/// field (a 24-byte move straddles the words the fast path wrote apart,
+/// and the CPU stalls on the store forwarding), anything else by clone.
+#[inline(always)]
+fn copy_slot(fr: &mut Frame, s: Slot, d: Slot) {
+    match *at(fr, s) {
+        Value::Scalar(Packed::Int { width, lo, hi }) => at_mut(fr, d).set_packed(Packed::Int { width, lo, hi }),
+        Value::Scalar(Packed::Float { kind, lo, hi }) => at_mut(fr, d).set_packed(Packed::Float { kind, lo, hi }),
+        _ => *at_mut(fr, d) = at(fr, s).clone(),
     }
 }
 
@@ -61,6 +76,14 @@ impl Engine<'_> {
     /// Translated `scf.for` and `scf.if` run inside this loop (their yields
     /// jump back or on), tracked on `self.ctl` above its length at entry.
     pub(super) fn run_code(&mut self, fr: &mut Frame, entry: BlockId) -> Result<OpId> {
+        // What makes the unchecked slot access of `at` and `at_mut` sound.
+        if fr.len() < self.code.need(entry) {
+            return Err(Error::global(ErrorKind::Internal(format!(
+                "a frame of {} slots runs code that names {}",
+                fr.len(),
+                self.code.need(entry)
+            ))));
+        }
         let base = self.ctl.len();
         let r = self.run_insts(fr, entry, base);
         if r.is_err() {
@@ -82,9 +105,9 @@ impl Engine<'_> {
         let insts = &code.insts[..];
         let mut pc = code.start(entry);
         loop {
-            let inst = insts[pc];
+            let inst = &insts[pc];
             pc += 1;
-            match inst {
+            match *inst {
                 Inst::Op(op) => match self.op_flow(fr, op)? {
                     Flow::Next => {}
                     Flow::Branch(t, vals) => pc = self.jump(fr, op, t, vals)?,
@@ -155,7 +178,7 @@ impl Engine<'_> {
     #[inline(always)]
     fn constant(&mut self, fr: &mut Frame, code: &Code, op: OpId, k: u32, d: Slot) -> Result<()> {
         self.tick1(op)?;
-        fr[d as usize] = code.consts[k as usize].clone();
+        *at_mut(fr, d) = code.consts[k as usize].clone();
         Ok(())
     }
 
@@ -163,9 +186,9 @@ impl Engine<'_> {
     fn int2(&mut self, fr: &mut Frame, op: OpId, f: Bin, w: u8, fl: u8, [a, b, d]: [Slot; 3]) -> Result<()> {
         self.tick1(op)?;
         let w = u32::from(w);
-        match (fr[a as usize].word(), fr[b as usize].word()) {
+        match (at(fr, a).word(), at(fr, b).word()) {
             (Some(x), Some(y)) => match word::bin(f, w, fl, x, y) {
-                Some(r) => fr[d as usize].set_word(w, r),
+                Some(r) => at_mut(fr, d).set_word(w, r),
                 None => self.fallback(fr, op)?,
             },
             _ => self.fallback(fr, op)?,
@@ -176,8 +199,8 @@ impl Engine<'_> {
     #[inline(always)]
     fn cmpi(&mut self, fr: &mut Frame, op: OpId, p: u8, w: u8, [a, b, d]: [Slot; 3]) -> Result<()> {
         self.tick1(op)?;
-        match (fr[a as usize].word(), fr[b as usize].word()) {
-            (Some(x), Some(y)) => fr[d as usize].set_word(1, u64::from(word::cmp(p, u32::from(w), x, y))),
+        match (at(fr, a).word(), at(fr, b).word()) {
+            (Some(x), Some(y)) => at_mut(fr, d).set_word(1, u64::from(word::cmp(p, u32::from(w), x, y))),
             _ => self.fallback(fr, op)?,
         }
         Ok(())
@@ -188,10 +211,10 @@ impl Engine<'_> {
     fn int_to_float(&mut self, fr: &mut Frame, op: OpId, to: (bool, u8, FloatKind), a: Slot, d: Slot) -> Result<()> {
         self.tick1(op)?;
         let (signed, from, k) = to;
-        let Some(x) = fr[a as usize].word() else { return self.fallback(fr, op) };
+        let Some(x) = at(fr, a).word() else { return self.fallback(fr, op) };
         let v = if signed { word::sext(u32::from(from), x) as u64 } else { x };
         match host::from_word(k, v, signed) {
-            Some(bits) => fr[d as usize].set_float(float::Float { kind: k, bits }),
+            Some(bits) => at_mut(fr, d).set_float(float::Float { kind: k, bits }),
             None => self.fallback(fr, op)?,
         }
         Ok(())
@@ -200,11 +223,11 @@ impl Engine<'_> {
     #[inline(always)]
     fn cmpf(&mut self, fr: &mut Frame, op: OpId, p: u8, [a, b, d]: [Slot; 3]) -> Result<()> {
         self.tick1(op)?;
-        match (&fr[a as usize], &fr[b as usize]) {
+        match (at(fr, a), at(fr, b)) {
             (Value::Scalar(x @ Packed::Float { .. }), Value::Scalar(y @ Packed::Float { .. })) => {
                 let (Some(x), Some(y)) = (x.as_float(), y.as_float()) else { return self.fallback(fr, op) };
                 let c = crate::sem::fp::cmpf(p, x, y);
-                fr[d as usize].set_word(1, u64::from(c));
+                at_mut(fr, d).set_word(1, u64::from(c));
             }
             _ => self.fallback(fr, op)?,
         }
@@ -225,8 +248,8 @@ impl Engine<'_> {
     ) -> Result<()> {
         self.tick1(op)?;
         let to = u32::from(to);
-        match fr[a as usize].word().and_then(|x| word::cast(f, fl, u32::from(from), to, x)) {
-            Some(r) => fr[d as usize].set_word(to, r),
+        match at(fr, a).word().and_then(|x| word::cast(f, fl, u32::from(from), to, x)) {
+            Some(r) => at_mut(fr, d).set_word(to, r),
             None => self.fallback(fr, op)?,
         }
         Ok(())
@@ -235,7 +258,7 @@ impl Engine<'_> {
     #[inline(always)]
     fn select(&mut self, fr: &mut Frame, op: OpId, [c, t, f, d]: [Slot; 4]) -> Result<()> {
         self.tick1(op)?;
-        let pick = match &fr[c as usize] {
+        let pick = match at(fr, c) {
             Value::Scalar(Packed::Int { lo, hi, .. }) => {
                 if *lo != 0 || *hi != 0 {
                     t
@@ -245,7 +268,7 @@ impl Engine<'_> {
             }
             _ => return self.fallback(fr, op),
         };
-        fr[d as usize] = fr[pick as usize].clone();
+        *at_mut(fr, d) = at(fr, pick).clone();
         Ok(())
     }
 
@@ -258,7 +281,7 @@ impl Engine<'_> {
         // Only the low bits are read on the host path: copying whole
         // `Float`s straddles the halves a load just wrote, and the CPU
         // stalls on the store forwarding.
-        let host = match (&fr[a as usize], &fr[b as usize]) {
+        let host = match (at(fr, a), at(fr, b)) {
             (Value::Scalar(Packed::Float { lo: x, .. }), Value::Scalar(Packed::Float { lo: y, .. })) => match k {
                 FloatKind::F32 => host::bin32(f, *x as u32, *y as u32).map(u64::from),
                 FloatKind::F64 => host::bin64(f, *x, *y),
@@ -266,11 +289,11 @@ impl Engine<'_> {
             },
             _ => return self.fallback(fr, op),
         };
-        if let (Some(lo), Value::Scalar(z)) = (host, &mut fr[d as usize]) {
+        if let (Some(lo), Value::Scalar(z)) = (host, at_mut(fr, d)) {
             *z = Packed::Float { kind: k, lo, hi: 0 };
             return Ok(());
         }
-        let (Some(x), Some(y)) = (fr[a as usize].as_float(), fr[b as usize].as_float()) else {
+        let (Some(x), Some(y)) = (at(fr, a).as_float(), at(fr, b).as_float()) else {
             return self.fallback(fr, op);
         };
         let r = match f {
@@ -279,7 +302,7 @@ impl Engine<'_> {
             FBin::Mul => float::mul(x, y, Round::NearestEven),
             FBin::Div => float::div(x, y, Round::NearestEven),
         };
-        fr[d as usize].set_float(r);
+        at_mut(fr, d).set_float(r);
         Ok(())
     }
 
@@ -289,17 +312,14 @@ impl Engine<'_> {
         let pairs = code.copies(c);
         if !c.temp {
             for &(s, d) in pairs {
-                // `None`: a value passed back into its own slot.
-                if let Some((from, to)) = read_write(fr, s, d) {
-                    to.copy_from(from);
-                }
+                copy_slot(fr, s, d);
             }
             return;
         }
         self.scratch.clear();
-        self.scratch.extend(pairs.iter().map(|&(s, _)| fr[s as usize].clone()));
+        self.scratch.extend(pairs.iter().map(|&(s, _)| at(fr, s).clone()));
         for (&(_, d), v) in pairs.iter().zip(self.scratch.drain(..)) {
-            fr[d as usize] = v;
+            *at_mut(fr, d) = v;
         }
     }
 
@@ -313,7 +333,7 @@ impl Engine<'_> {
     #[inline(always)]
     fn cond_br(&mut self, fr: &mut Frame, code: &Code, op: OpId, c: Slot, k: u32) -> Result<usize> {
         self.tick(op)?;
-        let Some(cond) = fr[c as usize].word() else {
+        let Some(cond) = at(fr, c).word() else {
             // Poison: the dialect reports it.
             return match self.step(fr, op)? {
                 Flow::Branch(t, vals) => self.jump(fr, op, t, vals),
@@ -386,8 +406,8 @@ impl Engine<'_> {
         let (lb, ub, step) = match l.affine {
             Some([lb, ub, step]) => (lb as u64, ub as u64, step as u64),
             None => {
-                let [lb, ub] = [l.bounds[0], l.bounds[1]].map(|s| fr[s as usize].word());
-                let (Some(lb), Some(ub), Some(step)) = (lb, ub, fr[l.bounds[2] as usize].word()) else {
+                let [lb, ub] = [l.bounds[0], l.bounds[1]].map(|s| at(fr, s).word());
+                let (Some(lb), Some(ub), Some(step)) = (lb, ub, at(fr, l.bounds[2]).word()) else {
                     self.fallback(fr, op)?;
                     return Ok(pc);
                 };
@@ -396,7 +416,7 @@ impl Engine<'_> {
         };
         let iters = l.iv as usize + 1;
         for (i, s) in code.slots(l.inits).iter().enumerate() {
-            fr[iters + i] = fr[*s as usize].clone();
+            fr[iters + i] = at(fr, *s).clone();
         }
         let w = u32::from(l.w);
         let runs = match l.affine {
@@ -407,7 +427,7 @@ impl Engine<'_> {
             self.loop_results(fr, l.inits.len as usize, iters, l.res);
             return Ok(pc);
         }
-        fr[l.iv as usize] = Value::int(Int::from_word(w, lb & word::mask(w)));
+        *at_mut(fr, l.iv) = Value::int(Int::from_word(w, lb & word::mask(w)));
         if l.scoped {
             self.mem.push_scope();
         }
@@ -443,7 +463,7 @@ impl Engine<'_> {
             self.mem.pop_scope();
         }
         if more {
-            fr[l.iv as usize].set_word(w, next & word::mask(w));
+            at_mut(fr, l.iv).set_word(w, next & word::mask(w));
             if l.scoped {
                 self.mem.push_scope();
             }
@@ -468,7 +488,7 @@ impl Engine<'_> {
     fn if_enter(&mut self, fr: &mut Frame, code: &Code, op: OpId, k: u32, pc: usize) -> Result<usize> {
         self.tick(op)?;
         let i = code.ifs[k as usize];
-        let Some(c) = fr[i.c as usize].word() else {
+        let Some(c) = at(fr, i.c).word() else {
             self.fallback(fr, op)?;
             return Ok(pc);
         };
@@ -502,7 +522,7 @@ impl Engine<'_> {
         // written before it is read (SSA dominance), so they are never seen.
         let mut callee = self.frames[f.0 as usize].pop().unwrap_or_else(|| vec![Value::Opaque; nslots as usize]);
         for (i, s) in code.slots(args).iter().enumerate() {
-            callee[arg0 as usize + i] = fr[*s as usize].clone();
+            callee[arg0 as usize + i] = at(fr, *s).clone();
         }
         let scoped = self.funcs[f.0 as usize].scoped;
         if scoped {
@@ -526,16 +546,16 @@ impl Engine<'_> {
     fn mem_load(&mut self, fr: &mut Frame, code: &Code, op: OpId, m: Slot, idx: Span, d: Slot) -> Result<()> {
         self.tick1(op)?;
         let slots = code.slots(idx);
-        let got = match &fr[m as usize] {
+        let got = match at(fr, m) {
             // Indices are `index` values: 64 bits, so the word is the number.
             Value::Memref(mr) if slots.len() == mr.sizes.len() => {
-                mr.fast_bits(slots.iter().map(|s| fr[*s as usize].word().map(|w| w as i64)))
+                mr.fast_bits(slots.iter().map(|s| at(fr, *s).word().map(|w| w as i64)))
             }
             _ => None,
         };
         match got {
-            Some((bits, Lane::Float(k))) => fr[d as usize].set_float(float::from_bits(k, u128::from(bits))),
-            Some((bits, Lane::Int(w))) if (1..=64).contains(&w) => fr[d as usize].set_word(w, bits & word::mask(w)),
+            Some((bits, Lane::Float(k))) => at_mut(fr, d).set_float(float::from_bits(k, u128::from(bits))),
+            Some((bits, Lane::Int(w))) if (1..=64).contains(&w) => at_mut(fr, d).set_word(w, bits & word::mask(w)),
             _ => return self.fallback(fr, op),
         }
         Ok(())
@@ -544,9 +564,9 @@ impl Engine<'_> {
     fn mem_store(&mut self, fr: &mut Frame, code: &Code, op: OpId, v: Slot, m: Slot, idx: Span) -> Result<()> {
         self.tick1(op)?;
         let slots = code.slots(idx);
-        let stored = match (&fr[m as usize], &fr[v as usize]) {
+        let stored = match (at(fr, m), at(fr, v)) {
             (Value::Memref(mr), Value::Scalar(s)) if slots.len() == mr.sizes.len() => {
-                mr.fast_store(slots.iter().map(|s| fr[*s as usize].word().map(|w| w as i64)), *s)
+                mr.fast_store(slots.iter().map(|s| at(fr, *s).word().map(|w| w as i64)), *s)
             }
             _ => false,
         };
