@@ -747,7 +747,7 @@ impl<'m> Engine<'m> {
             Elem::Float(k) => (k.bit_width().div_ceil(8) as usize, 1),
             Elem::Complex(k) => (k.bit_width().div_ceil(8) as usize, 2),
         };
-        if data.len() % (bytes * parts) != 0 {
+        if !data.len().is_multiple_of(bytes * parts) {
             return Err(Error::unverified(op, "hex dense data is not a whole number of elements"));
         }
         let float = |chunk: &[u8], k: FloatKind| {

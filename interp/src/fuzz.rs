@@ -380,7 +380,7 @@ fn print_buckets(rows: &[(String, String, String, u64)]) {
             None => groups.push((key, vec![*seed])),
         }
     }
-    groups.sort_by(|a, b| b.1.len().cmp(&a.1.len()));
+    groups.sort_by_key(|g| std::cmp::Reverse(g.1.len()));
     for ((v, p, b), seeds) in groups {
         let shown: Vec<String> = seeds.iter().take(5).map(u64::to_string).collect();
         println!(

@@ -603,6 +603,10 @@ pub(crate) struct BadPass {
     pub stage: Stage,
 }
 
+/// What `first_bad_pass` shows each stage to: its number, the pass, the
+/// IR after it and its verdicts.
+type OnStage<'a> = &'a mut dyn FnMut(usize, &str, &str, &Stage) -> Result<(), String>;
+
 /// Runs the pipeline one pass at a time on `source`, checking each stage
 /// against `src_obs`; `on_stage` sees every stage. `Ok(None)` when no
 /// stage miscompiles (`last` gets the final stage's verdicts).
@@ -611,7 +615,7 @@ pub(crate) fn first_bad_pass(
     source: &str,
     inputs: &[Vec<String>],
     src_obs: &[Observation],
-    on_stage: &mut dyn FnMut(usize, &str, &str, &Stage) -> Result<(), String>,
+    on_stage: OnStage<'_>,
     last: &mut Option<Stage>,
 ) -> Result<Option<BadPass>, String> {
     let passes = o.passes.as_deref().map(split_passes).unwrap_or_default();

@@ -644,7 +644,7 @@ fn halve_shapes(text: &str) -> Vec<Candidate> {
             while i < text.len() {
                 let rest = &text[i..];
                 let digits = rest.len() - rest.trim_start_matches(|c: char| c.is_ascii_digit()).len();
-                let prev = text[..i].as_bytes().last().copied();
+                let prev = text.as_bytes()[..i].last().copied();
                 if digits > 0
                     && matches!(prev, Some(b'<' | b'x'))
                     && rest[digits..].starts_with('x')

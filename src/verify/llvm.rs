@@ -683,10 +683,10 @@ impl<'m> Verifier<'m> {
             (Ok(a), Ok(b), Ok(c)) if a == b && b == c => {}
             (Ok(_), Ok(_), Ok(_)) => {
                 return self
-                    .err(m.op(op).span, &format!("{list}, priorities, and data must have the same number of elements"))
+                    .err(m.op(op).span, format!("{list}, priorities, and data must have the same number of elements"))
             }
             (Err(k), _, _) | (_, Err(k), _) | (_, _, Err(k)) => {
-                return self.op_err(op, &format!("requires attribute '{k}'"))
+                return self.op_err(op, format!("requires attribute '{k}'"))
             }
         }
         Ok(())
@@ -702,7 +702,7 @@ impl<'m> Verifier<'m> {
             if let Attribute::SymbolRef { root, nested } = m.ctx.attr_kind(*x) {
                 if self.lookup_symbol(op, root, nested).filter(|t| self.kind(*t) == OpKind::LlvmFunc).is_none() {
                     let n = String::from_utf8_lossy(root);
-                    return self.op_err(op, &format!("'{n}' does not reference a valid LLVM function"));
+                    return self.op_err(op, format!("'{n}' does not reference a valid LLVM function"));
                 }
             }
         }

@@ -254,7 +254,7 @@ fn vector_lane(e: &Engine, op: OpId, elem: TypeId) -> Result<(Lane, u32)> {
 /// them (lane `k` at bits `k * bits`, little-endian); a byte holding any
 /// bit of a poison lane is poison.
 fn write_lanes(b: &mut Buffer, at: usize, lane: Lane, bits: u32, lanes: &[Scalar]) -> Option<()> {
-    if bits % 8 == 0 {
+    if bits.is_multiple_of(8) {
         for (k, s) in lanes.iter().enumerate() {
             b.write_lane(at + k * lane.bytes(), lane, s)?;
         }
@@ -293,7 +293,7 @@ fn write_lanes(b: &mut Buffer, at: usize, lane: Lane, bits: u32, lanes: &[Scalar
 
 /// Reads `n` vector lanes at byte `at`, the inverse of [`write_lanes`].
 fn read_lanes(b: &Buffer, at: usize, lane: Lane, bits: u32, n: usize) -> Vec<Scalar> {
-    if bits % 8 == 0 {
+    if bits.is_multiple_of(8) {
         return (0..n).map(|k| b.read_lane(at + k * lane.bytes(), lane)).collect();
     }
     let bits = bits as usize;
@@ -404,7 +404,7 @@ pub(super) fn access_bytes(
     let (buf, at) = place(e, op, p, n, what)?;
     let align = align.max(1);
     let addr = buf.borrow().addr + at as u64;
-    if addr % align != 0 {
+    if !addr.is_multiple_of(align) {
         let origin = buf.borrow().origin;
         return Err(mem_ub(
             op,

@@ -616,7 +616,7 @@ fn init_from_attr(e: &Engine, g: OpId, buf: &Rc<RefCell<Buffer>>, a: mlir_ir::at
     // (LLVM's translation makes it a splat constant of the global's type).
     let splat = matches!(m.ctx.attr_kind(a), Attribute::Dense { splat: true, .. });
     match v {
-        Value::Array(arr) if splat && arr.len() > 0 => {
+        Value::Array(arr) if splat && !arr.is_empty() => {
             let (Some(n), step) = (count, layout(e, g, elem)?.alloc) else {
                 return Err(Error::unverified(g, "a splat for a global of unknown size"));
             };
