@@ -90,9 +90,8 @@ impl MemRef {
     /// indices, nothing copied or allocated.
     #[inline(always)]
     pub fn fast_bits(&self, idx: impl Iterator<Item = Option<i64>>) -> Option<(u64, Lane)> {
-        let byte = self.plain_lin(idx)?;
+        let (byte, eb) = self.plain_lin(idx)?;
         let lane = self.elem.lane;
-        let eb = lane.bytes();
         let b = self.buf.borrow();
         if eb > 8 || b.freed.is_some() || !b.poison.is_empty() {
             return None;

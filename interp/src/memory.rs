@@ -589,9 +589,10 @@ impl MemRef {
     /// `idx` yields (`None` for one that is not a plain number) in a
     /// strided view of scalars, when they are in bounds and the address
     /// does not overflow; the buffer itself is not looked at. The caller
-    /// passes as many indices as the rank.
+    /// passes as many indices as the rank. With the byte, the element's
+    /// size (worked out once per access).
     #[inline(always)]
-    pub(crate) fn plain_lin(&self, idx: impl Iterator<Item = Option<i64>>) -> Option<usize> {
+    pub(crate) fn plain_lin(&self, idx: impl Iterator<Item = Option<i64>>) -> Option<(usize, usize)> {
         if self.map.is_some() || !self.elem.vshape.is_empty() {
             return None;
         }
@@ -604,7 +605,8 @@ impl MemRef {
             }
             lin = lin.checked_add(i.checked_mul(s)?)?;
         }
-        usize::try_from(lin).ok()?.checked_mul(self.elem.lane.bytes())?.checked_add(self.base)
+        let eb = self.elem.lane.bytes();
+        Some((usize::try_from(lin).ok()?.checked_mul(eb)?.checked_add(self.base)?, eb))
     }
 
     /// The byte of logical `idx` in a strided view of scalars when a read
@@ -616,8 +618,8 @@ impl MemRef {
         if b.freed.is_some() || idx.len() != self.sizes.len() {
             return None;
         }
-        let byte = self.plain_lin(idx.iter().map(|i| Some(*i)))?;
-        (byte.checked_add(self.elem.lane.bytes())? <= b.len()).then_some(byte)
+        let (byte, eb) = self.plain_lin(idx.iter().map(|i| Some(*i)))?;
+        (byte.checked_add(eb)? <= b.len()).then_some(byte)
     }
 
     /// [`MemRef::load`] of a scalar when nothing needs reporting.
@@ -640,9 +642,9 @@ impl MemRef {
     /// fast `memref.store`, one pass over the indices.
     #[inline(always)]
     pub fn fast_store(&self, idx: impl Iterator<Item = Option<i64>>, s: Packed) -> bool {
-        let Some(byte) = self.plain_lin(idx) else { return false };
+        let Some((byte, eb)) = self.plain_lin(idx) else { return false };
         let mut b = self.buf.borrow_mut();
-        let fits = byte.checked_add(self.elem.lane.bytes()).is_some_and(|end| end <= b.len());
+        let fits = byte.checked_add(eb).is_some_and(|end| end <= b.len());
         fits && b.freed.is_none() && b.read_only.is_none() && b.write_packed(byte, self.elem.lane, s).is_some()
     }
 

@@ -55,11 +55,17 @@ impl PoisonRuns {
     }
 
     /// Marks `at..at + n` free of poison (a defined value was stored).
-    #[inline]
+    #[inline(always)]
     pub fn clear(&mut self, at: usize, n: usize) {
-        if self.0.is_empty() {
-            return;
+        // Most buffers never hold poison: every store asks, so the answer
+        // is inline and the work out of line.
+        if !self.0.is_empty() {
+            self.clear_runs(at, n);
         }
+    }
+
+    #[inline(never)]
+    fn clear_runs(&mut self, at: usize, n: usize) {
         let end = at + n;
         let hit: Vec<(usize, usize, Poison)> =
             self.0.range(..end).rev().take_while(|(_, (e, _))| *e > at).map(|(s, (e, p))| (*s, *e, *p)).collect();
