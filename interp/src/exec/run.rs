@@ -178,7 +178,11 @@ impl Engine<'_> {
     #[inline(always)]
     fn constant(&mut self, fr: &mut Frame, code: &Code, op: OpId, k: u32, d: Slot) -> Result<()> {
         self.tick1(op)?;
-        *at_mut(fr, d) = code.consts[k as usize].clone();
+        match code.consts[k as usize] {
+            // The slot has the constant's type, so it holds no storage.
+            Value::Scalar(p) => at_mut(fr, d).set_packed(p),
+            ref v => *at_mut(fr, d) = v.clone(),
+        }
         Ok(())
     }
 
@@ -522,7 +526,7 @@ impl Engine<'_> {
         // written before it is read (SSA dominance), so they are never seen.
         let mut callee = self.frames[f.0 as usize].pop().unwrap_or_else(|| vec![Value::Opaque; nslots as usize]);
         for (i, s) in code.slots(args).iter().enumerate() {
-            callee[arg0 as usize + i] = at(fr, *s).clone();
+            callee[arg0 as usize + i].copy_from(at(fr, *s));
         }
         let scoped = self.funcs[f.0 as usize].scoped;
         if scoped {
