@@ -637,7 +637,7 @@ impl MemRef {
         idx.len() == self.sizes.len() && self.fast_store(idx.iter().map(|i| Some(*i)), s)
     }
 
-    /// [`MemRef::store_scalar`] at the indices `idx` yields (as many as
+    /// `MemRef::store_scalar` at the indices `idx` yields (as many as
     /// the rank; `None` for one that is not a plain number): the engine's
     /// fast `memref.store`, one pass over the indices.
     #[inline(always)]

@@ -67,7 +67,7 @@ impl Value {
     /// The encoding of a value of an integer type of at most 64 bits (the
     /// type says the width, so it is not checked); `None` for poison.
     #[inline(always)]
-    pub fn word(&self) -> Option<u64> {
+    pub(crate) fn word(&self) -> Option<u64> {
         match self {
             Value::Scalar(Packed::Int { width, lo, .. }) => {
                 debug_assert!(*width <= 64);
@@ -82,7 +82,7 @@ impl Value {
     /// scalar or nothing yet, never something to drop, so the old value
     /// is not looked at.
     #[inline(always)]
-    pub fn set_word(&mut self, w: u32, bits: u64) {
+    pub(crate) fn set_word(&mut self, w: u32, bits: u64) {
         let old = std::mem::replace(self, Value::Scalar(Packed::word(w, bits)));
         debug_assert!(matches!(old, Value::Scalar(_) | Value::Opaque));
         std::mem::forget(old);
@@ -92,7 +92,7 @@ impl Value {
     /// with `p`: like [`Value::set_word`], the old value is a scalar or
     /// nothing yet and is not looked at.
     #[inline(always)]
-    pub fn set_packed(&mut self, p: Packed) {
+    pub(crate) fn set_packed(&mut self, p: Packed) {
         let old = std::mem::replace(self, Value::Scalar(p));
         debug_assert!(matches!(old, Value::Scalar(_) | Value::Opaque));
         std::mem::forget(old);
