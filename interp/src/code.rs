@@ -15,12 +15,12 @@
 
 use crate::sem::word::{Bin, Cast};
 use crate::value::{FuncRef, Value};
-use rustc_hash::FxHashMap;
 use mlir_ir::affine::AffineExpr;
 use mlir_ir::attrs::Attribute;
 use mlir_ir::ir::{BlockId, Module, OpId, ValueId};
 use mlir_ir::ops::{DialectOp, OpKind};
 use mlir_ir::types::{FloatKind, TypeId, TypeKind};
+use rustc_hash::FxHashMap;
 
 /// An index into a frame.
 pub type Slot = u32;

@@ -1416,11 +1416,7 @@ mod tests {
         let m = mlir_ir::parse_and_verify(&src).unwrap();
         let mut buf = Vec::new();
         let mut e = Engine::load(&m, Config::default(), Box::new(&mut buf)).unwrap();
-        let needs: Vec<(usize, u32)> = e
-            .funcs
-            .iter()
-            .map(|f| (e.code.need(f.entry.unwrap().0), f.nslots))
-            .collect();
+        let needs: Vec<(usize, u32)> = e.funcs.iter().map(|f| (e.code.need(f.entry.unwrap().0), f.nslots)).collect();
         // @small has one slot, which only its return names (returns read
         // their slots checked); @main has eleven values, and the last (%v)
         // is named by the branch's copy.
