@@ -255,10 +255,10 @@ impl Code {
         match *inst {
             Inst::Op(_) | Inst::End(_) | Inst::Exit { .. } => {}
             Inst::Const { d, .. } => f(d),
-            Inst::Int2 { a, b, d, .. } | Inst::Cmpi { a, b, d, .. } | Inst::Cmpf { a, b, d, .. } => {
-                [a, b, d].into_iter().for_each(f)
-            }
-            Inst::Float2 { a, b, d, .. } => [a, b, d].into_iter().for_each(f),
+            Inst::Int2 { a, b, d, .. }
+            | Inst::Cmpi { a, b, d, .. }
+            | Inst::Cmpf { a, b, d, .. }
+            | Inst::Float2 { a, b, d, .. } => [a, b, d].into_iter().for_each(f),
             Inst::Cast { a, d, .. } | Inst::IntToFloat { a, d, .. } => [a, d].into_iter().for_each(f),
             Inst::Select { c, t, f: e, d, .. } => [c, t, e, d].into_iter().for_each(f),
             Inst::Br { copies, .. } | Inst::Join { copies, .. } => pairs(copies, f),

@@ -483,15 +483,6 @@ impl Packed {
         }
     }
 
-    /// The encoding of an integer of at most 64 bits.
-    #[inline(always)]
-    pub fn bits64(self) -> Option<u64> {
-        match self {
-            Packed::Int { width, lo, .. } if width <= 64 => Some(lo),
-            _ => None,
-        }
-    }
-
     /// The float, if this is one.
     #[inline(always)]
     pub fn as_float(self) -> Option<Float> {

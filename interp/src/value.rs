@@ -78,14 +78,10 @@ impl Value {
     }
 
     /// Overwrites `self`, the slot of a value of an integer type of at
-    /// most `w` bits, with `bits` (masked already). Such a slot holds a
-    /// scalar or nothing yet, never something to drop, so the old value
-    /// is not looked at.
+    /// most `w` bits, with `bits` (masked already), as [`Value::set_packed`].
     #[inline(always)]
     pub(crate) fn set_word(&mut self, w: u32, bits: u64) {
-        let old = std::mem::replace(self, Value::Scalar(Packed::word(w, bits)));
-        debug_assert!(matches!(old, Value::Scalar(_) | Value::Opaque));
-        std::mem::forget(old);
+        self.set_packed(Packed::word(w, bits));
     }
 
     /// Overwrites `self`, the slot of a value of a scalar type that packs,
@@ -107,22 +103,27 @@ impl Value {
         }
     }
 
-    /// Overwrites `self` with a copy of `src`, a plain copy for scalars
-    /// (what block-argument and yield copies move).
+    /// The scalar, read field by field: not one 24-byte move, because the
+    /// fast path writes a float's or integer's words on their own, and a
+    /// wider load across them would miss store forwarding and stall.
     #[inline(always)]
-    pub fn copy_from(&mut self, src: &Value) {
-        match (src, &mut *self) {
-            // Field by field, not one 24-byte move: the fast path writes a
-            // float's or integer's words on their own, and a wider load
-            // across them would miss store forwarding and stall.
-            (Value::Scalar(Packed::Float { kind, lo, hi }), Value::Scalar(d)) => {
-                *d = Packed::Float { kind: *kind, lo: *lo, hi: *hi }
-            }
-            (Value::Scalar(Packed::Int { width, lo, hi }), Value::Scalar(d)) => {
-                *d = Packed::Int { width: *width, lo: *lo, hi: *hi }
-            }
-            (Value::Scalar(s), Value::Scalar(d)) => *d = *s,
-            _ => *self = src.clone(),
+    pub(crate) fn packed_copy(&self) -> Option<Packed> {
+        match *self {
+            Value::Scalar(Packed::Int { width, lo, hi }) => Some(Packed::Int { width, lo, hi }),
+            Value::Scalar(Packed::Float { kind, lo, hi }) => Some(Packed::Float { kind, lo, hi }),
+            Value::Scalar(p) => Some(p),
+            _ => None,
+        }
+    }
+
+    /// Overwrites `self`, a slot of `src`'s type, with a copy of `src`: a
+    /// scalar as [`Value::packed_copy`] and [`Value::set_packed`] move it
+    /// (what block arguments, yields, call arguments and results copy).
+    #[inline(always)]
+    pub(crate) fn copy_from(&mut self, src: &Value) {
+        match src.packed_copy() {
+            Some(p) => self.set_packed(p),
+            None => *self = src.clone(),
         }
     }
 

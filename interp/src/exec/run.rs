@@ -34,15 +34,12 @@ fn at_mut(fr: &mut Frame, s: Slot) -> &mut Value {
     unsafe { fr.get_unchecked_mut(s as usize) }
 }
 
-/// Copies slot `s` into slot `d`, of the same type: a scalar field by
-/// field (a 24-byte move straddles the words the fast path wrote apart,
-/// and the CPU stalls on the store forwarding), anything else by clone.
+/// Copies slot `s` into slot `d`, of the same type, as [`Value::copy_from`].
 #[inline(always)]
 fn copy_slot(fr: &mut Frame, s: Slot, d: Slot) {
-    match *at(fr, s) {
-        Value::Scalar(Packed::Int { width, lo, hi }) => at_mut(fr, d).set_packed(Packed::Int { width, lo, hi }),
-        Value::Scalar(Packed::Float { kind, lo, hi }) => at_mut(fr, d).set_packed(Packed::Float { kind, lo, hi }),
-        _ => *at_mut(fr, d) = at(fr, s).clone(),
+    match at(fr, s).packed_copy() {
+        Some(p) => at_mut(fr, d).set_packed(p),
+        None => *at_mut(fr, d) = at(fr, s).clone(),
     }
 }
 
@@ -178,11 +175,7 @@ impl Engine<'_> {
     #[inline(always)]
     fn constant(&mut self, fr: &mut Frame, code: &Code, op: OpId, k: u32, d: Slot) -> Result<()> {
         self.tick1(op)?;
-        match code.consts[k as usize] {
-            // The slot has the constant's type, so it holds no storage.
-            Value::Scalar(p) => at_mut(fr, d).set_packed(p),
-            ref v => *at_mut(fr, d) = v.clone(),
-        }
+        at_mut(fr, d).copy_from(&code.consts[k as usize]);
         Ok(())
     }
 
@@ -272,7 +265,7 @@ impl Engine<'_> {
             }
             _ => return self.fallback(fr, op),
         };
-        *at_mut(fr, d) = at(fr, pick).clone();
+        copy_slot(fr, pick, d);
         Ok(())
     }
 
