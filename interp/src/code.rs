@@ -89,8 +89,28 @@ pub enum Inst {
     End(OpId),
     /// A constant: [`Code::consts`] entry `k` into `d`.
     Const { op: OpId, k: u32, d: Slot },
-    /// An integer binary op on `w`-bit scalars with flags `fl`.
+    /// An integer binary op on `w`-bit scalars with flags `fl` (those the
+    /// instructions below do not cover).
     Int2 { op: OpId, f: Bin, w: u8, fl: u8, a: Slot, b: Slot, d: Slot },
+    /// The flagless integer ops of most programs, each an instruction of
+    /// its own so that running one dispatches once, not again on its [`Bin`].
+    Add(Word2),
+    /// See [`Inst::Add`].
+    Sub(Word2),
+    /// See [`Inst::Add`].
+    Mul(Word2),
+    /// See [`Inst::Add`].
+    And(Word2),
+    /// See [`Inst::Add`].
+    Or(Word2),
+    /// See [`Inst::Add`].
+    Xor(Word2),
+    /// See [`Inst::Add`].
+    Shl(Word2),
+    /// See [`Inst::Add`].
+    ShrU(Word2),
+    /// See [`Inst::Add`].
+    ShrS(Word2),
     /// `cmpi` (or `index.cmp`) with predicate `p` on `w`-bit scalars.
     Cmpi { op: OpId, p: u8, w: u8, a: Slot, b: Slot, d: Slot },
     /// `cmpf` with predicate `p` on scalars.
@@ -130,14 +150,58 @@ pub enum Inst {
     Store { op: OpId, v: Slot, m: Slot, idx: Span },
 }
 
+/// The pattern of every [`Word2`] instruction, its fields matching `$i`.
+macro_rules! word2 {
+    ($i:pat) => {
+        Inst::Add($i)
+            | Inst::Sub($i)
+            | Inst::Mul($i)
+            | Inst::And($i)
+            | Inst::Or($i)
+            | Inst::Xor($i)
+            | Inst::Shl($i)
+            | Inst::ShrU($i)
+            | Inst::ShrS($i)
+    };
+}
+
+/// The fields of a flagless integer binary op on `w`-bit scalars.
+#[derive(Clone, Copy, Debug)]
+#[allow(missing_docs)] // named as in `Inst`
+pub struct Word2 {
+    pub op: OpId,
+    pub w: u8,
+    pub a: Slot,
+    pub b: Slot,
+    pub d: Slot,
+}
+
 impl Inst {
+    /// The flagless integer op `f` on `i`, if it has an instruction of its
+    /// own.
+    fn word2(f: Bin, i: Word2) -> Option<Inst> {
+        Some(match f {
+            Bin::Add => Inst::Add(i),
+            Bin::Sub => Inst::Sub(i),
+            Bin::Mul => Inst::Mul(i),
+            Bin::And => Inst::And(i),
+            Bin::Or => Inst::Or(i),
+            Bin::Xor => Inst::Xor(i),
+            Bin::Shl => Inst::Shl(i),
+            Bin::ShrU => Inst::ShrU(i),
+            Bin::ShrS => Inst::ShrS(i),
+            _ => return None,
+        })
+    }
+
     /// True for the data instructions, which the executor charges one unit
     /// of fuel without looking the op's cost up: the translation makes one
     /// only of an op whose cost is one (no vector or tensor values).
     pub fn costs_one(&self) -> bool {
         matches!(
             self,
-            Inst::Const { .. }
+            word2!(_)
+                | Inst::Const { .. }
                 | Inst::Int2 { .. }
                 | Inst::Cmpi { .. }
                 | Inst::Cmpf { .. }
@@ -227,6 +291,13 @@ pub struct Code {
     /// initializer) name directly. The executor checks a frame against it
     /// once per run and then reads those slots without bounds checks.
     need: Vec<u32>,
+    /// Every instruction index the executor can reach is in `insts`: the
+    /// last instruction is an [`Inst::End`] (so every other one has a
+    /// successor to fall through to) and every block start and loop or
+    /// `scf.if` continuation is in range. The executor fetches
+    /// instructions without bounds checks when this holds, and refuses to
+    /// run otherwise.
+    pub pcs_in_range: bool,
 }
 
 impl Code {
@@ -234,6 +305,15 @@ impl Code {
     #[inline(always)]
     pub fn start(&self, b: BlockId) -> usize {
         self.starts[b.0 as usize] as usize
+    }
+
+    /// See [`Code::pcs_in_range`] (the field).
+    fn pcs_in_range(&self) -> bool {
+        let n = self.insts.len();
+        matches!(self.insts.last(), Some(Inst::End(_)))
+            && self.starts.iter().all(|&s| (s as usize) < n)
+            && self.fors.iter().all(|l| (l.cont as usize) < n)
+            && self.ifs.iter().all(|i| (i.cont as usize) < n)
     }
 
     /// The frame length a run from block `b` needs (see `need`).
@@ -253,6 +333,7 @@ impl Code {
             }
         };
         match *inst {
+            word2!(i) => [i.a, i.b, i.d].into_iter().for_each(f),
             Inst::Op(_) | Inst::End(_) | Inst::Exit { .. } => {}
             Inst::Const { d, .. } => f(d),
             Inst::Int2 { a, b, d, .. }
@@ -315,6 +396,7 @@ pub fn translate(m: &Module, inp: &Inputs<'_>) -> Code {
     }
     t.link_yields();
     t.frame_needs();
+    t.code.pcs_in_range = t.code.pcs_in_range();
     t.code
 }
 
@@ -387,7 +469,8 @@ impl Translator<'_> {
             let w = self.word(self.result_type(op)?)?;
             let fl = if is_index(kind) { 0 } else { fl };
             let (a, b, d) = (self.operand(op, 0)?, self.operand(op, 1)?, self.result(op)?);
-            return Some(Inst::Int2 { op, f, w, fl, a, b, d });
+            let plain = if fl == 0 { Inst::word2(f, Word2 { op, w, a, b, d }) } else { None };
+            return Some(plain.unwrap_or(Inst::Int2 { op, f, w, fl, a, b, d }));
         }
         if let Some(f) = float_bin(kind) {
             let TypeKind::Float(k) = self.m.ctx.type_kind(self.result_type(op)?) else { return None };

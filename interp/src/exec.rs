@@ -1359,6 +1359,7 @@ use mlir_ir::ops::{CMPI_PREDICATES, ROUNDING_MODES};
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::code::Inst;
     use mlir_ir::diag::Source;
 
     /// Runs `main` of `text`; returns the output or the rendered error.
@@ -1427,6 +1428,34 @@ mod tests {
         e.run_entry("main").unwrap();
         drop(e);
         assert_eq!(String::from_utf8(buf).unwrap(), "6\n");
+    }
+
+    #[test]
+    fn translated_code_ends_in_range_and_flagless_ops_have_instructions() {
+        // `run_insts` fetches without bounds checks, trusting
+        // `Code::pcs_in_range`: the module's last instruction is the `End`
+        // of its last block, whatever that block ends with.
+        let text = "func.func @main() -> i32 {\n  %a = arith.constant 7 : i32\n\
+              %s = arith.addi %a, %a : i32\n  %t = arith.addi %s, %a overflow<nsw> : i32\n\
+              %u = arith.shli %t, %a : i32\n  %v = arith.maxsi %u, %a : i32\n  return %v : i32\n}";
+        let src = Source::new("t.mlir", text);
+        let m = mlir_ir::parse_and_verify(&src).unwrap();
+        let e = Engine::load(&m, Config::default(), Box::new(std::io::sink())).unwrap();
+        assert!(e.code.pcs_in_range);
+        assert!(matches!(e.code.insts.last(), Some(Inst::End(_))));
+        // Flagless `addi` and `shli` dispatch once, on their own
+        // instruction; with a flag, or an op without one, `Int2`.
+        let at = e.code.start(e.funcs[0].entry.unwrap().0) + 1;
+        let kinds: Vec<&str> = e.code.insts[at..at + 4]
+            .iter()
+            .map(|i| match i {
+                Inst::Add(_) => "add",
+                Inst::Shl(_) => "shl",
+                Inst::Int2 { .. } => "int2",
+                _ => "other",
+            })
+            .collect();
+        assert_eq!(kinds, ["add", "int2", "shl", "int2"]);
     }
 
     #[test]

@@ -5,7 +5,7 @@
 //! which runs the op through its dialect exactly as an [`Inst::Op`].
 
 use super::{Engine, Flow, Frame};
-use crate::code::{Code, Copies, FBin, Inst, Slot, Span};
+use crate::code::{Code, Copies, FBin, Inst, Slot, Span, Word2};
 use crate::error::{Error, ErrorKind, Result};
 use crate::float::{self, host, Round};
 use crate::lane::Lane;
@@ -73,6 +73,10 @@ impl Engine<'_> {
     /// Translated `scf.for` and `scf.if` run inside this loop (their yields
     /// jump back or on), tracked on `self.ctl` above its length at entry.
     pub(super) fn run_code(&mut self, fr: &mut Frame, entry: BlockId) -> Result<OpId> {
+        // What makes the unchecked instruction fetch of `run_insts` sound.
+        if !self.code.pcs_in_range {
+            return Err(Error::global(ErrorKind::Internal("translated code jumps out of its instructions".into())));
+        }
         // What makes the unchecked slot access of `at` and `at_mut` sound.
         if fr.len() < self.code.need(entry) {
             return Err(Error::global(ErrorKind::Internal(format!(
@@ -102,7 +106,13 @@ impl Engine<'_> {
         let insts = &code.insts[..];
         let mut pc = code.start(entry);
         loop {
-            let inst = &insts[pc];
+            debug_assert!(pc < insts.len());
+            // SAFETY: `run_code` checked `Code::pcs_in_range`: `pc` starts
+            // at a block start, a jump sets it to a block start or a
+            // continuation, all in range, and an instruction falls through
+            // only when it is not the last one, an `Inst::End` (which
+            // returns).
+            let inst = unsafe { insts.get_unchecked(pc) };
             pc += 1;
             match *inst {
                 Inst::Op(op) => match self.op_flow(fr, op)? {
@@ -113,6 +123,15 @@ impl Engine<'_> {
                 Inst::End(parent) => return Err(Error::unverified(parent, "block ends without a terminator")),
                 Inst::Const { op, k, d } => self.constant(fr, &code, op, k, d)?,
                 Inst::Int2 { op, f, w, fl, a, b, d } => self.int2(fr, op, f, w, fl, [a, b, d])?,
+                Inst::Add(i) => self.word2(fr, Bin::Add, i)?,
+                Inst::Sub(i) => self.word2(fr, Bin::Sub, i)?,
+                Inst::Mul(i) => self.word2(fr, Bin::Mul, i)?,
+                Inst::And(i) => self.word2(fr, Bin::And, i)?,
+                Inst::Or(i) => self.word2(fr, Bin::Or, i)?,
+                Inst::Xor(i) => self.word2(fr, Bin::Xor, i)?,
+                Inst::Shl(i) => self.word2(fr, Bin::Shl, i)?,
+                Inst::ShrU(i) => self.word2(fr, Bin::ShrU, i)?,
+                Inst::ShrS(i) => self.word2(fr, Bin::ShrS, i)?,
                 Inst::Cmpi { op, p, w, a, b, d } => self.cmpi(fr, op, p, w, [a, b, d])?,
                 Inst::Cmpf { op, p, a, b, d } => self.cmpf(fr, op, p, [a, b, d])?,
                 Inst::Cast { op, f, fl, from, to, a, d } => self.int_cast(fr, op, f, fl, (from, to), a, d)?,
@@ -191,6 +210,13 @@ impl Engine<'_> {
             _ => self.fallback(fr, op)?,
         }
         Ok(())
+    }
+
+    /// A flagless integer op: `int2` with `f` and the flags known, so each
+    /// instruction's arm compiles to that op alone.
+    #[inline(always)]
+    fn word2(&mut self, fr: &mut Frame, f: Bin, i: Word2) -> Result<()> {
+        self.int2(fr, i.op, f, i.w, 0, [i.a, i.b, i.d])
     }
 
     #[inline(always)]
