@@ -128,10 +128,12 @@ pub struct Func {
 }
 
 impl Func {
-    /// Entry block, first argument slot and frame size of a defined function.
+    /// Entry block, first argument slot, frame size, [`Func::scoped`] and
+    /// whether any slot owns storage, of a defined function: all a call
+    /// from translated code reads of it, in one lookup.
     #[inline]
-    pub(crate) fn fast_entry(&self) -> Option<(BlockId, Slot, u32)> {
-        self.entry.map(|(b, s)| (b, s, self.nslots))
+    pub(crate) fn fast_entry(&self) -> Option<(BlockId, Slot, u32, bool, bool)> {
+        self.entry.map(|(b, s)| (b, s, self.nslots, self.scoped, !self.owning.is_empty()))
     }
 }
 

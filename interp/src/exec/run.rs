@@ -537,7 +537,8 @@ impl Engine<'_> {
     /// the callee's entry block, on a recycled frame.
     fn call_fast(&mut self, fr: &mut Frame, code: &Code, op: OpId, f: FuncRef, args: Span, res: Slot) -> Result<()> {
         self.tick(op)?;
-        let Some((entry, arg0, nslots)) = self.funcs.get(f.0 as usize).and_then(|f| f.fast_entry()) else {
+        let Some((entry, arg0, nslots, scoped, owns)) = self.funcs.get(f.0 as usize).and_then(|f| f.fast_entry())
+        else {
             return self.fallback(fr, op);
         };
         let frame = self.enter_call(op, nslots)?;
@@ -547,7 +548,6 @@ impl Engine<'_> {
         for (i, s) in code.slots(args).iter().enumerate() {
             callee[arg0 as usize + i].copy_from(at(fr, *s));
         }
-        let scoped = self.funcs[f.0 as usize].scoped;
         if scoped {
             self.mem.push_scope();
         }
@@ -559,8 +559,10 @@ impl Engine<'_> {
         if r.is_ok() {
             self.take_exits(code, &callee, fr, res);
         }
-        for &s in self.funcs[f.0 as usize].owning.iter() {
-            callee[s as usize] = Value::Opaque;
+        if owns {
+            for &s in self.funcs[f.0 as usize].owning.iter() {
+                callee[s as usize] = Value::Opaque;
+            }
         }
         self.frames[f.0 as usize].push(callee);
         r.map(|_| ())
