@@ -75,6 +75,9 @@ impl Lane {
 /// The little-endian number in `bytes` (at most 16 of them).
 #[inline(always)]
 pub(crate) fn le_u128(bytes: &[u8]) -> u128 {
+    if let [b] = bytes {
+        return u128::from(*b);
+    }
     if let Ok(b) = <[u8; 4]>::try_from(bytes) {
         return u128::from(u32::from_le_bytes(b));
     }
@@ -87,9 +90,19 @@ pub(crate) fn le_u128(bytes: &[u8]) -> u128 {
 /// Writes the low bytes of `v` into `out`, little-endian.
 #[inline(always)]
 pub(crate) fn put_le(v: u128, out: &mut [u8]) {
-    let le = v.to_le_bytes();
-    let n = out.len().min(16);
-    out[..n].copy_from_slice(&le[..n]);
+    // The usual lane sizes get one store of their own width each: a copy
+    // of a length known only at run time is a call to memcpy (and copies
+    // of fixed lengths in the arms of a `match` on it merge back into one).
+    if let Ok(o) = <&mut [u8; 8]>::try_from(&mut *out) {
+        *o = (v as u64).to_le_bytes();
+    } else if let Ok(o) = <&mut [u8; 4]>::try_from(&mut *out) {
+        *o = (v as u32).to_le_bytes();
+    } else if let [o] = out {
+        *o = v as u8;
+    } else {
+        let n = out.len().min(16);
+        out[..n].copy_from_slice(&v.to_le_bytes()[..n]);
+    }
 }
 
 fn decode_int(w: u32, bytes: &[u8]) -> Scalar {
