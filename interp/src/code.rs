@@ -146,8 +146,17 @@ pub enum Inst {
     Call { op: OpId, f: FuncRef, args: Span, res: Slot },
     /// `memref.load %m[idx]` into `d`.
     Load { op: OpId, m: Slot, idx: Span, d: Slot },
+    /// `memref.load %m[i]` into `d`: [`Inst::Load`] of rank 1, its index
+    /// in the instruction.
+    Load1 { op: OpId, m: Slot, i: Slot, d: Slot },
+    /// `memref.load %m[i, j]` into `d`.
+    Load2 { op: OpId, m: Slot, i: Slot, j: Slot, d: Slot },
     /// `memref.store %v, %m[idx]`.
     Store { op: OpId, v: Slot, m: Slot, idx: Span },
+    /// `memref.store %v, %m[i]`.
+    Store1 { op: OpId, v: Slot, m: Slot, i: Slot },
+    /// `memref.store %v, %m[i, j]`.
+    Store2 { op: OpId, v: Slot, m: Slot, i: Slot, j: Slot },
 }
 
 /// The pattern of every [`Word2`] instruction, its fields matching `$i`.
@@ -210,7 +219,11 @@ impl Inst {
                 | Inst::Select { .. }
                 | Inst::Float2 { .. }
                 | Inst::Load { .. }
+                | Inst::Load1 { .. }
+                | Inst::Load2 { .. }
                 | Inst::Store { .. }
+                | Inst::Store1 { .. }
+                | Inst::Store2 { .. }
         )
     }
 }
@@ -361,6 +374,8 @@ impl Code {
             Inst::Call { args, .. } => self.slots(args).iter().copied().for_each(f),
             Inst::Load { m, idx, d, .. } => [m, d].into_iter().chain(self.slots(idx).iter().copied()).for_each(f),
             Inst::Store { v, m, idx, .. } => [v, m].into_iter().chain(self.slots(idx).iter().copied()).for_each(f),
+            Inst::Load1 { m, i, d, .. } | Inst::Store1 { v: d, m, i, .. } => [m, i, d].into_iter().for_each(f),
+            Inst::Load2 { m, i, j, d, .. } | Inst::Store2 { v: d, m, i, j, .. } => [m, i, j, d].into_iter().for_each(f),
         }
     }
 
@@ -555,12 +570,20 @@ impl Translator<'_> {
                 Some(Inst::Store { op, v: self.operand(op, 0)?, m: self.operand(op, 1)?, idx })
             }
             OpKind::MemrefLoad => {
-                let idx = self.span(self.m.operands(op).get(1..)?)?;
-                Some(Inst::Load { op, m: self.operand(op, 0)?, idx, d: self.result(op)? })
+                let (m, d) = (self.operand(op, 0)?, self.result(op)?);
+                Some(match self.m.operands(op).len() {
+                    2 => Inst::Load1 { op, m, i: self.operand(op, 1)?, d },
+                    3 => Inst::Load2 { op, m, i: self.operand(op, 1)?, j: self.operand(op, 2)?, d },
+                    _ => Inst::Load { op, m, idx: self.span(self.m.operands(op).get(1..)?)?, d },
+                })
             }
             OpKind::MemrefStore => {
-                let idx = self.span(self.m.operands(op).get(2..)?)?;
-                Some(Inst::Store { op, v: self.operand(op, 0)?, m: self.operand(op, 1)?, idx })
+                let (v, m) = (self.operand(op, 0)?, self.operand(op, 1)?);
+                Some(match self.m.operands(op).len() {
+                    3 => Inst::Store1 { op, v, m, i: self.operand(op, 2)? },
+                    4 => Inst::Store2 { op, v, m, i: self.operand(op, 2)?, j: self.operand(op, 3)? },
+                    _ => Inst::Store { op, v, m, idx: self.span(self.m.operands(op).get(2..)?)? },
+                })
             }
             _ => None,
         }

@@ -122,9 +122,23 @@ pub struct Elem {
     pub name: Rc<str>,
     /// The element type.
     pub ty: TypeId,
+    /// `lane.bytes()` for a scalar element, 0 for a vector one: what the
+    /// fast load and store paths ask first, worked out once.
+    scalar_bytes: usize,
 }
 
 impl Elem {
+    /// A scalar element of `lane`, of type `ty` named `name`.
+    pub fn scalar(lane: Lane, name: Rc<str>, ty: TypeId) -> Elem {
+        Elem { lane, vshape: Vec::new(), name, ty, scalar_bytes: lane.bytes() }
+    }
+
+    /// A vector element of `vshape` lanes (a scalar one when it is empty).
+    pub fn vector(lane: Lane, vshape: Vec<usize>, name: Rc<str>, ty: TypeId) -> Elem {
+        let scalar_bytes = if vshape.is_empty() { lane.bytes() } else { 0 };
+        Elem { lane, vshape, name, ty, scalar_bytes }
+    }
+
     /// Lanes per element (1 for scalars).
     pub fn lanes(&self) -> usize {
         self.vshape.iter().product()
@@ -593,7 +607,8 @@ impl MemRef {
     /// size (worked out once per access).
     #[inline(always)]
     pub(crate) fn plain_lin(&self, idx: impl Iterator<Item = Option<i64>>) -> Option<(usize, usize)> {
-        if self.map.is_some() || !self.elem.vshape.is_empty() {
+        let eb = self.elem.scalar_bytes;
+        if self.map.is_some() || eb == 0 {
             return None;
         }
         let mut lin = self.offset;
@@ -605,7 +620,6 @@ impl MemRef {
             }
             lin = lin.checked_add(i.checked_mul(s)?)?;
         }
-        let eb = self.elem.lane.bytes();
         Some((usize::try_from(lin).ok()?.checked_mul(eb)?.checked_add(self.base)?, eb))
     }
 

@@ -323,10 +323,10 @@ pub fn elem_of(e: &Engine, at: OpId, ty: TypeId) -> Result<Elem> {
             })
             .collect::<Option<Vec<usize>>>()
             .ok_or_else(unsupported)?;
-        return Ok(Elem { lane, vshape, name, ty });
+        return Ok(Elem::vector(lane, vshape, name, ty));
     }
     let lane = lane_of(ty).ok_or_else(unsupported)?;
-    Ok(Elem { lane, vshape: Vec::new(), name, ty })
+    Ok(Elem::scalar(lane, name, ty))
 }
 
 // ---- pointers (`!llvm.ptr`) ---------------------------------------------------

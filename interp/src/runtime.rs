@@ -846,7 +846,7 @@ fn memref_copy(
     let view = |p: &memory::Ptr| -> Result<MemRef> {
         let rank = crate::descriptor::read_rank(e, op, p, &what)?;
         let d = crate::descriptor::read_ptr(e, op, p, 8, &what)?;
-        let elem = memory::Elem { lane: memory::Lane::Int(8 * size as u32), vshape: Vec::new(), name: "i8".into(), ty };
+        let elem = memory::Elem::scalar(memory::Lane::Int(8 * size as u32), "i8".into(), ty);
         crate::descriptor::read_ranked(e, op, rank, &d, elem, &what)
     };
     let (s, d) = (view(src)?, view(dst)?);
@@ -896,7 +896,7 @@ fn descriptor(e: &Engine, op: OpId, ce: CElem, rank: i64, d: &memory::Ptr, name:
     };
     // The element type is the C++ instantiation's; `ty` only fills the
     // field (nothing reads it for a runtime view).
-    let elem = memory::Elem { lane, vshape: Vec::new(), name: format!("{ce:?}").into(), ty };
+    let elem = memory::Elem::scalar(lane, format!("{ce:?}").into(), ty);
     crate::descriptor::read_ranked(e, op, rank, d, elem, &format!("@{name}"))
 }
 

@@ -39,7 +39,7 @@ impl Rng {
 }
 
 fn elem() -> Elem {
-    Elem { lane: Lane::Int(64), vshape: Vec::new(), name: "i64".into(), ty: TypeId(0) }
+    Elem::scalar(Lane::Int(64), "i64".into(), TypeId(0))
 }
 
 fn value_at(m: &MemRef, idx: &[i64]) -> i64 {

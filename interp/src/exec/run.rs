@@ -151,8 +151,12 @@ impl Engine<'_> {
                 }
                 Inst::Next { op, copies, .. } | Inst::Join { op, copies, .. } => return self.exit_copies(op, copies),
                 Inst::Call { op, f, args, res } => self.call_fast(fr, &code, op, f, args, res)?,
-                Inst::Load { op, m, idx, d } => self.mem_load(fr, &code, op, m, idx, d)?,
-                Inst::Store { op, v, m, idx } => self.mem_store(fr, &code, op, v, m, idx)?,
+                Inst::Load { op, m, idx, d } => self.mem_load(fr, op, m, code.slots(idx), d)?,
+                Inst::Load1 { op, m, i, d } => self.mem_load(fr, op, m, &[i], d)?,
+                Inst::Load2 { op, m, i, j, d } => self.mem_load(fr, op, m, &[i, j], d)?,
+                Inst::Store { op, v, m, idx } => self.mem_store(fr, op, v, m, code.slots(idx))?,
+                Inst::Store1 { op, v, m, i } => self.mem_store(fr, op, v, m, &[i])?,
+                Inst::Store2 { op, v, m, i, j } => self.mem_store(fr, op, v, m, &[i, j])?,
             }
         }
     }
@@ -568,9 +572,11 @@ impl Engine<'_> {
         r.map(|_| ())
     }
 
-    fn mem_load(&mut self, fr: &mut Frame, code: &Code, op: OpId, m: Slot, idx: Span, d: Slot) -> Result<()> {
+    /// `memref.load` at the indices in `slots` (inlined, so that the
+    /// rank-1 and rank-2 instructions index with arrays of known length).
+    #[inline(always)]
+    fn mem_load(&mut self, fr: &mut Frame, op: OpId, m: Slot, slots: &[Slot], d: Slot) -> Result<()> {
         self.tick1(op)?;
-        let slots = code.slots(idx);
         let got = match at(fr, m) {
             // Indices are `index` values: 64 bits, so the word is the number.
             Value::Memref(mr) if slots.len() == mr.sizes.len() => {
@@ -586,9 +592,10 @@ impl Engine<'_> {
         Ok(())
     }
 
-    fn mem_store(&mut self, fr: &mut Frame, code: &Code, op: OpId, v: Slot, m: Slot, idx: Span) -> Result<()> {
+    /// `memref.store` at the indices in `slots` (see `mem_load`).
+    #[inline(always)]
+    fn mem_store(&mut self, fr: &mut Frame, op: OpId, v: Slot, m: Slot, slots: &[Slot]) -> Result<()> {
         self.tick1(op)?;
-        let slots = code.slots(idx);
         let stored = match (at(fr, m), at(fr, v)) {
             (Value::Memref(mr), Value::Scalar(s)) if slots.len() == mr.sizes.len() => {
                 mr.fast_store(slots.iter().map(|s| at(fr, *s).word().map(|w| w as i64)), *s)
