@@ -248,6 +248,8 @@ pub struct ForLoop {
     pub unsigned: bool,
     /// The body's block.
     pub body: BlockId,
+    /// The body's first instruction (known once every block is translated).
+    pub start: u32,
     /// The induction variable; the iteration arguments follow it.
     pub iv: Slot,
     /// Initial values of the iteration arguments.
@@ -306,8 +308,8 @@ pub struct Code {
     need: Vec<u32>,
     /// Every instruction index the executor can reach is in `insts`: the
     /// last instruction is an [`Inst::End`] (so every other one has a
-    /// successor to fall through to) and every block start and loop or
-    /// `scf.if` continuation is in range. The executor fetches
+    /// successor to fall through to) and every block start, loop body start
+    /// and loop or `scf.if` continuation is in range. The executor fetches
     /// instructions without bounds checks when this holds, and refuses to
     /// run otherwise.
     pub pcs_in_range: bool,
@@ -325,7 +327,7 @@ impl Code {
         let n = self.insts.len();
         matches!(self.insts.last(), Some(Inst::End(_)))
             && self.starts.iter().all(|&s| (s as usize) < n)
-            && self.fors.iter().all(|l| (l.cont as usize) < n)
+            && self.fors.iter().all(|l| (l.cont as usize) < n && (l.start as usize) < n)
             && self.ifs.iter().all(|i| (i.cont as usize) < n)
     }
 
@@ -648,7 +650,19 @@ impl Translator<'_> {
         let inits = self.span(m.operands(op).get(first_init..)?)?;
         let res = if n == 0 { 0 } else { self.result(op)? };
         let (cont, scoped) = (self.code.insts.len() as u32 + 1, self.allocates(r));
-        self.code.fors.push(ForLoop { bounds, w, unsigned, body, iv, inits, res, cont, scoped, affine });
+        self.code.fors.push(ForLoop {
+            bounds,
+            w,
+            unsigned,
+            body,
+            start: u32::MAX,
+            iv,
+            inits,
+            res,
+            cont,
+            scoped,
+            affine,
+        });
         Some(Inst::For { op, k: self.code.fors.len() as u32 - 1 })
     }
 
@@ -723,6 +737,7 @@ impl Translator<'_> {
     fn link_yields(&mut self) {
         for k in 0..self.code.fors.len() {
             let l = self.code.fors[k];
+            self.code.fors[k].start = self.code.starts[l.body.0 as usize];
             let n = self.m.block(l.body).args.len.saturating_sub(1);
             let dsts: Vec<Slot> = (0..n).map(|i| l.iv + 1 + i).collect();
             self.relink(l.body, &dsts, |op, copies| Inst::Next { op, k: k as u32, copies });

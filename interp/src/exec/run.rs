@@ -459,7 +459,7 @@ impl Engine<'_> {
             self.mem.push_scope();
         }
         self.ctl.push(Ctl::Loop { k, iv: lb, ub, step });
-        Ok(code.start(l.body))
+        Ok(l.start as usize)
     }
 
     /// The yield of loop `k`'s body: the next iteration's start, or the
@@ -467,8 +467,10 @@ impl Engine<'_> {
     #[inline(always)]
     fn for_next(&mut self, fr: &mut Frame, code: &Code, op: OpId, k: u32, copies: Copies) -> Result<usize> {
         self.tick(op)?;
-        let l = code.fors[k as usize];
         self.copy(fr, code, copies);
+        // Fields are read where used: a copy of the whole entry stays live
+        // across the copies above and spills.
+        let l = &code.fors[k as usize];
         let w = u32::from(l.w);
         let Some(Ctl::Loop { iv, ub, step, .. }) = self.ctl.last_mut() else {
             return Err(Error::unverified(op, "scf.yield outside its loop"));
@@ -494,7 +496,7 @@ impl Engine<'_> {
             if l.scoped {
                 self.mem.push_scope();
             }
-            return Ok(code.start(l.body));
+            return Ok(l.start as usize);
         }
         self.ctl.pop();
         self.loop_results(fr, copies.len as usize, l.iv as usize + 1, l.res);
