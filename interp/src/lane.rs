@@ -75,9 +75,6 @@ impl Lane {
 /// The little-endian number in `bytes` (at most 16 of them).
 #[inline(always)]
 pub(crate) fn le_u128(bytes: &[u8]) -> u128 {
-    if let [b] = bytes {
-        return u128::from(*b);
-    }
     if let Ok(b) = <[u8; 4]>::try_from(bytes) {
         return u128::from(u32::from_le_bytes(b));
     }
