@@ -111,8 +111,21 @@ pub enum Inst {
     ShrU(Word2),
     /// See [`Inst::Add`].
     ShrS(Word2),
-    /// `cmpi` (or `index.cmp`) with predicate `p` on `w`-bit scalars.
-    Cmpi { op: OpId, p: u8, w: u8, a: Slot, b: Slot, d: Slot },
+    /// `cmpi` (or `index.cmp`) `eq` on `w`-bit scalars; the comparisons
+    /// each have an instruction of their own, as the integer ops do, and
+    /// `sgt`, `sge`, `ugt`, `uge` are `slt`, `sle`, `ult`, `ule` with the
+    /// operands swapped.
+    Eq(Word2),
+    /// See [`Inst::Eq`].
+    Ne(Word2),
+    /// See [`Inst::Eq`].
+    Slt(Word2),
+    /// See [`Inst::Eq`].
+    Sle(Word2),
+    /// See [`Inst::Eq`].
+    Ult(Word2),
+    /// See [`Inst::Eq`].
+    Ule(Word2),
     /// `cmpf` with predicate `p` on scalars.
     Cmpf { op: OpId, p: u8, a: Slot, b: Slot, d: Slot },
     /// An integer cast from `from` to `to` bits.
@@ -159,7 +172,8 @@ pub enum Inst {
     Store2 { op: OpId, v: Slot, m: Slot, i: Slot, j: Slot },
 }
 
-/// The pattern of every [`Word2`] instruction, its fields matching `$i`.
+/// The pattern of every [`Word2`] instruction (integer ops and
+/// comparisons), its fields matching `$i`.
 macro_rules! word2 {
     ($i:pat) => {
         Inst::Add($i)
@@ -171,10 +185,17 @@ macro_rules! word2 {
             | Inst::Shl($i)
             | Inst::ShrU($i)
             | Inst::ShrS($i)
+            | Inst::Eq($i)
+            | Inst::Ne($i)
+            | Inst::Slt($i)
+            | Inst::Sle($i)
+            | Inst::Ult($i)
+            | Inst::Ule($i)
     };
 }
 
-/// The fields of a flagless integer binary op on `w`-bit scalars.
+/// The fields of a flagless integer binary op or a comparison on `w`-bit
+/// scalars.
 #[derive(Clone, Copy, Debug)]
 #[allow(missing_docs)] // named as in `Inst`
 pub struct Word2 {
@@ -212,7 +233,6 @@ impl Inst {
             word2!(_)
                 | Inst::Const { .. }
                 | Inst::Int2 { .. }
-                | Inst::Cmpi { .. }
                 | Inst::Cmpf { .. }
                 | Inst::Cast { .. }
                 | Inst::IntToFloat { .. }
@@ -351,10 +371,9 @@ impl Code {
             word2!(i) => [i.a, i.b, i.d].into_iter().for_each(f),
             Inst::Op(_) | Inst::End(_) | Inst::Exit { .. } => {}
             Inst::Const { d, .. } => f(d),
-            Inst::Int2 { a, b, d, .. }
-            | Inst::Cmpi { a, b, d, .. }
-            | Inst::Cmpf { a, b, d, .. }
-            | Inst::Float2 { a, b, d, .. } => [a, b, d].into_iter().for_each(f),
+            Inst::Int2 { a, b, d, .. } | Inst::Cmpf { a, b, d, .. } | Inst::Float2 { a, b, d, .. } => {
+                [a, b, d].into_iter().for_each(f)
+            }
             Inst::Cast { a, d, .. } | Inst::IntToFloat { a, d, .. } => [a, d].into_iter().for_each(f),
             Inst::Select { c, t, f: e, d, .. } => [c, t, e, d].into_iter().for_each(f),
             Inst::Br { copies, .. } | Inst::Join { copies, .. } => pairs(copies, f),
@@ -525,13 +544,21 @@ impl Translator<'_> {
             }
             OpKind::ArithCmpi | OpKind::IndexCmp => {
                 let w = self.operand_word(op, 0)?;
-                Some(Inst::Cmpi {
-                    op,
-                    p: pred,
-                    w,
-                    a: self.operand(op, 0)?,
-                    b: self.operand(op, 1)?,
-                    d: self.result(op)?,
+                let (a, b, d) = (self.operand(op, 0)?, self.operand(op, 1)?, self.result(op)?);
+                let (i, swapped) = (Word2 { op, w, a, b, d }, Word2 { op, w, a: b, b: a, d });
+                // The predicates in their enum order (see `word::cmp`).
+                Some(match pred {
+                    0 => Inst::Eq(i),
+                    1 => Inst::Ne(i),
+                    2 => Inst::Slt(i),
+                    3 => Inst::Sle(i),
+                    4 => Inst::Slt(swapped),
+                    5 => Inst::Sle(swapped),
+                    6 => Inst::Ult(i),
+                    7 => Inst::Ule(i),
+                    8 => Inst::Ult(swapped),
+                    9 => Inst::Ule(swapped),
+                    _ => return None,
                 })
             }
             OpKind::ArithSelect => {

@@ -132,7 +132,12 @@ impl Engine<'_> {
                 Inst::Shl(i) => self.word2(fr, Bin::Shl, i)?,
                 Inst::ShrU(i) => self.word2(fr, Bin::ShrU, i)?,
                 Inst::ShrS(i) => self.word2(fr, Bin::ShrS, i)?,
-                Inst::Cmpi { op, p, w, a, b, d } => self.cmpi(fr, op, p, w, [a, b, d])?,
+                Inst::Eq(i) => self.cmpi(fr, 0, i)?,
+                Inst::Ne(i) => self.cmpi(fr, 1, i)?,
+                Inst::Slt(i) => self.cmpi(fr, 2, i)?,
+                Inst::Sle(i) => self.cmpi(fr, 3, i)?,
+                Inst::Ult(i) => self.cmpi(fr, 6, i)?,
+                Inst::Ule(i) => self.cmpi(fr, 7, i)?,
                 Inst::Cmpf { op, p, a, b, d } => self.cmpf(fr, op, p, [a, b, d])?,
                 Inst::Cast { op, f, fl, from, to, a, d } => self.int_cast(fr, op, f, fl, (from, to), a, d)?,
                 Inst::Select { op, c, t, f, d } => self.select(fr, op, [c, t, f, d])?,
@@ -223,12 +228,13 @@ impl Engine<'_> {
         self.int2(fr, i.op, f, i.w, 0, [i.a, i.b, i.d])
     }
 
+    /// A comparison with predicate `p` (known in each instruction's arm).
     #[inline(always)]
-    fn cmpi(&mut self, fr: &mut Frame, op: OpId, p: u8, w: u8, [a, b, d]: [Slot; 3]) -> Result<()> {
-        self.tick1(op)?;
-        match (at(fr, a).word(), at(fr, b).word()) {
-            (Some(x), Some(y)) => at_mut(fr, d).set_word(1, u64::from(word::cmp(p, u32::from(w), x, y))),
-            _ => self.fallback(fr, op)?,
+    fn cmpi(&mut self, fr: &mut Frame, p: u8, i: Word2) -> Result<()> {
+        self.tick1(i.op)?;
+        match (at(fr, i.a).word(), at(fr, i.b).word()) {
+            (Some(x), Some(y)) => at_mut(fr, i.d).set_word(1, u64::from(word::cmp(p, u32::from(i.w), x, y))),
+            _ => self.fallback(fr, i.op)?,
         }
         Ok(())
     }
