@@ -1095,6 +1095,10 @@ impl<'m> Engine<'m> {
     #[inline(always)]
     fn tick(&mut self, op: OpId) -> Result<()> {
         let c = self.cost[op.0 as usize];
+        // Most ops (every scalar one) cost one unit: no extra to count.
+        if c == 1 {
+            return self.tick1(op);
+        }
         let w = self.work.saturating_add(c);
         if w < self.check_at {
             self.work = w;
