@@ -209,7 +209,7 @@ pub struct Word2 {
 impl Inst {
     /// The flagless integer op `f` on `i`, if it has an instruction of its
     /// own.
-    fn word2(f: Bin, i: Word2) -> Option<Inst> {
+    fn flagless(f: Bin, i: Word2) -> Option<Inst> {
         Some(match f {
             Bin::Add => Inst::Add(i),
             Bin::Sub => Inst::Sub(i),
@@ -505,7 +505,7 @@ impl Translator<'_> {
             let w = self.word(self.result_type(op)?)?;
             let fl = if is_index(kind) { 0 } else { fl };
             let (a, b, d) = (self.operand(op, 0)?, self.operand(op, 1)?, self.result(op)?);
-            let plain = if fl == 0 { Inst::word2(f, Word2 { op, w, a, b, d }) } else { None };
+            let plain = if fl == 0 { Inst::flagless(f, Word2 { op, w, a, b, d }) } else { None };
             return Some(plain.unwrap_or(Inst::Int2 { op, f, w, fl, a, b, d }));
         }
         if let Some(f) = float_bin(kind) {

@@ -130,7 +130,7 @@ pub struct Elem {
 impl Elem {
     /// A scalar element of `lane`, of type `ty` named `name`.
     pub fn scalar(lane: Lane, name: Rc<str>, ty: TypeId) -> Elem {
-        Elem { lane, vshape: Vec::new(), name, ty, scalar_bytes: lane.bytes() }
+        Elem::vector(lane, Vec::new(), name, ty)
     }
 
     /// A vector element of `vshape` lanes (a scalar one when it is empty).
