@@ -13,8 +13,11 @@
 //! With an observer attached, regions are walked op by op through the
 //! dialects instead (the same results: `tests/translated.rs`).
 //!
-//! Calls recurse on the host stack with a checked depth (`--max-call-depth`);
-//! the CLI runs the engine on a thread whose stack is sized for that depth.
+//! A direct call in translated code runs in the caller's instruction loop,
+//! on a stack of calls (`run::Call`) rather than the host's. Other calls
+//! (observed, indirect, through a dialect op) recurse on the host stack.
+//! Both count against one checked depth (`--max-call-depth`), and the CLI
+//! runs the engine on a thread whose stack is sized for that depth.
 
 mod run;
 
@@ -125,6 +128,10 @@ pub struct Func {
     /// Whether its body (at any depth) allocates on the stack or saves the
     /// stack pointer, so a call needs an allocation scope of its own.
     pub(crate) scoped: bool,
+    /// Whether translated code may run its body on a frame of `nslots`
+    /// (the slots its instructions name, `Code::need`, fit): a call from
+    /// translated code enters it in the caller's loop only then.
+    pub(crate) fits: bool,
 }
 
 impl Func {
@@ -133,7 +140,8 @@ impl Func {
     /// from translated code reads of it, in one lookup.
     #[inline]
     pub(crate) fn fast_entry(&self) -> Option<(BlockId, Slot, u32, bool, bool)> {
-        self.entry.map(|(b, s)| (b, s, self.nslots, self.scoped, !self.owning.is_empty()))
+        let entry = self.entry.filter(|_| self.fits);
+        entry.map(|(b, s)| (b, s, self.nslots, self.scoped, !self.owning.is_empty()))
     }
 }
 
@@ -195,6 +203,9 @@ pub struct Engine<'m> {
     frames: Vec<Vec<Vec<Value>>>,
     /// The structures translated code is inside (see `run::Ctl`).
     ctl: Vec<run::Ctl>,
+    /// An empty call stack kept for the next `run_code` (see `run::Call`),
+    /// so that a region run many times does not allocate one each time.
+    calls: Vec<run::Call>,
     /// What executes ops and external functions.
     sem: Semantics,
 }
@@ -290,6 +301,7 @@ impl<'m> Engine<'m> {
             scratch: Vec::new(),
             frames: Vec::new(),
             ctl: Vec::new(),
+            calls: Vec::new(),
             sem,
         };
         let top = m.top.ok_or_else(|| Error::global(ErrorKind::Internal("no top-level module".into())))?;
@@ -320,6 +332,9 @@ impl<'m> Engine<'m> {
         e.frames = vec![Vec::new(); e.funcs.len()];
         let inputs = crate::code::Inputs { slot: &e.slot, aux: &e.aux, index_bits: cfg.index_bits };
         e.code = Rc::new(crate::code::translate(m, &inputs));
+        for f in e.funcs.iter_mut() {
+            f.fits = f.entry.is_some_and(|(b, _)| e.code.need(b) <= f.nslots as usize);
+        }
         Ok(e)
     }
 
@@ -376,6 +391,7 @@ impl<'m> Engine<'m> {
             entry: None,
             owning: Rc::new([]),
             scoped: true,
+            fits: false,
         });
     }
 
@@ -1462,6 +1478,39 @@ mod tests {
             })
             .collect();
         assert_eq!(kinds, ["add", "int2", "shl", "int2"]);
+    }
+
+    #[test]
+    fn an_error_deep_in_calls_unwinds_every_call() {
+        // Translated code runs direct calls in the caller's loop: an error
+        // four calls down (inside loops whose iterations have allocation
+        // scopes) must close every scope, give back every frame's charge
+        // and leave the engine ready for the next call.
+        let text = "func.func @down(%n: i64) -> i64 {\n  %c0 = arith.constant 0 : i64\n\
+              %c1 = arith.constant 1 : i64\n  %z = arith.cmpi eq, %n, %c0 : i64\n\
+              %r = scf.if %z -> (i64) {\n    %q = arith.divsi %c1, %n : i64\n    scf.yield %q : i64\n\
+              } else {\n    %lb = arith.constant 0 : index\n    %ub = arith.constant 2 : index\n\
+                %st = arith.constant 1 : index\n\
+                %s = scf.for %i = %lb to %ub step %st iter_args(%a = %c0) -> (i64) {\n\
+                  %tmp = memref.alloca() : memref<2xi64>\n      %k = arith.subi %n, %c1 : i64\n\
+                  %v = func.call @down(%k) : (i64) -> i64\n      %t = arith.addi %a, %v : i64\n\
+                  scf.yield %t : i64\n    }\n    scf.yield %s : i64\n  }\n  return %r : i64\n}\n\
+            func.func @main() -> i64 {\n  %m = memref.alloca() : memref<4xi64>\n\
+              %n = arith.constant 4 : i64\n  %r = call @down(%n) : (i64) -> i64\n  return %r : i64\n}\n\
+            func.func @seven() -> i64 {\n  %c = arith.constant 7 : i64\n  return %c : i64\n}";
+        let src = Source::new("t.mlir", text);
+        let m = mlir_ir::parse_and_verify(&src).unwrap();
+        let mut e = Engine::load(&m, Config::default(), Box::new(std::io::sink())).unwrap();
+        let before = e.mem.balance();
+        let err = e.run_entry("main").unwrap_err().render(&m, &src);
+        assert!(err.contains("t.mlir:6:10: error: undefined behavior: signed division by zero"), "{err}");
+        assert_eq!((e.depth, e.ctl.len(), e.calls.len()), (0, 0, 0));
+        assert_eq!(e.mem.balance(), before);
+        // Every frame went back to its pool: five calls of @down were open.
+        assert_eq!(e.frames[0].len(), 5);
+        let r = e.invoke("seven", Vec::new()).unwrap();
+        assert_eq!(r.len(), 1);
+        assert_eq!(e.mem.balance(), before);
     }
 
     #[test]

@@ -981,6 +981,13 @@ impl Memory {
         Ok(())
     }
 
+    /// The bytes tracked and the allocation scopes open (what a run that
+    /// ends, by an error or not, must give back).
+    #[cfg(test)]
+    pub(crate) fn balance(&self) -> (usize, usize) {
+        (self.tracked, self.scopes.len())
+    }
+
     /// The most bytes live buffers (heap, stack, globals) held at once.
     pub fn peak_buffer_bytes(&self) -> usize {
         self.peak_buffer_bytes

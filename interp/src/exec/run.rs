@@ -67,17 +67,50 @@ pub(super) enum Ctl {
     If(u32),
 }
 
+/// A call translated code entered in the caller's own instruction loop and
+/// has not returned from: what its return, or an error unwinding it, needs.
+#[derive(Debug)]
+pub(super) struct Call {
+    /// The callee's frame, back to `Engine::frames` when the call ends.
+    frame: Vec<Value>,
+    /// The function called.
+    f: u32,
+    /// The caller's next instruction.
+    pc: usize,
+    /// The caller's slot for the first result.
+    res: Slot,
+    /// `Engine::ctl`'s length at the call: the callee's structures are above it.
+    base: usize,
+    /// The bytes `Engine::enter_call` charged.
+    charged: usize,
+    /// Whether the callee has an allocation scope of its own.
+    scoped: bool,
+    /// Whether the callee's frame has slots that may own storage.
+    owns: bool,
+}
+
+/// The frame of the innermost call in `calls`, or `root` outside any.
+#[inline(always)]
+fn top(calls: &mut [Call], root: &mut Frame) -> *mut Frame {
+    match calls.last_mut() {
+        Some(c) => &mut c.frame[..],
+        None => root,
+    }
+}
+
 impl Engine<'_> {
     /// Runs translated code from block `entry` until a terminator leaves the
     /// region; returns that terminator, its values left in `self.exits`.
     /// Translated `scf.for` and `scf.if` run inside this loop (their yields
-    /// jump back or on), tracked on `self.ctl` above its length at entry.
+    /// jump back or on), tracked on `self.ctl` above its length at entry;
+    /// so do direct calls of defined functions, on a stack of [`Call`]s.
     pub(super) fn run_code(&mut self, fr: &mut Frame, entry: BlockId) -> Result<OpId> {
         // What makes the unchecked instruction fetch of `run_insts` sound.
         if !self.code.pcs_in_range {
             return Err(Error::global(ErrorKind::Internal("translated code jumps out of its instructions".into())));
         }
-        // What makes the unchecked slot access of `at` and `at_mut` sound.
+        // What makes the unchecked slot access of `at` and `at_mut` sound
+        // (for the frames of calls, `Func::fits`).
         if fr.len() < self.code.need(entry) {
             return Err(Error::global(ErrorKind::Internal(format!(
                 "a frame of {} slots runs code that names {}",
@@ -86,26 +119,60 @@ impl Engine<'_> {
             ))));
         }
         let base = self.ctl.len();
-        let r = self.run_insts(fr, entry, base);
+        let mut calls = std::mem::take(&mut self.calls);
+        let r = self.run_insts(fr, entry, base, &mut calls);
         if r.is_err() {
-            // Close the allocation scopes of the loops the error left.
-            for c in self.ctl.drain(base..) {
-                if let Ctl::Loop { k, .. } = c {
-                    if self.code.fors[k as usize].scoped {
-                        self.mem.pop_scope();
-                    }
-                }
+            // Unwind what the error left, innermost first, as returns would.
+            while let Some(c) = calls.pop() {
+                self.close_ctl(c.base);
+                self.end_call(&c);
+                self.park(c);
             }
+            self.close_ctl(base);
         }
-        debug_assert!(self.ctl.len() == base);
+        debug_assert!(self.ctl.len() == base && calls.is_empty());
+        self.calls = calls;
         r
     }
 
-    fn run_insts(&mut self, fr: &mut Frame, entry: BlockId, base: usize) -> Result<OpId> {
+    /// Leaves the structures entered above `base`, closing the allocation
+    /// scopes of their loops.
+    fn close_ctl(&mut self, base: usize) {
+        for c in self.ctl.drain(base..) {
+            if let Ctl::Loop { k, .. } = c {
+                if self.code.fors[k as usize].scoped {
+                    self.mem.pop_scope();
+                }
+            }
+        }
+    }
+
+    fn run_insts(&mut self, root: &mut Frame, entry: BlockId, base0: usize, calls: &mut Vec<Call>) -> Result<OpId> {
         let code = Rc::clone(&self.code);
         let insts = &code.insts[..];
         let mut pc = code.start(entry);
+        // The running frame, `root` or the innermost call's, and the length
+        // of `self.ctl` where its structures start.
+        let mut frame = top(calls, root);
+        let mut base = base0;
+        // A region exit: the end of the run, or the return of a call.
+        macro_rules! exit {
+            ($op:expr) => {{
+                let op = $op;
+                let Some(c) = calls.pop() else { return Ok(op) };
+                base = calls.last().map_or(base0, |c| c.base);
+                frame = top(calls, root);
+                // SAFETY: as for `fr` below.
+                pc = self.ret(&code, c, unsafe { &mut *frame });
+            }};
+        }
         loop {
+            // SAFETY: `frame` is `root`, borrowed for this whole run, or the
+            // buffer of the innermost call's frame, which nothing resizes,
+            // frees or reads otherwise while the call is in `calls` (moving
+            // a `Call` moves the `Vec`, not its buffer); `fr` is dropped
+            // before `frame` changes.
+            let fr = unsafe { &mut *frame };
             debug_assert!(pc < insts.len());
             // SAFETY: `run_code` checked `Code::pcs_in_range`: `pc` starts
             // at a block start, a jump sets it to a block start or a
@@ -118,7 +185,7 @@ impl Engine<'_> {
                 Inst::Op(op) => match self.op_flow(fr, op)? {
                     Flow::Next => {}
                     Flow::Branch(t, vals) => pc = self.jump(fr, op, t, vals)?,
-                    Flow::Exit(vals) => return self.exit_with(op, vals),
+                    Flow::Exit(vals) => exit!(self.exit_with(op, vals)),
                 },
                 Inst::End(parent) => return Err(Error::unverified(parent, "block ends without a terminator")),
                 Inst::Const { op, k, d } => self.constant(fr, &code, op, k, d)?,
@@ -145,7 +212,7 @@ impl Engine<'_> {
                 Inst::Float2 { op, f, k, a, b, d } => self.float2(fr, op, f, k, [a, b, d])?,
                 Inst::Br { op, to, copies } => pc = self.br(fr, &code, op, to, copies)?,
                 Inst::CondBr { op, c, k } => pc = self.cond_br(fr, &code, op, c, k)?,
-                Inst::Exit { op, vals } => return self.exit(op, vals),
+                Inst::Exit { op, vals } => exit!(self.exit(op, vals)?),
                 Inst::For { op, k } => pc = self.for_enter(fr, &code, op, k, pc)?,
                 Inst::Next { op, k, copies } if self.ctl.len() > base && self.in_loop(k) => {
                     pc = self.for_next(fr, &code, op, k, copies)?
@@ -154,8 +221,12 @@ impl Engine<'_> {
                 Inst::Join { op, k, copies } if self.ctl.len() > base && self.ctl.last() == Some(&Ctl::If(k)) => {
                     pc = self.if_join(fr, &code, op, k, copies)?
                 }
-                Inst::Next { op, copies, .. } | Inst::Join { op, copies, .. } => return self.exit_copies(op, copies),
-                Inst::Call { op, f, args, res } => self.call_fast(fr, &code, op, f, args, res)?,
+                Inst::Next { op, copies, .. } | Inst::Join { op, copies, .. } => exit!(self.exit_copies(op, copies)?),
+                Inst::Call { op, f, args, res } => {
+                    pc = self.call_in_loop(fr, &code, calls, op, f, (args, res), pc)?;
+                    base = calls.last().map_or(base0, |c| c.base);
+                    frame = top(calls, root);
+                }
                 Inst::Load { op, m, idx, d } => self.mem_load(fr, op, m, code.slots(idx), d)?,
                 Inst::Load1 { op, m, i, d } => self.mem_load(fr, op, m, &[i], d)?,
                 Inst::Load2 { op, m, i, j, d } => self.mem_load(fr, op, m, &[i, j], d)?,
@@ -194,10 +265,10 @@ impl Engine<'_> {
         Ok(self.code.start(t))
     }
 
-    fn exit_with(&mut self, op: OpId, vals: Vec<Value>) -> Result<OpId> {
+    fn exit_with(&mut self, op: OpId, vals: Vec<Value>) -> OpId {
         self.exits = vals;
         self.exit_at = ExitVals::Owned;
-        Ok(op)
+        op
     }
 
     #[inline(always)]
@@ -545,39 +616,74 @@ impl Engine<'_> {
         Ok(code.ifs[k as usize].cont as usize)
     }
 
-    /// A direct call of a defined function: the arguments go straight into
-    /// the callee's entry block, on a recycled frame.
-    fn call_fast(&mut self, fr: &mut Frame, code: &Code, op: OpId, f: FuncRef, args: Span, res: Slot) -> Result<()> {
+    /// A direct call: for a defined function, pushes its [`Call`] (the
+    /// arguments straight in its entry block's slots, on a recycled frame)
+    /// and returns where its code starts; otherwise runs the op through its
+    /// dialect and returns `pc`.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn call_in_loop(
+        &mut self,
+        fr: &mut Frame,
+        code: &Code,
+        calls: &mut Vec<Call>,
+        op: OpId,
+        f: FuncRef,
+        (args, res): (Span, Slot),
+        pc: usize,
+    ) -> Result<usize> {
         self.tick(op)?;
         let Some((entry, arg0, nslots, scoped, owns)) = self.funcs.get(f.0 as usize).and_then(|f| f.fast_entry())
         else {
-            return self.fallback(fr, op);
+            self.fallback(fr, op)?;
+            return Ok(pc);
         };
-        let frame = self.enter_call(op, nslots)?;
+        // Charged as a call on the host stack is, though this one is not:
+        // a run with an observer (which recurses) meets the same limits.
+        let charged = self.enter_call(op, nslots)?;
         // A recycled frame keeps the last call's scalars: every slot is
         // written before it is read (SSA dominance), so they are never seen.
-        let mut callee = self.frames[f.0 as usize].pop().unwrap_or_else(|| vec![Value::Opaque; nslots as usize]);
+        let mut frame = self.frames[f.0 as usize].pop().unwrap_or_else(|| vec![Value::Opaque; nslots as usize]);
         for (i, s) in code.slots(args).iter().enumerate() {
-            callee[arg0 as usize + i].copy_from(at(fr, *s));
+            frame[arg0 as usize + i].copy_from(at(fr, *s));
         }
         if scoped {
             self.mem.push_scope();
         }
-        let r = self.run_code(&mut callee, entry);
-        if scoped {
+        calls.push(Call { frame, f: f.0, pc, res, base: self.ctl.len(), charged, scoped, owns });
+        Ok(code.start(entry))
+    }
+
+    /// Returns from call `c` to `caller`, its results copied to their
+    /// slots; returns where the caller goes on.
+    #[inline(always)]
+    fn ret(&mut self, code: &Code, c: Call, caller: &mut Frame) -> usize {
+        debug_assert!(self.ctl.len() == c.base);
+        self.end_call(&c);
+        self.take_exits(code, &c.frame, caller, c.res);
+        let pc = c.pc;
+        self.park(c);
+        pc
+    }
+
+    /// Closes call `c`'s allocation scope and returns its charge.
+    #[inline(always)]
+    fn end_call(&mut self, c: &Call) {
+        if c.scoped {
             self.mem.pop_scope();
         }
-        self.leave_call(frame);
-        if r.is_ok() {
-            self.take_exits(code, &callee, fr, res);
-        }
-        if owns {
-            for &s in self.funcs[f.0 as usize].owning.iter() {
-                callee[s as usize] = Value::Opaque;
+        self.leave_call(c.charged);
+    }
+
+    /// Puts call `c`'s frame back for reuse, dropping what its slots own.
+    #[inline(always)]
+    fn park(&mut self, mut c: Call) {
+        if c.owns {
+            for &s in self.funcs[c.f as usize].owning.iter() {
+                c.frame[s as usize] = Value::Opaque;
             }
         }
-        self.frames[f.0 as usize].push(callee);
-        r.map(|_| ())
+        self.frames[c.f as usize].push(c.frame);
     }
 
     /// `memref.load` at the indices in `slots` (inlined, so that the
