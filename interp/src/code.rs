@@ -223,29 +223,6 @@ impl Inst {
             _ => return None,
         })
     }
-
-    /// True for the data instructions, which the executor charges one unit
-    /// of fuel without looking the op's cost up: the translation makes one
-    /// only of an op whose cost is one (no vector or tensor values).
-    pub fn costs_one(&self) -> bool {
-        matches!(
-            self,
-            word2!(_)
-                | Inst::Const { .. }
-                | Inst::Int2 { .. }
-                | Inst::Cmpf { .. }
-                | Inst::Cast { .. }
-                | Inst::IntToFloat { .. }
-                | Inst::Select { .. }
-                | Inst::Float2 { .. }
-                | Inst::Load { .. }
-                | Inst::Load1 { .. }
-                | Inst::Load2 { .. }
-                | Inst::Store { .. }
-                | Inst::Store1 { .. }
-                | Inst::Store2 { .. }
-        )
-    }
 }
 
 /// The targets of a `cf.cond_br`.
@@ -448,7 +425,9 @@ impl Translator<'_> {
         for &op in &self.m.block(b).ops {
             let aux = &self.inp.aux[op.0 as usize];
             let light = aux.work == 0 && aux.result_bytes < 4096;
-            let inst = self.inst(op).filter(|i| light || !i.costs_one()).unwrap_or(Inst::Op(op));
+            // Every instruction but `Inst::Op` costs one unit of fuel, which
+            // the executor charges without looking the op's cost up.
+            let inst = self.inst(op).filter(|_| light).unwrap_or(Inst::Op(op));
             self.code.insts.push(inst);
         }
         let parent = self.m.block(b).parent.and_then(|r| self.m.region(r).parent).unwrap_or(OpId(0));
@@ -760,21 +739,36 @@ impl Translator<'_> {
     }
 
     /// Turns the `scf.yield`s ending the bodies of translated loops and
-    /// `scf.if`s into [`Inst::Next`] and [`Inst::Join`].
+    /// `scf.if`s into [`Inst::Next`] and [`Inst::Join`]. A structure with a
+    /// yield that cannot be linked (one left to its dialect, as a heavy op
+    /// is) runs through its dialect too: translated, it would leave the
+    /// region at that yield.
     fn link_yields(&mut self) {
         for k in 0..self.code.fors.len() {
             let l = self.code.fors[k];
             self.code.fors[k].start = self.code.starts[l.body.0 as usize];
             let n = self.m.block(l.body).args.len.saturating_sub(1);
             let dsts: Vec<Slot> = (0..n).map(|i| l.iv + 1 + i).collect();
-            self.relink(l.body, &dsts, |op, copies| Inst::Next { op, k: k as u32, copies });
+            if !self.relink(l.body, &dsts, |op, copies| Inst::Next { op, k: k as u32, copies }) {
+                self.untranslate(l.cont);
+            }
         }
         for k in 0..self.code.ifs.len() {
             let i = self.code.ifs[k];
             let dsts: Vec<Slot> = (0..i.res.1).map(|j| i.res.0 + j).collect();
             for b in [Some(i.then), i.els].into_iter().flatten() {
-                self.relink(b, &dsts, |op, copies| Inst::Join { op, k: k as u32, copies });
+                if !self.relink(b, &dsts, |op, copies| Inst::Join { op, k: k as u32, copies }) {
+                    self.untranslate(i.cont);
+                }
             }
+        }
+    }
+
+    /// Hands the structure whose instruction precedes `cont` to its dialect.
+    fn untranslate(&mut self, cont: u32) {
+        let at = cont as usize - 1;
+        if let Inst::For { op, .. } | Inst::If { op, .. } = self.code.insts[at] {
+            self.code.insts[at] = Inst::Op(op);
         }
     }
 
@@ -814,18 +808,23 @@ impl Translator<'_> {
         }
     }
 
-    /// Replaces the [`Inst::Exit`] of an `scf.yield` ending block `b` with
-    /// `make(op, copies of its operands into dsts)`.
-    fn relink(&mut self, b: BlockId, dsts: &[Slot], make: impl Fn(OpId, Copies) -> Inst) {
+    /// Makes the yield ending block `b` an instruction `make` builds with
+    /// the copies to `dsts`; false when it cannot (the block does not end
+    /// with a translated yield, or a value has no slot).
+    fn relink(&mut self, b: BlockId, dsts: &[Slot], make: impl Fn(OpId, Copies) -> Inst) -> bool {
         let m = self.m;
-        let Some(&last) = m.block(b).ops.last() else { return };
+        let Some(&last) = m.block(b).ops.last() else { return false };
         let at = self.code.start(b) + m.block(b).ops.len() - 1;
         let yields = matches!(m.op(last).name.kind, OpKind::ScfYield | OpKind::AffineYield);
         if !yields || !matches!(self.code.insts[at], Inst::Exit { .. }) {
-            return;
+            return false;
         }
-        if let Some(copies) = self.copies_to(m.operands(last), dsts) {
-            self.code.insts[at] = make(last, copies);
+        match self.copies_to(m.operands(last), dsts) {
+            Some(copies) => {
+                self.code.insts[at] = make(last, copies);
+                true
+            }
+            None => false,
         }
     }
 }

@@ -1124,8 +1124,9 @@ impl<'m> Engine<'m> {
         self.tick_slow(op, c)
     }
 
-    /// [`Engine::tick`] for an op whose fuel is one unit (a scalar op the
-    /// translation specialised: `code` checks that its cost is 1).
+    /// [`Engine::tick`] for an op whose fuel is one unit: any op translated
+    /// to an instruction other than `Inst::Op` (`code` makes them only of
+    /// ops that cost one).
     #[inline(always)]
     pub(super) fn tick1(&mut self, op: OpId) -> Result<()> {
         debug_assert_eq!(self.cost[op.0 as usize], 1);
@@ -1511,6 +1512,41 @@ mod tests {
         let r = e.invoke("seven", Vec::new()).unwrap();
         assert_eq!(r.len(), 1);
         assert_eq!(e.mem.balance(), before);
+    }
+
+    #[test]
+    fn heavy_control_ops_run_through_their_dialect() {
+        // Translated instructions charge one unit of fuel without looking
+        // the op's cost up, so an op with vector values (cost 1 + lanes)
+        // stays `Inst::Op`, control flow included: here the loop, whose
+        // yield then stays a region exit, and the return.
+        let text = "func.func @main() -> vector<4xi32> {\n  %c0 = arith.constant 0 : index\n\
+              %c3 = arith.constant 3 : index\n  %c1 = arith.constant 1 : index\n\
+              %v = arith.constant dense<1> : vector<4xi32>\n\
+              %r = scf.for %i = %c0 to %c3 step %c1 iter_args(%a = %v) -> (vector<4xi32>) {\n\
+                %s = arith.addi %a, %a : vector<4xi32>\n    scf.yield %s : vector<4xi32>\n  }\n\
+              return %r : vector<4xi32>\n}";
+        let src = Source::new("t.mlir", text);
+        let m = mlir_ir::parse_and_verify(&src).unwrap();
+        let mut e = Engine::load(&m, Config::default(), Box::new(std::io::sink())).unwrap();
+        let kinds: Vec<String> = e.code.insts[..]
+            .iter()
+            .map(|i| match i {
+                Inst::Op(op) => format!("{:?}", m.op(*op).name.kind),
+                Inst::Const { .. } => "const".into(),
+                Inst::End(_) => "end".into(),
+                _ => "other".into(),
+            })
+            .collect();
+        // Blocks in order: the module's, the entry, the loop body.
+        let want = "FuncFunc end const const const ArithConstant ScfFor FuncReturn end ArithAddi ScfYield end";
+        assert_eq!(kinds.join(" "), want);
+        let r = e.invoke("main", Vec::new()).unwrap();
+        assert_eq!(format!("{:?}", r[0]).matches('8').count(), 4, "{r:?}");
+        // 4 scalar ops, the vector constant (1 + 4), the loop (1 + 4 + 4),
+        // three iterations of addi (1 + 12) and yield (1 + 4), the return (1 + 4).
+        assert_eq!(e.steps(), 4 + 1 + 3 * 2 + 1);
+        assert_eq!(e.work(), 3 + 5 + 9 + 3 * (13 + 5) + 5);
     }
 
     #[test]

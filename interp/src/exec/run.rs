@@ -429,14 +429,14 @@ impl Engine<'_> {
 
     #[inline(always)]
     fn br(&mut self, fr: &mut Frame, code: &Code, op: OpId, to: BlockId, c: Copies) -> Result<usize> {
-        self.tick(op)?;
+        self.tick1(op)?;
         self.copy(fr, code, c);
         Ok(code.start(to))
     }
 
     #[inline(always)]
     fn cond_br(&mut self, fr: &mut Frame, code: &Code, op: OpId, c: Slot, k: u32) -> Result<usize> {
-        self.tick(op)?;
+        self.tick1(op)?;
         let Some(cond) = at(fr, c).word() else {
             // Poison: the dialect reports it.
             return match self.step(fr, op)? {
@@ -452,14 +452,14 @@ impl Engine<'_> {
 
     #[inline(always)]
     fn exit(&mut self, op: OpId, vals: Span) -> Result<OpId> {
-        self.tick(op)?;
+        self.tick1(op)?;
         self.exit_at = ExitVals::Slots(vals);
         Ok(op)
     }
 
     /// A yield of a structure that ran through its dialect: a plain exit.
     fn exit_copies(&mut self, op: OpId, copies: Copies) -> Result<OpId> {
-        self.tick(op)?;
+        self.tick1(op)?;
         self.exit_at = ExitVals::Copies(copies);
         Ok(op)
     }
@@ -505,7 +505,7 @@ impl Engine<'_> {
     /// `Engine::run_scoped` gives it.
     #[inline(always)]
     fn for_enter(&mut self, fr: &mut Frame, code: &Code, op: OpId, k: u32, pc: usize) -> Result<usize> {
-        self.tick(op)?;
+        self.tick1(op)?;
         let l = code.fors[k as usize];
         let (lb, ub, step) = match l.affine {
             Some([lb, ub, step]) => (lb as u64, ub as u64, step as u64),
@@ -543,7 +543,7 @@ impl Engine<'_> {
     /// instruction after the loop.
     #[inline(always)]
     fn for_next(&mut self, fr: &mut Frame, code: &Code, op: OpId, k: u32, copies: Copies) -> Result<usize> {
-        self.tick(op)?;
+        self.tick1(op)?;
         self.copy(fr, code, copies);
         // Fields are read where used: a copy of the whole entry stays live
         // across the copies above and spills.
@@ -592,7 +592,7 @@ impl Engine<'_> {
     /// the branch taken, or `pc` when there is none.
     #[inline(always)]
     fn if_enter(&mut self, fr: &mut Frame, code: &Code, op: OpId, k: u32, pc: usize) -> Result<usize> {
-        self.tick(op)?;
+        self.tick1(op)?;
         let i = code.ifs[k as usize];
         let Some(c) = at(fr, i.c).word() else {
             self.fallback(fr, op)?;
@@ -610,7 +610,7 @@ impl Engine<'_> {
     /// The yield of a branch of `scf.if` `k`: its values become the results.
     #[inline(always)]
     fn if_join(&mut self, fr: &mut Frame, code: &Code, op: OpId, k: u32, copies: Copies) -> Result<usize> {
-        self.tick(op)?;
+        self.tick1(op)?;
         self.ctl.pop();
         self.copy(fr, code, copies);
         Ok(code.ifs[k as usize].cont as usize)
@@ -632,7 +632,7 @@ impl Engine<'_> {
         (args, res): (Span, Slot),
         pc: usize,
     ) -> Result<usize> {
-        self.tick(op)?;
+        self.tick1(op)?;
         let Some((entry, arg0, nslots, scoped, owns)) = self.funcs.get(f.0 as usize).and_then(|f| f.fast_entry())
         else {
             self.fallback(fr, op)?;
