@@ -87,6 +87,11 @@ pub enum Inst {
     Op(OpId),
     /// The end of a block without a terminator (the op owning the region).
     End(OpId),
+    /// The fuel of the next instruction's op beyond its first unit (the
+    /// elements of its vector and tensor values), and the memory for its
+    /// large results: every other instruction charges one unit and does
+    /// not look its op's cost up.
+    Charge(OpId),
     /// A constant: [`Code::consts`] entry `k` into `d`.
     Const { op: OpId, k: u32, d: Slot },
     /// An integer binary op on `w`-bit scalars with flags `fl` (those the
@@ -346,7 +351,7 @@ impl Code {
         };
         match *inst {
             word2!(i) => [i.a, i.b, i.d].into_iter().for_each(f),
-            Inst::Op(_) | Inst::End(_) | Inst::Exit { .. } => {}
+            Inst::Op(_) | Inst::End(_) | Inst::Charge(_) | Inst::Exit { .. } => {}
             Inst::Const { d, .. } => f(d),
             Inst::Int2 { a, b, d, .. } | Inst::Cmpf { a, b, d, .. } | Inst::Float2 { a, b, d, .. } => {
                 [a, b, d].into_iter().for_each(f)
@@ -425,10 +430,17 @@ impl Translator<'_> {
         for &op in &self.m.block(b).ops {
             let aux = &self.inp.aux[op.0 as usize];
             let light = aux.work == 0 && aux.result_bytes < 4096;
-            // Every instruction but `Inst::Op` costs one unit of fuel, which
-            // the executor charges without looking the op's cost up.
-            let inst = self.inst(op).filter(|_| light).unwrap_or(Inst::Op(op));
+            let inst = self.inst(op).unwrap_or(Inst::Op(op));
+            if !light && !matches!(inst, Inst::Op(_)) {
+                self.code.insts.push(Inst::Charge(op));
+            }
             self.code.insts.push(inst);
+            let cont = self.code.insts.len() as u32;
+            match inst {
+                Inst::For { k, .. } => self.code.fors[k as usize].cont = cont,
+                Inst::If { k, .. } => self.code.ifs[k as usize].cont = cont,
+                _ => {}
+            }
         }
         let parent = self.m.block(b).parent.and_then(|r| self.m.region(r).parent).unwrap_or(OpId(0));
         self.code.insts.push(Inst::End(parent));
@@ -655,7 +667,8 @@ impl Translator<'_> {
         }
         let inits = self.span(m.operands(op).get(first_init..)?)?;
         let res = if n == 0 { 0 } else { self.result(op)? };
-        let (cont, scoped) = (self.code.insts.len() as u32 + 1, self.allocates(r));
+        // `block` sets `cont` once the instruction is in place.
+        let (cont, scoped) = (u32::MAX, self.allocates(r));
         self.code.fors.push(ForLoop {
             bounds,
             w,
@@ -721,7 +734,8 @@ impl Translator<'_> {
         };
         let n = self.m.op(op).results.len;
         let res = (if n == 0 { 0 } else { self.result(op)? }, n);
-        let cont = self.code.insts.len() as u32 + 1;
+        // `block` sets `cont` once the instruction is in place.
+        let cont = u32::MAX;
         self.code.ifs.push(IfThen { c: self.operand(op, 0)?, then, els, res, cont });
         Some(Inst::If { op, k: self.code.ifs.len() as u32 - 1 })
     }
@@ -772,6 +786,12 @@ impl Translator<'_> {
         }
     }
 
+    /// Where block `b`'s [`Inst::End`] is (an op may have two instructions).
+    fn end(&self, b: BlockId) -> usize {
+        let start = self.code.start(b);
+        start + self.code.insts[start..].iter().position(|i| matches!(i, Inst::End(_))).unwrap_or(0)
+    }
+
     /// Fills [`Code::need`]: a run from a block stays in its function (or
     /// global initializer), so each block needs what the whole of it names.
     fn frame_needs(&mut self) {
@@ -782,7 +802,7 @@ impl Translator<'_> {
             let root = self.root(BlockId(b as u32));
             let start = self.code.starts[b] as usize;
             let mut n = 0u32;
-            for inst in &self.code.insts[start..=start + m.block(BlockId(b as u32)).ops.len()] {
+            for inst in &self.code.insts[start..=self.end(BlockId(b as u32))] {
                 self.code.direct_slots(inst, &mut |s| n = n.max(s.saturating_add(1)));
             }
             let e = most.entry(root).or_insert(0);
@@ -814,7 +834,7 @@ impl Translator<'_> {
     fn relink(&mut self, b: BlockId, dsts: &[Slot], make: impl Fn(OpId, Copies) -> Inst) -> bool {
         let m = self.m;
         let Some(&last) = m.block(b).ops.last() else { return false };
-        let at = self.code.start(b) + m.block(b).ops.len() - 1;
+        let at = self.end(b) - 1;
         let yields = matches!(m.op(last).name.kind, OpKind::ScfYield | OpKind::AffineYield);
         if !yields || !matches!(self.code.insts[at], Inst::Exit { .. }) {
             return false;

@@ -188,6 +188,7 @@ impl Engine<'_> {
                     Flow::Exit(vals) => exit!(self.exit_with(op, vals)),
                 },
                 Inst::End(parent) => return Err(Error::unverified(parent, "block ends without a terminator")),
+                Inst::Charge(op) => self.charge_rest(op)?,
                 Inst::Const { op, k, d } => self.constant(fr, &code, op, k, d)?,
                 Inst::Int2 { op, f, w, fl, a, b, d } => self.int2(fr, op, f, w, fl, [a, b, d])?,
                 Inst::Add(i) => self.word2(fr, Bin::Add, i)?,
