@@ -156,10 +156,11 @@ pub enum Inst {
     Next { op: OpId, k: u32, copies: Copies },
     /// `scf.if`: [`Code::ifs`] entry `k`.
     If { op: OpId, k: u32 },
-    /// The `scf.yield` ending a branch of `scf.if` `k`: the values become
-    /// its results. (When the `scf.if` ran through its dialect, an
-    /// [`Inst::Exit`].)
-    Join { op: OpId, k: u32, copies: Copies },
+    /// The `scf.yield` ending block `b`, a branch of a translated `scf.if`:
+    /// the values become its results and the run goes on at `cont`. (A run
+    /// that started at `b`, the `scf.if` having run through its dialect,
+    /// leaves the region there instead.)
+    Join { op: OpId, b: BlockId, cont: u32, copies: Copies },
     /// A direct call of `f` with `args`, results into `res..`.
     Call { op: OpId, f: FuncRef, args: Span, res: Slot },
     /// `memref.load %m[idx]` into `d`.
@@ -771,7 +772,7 @@ impl Translator<'_> {
             let i = self.code.ifs[k];
             let dsts: Vec<Slot> = (0..i.res.1).map(|j| i.res.0 + j).collect();
             for b in [Some(i.then), i.els].into_iter().flatten() {
-                if !self.relink(b, &dsts, |op, copies| Inst::Join { op, k: k as u32, copies }) {
+                if !self.relink(b, &dsts, |op, copies| Inst::Join { op, b, cont: i.cont, copies }) {
                     self.untranslate(i.cont);
                 }
             }

@@ -91,6 +91,12 @@ pub const STACK_PER_CALL: usize = 16 * 1024;
 /// checks once per run (`code::Code::need`).
 pub type Frame = [Value];
 
+/// The bytes a call with a frame of `nslots` slots charges: the frame and
+/// the host stack a call nests on.
+fn frame_bytes(nslots: u32) -> usize {
+    (nslots as usize).saturating_mul(std::mem::size_of::<Value>()) + STACK_PER_CALL
+}
+
 /// What executing one op does to control flow.
 #[derive(Debug)]
 pub(crate) enum Flow {
@@ -128,21 +134,28 @@ pub struct Func {
     /// Whether its body (at any depth) allocates on the stack or saves the
     /// stack pointer, so a call needs an allocation scope of its own.
     pub(crate) scoped: bool,
-    /// Whether translated code may run its body on a frame of `nslots`
-    /// (the slots its instructions name, `Code::need`, fit): a call from
-    /// translated code enters it in the caller's loop only then.
-    pub(crate) fits: bool,
+    /// What a call from translated code needs, when it may run the body in
+    /// the caller's loop: `None` for a declaration, or a body whose
+    /// instructions name more slots (`Code::need`) than `nslots`.
+    pub(crate) fast: Option<FastEntry>,
 }
 
-impl Func {
-    /// Entry block, first argument slot, frame size, [`Func::scoped`] and
-    /// whether any slot owns storage, of a defined function: all a call
-    /// from translated code reads of it, in one lookup.
-    #[inline]
-    pub(crate) fn fast_entry(&self) -> Option<(BlockId, Slot, u32, bool, bool)> {
-        let entry = self.entry.filter(|_| self.fits);
-        entry.map(|(b, s)| (b, s, self.nslots, self.scoped, !self.owning.is_empty()))
-    }
+/// All a call from translated code reads of a defined function, in one
+/// lookup (see [`Func::fast`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct FastEntry {
+    /// Where the instructions of its entry block start.
+    pub(crate) start: u32,
+    /// The slot of its first argument.
+    pub(crate) arg0: Slot,
+    /// [`Func::nslots`].
+    pub(crate) nslots: u32,
+    /// The bytes [`Engine::enter_frame`] charges a call.
+    pub(crate) charge: usize,
+    /// [`Func::scoped`].
+    pub(crate) scoped: bool,
+    /// Whether any slot may own storage ([`Func::owning`]).
+    pub(crate) owns: bool,
 }
 
 /// The loaded program and the state of a run.
@@ -333,7 +346,14 @@ impl<'m> Engine<'m> {
         let inputs = crate::code::Inputs { slot: &e.slot, aux: &e.aux, index_bits: cfg.index_bits };
         e.code = Rc::new(crate::code::translate(m, &inputs));
         for f in e.funcs.iter_mut() {
-            f.fits = f.entry.is_some_and(|(b, _)| e.code.need(b) <= f.nslots as usize);
+            f.fast = f.entry.filter(|(b, _)| e.code.need(*b) <= f.nslots as usize).map(|(b, arg0)| FastEntry {
+                start: e.code.start(b) as u32,
+                arg0,
+                nslots: f.nslots,
+                charge: frame_bytes(f.nslots),
+                scoped: f.scoped,
+                owns: !f.owning.is_empty(),
+            });
         }
         Ok(e)
     }
@@ -391,7 +411,7 @@ impl<'m> Engine<'m> {
             entry: None,
             owning: Rc::new([]),
             scoped: true,
-            fits: false,
+            fast: None,
         });
     }
 
@@ -1235,13 +1255,20 @@ impl<'m> Engine<'m> {
     /// stack the call nests on) to the memory budget; returns the bytes
     /// charged, for [`Engine::leave_call`].
     fn enter_call(&mut self, at: OpId, nslots: u32) -> Result<usize> {
+        let frame = frame_bytes(nslots);
+        self.enter_frame(at, frame)?;
+        Ok(frame)
+    }
+
+    /// [`Engine::enter_call`] with the bytes to charge known.
+    #[inline(always)]
+    fn enter_frame(&mut self, at: OpId, bytes: usize) -> Result<()> {
         if self.depth >= self.cfg.max_call_depth {
             return Err(Error::at(at, ErrorKind::CallDepth(self.cfg.max_call_depth)));
         }
-        let frame = (nslots as usize).saturating_mul(std::mem::size_of::<Value>()) + STACK_PER_CALL;
-        self.mem.track(at, frame, "a call frame")?;
+        self.mem.track(at, bytes, "a call frame")?;
         self.depth += 1;
-        Ok(frame)
+        Ok(())
     }
 
     /// Ends a call [`Engine::enter_call`] began.
@@ -1565,6 +1592,32 @@ mod tests {
         // three iterations of addi (1 + 12) and yield (1 + 4), the return (1 + 4).
         assert_eq!(e.steps(), 4 + 1 + 3 * 2 + 1);
         assert_eq!(e.work(), 3 + 5 + 9 + 3 * (13 + 5) + 5);
+    }
+
+    #[test]
+    fn a_run_from_an_if_branch_leaves_at_its_yield() {
+        // The scf.if dialect runs a branch as a region of its own when the
+        // translated `scf.if` cannot (a condition that is no plain word):
+        // the branch's yield must then leave that run, where in the run
+        // that entered the branch itself it goes on after the `scf.if`.
+        let text = "func.func @main(%c: i1, %x: i64) -> i64 {\n  %r = scf.if %c -> (i64) {\n\
+              %y = arith.addi %x, %x : i64\n    scf.yield %y : i64\n  } else {\n    scf.yield %x : i64\n  }\n\
+              %s = arith.addi %r, %x : i64\n  return %s : i64\n}";
+        let src = Source::new("t.mlir", text);
+        let m = mlir_ir::parse_and_verify(&src).unwrap();
+        let mut e = Engine::load(&m, Config::default(), Box::new(std::io::sink())).unwrap();
+        let (entry, arg0) = e.funcs[0].entry.unwrap();
+        let then = e.code.ifs[0].then;
+        let mut fr = vec![Value::Opaque; e.funcs[0].nslots as usize];
+        fr[arg0 as usize] = Value::int(Int::from_word(1, 1));
+        fr[arg0 as usize + 1] = Value::int(Int::from_word(64, 21));
+        let op = e.run_code(&mut fr, then).unwrap();
+        assert_eq!(m.op(op).name.kind, OpKind::ScfYield);
+        assert_eq!(e.exit_values(&fr).iter().map(Value::word).collect::<Vec<_>>(), [Some(42)]);
+        // From the entry, the same yield joins: 42 + 21.
+        let op = e.run_code(&mut fr, entry).unwrap();
+        assert_eq!(m.op(op).name.kind, OpKind::FuncReturn);
+        assert_eq!(e.exit_values(&fr).iter().map(Value::word).collect::<Vec<_>>(), [Some(63)]);
     }
 
     #[test]

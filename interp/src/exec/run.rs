@@ -57,14 +57,16 @@ pub(super) enum ExitVals {
     Owned,
 }
 
-/// A structure entered by translated code and not yet left.
+/// An `scf.for` translated code entered and has not left: number `k`, with
+/// its induction variable, upper bound and step (the slots hold them too;
+/// reading them here saves the decoding). A translated `scf.if` needs no
+/// entry: its yields know where it goes on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Ctl {
-    /// `scf.for` number `k`, with its induction variable, upper bound and
-    /// step (the slots hold them too; reading them here saves the decoding).
-    Loop { k: u32, iv: u64, ub: u64, step: u64 },
-    /// `scf.if` number `k`.
-    If(u32),
+pub(super) struct Ctl {
+    k: u32,
+    iv: u64,
+    ub: u64,
+    step: u64,
 }
 
 /// A call translated code entered in the caller's own instruction loop and
@@ -73,16 +75,16 @@ pub(super) enum Ctl {
 pub(super) struct Call {
     /// The callee's frame, back to `Engine::frames` when the call ends.
     frame: Vec<Value>,
+    /// The bytes `Engine::enter_frame` charged.
+    charged: usize,
     /// The function called.
     f: u32,
     /// The caller's next instruction.
-    pc: usize,
+    pc: u32,
     /// The caller's slot for the first result.
     res: Slot,
     /// `Engine::ctl`'s length at the call: the callee's structures are above it.
-    base: usize,
-    /// The bytes `Engine::enter_call` charged.
-    charged: usize,
+    base: u32,
     /// Whether the callee has an allocation scope of its own.
     scoped: bool,
     /// Whether the callee's frame has slots that may own storage.
@@ -110,7 +112,7 @@ impl Engine<'_> {
             return Err(Error::global(ErrorKind::Internal("translated code jumps out of its instructions".into())));
         }
         // What makes the unchecked slot access of `at` and `at_mut` sound
-        // (for the frames of calls, `Func::fits`).
+        // (for the frames of calls, `Func::fast`).
         if fr.len() < self.code.need(entry) {
             return Err(Error::global(ErrorKind::Internal(format!(
                 "a frame of {} slots runs code that names {}",
@@ -124,7 +126,7 @@ impl Engine<'_> {
         if r.is_err() {
             // Unwind what the error left, innermost first, as returns would.
             while let Some(c) = calls.pop() {
-                self.close_ctl(c.base);
+                self.close_ctl(c.base as usize);
                 self.end_call(&c);
                 self.park(c);
             }
@@ -139,10 +141,8 @@ impl Engine<'_> {
     /// scopes of their loops.
     fn close_ctl(&mut self, base: usize) {
         for c in self.ctl.drain(base..) {
-            if let Ctl::Loop { k, .. } = c {
-                if self.code.fors[k as usize].scoped {
-                    self.mem.pop_scope();
-                }
+            if self.code.fors[c.k as usize].scoped {
+                self.mem.pop_scope();
             }
         }
     }
@@ -160,7 +160,7 @@ impl Engine<'_> {
             ($op:expr) => {{
                 let op = $op;
                 let Some(c) = calls.pop() else { return Ok(op) };
-                base = calls.last().map_or(base0, |c| c.base);
+                base = calls.last().map_or(base0, |c| c.base as usize);
                 frame = top(calls, root);
                 // SAFETY: as for `fr` below.
                 pc = self.ret(&code, c, unsafe { &mut *frame });
@@ -219,13 +219,15 @@ impl Engine<'_> {
                     pc = self.for_next(fr, &code, op, k, copies)?
                 }
                 Inst::If { op, k } => pc = self.if_enter(fr, &code, op, k, pc)?,
-                Inst::Join { op, k, copies } if self.ctl.len() > base && self.ctl.last() == Some(&Ctl::If(k)) => {
-                    pc = self.if_join(fr, &code, op, k, copies)?
+                // Unless the run started at its block: the `scf.if` ran
+                // through its dialect, and the yield leaves the region.
+                Inst::Join { op, b, cont, copies } if b != entry || !calls.is_empty() => {
+                    pc = self.if_join(fr, &code, op, cont, copies)?
                 }
                 Inst::Next { op, copies, .. } | Inst::Join { op, copies, .. } => exit!(self.exit_copies(op, copies)?),
                 Inst::Call { op, f, args, res } => {
                     pc = self.call_in_loop(fr, &code, calls, op, f, (args, res), pc)?;
-                    base = calls.last().map_or(base0, |c| c.base);
+                    base = calls.last().map_or(base0, |c| c.base as usize);
                     frame = top(calls, root);
                 }
                 Inst::Load { op, m, idx, d } => self.mem_load(fr, op, m, code.slots(idx), d)?,
@@ -241,7 +243,7 @@ impl Engine<'_> {
     /// True when the innermost structure entered is loop `k`.
     #[inline(always)]
     fn in_loop(&self, k: u32) -> bool {
-        matches!(self.ctl.last(), Some(Ctl::Loop { k: j, .. }) if *j == k)
+        matches!(self.ctl.last(), Some(c) if c.k == k)
     }
 
     /// Ticks and executes `op` through its dialect.
@@ -415,6 +417,11 @@ impl Engine<'_> {
     #[inline(always)]
     fn copy(&mut self, fr: &mut Frame, code: &Code, c: Copies) {
         let pairs = code.copies(c);
+        // One value (a yield's, a branch's argument) is the common case.
+        if let [(s, d)] = *pairs {
+            copy_slot(fr, s, d);
+            return;
+        }
         if !c.temp {
             for &(s, d) in pairs {
                 copy_slot(fr, s, d);
@@ -483,8 +490,9 @@ impl Engine<'_> {
         let first = first as usize;
         match self.exit_at {
             ExitVals::Slots(s) => {
-                for (i, s) in code.slots(s).iter().enumerate() {
-                    fr[first + i].copy_from(&callee[*s as usize]);
+                let s = code.slots(s);
+                for (d, s) in fr[first..first + s.len()].iter_mut().zip(s) {
+                    d.copy_from(&callee[*s as usize]);
                 }
             }
             ExitVals::Copies(c) => {
@@ -536,7 +544,7 @@ impl Engine<'_> {
         if l.scoped {
             self.mem.push_scope();
         }
-        self.ctl.push(Ctl::Loop { k, iv: lb, ub, step });
+        self.ctl.push(Ctl { k, iv: lb, ub, step });
         Ok(l.start as usize)
     }
 
@@ -550,7 +558,7 @@ impl Engine<'_> {
         // across the copies above and spills.
         let l = &code.fors[k as usize];
         let w = u32::from(l.w);
-        let Some(Ctl::Loop { iv, ub, step, .. }) = self.ctl.last_mut() else {
+        let Some(Ctl { iv, ub, step, .. }) = self.ctl.last_mut() else {
             return Err(Error::unverified(op, "scf.yield outside its loop"));
         };
         // scf.for wraps at the width; affine.for counts in i64 and stops
@@ -600,21 +608,18 @@ impl Engine<'_> {
             return Ok(pc);
         };
         match if c != 0 { Some(i.then) } else { i.els } {
-            Some(b) => {
-                self.ctl.push(Ctl::If(k));
-                Ok(code.start(b))
-            }
+            Some(b) => Ok(code.start(b)),
             None => Ok(pc),
         }
     }
 
-    /// The yield of a branch of `scf.if` `k`: its values become the results.
+    /// The yield of a branch of a translated `scf.if`: its values become
+    /// the results, and the run goes on at `cont`, after the `scf.if`.
     #[inline(always)]
-    fn if_join(&mut self, fr: &mut Frame, code: &Code, op: OpId, k: u32, copies: Copies) -> Result<usize> {
+    fn if_join(&mut self, fr: &mut Frame, code: &Code, op: OpId, cont: u32, copies: Copies) -> Result<usize> {
         self.tick1(op)?;
-        self.ctl.pop();
         self.copy(fr, code, copies);
-        Ok(code.ifs[k as usize].cont as usize)
+        Ok(cont as usize)
     }
 
     /// A direct call: for a defined function, pushes its [`Call`] (the
@@ -634,35 +639,37 @@ impl Engine<'_> {
         pc: usize,
     ) -> Result<usize> {
         self.tick1(op)?;
-        let Some((entry, arg0, nslots, scoped, owns)) = self.funcs.get(f.0 as usize).and_then(|f| f.fast_entry())
-        else {
+        let Some(fe) = self.funcs.get(f.0 as usize).and_then(|f| f.fast) else {
             self.fallback(fr, op)?;
             return Ok(pc);
         };
         // Charged as a call on the host stack is, though this one is not:
         // a run with an observer (which recurses) meets the same limits.
-        let charged = self.enter_call(op, nslots)?;
+        self.enter_frame(op, fe.charge)?;
         // A recycled frame keeps the last call's scalars: every slot is
         // written before it is read (SSA dominance), so they are never seen.
-        let mut frame = self.frames[f.0 as usize].pop().unwrap_or_else(|| vec![Value::Opaque; nslots as usize]);
-        for (i, s) in code.slots(args).iter().enumerate() {
-            frame[arg0 as usize + i].copy_from(at(fr, *s));
+        let mut frame = self.frames[f.0 as usize].pop().unwrap_or_else(|| vec![Value::Opaque; fe.nslots as usize]);
+        let (args, arg0) = (code.slots(args), fe.arg0 as usize);
+        for (d, s) in frame[arg0..arg0 + args.len()].iter_mut().zip(args) {
+            d.copy_from(at(fr, *s));
         }
-        if scoped {
+        if fe.scoped {
             self.mem.push_scope();
         }
-        calls.push(Call { frame, f: f.0, pc, res, base: self.ctl.len(), charged, scoped, owns });
-        Ok(code.start(entry))
+        let base = self.ctl.len() as u32;
+        let (charged, scoped, owns) = (fe.charge, fe.scoped, fe.owns);
+        calls.push(Call { frame, charged, f: f.0, pc: pc as u32, res, base, scoped, owns });
+        Ok(fe.start as usize)
     }
 
     /// Returns from call `c` to `caller`, its results copied to their
     /// slots; returns where the caller goes on.
     #[inline(always)]
     fn ret(&mut self, code: &Code, c: Call, caller: &mut Frame) -> usize {
-        debug_assert!(self.ctl.len() == c.base);
+        debug_assert!(self.ctl.len() == c.base as usize);
         self.end_call(&c);
         self.take_exits(code, &c.frame, caller, c.res);
-        let pc = c.pc;
+        let pc = c.pc as usize;
         self.park(c);
         pc
     }
