@@ -14,7 +14,7 @@
 //! the one statement of each op's semantics.
 
 use crate::sem::word::{Bin, Cast};
-use crate::value::{FuncRef, Value};
+use crate::value::{FuncRef, Packed, Value};
 use mlir_ir::affine::AffineExpr;
 use mlir_ir::attrs::Attribute;
 use mlir_ir::ir::{BlockId, Module, OpId, ValueId};
@@ -94,6 +94,12 @@ pub enum Inst {
     Charge(OpId),
     /// A constant: [`Code::consts`] entry `k` into `d`.
     Const { op: OpId, k: u32, d: Slot },
+    /// An integer constant of `w` <= 64 bits, `bits`, into `d` (most
+    /// constants: no table to look in).
+    ConstWord { op: OpId, w: u8, d: Slot, bits: u64 },
+    /// A float constant of format `k` whose encoding is `bits` (at most 64
+    /// bits), into `d`.
+    ConstFloat { op: OpId, k: FloatKind, d: Slot, bits: u64 },
     /// An integer binary op on `w`-bit scalars with flags `fl` (those the
     /// instructions below do not cover).
     Int2 { op: OpId, f: Bin, w: u8, fl: u8, a: Slot, b: Slot, d: Slot },
@@ -231,6 +237,9 @@ impl Inst {
     }
 }
 
+// Instructions stay three words: the executor walks arrays of them.
+const _: () = assert!(std::mem::size_of::<Inst>() == 24);
+
 /// The targets of a `cf.cond_br`.
 #[derive(Clone, Copy, Debug)]
 pub struct CondTargets {
@@ -353,7 +362,7 @@ impl Code {
         match *inst {
             word2!(i) => [i.a, i.b, i.d].into_iter().for_each(f),
             Inst::Op(_) | Inst::End(_) | Inst::Charge(_) | Inst::Exit { .. } => {}
-            Inst::Const { d, .. } => f(d),
+            Inst::Const { d, .. } | Inst::ConstWord { d, .. } | Inst::ConstFloat { d, .. } => f(d),
             Inst::Int2 { a, b, d, .. } | Inst::Cmpf { a, b, d, .. } | Inst::Float2 { a, b, d, .. } => {
                 [a, b, d].into_iter().for_each(f)
             }
@@ -516,6 +525,15 @@ impl Translator<'_> {
             OpKind::ArithConstant | OpKind::IndexConstant | OpKind::IndexBoolConstant => {
                 let v = aux.constant.clone().filter(|_| aux.no_result.is_none())?;
                 let d = self.result(op)?;
+                match v {
+                    Value::Scalar(Packed::Int { width, lo, hi: 0 }) if width <= 64 => {
+                        return Some(Inst::ConstWord { op, w: width as u8, d, bits: lo });
+                    }
+                    Value::Scalar(Packed::Float { kind, lo, hi: 0 }) => {
+                        return Some(Inst::ConstFloat { op, k: kind, d, bits: lo });
+                    }
+                    _ => {}
+                }
                 self.code.consts.push(v);
                 Some(Inst::Const { op, k: self.code.consts.len() as u32 - 1, d })
             }

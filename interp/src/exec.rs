@@ -1508,6 +1508,8 @@ mod tests {
         // Flagless `addi` and `shli` dispatch once, on their own
         // instruction; with a flag, or an op without one, `Int2`.
         let at = e.code.start(e.funcs[0].entry.unwrap().0) + 1;
+        // An integer constant holds its bits: no table to look in.
+        assert!(matches!(e.code.insts[at - 1], Inst::ConstWord { w: 32, bits: 7, .. }));
         let kinds: Vec<&str> = e.code.insts[at..at + 4]
             .iter()
             .map(|i| match i {
@@ -1573,7 +1575,7 @@ mod tests {
             .map(|i| match i {
                 Inst::Op(op) => format!("{:?}", m.op(*op).name.kind),
                 Inst::Charge(_) => "charge".into(),
-                Inst::Const { .. } => "const".into(),
+                Inst::Const { .. } | Inst::ConstWord { .. } => "const".into(),
                 Inst::For { .. } => "for".into(),
                 Inst::Next { .. } => "next".into(),
                 Inst::Exit { .. } => "exit".into(),

@@ -190,6 +190,10 @@ impl Engine<'_> {
                 Inst::End(parent) => return Err(Error::unverified(parent, "block ends without a terminator")),
                 Inst::Charge(op) => self.charge_rest(op)?,
                 Inst::Const { op, k, d } => self.constant(fr, &code, op, k, d)?,
+                Inst::ConstWord { op, w, d, bits } => self.packed(fr, op, d, Packed::word(u32::from(w), bits))?,
+                Inst::ConstFloat { op, k, d, bits } => {
+                    self.packed(fr, op, d, Packed::Float { kind: k, lo: bits, hi: 0 })?
+                }
                 Inst::Int2 { op, f, w, fl, a, b, d } => self.int2(fr, op, f, w, fl, [a, b, d])?,
                 Inst::Add(i) => self.word2(fr, Bin::Add, i)?,
                 Inst::Sub(i) => self.word2(fr, Bin::Sub, i)?,
@@ -278,6 +282,14 @@ impl Engine<'_> {
     fn constant(&mut self, fr: &mut Frame, code: &Code, op: OpId, k: u32, d: Slot) -> Result<()> {
         self.tick1(op)?;
         at_mut(fr, d).copy_from(&code.consts[k as usize]);
+        Ok(())
+    }
+
+    /// A constant the instruction holds.
+    #[inline(always)]
+    fn packed(&mut self, fr: &mut Frame, op: OpId, d: Slot, p: Packed) -> Result<()> {
+        self.tick1(op)?;
+        at_mut(fr, d).set_packed(p);
         Ok(())
     }
 
@@ -489,12 +501,15 @@ impl Engine<'_> {
     fn take_exits(&mut self, code: &Code, callee: &Frame, fr: &mut Frame, first: Slot) {
         let first = first as usize;
         match self.exit_at {
-            ExitVals::Slots(s) => {
-                let s = code.slots(s);
-                for (d, s) in fr[first..first + s.len()].iter_mut().zip(s) {
-                    d.copy_from(&callee[*s as usize]);
+            ExitVals::Slots(s) => match *code.slots(s) {
+                // One result is the common case.
+                [s] => fr[first].copy_from(&callee[s as usize]),
+                ref s => {
+                    for (d, s) in fr[first..first + s.len()].iter_mut().zip(s) {
+                        d.copy_from(&callee[*s as usize]);
+                    }
                 }
-            }
+            },
             ExitVals::Copies(c) => {
                 for (i, (s, _)) in code.copies(c).iter().enumerate() {
                     fr[first + i].copy_from(&callee[*s as usize]);
@@ -649,9 +664,14 @@ impl Engine<'_> {
         // A recycled frame keeps the last call's scalars: every slot is
         // written before it is read (SSA dominance), so they are never seen.
         let mut frame = self.frames[f.0 as usize].pop().unwrap_or_else(|| vec![Value::Opaque; fe.nslots as usize]);
-        let (args, arg0) = (code.slots(args), fe.arg0 as usize);
-        for (d, s) in frame[arg0..arg0 + args.len()].iter_mut().zip(args) {
-            d.copy_from(at(fr, *s));
+        let arg0 = fe.arg0 as usize;
+        match *code.slots(args) {
+            [s] => frame[arg0].copy_from(at(fr, s)),
+            ref args => {
+                for (d, s) in frame[arg0..arg0 + args.len()].iter_mut().zip(args) {
+                    d.copy_from(at(fr, *s));
+                }
+            }
         }
         if fe.scoped {
             self.mem.push_scope();
