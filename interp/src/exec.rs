@@ -216,9 +216,9 @@ pub struct Engine<'m> {
     frames: Vec<Vec<Vec<Value>>>,
     /// The structures translated code is inside (see `run::Ctl`).
     ctl: Vec<run::Ctl>,
-    /// An empty call stack kept for the next `run_code` (see `run::Call`),
-    /// so that a region run many times does not allocate one each time.
-    calls: Vec<run::Call>,
+    /// The call stack of translated code between runs (none open), kept
+    /// with its frames for the next `run_code` (see `run::Calls`).
+    calls: run::Calls,
     /// What executes ops and external functions.
     sem: Semantics,
 }
@@ -314,7 +314,7 @@ impl<'m> Engine<'m> {
             scratch: Vec::new(),
             frames: Vec::new(),
             ctl: Vec::new(),
-            calls: Vec::new(),
+            calls: run::Calls::default(),
             sem,
         };
         let top = m.top.ok_or_else(|| Error::global(ErrorKind::Internal("no top-level module".into())))?;
@@ -1546,10 +1546,8 @@ mod tests {
         let before = e.mem.balance();
         let err = e.run_entry("main").unwrap_err().render(&m, &src);
         assert!(err.contains("t.mlir:6:10: error: undefined behavior: signed division by zero"), "{err}");
-        assert_eq!((e.depth, e.ctl.len(), e.calls.len()), (0, 0, 0));
+        assert_eq!((e.depth, e.ctl.len(), e.calls.open()), (0, 0, 0));
         assert_eq!(e.mem.balance(), before);
-        // Every frame went back to its pool: five calls of @down were open.
-        assert_eq!(e.frames[0].len(), 5);
         let r = e.invoke("seven", Vec::new()).unwrap();
         assert_eq!(r.len(), 1);
         assert_eq!(e.mem.balance(), before);
@@ -1620,6 +1618,38 @@ mod tests {
         let op = e.run_code(&mut fr, entry).unwrap();
         assert_eq!(m.op(op).name.kind, OpKind::FuncReturn);
         assert_eq!(e.exit_values(&fr).iter().map(Value::word).collect::<Vec<_>>(), [Some(63)]);
+    }
+
+    #[test]
+    fn calls_of_different_functions_at_one_depth_keep_their_own_frames() {
+        // A call finds the frame left at its depth when the same function
+        // ran there last; @a and @b take turns at depth one, so each call
+        // swaps the frame there with its function's pool, and the memref
+        // @b returns (an owning slot) is dropped from its frame on return.
+        let text = "func.func @a(%x: i64) -> i64 {\n  %c = arith.constant 1 : i64\n\
+              %r = arith.addi %x, %c : i64\n  return %r : i64\n}\n\
+            func.func @b(%m: memref<2xi64>, %x: i64) -> memref<2xi64> {\n  %c0 = arith.constant 0 : index\n\
+              memref.store %x, %m[%c0] : memref<2xi64>\n  return %m : memref<2xi64>\n}\n\
+            func.func @main() -> i64 {\n  %m = memref.alloca() : memref<2xi64>\n\
+              %c0 = arith.constant 0 : index\n  %c3 = arith.constant 3 : index\n  %c1 = arith.constant 1 : index\n\
+              %z = arith.constant 0 : i64\n\
+              %r = scf.for %i = %c0 to %c3 step %c1 iter_args(%acc = %z) -> (i64) {\n\
+                %t = func.call @a(%acc) : (i64) -> i64\n\
+                %m2 = func.call @b(%m, %t) : (memref<2xi64>, i64) -> memref<2xi64>\n\
+                %v = memref.load %m2[%c0] : memref<2xi64>\n    scf.yield %v : i64\n  }\n  return %r : i64\n}";
+        let src = Source::new("t.mlir", text);
+        let m = mlir_ir::parse_and_verify(&src).unwrap();
+        let mut e = Engine::load(&m, Config::default(), Box::new(std::io::sink())).unwrap();
+        let before = e.mem.balance();
+        let r = e.invoke("main", Vec::new()).unwrap();
+        assert_eq!(r.iter().map(Value::word).collect::<Vec<_>>(), [Some(3)]);
+        assert_eq!((e.depth, e.calls.open()), (0, 0));
+        assert_eq!(e.mem.balance(), before);
+        // One of the two frames is at depth one, the other in its pool, and
+        // neither holds the memref any more.
+        assert_eq!((e.frames[0].len() + e.frames[1].len(), e.calls.frames().count()), (1, 1));
+        let kept = e.frames.iter().flatten().chain(e.calls.frames());
+        assert_eq!(kept.flatten().filter(|v| matches!(v, Value::Memref(_))).count(), 0);
     }
 
     #[test]

@@ -69,11 +69,12 @@ pub(super) struct Ctl {
     step: u64,
 }
 
-/// A call translated code entered in the caller's own instruction loop and
-/// has not returned from: what its return, or an error unwinding it, needs.
+/// A call translated code entered in the caller's own instruction loop:
+/// what its return, or an error unwinding it, needs.
 #[derive(Debug)]
 pub(super) struct Call {
-    /// The callee's frame, back to `Engine::frames` when the call ends.
+    /// The callee's frame. It stays here when the call returns, for the
+    /// next call of the same function at this depth.
     frame: Vec<Value>,
     /// The bytes `Engine::enter_frame` charged.
     charged: usize,
@@ -91,12 +92,43 @@ pub(super) struct Call {
     owns: bool,
 }
 
-/// The frame of the innermost call in `calls`, or `root` outside any.
-#[inline(always)]
-fn top(calls: &mut [Call], root: &mut Frame) -> *mut Frame {
-    match calls.last_mut() {
-        Some(c) => &mut c.frame[..],
-        None => root,
+/// The calls translated code has entered in its own loop and not returned
+/// from, `recs[..n]`, innermost last. The records above `n` keep the frames
+/// of returned calls: a recursion or a call in a loop enters the same
+/// function at the same depth again, and finds its frame in place.
+#[derive(Debug, Default)]
+pub(super) struct Calls {
+    recs: Vec<Call>,
+    n: usize,
+}
+
+impl Calls {
+    /// The frame of the innermost call, or `root` outside any.
+    #[inline(always)]
+    fn top(&mut self, root: &mut Frame) -> *mut Frame {
+        match self.n.checked_sub(1) {
+            Some(i) => &mut self.recs[i].frame[..],
+            None => root,
+        }
+    }
+
+    /// How many calls are open.
+    #[cfg(test)]
+    pub(super) fn open(&self) -> usize {
+        self.n
+    }
+
+    /// The frames kept, open calls' or not.
+    #[cfg(test)]
+    pub(super) fn frames(&self) -> impl Iterator<Item = &Vec<Value>> {
+        self.recs.iter().map(|c| &c.frame)
+    }
+
+    /// The length of `Engine::ctl` where the innermost call's structures
+    /// start, or `base0` outside any.
+    #[inline(always)]
+    fn base(&self, base0: usize) -> usize {
+        self.n.checked_sub(1).map_or(base0, |i| self.recs[i].base as usize)
     }
 }
 
@@ -125,14 +157,16 @@ impl Engine<'_> {
         let r = self.run_insts(fr, entry, base, &mut calls);
         if r.is_err() {
             // Unwind what the error left, innermost first, as returns would.
-            while let Some(c) = calls.pop() {
+            while let Some(i) = calls.n.checked_sub(1) {
+                calls.n = i;
+                let c = &mut calls.recs[i];
                 self.close_ctl(c.base as usize);
-                self.end_call(&c);
-                self.park(c);
+                self.end_call(c);
+                self.clear_owning(c);
             }
             self.close_ctl(base);
         }
-        debug_assert!(self.ctl.len() == base && calls.is_empty());
+        debug_assert!(self.ctl.len() == base && calls.n == 0);
         self.calls = calls;
         r
     }
@@ -147,31 +181,34 @@ impl Engine<'_> {
         }
     }
 
-    fn run_insts(&mut self, root: &mut Frame, entry: BlockId, base0: usize, calls: &mut Vec<Call>) -> Result<OpId> {
+    fn run_insts(&mut self, root: &mut Frame, entry: BlockId, base0: usize, calls: &mut Calls) -> Result<OpId> {
         let code = Rc::clone(&self.code);
         let insts = &code.insts[..];
         let mut pc = code.start(entry);
         // The running frame, `root` or the innermost call's, and the length
         // of `self.ctl` where its structures start.
-        let mut frame = top(calls, root);
+        let mut frame = calls.top(root);
         let mut base = base0;
         // A region exit: the end of the run, or the return of a call.
         macro_rules! exit {
             ($op:expr) => {{
                 let op = $op;
-                let Some(c) = calls.pop() else { return Ok(op) };
-                base = calls.last().map_or(base0, |c| c.base as usize);
-                frame = top(calls, root);
-                // SAFETY: as for `fr` below.
-                pc = self.ret(&code, c, unsafe { &mut *frame });
+                let Some(i) = calls.n.checked_sub(1) else { return Ok(op) };
+                calls.n = i;
+                base = calls.base(base0);
+                frame = calls.top(root);
+                // SAFETY: as for `fr` below; the caller's frame is not the
+                // callee's, `calls.recs[i]`.
+                pc = self.ret(&code, &mut calls.recs[i], unsafe { &mut *frame });
             }};
         }
         loop {
             // SAFETY: `frame` is `root`, borrowed for this whole run, or the
             // buffer of the innermost call's frame, which nothing resizes,
             // frees or reads otherwise while the call is in `calls` (moving
-            // a `Call` moves the `Vec`, not its buffer); `fr` is dropped
-            // before `frame` changes.
+            // a `Call` moves the `Vec`, not its buffer, and only a call's
+            // return, or the unwinding after this loop, touches its frame);
+            // `fr` is dropped before `frame` changes.
             let fr = unsafe { &mut *frame };
             debug_assert!(pc < insts.len());
             // SAFETY: `run_code` checked `Code::pcs_in_range`: `pc` starts
@@ -225,14 +262,14 @@ impl Engine<'_> {
                 Inst::If { op, k } => pc = self.if_enter(fr, &code, op, k, pc)?,
                 // Unless the run started at its block: the `scf.if` ran
                 // through its dialect, and the yield leaves the region.
-                Inst::Join { op, b, cont, copies } if b != entry || !calls.is_empty() => {
+                Inst::Join { op, b, cont, copies } if b != entry || calls.n != 0 => {
                     pc = self.if_join(fr, &code, op, cont, copies)?
                 }
                 Inst::Next { op, copies, .. } | Inst::Join { op, copies, .. } => exit!(self.exit_copies(op, copies)?),
                 Inst::Call { op, f, args, res } => {
                     pc = self.call_in_loop(fr, &code, calls, op, f, (args, res), pc)?;
-                    base = calls.last().map_or(base0, |c| c.base as usize);
-                    frame = top(calls, root);
+                    base = calls.base(base0);
+                    frame = calls.top(root);
                 }
                 Inst::Load { op, m, idx, d } => self.mem_load(fr, op, m, code.slots(idx), d)?,
                 Inst::Load1 { op, m, i, d } => self.mem_load(fr, op, m, &[i], d)?,
@@ -637,17 +674,17 @@ impl Engine<'_> {
         Ok(cont as usize)
     }
 
-    /// A direct call: for a defined function, pushes its [`Call`] (the
-    /// arguments straight in its entry block's slots, on a recycled frame)
-    /// and returns where its code starts; otherwise runs the op through its
-    /// dialect and returns `pc`.
+    /// A direct call: for a defined function, enters its [`Call`] (the
+    /// arguments straight in its entry block's slots, on the frame left at
+    /// this depth or a recycled one) and returns where its code starts;
+    /// otherwise runs the op through its dialect and returns `pc`.
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     fn call_in_loop(
         &mut self,
         fr: &mut Frame,
         code: &Code,
-        calls: &mut Vec<Call>,
+        calls: &mut Calls,
         op: OpId,
         f: FuncRef,
         (args, res): (Span, Slot),
@@ -661,14 +698,25 @@ impl Engine<'_> {
         // Charged as a call on the host stack is, though this one is not:
         // a run with an observer (which recurses) meets the same limits.
         self.enter_frame(op, fe.charge)?;
-        // A recycled frame keeps the last call's scalars: every slot is
-        // written before it is read (SSA dominance), so they are never seen.
-        let mut frame = self.frames[f.0 as usize].pop().unwrap_or_else(|| vec![Value::Opaque; fe.nslots as usize]);
+        // A frame of `f` that is not in use: the one at this depth, or
+        // one from its pool. A frame serves one function only, so a slot
+        // keeps one type, and the last call's scalars in it are never seen:
+        // every slot is written before it is read (SSA dominance).
+        let d = calls.n;
+        if d == calls.recs.len() {
+            let frame = self.frame_of(f.0, fe.nslots);
+            calls.recs.push(Call { frame, charged: 0, f: f.0, pc: 0, res: 0, base: 0, scoped: false, owns: false });
+        } else if calls.recs[d].f != f.0 {
+            let frame = self.frame_of(f.0, fe.nslots);
+            let old = std::mem::replace(&mut calls.recs[d].frame, frame);
+            self.frames[calls.recs[d].f as usize].push(old);
+        }
+        let c = &mut calls.recs[d];
         let arg0 = fe.arg0 as usize;
         match *code.slots(args) {
-            [s] => frame[arg0].copy_from(at(fr, s)),
+            [s] => c.frame[arg0].copy_from(at(fr, s)),
             ref args => {
-                for (d, s) in frame[arg0..arg0 + args.len()].iter_mut().zip(args) {
+                for (d, s) in c.frame[arg0..arg0 + args.len()].iter_mut().zip(args) {
                     d.copy_from(at(fr, *s));
                 }
             }
@@ -677,21 +725,35 @@ impl Engine<'_> {
             self.mem.push_scope();
         }
         let base = self.ctl.len() as u32;
-        let (charged, scoped, owns) = (fe.charge, fe.scoped, fe.owns);
-        calls.push(Call { frame, charged, f: f.0, pc: pc as u32, res, base, scoped, owns });
+        *c = Call {
+            frame: std::mem::take(&mut c.frame),
+            charged: fe.charge,
+            f: f.0,
+            pc: pc as u32,
+            res,
+            base,
+            scoped: fe.scoped,
+            owns: fe.owns,
+        };
+        calls.n = d + 1;
         Ok(fe.start as usize)
+    }
+
+    /// A frame for function `f` of `nslots` slots from its pool, or a new one.
+    #[inline(always)]
+    fn frame_of(&mut self, f: u32, nslots: u32) -> Vec<Value> {
+        self.frames[f as usize].pop().unwrap_or_else(|| vec![Value::Opaque; nslots as usize])
     }
 
     /// Returns from call `c` to `caller`, its results copied to their
     /// slots; returns where the caller goes on.
     #[inline(always)]
-    fn ret(&mut self, code: &Code, c: Call, caller: &mut Frame) -> usize {
+    fn ret(&mut self, code: &Code, c: &mut Call, caller: &mut Frame) -> usize {
         debug_assert!(self.ctl.len() == c.base as usize);
-        self.end_call(&c);
+        self.end_call(c);
         self.take_exits(code, &c.frame, caller, c.res);
-        let pc = c.pc as usize;
-        self.park(c);
-        pc
+        self.clear_owning(c);
+        c.pc as usize
     }
 
     /// Closes call `c`'s allocation scope and returns its charge.
@@ -703,15 +765,14 @@ impl Engine<'_> {
         self.leave_call(c.charged);
     }
 
-    /// Puts call `c`'s frame back for reuse, dropping what its slots own.
+    /// Drops what the slots of ended call `c`'s frame own.
     #[inline(always)]
-    fn park(&mut self, mut c: Call) {
+    fn clear_owning(&mut self, c: &mut Call) {
         if c.owns {
             for &s in self.funcs[c.f as usize].owning.iter() {
                 c.frame[s as usize] = Value::Opaque;
             }
         }
-        self.frames[c.f as usize].push(c.frame);
     }
 
     /// `memref.load` at the indices in `slots` (inlined, so that the
