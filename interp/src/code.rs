@@ -292,6 +292,10 @@ pub struct IfThen {
     pub res: (Slot, u32),
     /// The instruction after the `scf.if`.
     pub cont: u32,
+    /// Where the then block's instructions start.
+    pub then_pc: u32,
+    /// Where the else block's instructions start, or `cont` without one.
+    pub els_pc: u32,
 }
 
 /// The translated module.
@@ -340,7 +344,7 @@ impl Code {
         matches!(self.insts.last(), Some(Inst::End(_)))
             && self.starts.iter().all(|&s| (s as usize) < n)
             && self.fors.iter().all(|l| (l.cont as usize) < n && (l.start as usize) < n)
-            && self.ifs.iter().all(|i| (i.cont as usize) < n)
+            && self.ifs.iter().all(|i| [i.cont, i.then_pc, i.els_pc].iter().all(|&p| (p as usize) < n))
     }
 
     /// The frame length a run from block `b` needs (see `need`).
@@ -755,7 +759,9 @@ impl Translator<'_> {
         let res = (if n == 0 { 0 } else { self.result(op)? }, n);
         // `block` sets `cont` once the instruction is in place.
         let cont = u32::MAX;
-        self.code.ifs.push(IfThen { c: self.operand(op, 0)?, then, els, res, cont });
+        // `link_yields` sets the branches' starts once every block is in place.
+        let (then_pc, els_pc) = (u32::MAX, u32::MAX);
+        self.code.ifs.push(IfThen { c: self.operand(op, 0)?, then, els, res, cont, then_pc, els_pc });
         Some(Inst::If { op, k: self.code.ifs.len() as u32 - 1 })
     }
 }
@@ -788,6 +794,8 @@ impl Translator<'_> {
         }
         for k in 0..self.code.ifs.len() {
             let i = self.code.ifs[k];
+            self.code.ifs[k].then_pc = self.code.starts[i.then.0 as usize];
+            self.code.ifs[k].els_pc = i.els.map_or(i.cont, |b| self.code.starts[b.0 as usize]);
             let dsts: Vec<Slot> = (0..i.res.1).map(|j| i.res.0 + j).collect();
             for b in [Some(i.then), i.els].into_iter().flatten() {
                 if !self.relink(b, &dsts, |op, copies| Inst::Join { op, b, cont: i.cont, copies }) {

@@ -86,6 +86,8 @@ pub(super) struct Call {
     res: Slot,
     /// `Engine::ctl`'s length at the call: the callee's structures are above it.
     base: u32,
+    /// Where the caller's structures start on `Engine::ctl`.
+    caller_base: u32,
     /// Whether the callee has an allocation scope of its own.
     scoped: bool,
     /// Whether the callee's frame has slots that may own storage.
@@ -122,13 +124,6 @@ impl Calls {
     #[cfg(test)]
     pub(super) fn frames(&self) -> impl Iterator<Item = &Vec<Value>> {
         self.recs.iter().map(|c| &c.frame)
-    }
-
-    /// The length of `Engine::ctl` where the innermost call's structures
-    /// start, or `base0` outside any.
-    #[inline(always)]
-    fn base(&self, base0: usize) -> usize {
-        self.n.checked_sub(1).map_or(base0, |i| self.recs[i].base as usize)
     }
 }
 
@@ -181,25 +176,25 @@ impl Engine<'_> {
         }
     }
 
-    fn run_insts(&mut self, root: &mut Frame, entry: BlockId, base0: usize, calls: &mut Calls) -> Result<OpId> {
+    fn run_insts(&mut self, root: &mut Frame, entry: BlockId, mut base: usize, calls: &mut Calls) -> Result<OpId> {
         let code = Rc::clone(&self.code);
         let insts = &code.insts[..];
         let mut pc = code.start(entry);
-        // The running frame, `root` or the innermost call's, and the length
-        // of `self.ctl` where its structures start.
+        // The running frame, `root` or the innermost call's (`base` is the
+        // length of `self.ctl` where its structures start).
         let mut frame = calls.top(root);
-        let mut base = base0;
         // A region exit: the end of the run, or the return of a call.
         macro_rules! exit {
             ($op:expr) => {{
                 let op = $op;
                 let Some(i) = calls.n.checked_sub(1) else { return Ok(op) };
                 calls.n = i;
-                base = calls.base(base0);
                 frame = calls.top(root);
+                let c = &mut calls.recs[i];
+                base = c.caller_base as usize;
                 // SAFETY: as for `fr` below; the caller's frame is not the
-                // callee's, `calls.recs[i]`.
-                pc = self.ret(&code, &mut calls.recs[i], unsafe { &mut *frame });
+                // callee's, `c.frame`.
+                pc = self.ret(&code, c, unsafe { &mut *frame });
             }};
         }
         loop {
@@ -267,9 +262,10 @@ impl Engine<'_> {
                 }
                 Inst::Next { op, copies, .. } | Inst::Join { op, copies, .. } => exit!(self.exit_copies(op, copies)?),
                 Inst::Call { op, f, args, res } => {
-                    pc = self.call_in_loop(fr, &code, calls, op, f, (args, res), pc)?;
-                    base = calls.base(base0);
-                    frame = calls.top(root);
+                    if let Some(start) = self.call_in_loop(fr, &code, calls, op, f, (args, res), (pc, base))? {
+                        (pc, base) = (start, self.ctl.len());
+                        frame = calls.top(root);
+                    }
                 }
                 Inst::Load { op, m, idx, d } => self.mem_load(fr, op, m, code.slots(idx), d)?,
                 Inst::Load1 { op, m, i, d } => self.mem_load(fr, op, m, &[i], d)?,
@@ -654,15 +650,12 @@ impl Engine<'_> {
     #[inline(always)]
     fn if_enter(&mut self, fr: &mut Frame, code: &Code, op: OpId, k: u32, pc: usize) -> Result<usize> {
         self.tick1(op)?;
-        let i = code.ifs[k as usize];
+        let i = &code.ifs[k as usize];
         let Some(c) = at(fr, i.c).word() else {
             self.fallback(fr, op)?;
             return Ok(pc);
         };
-        match if c != 0 { Some(i.then) } else { i.els } {
-            Some(b) => Ok(code.start(b)),
-            None => Ok(pc),
-        }
+        Ok(if c != 0 { i.then_pc } else { i.els_pc } as usize)
     }
 
     /// The yield of a branch of a translated `scf.if`: its values become
@@ -674,10 +667,12 @@ impl Engine<'_> {
         Ok(cont as usize)
     }
 
-    /// A direct call: for a defined function, enters its [`Call`] (the
-    /// arguments straight in its entry block's slots, on the frame left at
-    /// this depth or a recycled one) and returns where its code starts;
-    /// otherwise runs the op through its dialect and returns `pc`.
+    /// A direct call from the instruction before `pc`, in a frame whose
+    /// structures start at `base` on `Engine::ctl`: for a defined function,
+    /// enters its [`Call`] (the arguments straight in its entry block's
+    /// slots, on the frame left at this depth or a recycled one) and
+    /// returns where its code starts; otherwise runs the op through its
+    /// dialect and returns `None`.
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     fn call_in_loop(
@@ -688,12 +683,12 @@ impl Engine<'_> {
         op: OpId,
         f: FuncRef,
         (args, res): (Span, Slot),
-        pc: usize,
-    ) -> Result<usize> {
+        (pc, caller_base): (usize, usize),
+    ) -> Result<Option<usize>> {
         self.tick1(op)?;
         let Some(fe) = self.funcs.get(f.0 as usize).and_then(|f| f.fast) else {
             self.fallback(fr, op)?;
-            return Ok(pc);
+            return Ok(None);
         };
         // Charged as a call on the host stack is, though this one is not:
         // a run with an observer (which recurses) meets the same limits.
@@ -705,7 +700,8 @@ impl Engine<'_> {
         let d = calls.n;
         if d == calls.recs.len() {
             let frame = self.frame_of(f.0, fe.nslots);
-            calls.recs.push(Call { frame, charged: 0, f: f.0, pc: 0, res: 0, base: 0, scoped: false, owns: false });
+            let (pc, res, base, caller_base, scoped, owns) = (0, 0, 0, 0, false, false);
+            calls.recs.push(Call { frame, charged: 0, f: f.0, pc, res, base, caller_base, scoped, owns });
         } else if calls.recs[d].f != f.0 {
             let frame = self.frame_of(f.0, fe.nslots);
             let old = std::mem::replace(&mut calls.recs[d].frame, frame);
@@ -725,18 +721,10 @@ impl Engine<'_> {
             self.mem.push_scope();
         }
         let base = self.ctl.len() as u32;
-        *c = Call {
-            frame: std::mem::take(&mut c.frame),
-            charged: fe.charge,
-            f: f.0,
-            pc: pc as u32,
-            res,
-            base,
-            scoped: fe.scoped,
-            owns: fe.owns,
-        };
+        (c.charged, c.f, c.pc, c.res, c.base) = (fe.charge, f.0, pc as u32, res, base);
+        (c.caller_base, c.scoped, c.owns) = (caller_base as u32, fe.scoped, fe.owns);
         calls.n = d + 1;
-        Ok(fe.start as usize)
+        Ok(Some(fe.start as usize))
     }
 
     /// A frame for function `f` of `nslots` slots from its pool, or a new one.
