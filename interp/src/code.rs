@@ -92,6 +92,9 @@ pub enum Inst {
     /// large results: every other instruction charges one unit and does
     /// not look its op's cost up.
     Charge(OpId),
+    /// Nothing: what a `Charge` becomes when the structure after it goes
+    /// back to its dialect (as `Inst::Op`, which charges all its fuel).
+    Nop,
     /// A constant: [`Code::consts`] entry `k` into `d`.
     Const { op: OpId, k: u32, d: Slot },
     /// An integer constant of `w` <= 64 bits, `bits`, into `d` (most
@@ -365,7 +368,7 @@ impl Code {
         };
         match *inst {
             word2!(i) => [i.a, i.b, i.d].into_iter().for_each(f),
-            Inst::Op(_) | Inst::End(_) | Inst::Charge(_) | Inst::Exit { .. } => {}
+            Inst::Op(_) | Inst::End(_) | Inst::Charge(_) | Inst::Nop | Inst::Exit { .. } => {}
             Inst::Const { d, .. } | Inst::ConstWord { d, .. } | Inst::ConstFloat { d, .. } => f(d),
             Inst::Int2 { a, b, d, .. } | Inst::Cmpf { a, b, d, .. } | Inst::Float2 { a, b, d, .. } => {
                 [a, b, d].into_iter().for_each(f)
@@ -810,6 +813,9 @@ impl Translator<'_> {
         let at = cont as usize - 1;
         if let Inst::For { op, .. } | Inst::If { op, .. } = self.code.insts[at] {
             self.code.insts[at] = Inst::Op(op);
+            if at > 0 && matches!(self.code.insts[at - 1], Inst::Charge(c) if c == op) {
+                self.code.insts[at - 1] = Inst::Nop;
+            }
         }
     }
 

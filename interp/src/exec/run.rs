@@ -221,6 +221,7 @@ impl Engine<'_> {
                 },
                 Inst::End(parent) => return Err(Error::unverified(parent, "block ends without a terminator")),
                 Inst::Charge(op) => self.charge_rest(op)?,
+                Inst::Nop => {}
                 Inst::Const { op, k, d } => self.constant(fr, &code, op, k, d)?,
                 Inst::ConstWord { op, w, d, bits } => self.packed(fr, op, d, Packed::word(u32::from(w), bits))?,
                 Inst::ConstFloat { op, k, d, bits } => {
