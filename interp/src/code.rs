@@ -782,9 +782,8 @@ impl Translator<'_> {
 
     /// Turns the `scf.yield`s ending the bodies of translated loops and
     /// `scf.if`s into [`Inst::Next`] and [`Inst::Join`]. A structure with a
-    /// yield that cannot be linked (one left to its dialect, as a heavy op
-    /// is) runs through its dialect too: translated, it would leave the
-    /// region at that yield.
+    /// yield that cannot be linked (see `relink`) runs through its dialect:
+    /// translated, it would leave the region at that yield.
     fn link_yields(&mut self) {
         for k in 0..self.code.fors.len() {
             let l = self.code.fors[k];
