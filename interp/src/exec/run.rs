@@ -34,6 +34,23 @@ fn at_mut(fr: &mut Frame, s: Slot) -> &mut Value {
     unsafe { fr.get_unchecked_mut(s as usize) }
 }
 
+/// Where `Engine::run_insts` is: a pointer to the next instruction, so
+/// that stepping is one add. Every one comes from [`ip_at`] or steps by
+/// one from an instruction that is not an `Inst::End`.
+type Ip = *const Inst;
+
+/// A pointer to instruction `pc` of `code`, which `Engine::run_insts`
+/// reads through unchecked. `Engine::run_code` checked
+/// `Code::pcs_in_range`: `pc` is a block start or a continuation, all in
+/// range, and an instruction falls through only when it is not the last
+/// one, an `Inst::End` (which returns); so every pointer read is in
+/// `code.insts`, which the run holds.
+#[inline(always)]
+fn ip_at(code: &Code, pc: usize) -> Ip {
+    debug_assert!(pc < code.insts.len());
+    code.insts.as_ptr().wrapping_add(pc)
+}
+
 /// Copies slot `s` into slot `d`, of the same type, as [`Value::copy_from`].
 #[inline(always)]
 fn copy_slot(fr: &mut Frame, s: Slot, d: Slot) {
@@ -81,7 +98,7 @@ pub(super) struct Call {
     /// The function called.
     f: u32,
     /// The caller's next instruction.
-    pc: u32,
+    ip: Ip,
     /// The caller's slot for the first result.
     res: Slot,
     /// `Engine::ctl`'s length at the call: the callee's structures are above it.
@@ -105,7 +122,12 @@ pub(super) struct Calls {
 }
 
 impl Calls {
-    /// The frame of the innermost call, or `root` outside any.
+    /// The frame of the innermost call, or `root` outside any. The
+    /// pointer stays valid while that call is open: `root` is borrowed
+    /// for the whole run, and nothing resizes, frees or reads a call's
+    /// frame otherwise while the call is in `recs[..n]` (moving a `Call`
+    /// moves the `Vec`, not its buffer, and only the call's return, or
+    /// the unwinding in `Engine::run_code`, touches its frame).
     #[inline(always)]
     fn top(&mut self, root: &mut Frame) -> *mut Frame {
         match self.n.checked_sub(1) {
@@ -178,54 +200,38 @@ impl Engine<'_> {
 
     fn run_insts(&mut self, root: &mut Frame, entry: BlockId, mut base: usize, calls: &mut Calls) -> Result<OpId> {
         let code = Rc::clone(&self.code);
-        let insts = &code.insts[..];
-        let mut pc = code.start(entry);
-        // The running frame, `root` or the innermost call's (`base` is the
-        // length of `self.ctl` where its structures start).
+        let mut ip = ip_at(&code, code.start(entry));
+        // The running frame, `root` or the innermost call's, whose
+        // structures start at `base` on `self.ctl`.
         let mut frame = calls.top(root);
-        // A region exit: the end of the run, or the return of a call.
-        macro_rules! exit {
-            ($op:expr) => {{
-                let op = $op;
-                let Some(i) = calls.n.checked_sub(1) else { return Ok(op) };
-                calls.n = i;
-                frame = calls.top(root);
-                let c = &mut calls.recs[i];
-                base = c.caller_base as usize;
-                // SAFETY: as for `fr` below; the caller's frame is not the
-                // callee's, `c.frame`.
-                pc = self.ret(&code, c, unsafe { &mut *frame });
-            }};
+        // Goes on at `$to`, or, when it is `None`, leaves by `$op`: the end
+        // of the run, or the return of a call.
+        macro_rules! go {
+            ($op:expr, $to:expr) => {
+                match ($to, $op) {
+                    (Some(to), _) => ip = to,
+                    (None, op) => match self.ret_open(&code, calls, root) {
+                        Some(to) => (frame, base, ip) = to,
+                        None => return Ok(op),
+                    },
+                }
+            };
         }
         loop {
-            // SAFETY: `frame` is `root`, borrowed for this whole run, or the
-            // buffer of the innermost call's frame, which nothing resizes,
-            // frees or reads otherwise while the call is in `calls` (moving
-            // a `Call` moves the `Vec`, not its buffer, and only a call's
-            // return, or the unwinding after this loop, touches its frame);
-            // `fr` is dropped before `frame` changes.
+            // SAFETY: see `Calls::top`; `fr` is dropped before `frame` changes.
             let fr = unsafe { &mut *frame };
-            debug_assert!(pc < insts.len());
-            // SAFETY: `run_code` checked `Code::pcs_in_range`: `pc` starts
-            // at a block start, a jump sets it to a block start or a
-            // continuation, all in range, and an instruction falls through
-            // only when it is not the last one, an `Inst::End` (which
-            // returns).
-            let inst = unsafe { insts.get_unchecked(pc) };
-            pc += 1;
+            // SAFETY: see `ip_at`.
+            let inst = unsafe { &*ip };
+            ip = ip.wrapping_add(1);
             match *inst {
-                Inst::Op(op) => match self.op_flow(fr, op)? {
-                    Flow::Next => {}
-                    Flow::Branch(t, vals) => pc = self.jump(fr, op, t, vals)?,
-                    Flow::Exit(vals) => exit!(self.exit_with(op, vals)),
-                },
+                Inst::Op(op) => go!(op, self.dialect_op(fr, op, ip)?),
                 Inst::End(parent) => return Err(Error::unverified(parent, "block ends without a terminator")),
                 Inst::Charge(op) => self.charge_rest(op)?,
                 Inst::Nop => {}
                 Inst::Const { op, k, d } => self.constant(fr, &code, op, k, d)?,
                 Inst::ConstWord { op, w, d, bits } => self.packed(fr, op, d, Packed::word(u32::from(w), bits))?,
-                Inst::ConstFloat { op, k, d, bits } => {
-                    self.packed(fr, op, d, Packed::Float { kind: k, lo: bits, hi: 0 })?
+                Inst::ConstFloat { op, k, d, bits: lo } => {
+                    self.packed(fr, op, d, Packed::Float { kind: k, lo, hi: 0 })?
                 }
                 Inst::Int2 { op, f, w, fl, a, b, d } => self.int2(fr, op, f, w, fl, [a, b, d])?,
                 Inst::Add(i) => self.word2(fr, Bin::Add, i)?,
@@ -248,24 +254,18 @@ impl Engine<'_> {
                 Inst::Select { op, c, t, f, d } => self.select(fr, op, [c, t, f, d])?,
                 Inst::IntToFloat { op, signed, from, k, a, d } => self.int_to_float(fr, op, (signed, from, k), a, d)?,
                 Inst::Float2 { op, f, k, a, b, d } => self.float2(fr, op, f, k, [a, b, d])?,
-                Inst::Br { op, to, copies } => pc = self.br(fr, &code, op, to, copies)?,
-                Inst::CondBr { op, c, k } => pc = self.cond_br(fr, &code, op, c, k)?,
-                Inst::Exit { op, vals } => exit!(self.exit(op, vals)?),
-                Inst::For { op, k } => pc = self.for_enter(fr, &code, op, k, pc)?,
-                Inst::Next { op, k, copies } if self.ctl.len() > base && self.in_loop(k) => {
-                    pc = self.for_next(fr, &code, op, k, copies)?
+                Inst::Br { op, to, copies } => ip = self.br(fr, &code, op, to, copies)?,
+                Inst::CondBr { op, c, k } => ip = self.cond_br(fr, &code, op, c, k)?,
+                Inst::Exit { op, vals } => go!(op, self.exit(op, vals)?),
+                Inst::For { op, k } => ip = self.for_enter(fr, &code, op, k, ip)?,
+                Inst::Next { op, k, copies } => go!(op, self.for_next(fr, &code, op, (k, copies), base)?),
+                Inst::If { op, k } => ip = self.if_enter(fr, &code, op, k, ip)?,
+                Inst::Join { op, b, cont, copies } => {
+                    go!(op, self.if_join(fr, &code, op, (cont, copies), b == entry && calls.n == 0)?)
                 }
-                Inst::If { op, k } => pc = self.if_enter(fr, &code, op, k, pc)?,
-                // Unless the run started at its block: the `scf.if` ran
-                // through its dialect, and the yield leaves the region.
-                Inst::Join { op, b, cont, copies } if b != entry || calls.n != 0 => {
-                    pc = self.if_join(fr, &code, op, cont, copies)?
-                }
-                Inst::Next { op, copies, .. } | Inst::Join { op, copies, .. } => exit!(self.exit_copies(op, copies)?),
                 Inst::Call { op, f, args, res } => {
-                    if let Some(start) = self.call_in_loop(fr, &code, calls, op, f, (args, res), (pc, base))? {
-                        (pc, base) = (start, self.ctl.len());
-                        frame = calls.top(root);
+                    if let Some(start) = self.call_in_loop(fr, &code, calls, op, f, (args, res), (ip, base))? {
+                        (frame, base, ip) = (calls.top(root), self.ctl.len(), start);
                     }
                 }
                 Inst::Load { op, m, idx, d } => self.mem_load(fr, op, m, code.slots(idx), d)?,
@@ -284,11 +284,21 @@ impl Engine<'_> {
         matches!(self.ctl.last(), Some(c) if c.k == k)
     }
 
-    /// Ticks and executes `op` through its dialect.
+    /// Ticks and executes `op` (at `ip`, the instruction after it)
+    /// through its dialect: where the run goes on, or `None` when `op`
+    /// leaves the region (its values in `self.exits`).
     #[inline]
-    fn op_flow(&mut self, fr: &mut Frame, op: OpId) -> Result<Flow> {
+    fn dialect_op(&mut self, fr: &mut Frame, op: OpId, ip: Ip) -> Result<Option<Ip>> {
         self.tick(op)?;
-        self.step(fr, op)
+        Ok(match self.step(fr, op)? {
+            Flow::Next => Some(ip),
+            Flow::Branch(t, vals) => Some(self.jump(fr, op, t, vals)?),
+            Flow::Exit(vals) => {
+                self.exits = vals;
+                self.exit_at = ExitVals::Owned;
+                None
+            }
+        })
     }
 
     /// Executes a non-terminator through its dialect (already ticked).
@@ -301,15 +311,9 @@ impl Engine<'_> {
     }
 
     /// Passes `vals` to block `t` and returns where it starts.
-    fn jump(&mut self, fr: &mut Frame, op: OpId, t: BlockId, vals: Vec<Value>) -> Result<usize> {
+    fn jump(&mut self, fr: &mut Frame, op: OpId, t: BlockId, vals: Vec<Value>) -> Result<Ip> {
         self.set_block_args(fr, t, vals, op)?;
-        Ok(self.code.start(t))
-    }
-
-    fn exit_with(&mut self, op: OpId, vals: Vec<Value>) -> OpId {
-        self.exits = vals;
-        self.exit_at = ExitVals::Owned;
-        op
+        Ok(ip_at(&self.code, self.code.start(t)))
     }
 
     #[inline(always)]
@@ -463,16 +467,21 @@ impl Engine<'_> {
     #[inline(always)]
     fn copy(&mut self, fr: &mut Frame, code: &Code, c: Copies) {
         let pairs = code.copies(c);
-        // One value (a yield's, a branch's argument) is the common case.
-        if let [(s, d)] = *pairs {
-            copy_slot(fr, s, d);
-            return;
-        }
-        if !c.temp {
-            for &(s, d) in pairs {
-                copy_slot(fr, s, d);
+        // One or two values (a yield's, a loop-carried pair of a branch)
+        // are the common cases: unrolled, with no loop to set up.
+        match *pairs {
+            [(s, d)] => return copy_slot(fr, s, d),
+            [(s0, d0), (s1, d1)] if !c.temp => {
+                copy_slot(fr, s0, d0);
+                return copy_slot(fr, s1, d1);
             }
-            return;
+            _ if !c.temp => {
+                for &(s, d) in pairs {
+                    copy_slot(fr, s, d);
+                }
+                return;
+            }
+            _ => {}
         }
         self.scratch.clear();
         self.scratch.extend(pairs.iter().map(|&(s, _)| at(fr, s).clone()));
@@ -482,14 +491,14 @@ impl Engine<'_> {
     }
 
     #[inline(always)]
-    fn br(&mut self, fr: &mut Frame, code: &Code, op: OpId, to: BlockId, c: Copies) -> Result<usize> {
+    fn br(&mut self, fr: &mut Frame, code: &Code, op: OpId, to: BlockId, c: Copies) -> Result<Ip> {
         self.tick1(op)?;
         self.copy(fr, code, c);
-        Ok(code.start(to))
+        Ok(ip_at(code, code.start(to)))
     }
 
     #[inline(always)]
-    fn cond_br(&mut self, fr: &mut Frame, code: &Code, op: OpId, c: Slot, k: u32) -> Result<usize> {
+    fn cond_br(&mut self, fr: &mut Frame, code: &Code, op: OpId, c: Slot, k: u32) -> Result<Ip> {
         self.tick1(op)?;
         let Some(cond) = at(fr, c).word() else {
             // Poison: the dialect reports it.
@@ -501,21 +510,15 @@ impl Engine<'_> {
         let targets = code.conds[k as usize];
         let (to, copies) = if cond != 0 { targets.t } else { targets.f };
         self.copy(fr, code, copies);
-        Ok(code.start(to))
+        Ok(ip_at(code, code.start(to)))
     }
 
+    /// A region exit (always `None`, for `go!`).
     #[inline(always)]
-    fn exit(&mut self, op: OpId, vals: Span) -> Result<OpId> {
+    fn exit(&mut self, op: OpId, vals: Span) -> Result<Option<Ip>> {
         self.tick1(op)?;
         self.exit_at = ExitVals::Slots(vals);
-        Ok(op)
-    }
-
-    /// A yield of a structure that ran through its dialect: a plain exit.
-    fn exit_copies(&mut self, op: OpId, copies: Copies) -> Result<OpId> {
-        self.tick1(op)?;
-        self.exit_at = ExitVals::Copies(copies);
-        Ok(op)
+        Ok(None)
     }
 
     /// The values of the last region exit, from `fr`, the frame that ran
@@ -557,12 +560,12 @@ impl Engine<'_> {
         }
     }
 
-    /// Enters `scf.for` `k` (at `pc`, the instruction after it): its body's
-    /// start, or `pc` when it runs no iteration. Each iteration of a body
+    /// Enters `scf.for` `k` (at `ip`, the instruction after it): its body's
+    /// start, or `ip` when it runs no iteration. Each iteration of a body
     /// that allocates on the stack gets its own allocation scope, as
     /// `Engine::run_scoped` gives it.
     #[inline(always)]
-    fn for_enter(&mut self, fr: &mut Frame, code: &Code, op: OpId, k: u32, pc: usize) -> Result<usize> {
+    fn for_enter(&mut self, fr: &mut Frame, code: &Code, op: OpId, k: u32, ip: Ip) -> Result<Ip> {
         self.tick1(op)?;
         let l = code.fors[k as usize];
         let (lb, ub, step) = match l.affine {
@@ -571,7 +574,7 @@ impl Engine<'_> {
                 let [lb, ub] = [l.bounds[0], l.bounds[1]].map(|s| at(fr, s).word());
                 let (Some(lb), Some(ub), Some(step)) = (lb, ub, at(fr, l.bounds[2]).word()) else {
                     self.fallback(fr, op)?;
-                    return Ok(pc);
+                    return Ok(ip);
                 };
                 (lb, ub, step)
             }
@@ -587,21 +590,34 @@ impl Engine<'_> {
         };
         if !runs {
             self.loop_results(fr, l.inits.len as usize, iters, l.res);
-            return Ok(pc);
+            return Ok(ip);
         }
         *at_mut(fr, l.iv) = Value::int(Int::from_word(w, lb & word::mask(w)));
         if l.scoped {
             self.mem.push_scope();
         }
         self.ctl.push(Ctl { k, iv: lb, ub, step });
-        Ok(l.start as usize)
+        Ok(ip_at(code, l.start as usize))
     }
 
     /// The yield of loop `k`'s body: the next iteration's start, or the
-    /// instruction after the loop.
+    /// instruction after the loop; `None` when the loop is not the
+    /// innermost structure entered above `base` (it ran through its
+    /// dialect, and the yield leaves the region).
     #[inline(always)]
-    fn for_next(&mut self, fr: &mut Frame, code: &Code, op: OpId, k: u32, copies: Copies) -> Result<usize> {
+    fn for_next(
+        &mut self,
+        fr: &mut Frame,
+        code: &Code,
+        op: OpId,
+        (k, copies): (u32, Copies),
+        base: usize,
+    ) -> Result<Option<Ip>> {
         self.tick1(op)?;
+        if self.ctl.len() <= base || !self.in_loop(k) {
+            self.exit_at = ExitVals::Copies(copies);
+            return Ok(None);
+        }
         self.copy(fr, code, copies);
         // Fields are read where used: a copy of the whole entry stays live
         // across the copies above and spills.
@@ -631,11 +647,11 @@ impl Engine<'_> {
             if l.scoped {
                 self.mem.push_scope();
             }
-            return Ok(l.start as usize);
+            return Ok(Some(ip_at(code, l.start as usize)));
         }
         self.ctl.pop();
         self.loop_results(fr, copies.len as usize, l.iv as usize + 1, l.res);
-        Ok(l.cont as usize)
+        Ok(Some(ip_at(code, l.cont as usize)))
     }
 
     /// Copies the `n` iteration arguments from slot `iters` to the loop's results.
@@ -646,29 +662,42 @@ impl Engine<'_> {
         }
     }
 
-    /// Enters `scf.if` `k` (at `pc`, the instruction after it): the start of
-    /// the branch taken, or `pc` when there is none.
+    /// Enters `scf.if` `k` (at `ip`, the instruction after it): the start of
+    /// the branch taken, or `ip` when there is none.
     #[inline(always)]
-    fn if_enter(&mut self, fr: &mut Frame, code: &Code, op: OpId, k: u32, pc: usize) -> Result<usize> {
+    fn if_enter(&mut self, fr: &mut Frame, code: &Code, op: OpId, k: u32, ip: Ip) -> Result<Ip> {
         self.tick1(op)?;
         let i = &code.ifs[k as usize];
         let Some(c) = at(fr, i.c).word() else {
             self.fallback(fr, op)?;
-            return Ok(pc);
+            return Ok(ip);
         };
-        Ok(if c != 0 { i.then_pc } else { i.els_pc } as usize)
+        Ok(ip_at(code, if c != 0 { i.then_pc } else { i.els_pc } as usize))
     }
 
     /// The yield of a branch of a translated `scf.if`: its values become
-    /// the results, and the run goes on at `cont`, after the `scf.if`.
+    /// the results, and the run goes on at `cont`, after the `scf.if`;
+    /// `None` when the yield `leaves` the region instead (the run started
+    /// at its block: the `scf.if` ran through its dialect).
     #[inline(always)]
-    fn if_join(&mut self, fr: &mut Frame, code: &Code, op: OpId, cont: u32, copies: Copies) -> Result<usize> {
+    fn if_join(
+        &mut self,
+        fr: &mut Frame,
+        code: &Code,
+        op: OpId,
+        (cont, copies): (u32, Copies),
+        leaves: bool,
+    ) -> Result<Option<Ip>> {
         self.tick1(op)?;
+        if leaves {
+            self.exit_at = ExitVals::Copies(copies);
+            return Ok(None);
+        }
         self.copy(fr, code, copies);
-        Ok(cont as usize)
+        Ok(Some(ip_at(code, cont as usize)))
     }
 
-    /// A direct call from the instruction before `pc`, in a frame whose
+    /// A direct call from the instruction before `ip`, in a frame whose
     /// structures start at `base` on `Engine::ctl`: for a defined function,
     /// enters its [`Call`] (the arguments straight in its entry block's
     /// slots, on the frame left at this depth or a recycled one) and
@@ -684,8 +713,8 @@ impl Engine<'_> {
         op: OpId,
         f: FuncRef,
         (args, res): (Span, Slot),
-        (pc, caller_base): (usize, usize),
-    ) -> Result<Option<usize>> {
+        (ip, caller_base): (Ip, usize),
+    ) -> Result<Option<Ip>> {
         self.tick1(op)?;
         let Some(fe) = self.funcs.get(f.0 as usize).and_then(|f| f.fast) else {
             self.fallback(fr, op)?;
@@ -701,8 +730,8 @@ impl Engine<'_> {
         let d = calls.n;
         if d == calls.recs.len() {
             let frame = self.frame_of(f.0, fe.nslots);
-            let (pc, res, base, caller_base, scoped, owns) = (0, 0, 0, 0, false, false);
-            calls.recs.push(Call { frame, charged: 0, f: f.0, pc, res, base, caller_base, scoped, owns });
+            let (ip, res, base, caller_base, scoped, owns) = (std::ptr::null(), 0, 0, 0, false, false);
+            calls.recs.push(Call { frame, charged: 0, f: f.0, ip, res, base, caller_base, scoped, owns });
         } else if calls.recs[d].f != f.0 {
             let frame = self.frame_of(f.0, fe.nslots);
             let old = std::mem::replace(&mut calls.recs[d].frame, frame);
@@ -722,10 +751,10 @@ impl Engine<'_> {
             self.mem.push_scope();
         }
         let base = self.ctl.len() as u32;
-        (c.charged, c.f, c.pc, c.res, c.base) = (fe.charge, f.0, pc as u32, res, base);
+        (c.charged, c.f, c.ip, c.res, c.base) = (fe.charge, f.0, ip, res, base);
         (c.caller_base, c.scoped, c.owns) = (caller_base as u32, fe.scoped, fe.owns);
         calls.n = d + 1;
-        Ok(Some(fe.start as usize))
+        Ok(Some(ip_at(code, fe.start as usize)))
     }
 
     /// A frame for function `f` of `nslots` slots from its pool, or a new one.
@@ -734,15 +763,29 @@ impl Engine<'_> {
         self.frames[f as usize].pop().unwrap_or_else(|| vec![Value::Opaque; nslots as usize])
     }
 
+    /// Returns from the innermost open call: the caller's frame, where
+    /// its structures start on `self.ctl`, and where it goes on; `None`
+    /// when no call is open, and the run ends.
+    #[inline(always)]
+    fn ret_open(&mut self, code: &Code, calls: &mut Calls, root: &mut Frame) -> Option<(*mut Frame, usize, Ip)> {
+        let i = calls.n.checked_sub(1)?;
+        calls.n = i;
+        let frame = calls.top(root);
+        let c = &mut calls.recs[i];
+        // SAFETY: see `Calls::top`; the caller's frame is not the callee's, `c.frame`.
+        let ip = self.ret(code, c, unsafe { &mut *frame });
+        Some((frame, c.caller_base as usize, ip))
+    }
+
     /// Returns from call `c` to `caller`, its results copied to their
     /// slots; returns where the caller goes on.
     #[inline(always)]
-    fn ret(&mut self, code: &Code, c: &mut Call, caller: &mut Frame) -> usize {
+    fn ret(&mut self, code: &Code, c: &mut Call, caller: &mut Frame) -> Ip {
         debug_assert!(self.ctl.len() == c.base as usize);
         self.end_call(c);
         self.take_exits(code, &c.frame, caller, c.res);
         self.clear_owning(c);
-        c.pc as usize
+        c.ip
     }
 
     /// Closes call `c`'s allocation scope and returns its charge.
