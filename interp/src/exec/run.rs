@@ -4,7 +4,7 @@
 //! a flag or UB consequence, an unusual value) goes to [`Engine::fallback`],
 //! which runs the op through its dialect exactly as an [`Inst::Op`].
 
-use super::{Engine, Flow, Frame};
+use super::{Engine, FastEntry, Flow, Frame};
 use crate::code::{Code, Copies, FBin, Inst, Slot, Span, Word2};
 use crate::error::{Error, ErrorKind, Result};
 use crate::float::{self, host, Round};
@@ -93,10 +93,11 @@ pub(super) struct Call {
     /// The callee's frame. It stays here when the call returns, for the
     /// next call of the same function at this depth.
     frame: Vec<Value>,
-    /// The bytes `Engine::enter_frame` charged.
-    charged: usize,
     /// The function called.
     f: u32,
+    /// What calling `f` needs, kept with its frame: the next call at this
+    /// depth is most often of the same function, and looks up nothing.
+    fe: FastEntry,
     /// The caller's next instruction.
     ip: Ip,
     /// The caller's slot for the first result.
@@ -105,10 +106,6 @@ pub(super) struct Call {
     base: u32,
     /// Where the caller's structures start on `Engine::ctl`.
     caller_base: u32,
-    /// Whether the callee has an allocation scope of its own.
-    scoped: bool,
-    /// Whether the callee's frame has slots that may own storage.
-    owns: bool,
 }
 
 /// The calls translated code has entered in its own loop and not returned
@@ -700,7 +697,7 @@ impl Engine<'_> {
     /// A direct call from the instruction before `ip`, in a frame whose
     /// structures start at `base` on `Engine::ctl`: for a defined function,
     /// enters its [`Call`] (the arguments straight in its entry block's
-    /// slots, on the frame left at this depth or a recycled one) and
+    /// slots, on the frame `call_frame` keeps at this depth) and
     /// returns where its code starts; otherwise runs the op through its
     /// dialect and returns `None`.
     #[allow(clippy::too_many_arguments)]
@@ -716,28 +713,16 @@ impl Engine<'_> {
         (ip, caller_base): (Ip, usize),
     ) -> Result<Option<Ip>> {
         self.tick1(op)?;
-        let Some(fe) = self.funcs.get(f.0 as usize).and_then(|f| f.fast) else {
+        let d = calls.n;
+        if calls.recs.get(d).is_none_or(|c| c.f != f.0) && !self.call_frame(calls, f) {
             self.fallback(fr, op)?;
             return Ok(None);
-        };
+        }
+        let c = &mut calls.recs[d];
+        let fe = c.fe;
         // Charged as a call on the host stack is, though this one is not:
         // a run with an observer (which recurses) meets the same limits.
         self.enter_frame(op, fe.charge)?;
-        // A frame of `f` that is not in use: the one at this depth, or
-        // one from its pool. A frame serves one function only, so a slot
-        // keeps one type, and the last call's scalars in it are never seen:
-        // every slot is written before it is read (SSA dominance).
-        let d = calls.n;
-        if d == calls.recs.len() {
-            let frame = self.frame_of(f.0, fe.nslots);
-            let (ip, res, base, caller_base, scoped, owns) = (std::ptr::null(), 0, 0, 0, false, false);
-            calls.recs.push(Call { frame, charged: 0, f: f.0, ip, res, base, caller_base, scoped, owns });
-        } else if calls.recs[d].f != f.0 {
-            let frame = self.frame_of(f.0, fe.nslots);
-            let old = std::mem::replace(&mut calls.recs[d].frame, frame);
-            self.frames[calls.recs[d].f as usize].push(old);
-        }
-        let c = &mut calls.recs[d];
         let arg0 = fe.arg0 as usize;
         match *code.slots(args) {
             [s] => c.frame[arg0].copy_from(at(fr, s)),
@@ -750,11 +735,34 @@ impl Engine<'_> {
         if fe.scoped {
             self.mem.push_scope();
         }
-        let base = self.ctl.len() as u32;
-        (c.charged, c.f, c.ip, c.res, c.base) = (fe.charge, f.0, ip, res, base);
-        (c.caller_base, c.scoped, c.owns) = (caller_base as u32, fe.scoped, fe.owns);
+        (c.ip, c.res, c.base, c.caller_base) = (ip, res, self.ctl.len() as u32, caller_base as u32);
         calls.n = d + 1;
         Ok(Some(ip_at(code, fe.start as usize)))
+    }
+
+    /// Puts a frame of `f` in the record at the depth of the next call,
+    /// `calls.n`, when `f` has code to call in the loop (`Func::fast`):
+    /// the record's own frame when it serves `f`, else one of `f`'s pool
+    /// or a new one, the record's old frame going back to its function's
+    /// pool. A frame serves one function only, so a slot keeps one type,
+    /// and the last call's scalars in it are never seen: every slot is
+    /// written before it is read (SSA dominance).
+    #[inline(never)]
+    fn call_frame(&mut self, calls: &mut Calls, f: FuncRef) -> bool {
+        let Some(fe) = self.funcs.get(f.0 as usize).and_then(|f| f.fast) else { return false };
+        let frame = self.frame_of(f.0, fe.nslots);
+        match calls.recs.get_mut(calls.n) {
+            Some(c) => {
+                let old = std::mem::replace(&mut c.frame, frame);
+                self.frames[c.f as usize].push(old);
+                (c.f, c.fe) = (f.0, fe);
+            }
+            None => {
+                let (ip, res, base, caller_base) = (std::ptr::null(), 0, 0, 0);
+                calls.recs.push(Call { frame, f: f.0, fe, ip, res, base, caller_base });
+            }
+        }
+        true
     }
 
     /// A frame for function `f` of `nslots` slots from its pool, or a new one.
@@ -791,16 +799,16 @@ impl Engine<'_> {
     /// Closes call `c`'s allocation scope and returns its charge.
     #[inline(always)]
     fn end_call(&mut self, c: &Call) {
-        if c.scoped {
+        if c.fe.scoped {
             self.mem.pop_scope();
         }
-        self.leave_call(c.charged);
+        self.leave_call(c.fe.charge);
     }
 
     /// Drops what the slots of ended call `c`'s frame own.
     #[inline(always)]
     fn clear_owning(&mut self, c: &mut Call) {
-        if c.owns {
+        if c.fe.owns {
             for &s in self.funcs[c.f as usize].owning.iter() {
                 c.frame[s as usize] = Value::Opaque;
             }
