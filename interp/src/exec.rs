@@ -184,13 +184,17 @@ pub struct Engine<'m> {
     /// adds): the number of ops executed is `work - extra`, so light ops
     /// count themselves with the one addition their fuel needs anyway.
     extra: u64,
-    /// Fuel spent: one per op plus the elements it touches (`--max-steps`).
-    work: u64,
+    /// Fuel units left until `check_at`: the fuel spent (one per op plus
+    /// the elements it touches, what `--max-steps` bounds) is `check_at -
+    /// left`. Counting down, an instruction spends its unit with one
+    /// decrement and a test for zero. At least 1 between ticks.
+    left: u64,
     /// When `--timeout` runs out, and how often (in fuel) to look at the clock.
     deadline: Option<std::time::Instant>,
     next_clock: u64,
     /// The fuel total at which [`Engine::tick`] takes its slow path: the
-    /// next clock reading or the step limit, whichever comes first.
+    /// next clock reading or the step limit, whichever comes first (or one
+    /// past the fuel spent, once that has reached them).
     check_at: u64,
     depth: u32,
     /// Where print functions write.
@@ -298,10 +302,10 @@ impl<'m> Engine<'m> {
             funcs: Vec::new(),
             by_name: FxHashMap::default(),
             extra: 0,
-            work: 0,
+            left: 1,
             deadline: None,
             next_clock: 0,
-            check_at: 0,
+            check_at: 1,
             depth: 0,
             out,
             mem: crate::memory::Memory::with_limit(cfg.max_memory),
@@ -1135,9 +1139,8 @@ impl<'m> Engine<'m> {
         if c == 1 {
             return self.tick1(op);
         }
-        let w = self.work.saturating_add(c);
-        if w < self.check_at {
-            self.work = w;
+        if c < self.left {
+            self.left -= c;
             self.extra = self.extra.wrapping_add(c - 1);
             return Ok(());
         }
@@ -1149,11 +1152,11 @@ impl<'m> Engine<'m> {
     /// instruction spent the rest, if any).
     #[inline(always)]
     pub(super) fn tick1(&mut self, op: OpId) -> Result<()> {
-        let w = self.work.wrapping_add(1);
-        if w < self.check_at {
-            self.work = w;
+        self.left -= 1;
+        if self.left != 0 {
             return Ok(());
         }
+        self.left = 1;
         self.tick_slow(op, 1)
     }
 
@@ -1166,7 +1169,7 @@ impl<'m> Engine<'m> {
     #[inline(never)]
     pub(super) fn charge_rest(&mut self, op: OpId) -> Result<()> {
         self.tick_slow(op, self.cost[op.0 as usize])?;
-        self.work = self.work.saturating_sub(1);
+        self.left += 1;
         Ok(())
     }
 
@@ -1186,17 +1189,19 @@ impl<'m> Engine<'m> {
     /// types do not show, like printing a dynamically sized memref, charge
     /// them here), and looks at the clock when `--timeout` is set.
     pub(crate) fn charge(&mut self, op: OpId, units: u64) -> Result<()> {
-        let before = self.work;
-        self.work = self.work.saturating_add(units);
-        self.extra = self.extra.wrapping_add(self.work - before);
+        let before = self.work();
+        let work = before.saturating_add(units);
+        self.extra = self.extra.wrapping_add(work - before);
+        self.set_work(work);
         if let Some(max) = self.cfg.max_steps {
-            if self.work > max {
+            if work > max {
                 return Err(Error::at(op, ErrorKind::Fuel(max)));
             }
         }
-        if self.work >= self.next_clock {
-            self.next_clock = self.work.saturating_add(1 << 16);
+        if work >= self.next_clock {
+            self.next_clock = work.saturating_add(1 << 16);
             self.check_at = self.next_clock.min(self.cfg.max_steps.map_or(u64::MAX, |m| m.saturating_add(1)));
+            self.set_work(work);
             if let Some(d) = self.deadline {
                 if std::time::Instant::now() >= d {
                     let secs = self.cfg.timeout.map_or(0.0, |t| t.as_secs_f64());
@@ -1212,12 +1217,23 @@ impl<'m> Engine<'m> {
 
     /// Fuel spent so far (what `--max-steps` bounds).
     pub fn work(&self) -> u64 {
-        self.work
+        self.check_at - self.left
+    }
+
+    /// Makes the fuel spent `work`, keeping `left` at least 1: when `work`
+    /// has reached `check_at` (a limit just failed), the check moves to
+    /// one past it, so the next tick takes the slow path and checks again.
+    fn set_work(&mut self, work: u64) {
+        if work >= self.check_at {
+            // At `u64::MAX` (never reached by counting) the last unit is lost.
+            self.check_at = work.saturating_add(1);
+        }
+        self.left = (self.check_at - work).max(1);
     }
 
     /// Number of ops executed so far.
     pub fn steps(&self) -> u64 {
-        self.work.wrapping_sub(self.extra)
+        self.work().wrapping_sub(self.extra)
     }
 
     /// Calls function `f` with `args` from op `at`.
@@ -1660,6 +1676,38 @@ mod tests {
         let rec = "func.func @main() {\n  call @main() : () -> ()\n  return\n}";
         let err = run_with(rec, Config { max_call_depth: 100, ..Config::default() }).unwrap_err();
         assert!(err.contains("call depth limit of 100 exceeded"), "{err}");
+    }
+
+    #[test]
+    fn a_step_limit_stops_at_the_op_past_it_and_again_on_every_later_run() {
+        // 10 ops: 3 constants, the loop, 2 iterations of addi and yield,
+        // the cast, the return. With a limit of `max`, the op that makes the fuel
+        // exceed it fails and counts as spent; an engine called again
+        // after that fails at its first op, one unit later.
+        let text = "func.func @main() -> i64 {\n  %c0 = arith.constant 0 : index\n\
+              %c2 = arith.constant 2 : index\n  %c1 = arith.constant 1 : index\n\
+              %r = scf.for %i = %c0 to %c2 step %c1 iter_args(%a = %c1) -> (index) {\n\
+                %s = arith.addi %a, %a : index\n    scf.yield %s : index\n  }\n\
+              %x = arith.index_cast %r : index to i64\n  return %x : i64\n}";
+        let src = Source::new("t.mlir", text);
+        let m = mlir_ir::parse_and_verify(&src).unwrap();
+        let total = 3 + 1 + 2 * 2 + 1 + 1;
+        for max in 0..total + 2 {
+            let cfg = Config { max_steps: Some(max), ..Config::default() };
+            let mut e = Engine::load(&m, cfg, Box::new(std::io::sink())).unwrap();
+            match e.invoke("main", Vec::new()) {
+                Ok(r) => {
+                    assert!(max >= total, "{max}: {r:?}");
+                    assert_eq!((e.work(), e.steps()), (total, total), "{max}");
+                }
+                Err(err) => {
+                    assert!(max < total && matches!(err.kind, ErrorKind::Fuel(m) if m == max), "{max}: {err:?}");
+                    assert_eq!((e.work(), e.steps()), (max + 1, max + 1), "{max}");
+                    assert!(e.invoke("main", Vec::new()).is_err());
+                    assert_eq!(e.work(), max + 2, "{max}");
+                }
+            }
+        }
     }
 
     #[test]
