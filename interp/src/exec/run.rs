@@ -740,13 +740,13 @@ impl Engine<'_> {
         Ok(Some(ip_at(code, fe.start as usize)))
     }
 
-    /// Puts a frame of `f` in the record at the depth of the next call,
-    /// `calls.n`, when `f` has code to call in the loop (`Func::fast`):
-    /// the record's own frame when it serves `f`, else one of `f`'s pool
-    /// or a new one, the record's old frame going back to its function's
-    /// pool. A frame serves one function only, so a slot keeps one type,
-    /// and the last call's scalars in it are never seen: every slot is
-    /// written before it is read (SSA dominance).
+    /// Makes the record at the depth of the next call, `calls.n`, serve
+    /// `f` (which it does not yet) when `f` has code to call in the loop
+    /// (`Func::fast`; `false` when not): a frame from `f`'s pool or a new
+    /// one, the record's old frame going back to its function's pool. A
+    /// frame serves one function only, so a slot keeps one type, and the
+    /// last call's scalars in it are never seen: every slot is written
+    /// before it is read (SSA dominance).
     #[inline(never)]
     fn call_frame(&mut self, calls: &mut Calls, f: FuncRef) -> bool {
         let Some(fe) = self.funcs.get(f.0 as usize).and_then(|f| f.fast) else { return false };
