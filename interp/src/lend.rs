@@ -1,5 +1,5 @@
 //! The library caller's arrays as memref arguments, in place: an
-//! `ndarray` view lent to [`Engine::invoke_lending`] becomes a memref on
+//! `ndarray` view lent to [`Engine::invoke_lending_then`] becomes a memref on
 //! the caller's own memory for the duration of the call (what the
 //! program stores there, the caller sees), then is given back: a memref
 //! the program kept (returned it, or stored it) is then use-after-free.
@@ -75,7 +75,7 @@ impl<'a> Lent<'a> {
     }
 }
 
-/// An argument of [`Engine::invoke_lending`].
+/// An argument of [`Engine::invoke_lending_then`].
 pub enum Arg<'a> {
     /// A value as [`Engine::invoke`] takes it.
     Value(Value),
@@ -91,8 +91,10 @@ impl Engine<'_> {
         self.invoke_lending_then(name, args, |_, vals| vals)
     }
 
-    /// [`Engine::invoke_lending`], handing the results to `f` before the
-    /// arrays are given back (so a returned memref on one can still be read).
+    /// Calls the defined function `name` with `args`, lending arrays as
+    /// memref arguments for the duration of the call, and hands the
+    /// results to `then` before the arrays are given back (so a returned
+    /// memref on one can still be read).
     pub(crate) fn invoke_lending_then<R>(
         &mut self,
         name: &str,

@@ -124,7 +124,7 @@ pub enum Policy {
     Saturate,
 }
 
-/// [`convert`] under `policy`.
+/// [`convert()`] under `policy`.
 pub fn convert_with(a: Float, to: FloatKind, r: Round, policy: Policy) -> Result<Float, FloatError> {
     convert(a, to, r).or_else(|e| saturate(policy, e, to, is_negative(a)))
 }
