@@ -1192,16 +1192,18 @@ impl<'m> Engine<'m> {
         let before = self.work();
         let work = before.saturating_add(units);
         self.extra = self.extra.wrapping_add(work - before);
+        let clock = work >= self.next_clock;
+        if clock {
+            self.next_clock = work.saturating_add(1 << 16);
+            self.check_at = self.next_clock.min(self.cfg.max_steps.map_or(u64::MAX, |m| m.saturating_add(1)));
+        }
         self.set_work(work);
         if let Some(max) = self.cfg.max_steps {
             if work > max {
                 return Err(Error::at(op, ErrorKind::Fuel(max)));
             }
         }
-        if work >= self.next_clock {
-            self.next_clock = work.saturating_add(1 << 16);
-            self.check_at = self.next_clock.min(self.cfg.max_steps.map_or(u64::MAX, |m| m.saturating_add(1)));
-            self.set_work(work);
+        if clock {
             if let Some(d) = self.deadline {
                 if std::time::Instant::now() >= d {
                     let secs = self.cfg.timeout.map_or(0.0, |t| t.as_secs_f64());

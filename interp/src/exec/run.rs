@@ -227,8 +227,8 @@ impl Engine<'_> {
                 Inst::Nop => {}
                 Inst::Const { op, k, d } => self.constant(fr, &code, op, k, d)?,
                 Inst::ConstWord { op, w, d, bits } => self.packed(fr, op, d, Packed::word(u32::from(w), bits))?,
-                Inst::ConstFloat { op, k, d, bits: lo } => {
-                    self.packed(fr, op, d, Packed::Float { kind: k, lo, hi: 0 })?
+                Inst::ConstFloat { op, k, d, bits } => {
+                    self.packed(fr, op, d, Packed::Float { kind: k, lo: bits, hi: 0 })?
                 }
                 Inst::Int2 { op, f, w, fl, a, b, d } => self.int2(fr, op, f, w, fl, [a, b, d])?,
                 Inst::Add(i) => self.word2(fr, Bin::Add, i)?,
@@ -612,8 +612,7 @@ impl Engine<'_> {
     ) -> Result<Option<Ip>> {
         self.tick1(op)?;
         if self.ctl.len() <= base || !self.in_loop(k) {
-            self.exit_at = ExitVals::Copies(copies);
-            return Ok(None);
+            return Ok(self.yield_leaves(copies));
         }
         self.copy(fr, code, copies);
         // Fields are read where used: a copy of the whole entry stays live
@@ -649,6 +648,13 @@ impl Engine<'_> {
         self.ctl.pop();
         self.loop_results(fr, copies.len as usize, l.iv as usize + 1, l.res);
         Ok(Some(ip_at(code, l.cont as usize)))
+    }
+
+    /// A yield whose structure ran through its dialect: it leaves the
+    /// region with the sources of its copies (`None`, for `go!`).
+    fn yield_leaves(&mut self, copies: Copies) -> Option<Ip> {
+        self.exit_at = ExitVals::Copies(copies);
+        None
     }
 
     /// Copies the `n` iteration arguments from slot `iters` to the loop's results.
@@ -687,8 +693,7 @@ impl Engine<'_> {
     ) -> Result<Option<Ip>> {
         self.tick1(op)?;
         if leaves {
-            self.exit_at = ExitVals::Copies(copies);
-            return Ok(None);
+            return Ok(self.yield_leaves(copies));
         }
         self.copy(fr, code, copies);
         Ok(Some(ip_at(code, cont as usize)))
