@@ -150,8 +150,8 @@ pub enum Inst {
     Select { op: OpId, c: Slot, t: Slot, f: Slot, d: Slot },
     /// A float binary op on scalars of format `k`.
     Float2 { op: OpId, f: FBin, k: FloatKind, a: Slot, b: Slot, d: Slot },
-    /// `cf.br`.
-    Br { op: OpId, to: BlockId, copies: Copies },
+    /// `cf.br` to the block whose instructions start at `to`.
+    Br { op: OpId, to: u32, copies: Copies },
     /// `cf.cond_br`: [`Code::conds`] entry `k`.
     CondBr { op: OpId, c: Slot, k: u32 },
     /// A terminator leaving its region with the values of `vals`.
@@ -243,13 +243,14 @@ impl Inst {
 // Instructions stay three words: the executor walks arrays of them.
 const _: () = assert!(std::mem::size_of::<Inst>() == 24);
 
-/// The targets of a `cf.cond_br`.
+/// The targets of a `cf.cond_br`: where each block's instructions start,
+/// with its copies.
 #[derive(Clone, Copy, Debug)]
 pub struct CondTargets {
-    /// Taken when true, with its copies.
-    pub t: (BlockId, Copies),
-    /// Taken when false, with its copies.
-    pub f: (BlockId, Copies),
+    /// Taken when true.
+    pub t: (u32, Copies),
+    /// Taken when false.
+    pub f: (u32, Copies),
 }
 
 /// A decoded `scf.for`.
@@ -325,13 +326,14 @@ pub struct Code {
     /// initializer) name directly. The executor checks a frame against it
     /// once per run and then reads those slots without bounds checks.
     need: Vec<u32>,
-    /// Every instruction index the executor can reach is in `insts`: the
-    /// last instruction is an [`Inst::End`] (so every other one has a
-    /// successor to fall through to) and every block start, loop body start
-    /// and loop or `scf.if` continuation is in range. The executor fetches
-    /// instructions without bounds checks when this holds, and refuses to
-    /// run otherwise.
-    pub pcs_in_range: bool,
+    /// Every index the executor follows is in range: the last instruction
+    /// is an [`Inst::End`] (so every other one has a successor to fall
+    /// through to); every block start, branch target, loop body start and
+    /// loop or `scf.if` continuation is in `insts`; and every side-table
+    /// entry, [`Span`] and [`Copies`] an instruction or a side-table entry
+    /// names is in its table. The executor reads these without bounds
+    /// checks when this holds, and refuses to run otherwise.
+    pub in_range: bool,
 }
 
 impl Code {
@@ -341,13 +343,30 @@ impl Code {
         self.starts[b.0 as usize] as usize
     }
 
-    /// See [`Code::pcs_in_range`] (the field).
-    fn pcs_in_range(&self) -> bool {
+    /// See [`Code::in_range`] (the field).
+    fn in_range(&self) -> bool {
         let n = self.insts.len();
+        let pc = |p: u32| (p as usize) < n;
+        let span = |s: Span| (s.start as usize).checked_add(s.len as usize).is_some_and(|e| e <= self.pool.len());
+        let pairs = |c: Copies| c.start as usize + c.len as usize <= self.pairs.len();
+        let target = |(p, c): (u32, Copies)| pc(p) && pairs(c);
         matches!(self.insts.last(), Some(Inst::End(_)))
-            && self.starts.iter().all(|&s| (s as usize) < n)
-            && self.fors.iter().all(|l| (l.cont as usize) < n && (l.start as usize) < n)
-            && self.ifs.iter().all(|i| [i.cont, i.then_pc, i.els_pc].iter().all(|&p| (p as usize) < n))
+            && self.starts.iter().all(|&s| pc(s))
+            && self.conds.iter().all(|t| target(t.t) && target(t.f))
+            && self.fors.iter().all(|l| pc(l.cont) && pc(l.start) && span(l.inits))
+            && self.ifs.iter().all(|i| [i.cont, i.then_pc, i.els_pc].into_iter().all(pc))
+            && self.insts.iter().all(|i| match *i {
+                Inst::Const { k, .. } => (k as usize) < self.consts.len(),
+                Inst::Br { to, copies, .. } => target((to, copies)),
+                Inst::CondBr { k, .. } => (k as usize) < self.conds.len(),
+                Inst::For { k, .. } => (k as usize) < self.fors.len(),
+                Inst::If { k, .. } => (k as usize) < self.ifs.len(),
+                Inst::Next { k, copies, .. } => (k as usize) < self.fors.len() && pairs(copies),
+                Inst::Join { cont, copies, .. } => pc(cont) && pairs(copies),
+                Inst::Exit { vals: s, .. } | Inst::Call { args: s, .. } => span(s),
+                Inst::Load { idx: s, .. } | Inst::Store { idx: s, .. } => span(s),
+                _ => true,
+            })
     }
 
     /// The frame length a run from block `b` needs (see `need`).
@@ -368,7 +387,7 @@ impl Code {
         };
         match *inst {
             word2!(i) => [i.a, i.b, i.d].into_iter().for_each(f),
-            Inst::Op(_) | Inst::End(_) | Inst::Charge(_) | Inst::Nop | Inst::Exit { .. } => {}
+            Inst::Op(_) | Inst::End(_) | Inst::Charge(_) | Inst::Nop => {}
             Inst::Const { d, .. } | Inst::ConstWord { d, .. } | Inst::ConstFloat { d, .. } => f(d),
             Inst::Int2 { a, b, d, .. } | Inst::Cmpf { a, b, d, .. } | Inst::Float2 { a, b, d, .. } => {
                 [a, b, d].into_iter().for_each(f)
@@ -391,7 +410,7 @@ impl Code {
                 pairs(copies, f);
             }
             Inst::If { k, .. } => f(self.ifs[k as usize].c),
-            Inst::Call { args, .. } => self.slots(args).iter().copied().for_each(f),
+            Inst::Call { args: s, .. } | Inst::Exit { vals: s, .. } => self.slots(s).iter().copied().for_each(f),
             Inst::Load { m, idx, d, .. } => [m, d].into_iter().chain(self.slots(idx).iter().copied()).for_each(f),
             Inst::Store { v, m, idx, .. } => [v, m].into_iter().chain(self.slots(idx).iter().copied()).for_each(f),
             Inst::Load1 { m, i, d, .. } | Inst::Store1 { v: d, m, i, .. } => [m, i, d].into_iter().for_each(f),
@@ -429,9 +448,10 @@ pub fn translate(m: &Module, inp: &Inputs<'_>) -> Code {
     for b in 0..m.blocks.len() {
         t.block(BlockId(b as u32));
     }
+    t.link_branches();
     t.link_yields();
     t.frame_needs();
-    t.code.pcs_in_range = t.code.pcs_in_range();
+    t.code.in_range = t.code.in_range();
     t.code
 }
 
@@ -586,7 +606,8 @@ impl Translator<'_> {
             OpKind::CfBr | OpKind::LlvmBr => {
                 let to = *self.m.successors(op).first()?;
                 let copies = self.copies(self.m.operands(op), to)?;
-                Some(Inst::Br { op, to, copies })
+                // Where `to` starts is known once every block is translated.
+                Some(Inst::Br { op, to: u32::MAX, copies })
             }
             OpKind::CfCondBr | OpKind::LlvmCondBr => self.cond_br(op),
             OpKind::FuncReturn
@@ -661,7 +682,7 @@ impl Translator<'_> {
         let tc = self.copies(ops.get(1..1 + nt)?, t)?;
         let fc = self.copies(ops.get(1 + nt..)?, f)?;
         self.operand_word(op, 0)?;
-        self.code.conds.push(CondTargets { t: (t, tc), f: (f, fc) });
+        self.code.conds.push(CondTargets { t: (u32::MAX, tc), f: (u32::MAX, fc) });
         Some(Inst::CondBr { op, c: self.operand(op, 0)?, k: self.code.conds.len() as u32 - 1 })
     }
 
@@ -784,6 +805,24 @@ impl Translator<'_> {
     /// `scf.if`s into [`Inst::Next`] and [`Inst::Join`]. A structure with a
     /// yield that cannot be linked (see `relink`) runs through its dialect:
     /// translated, it would leave the region at that yield.
+    /// Points every branch at where its targets' instructions start
+    /// (`u32::MAX`, out of range, for a target that is missing).
+    fn link_branches(&mut self) {
+        let (m, code) = (self.m, &mut self.code);
+        let starts = &code.starts;
+        let at = |op: OpId, n: usize| m.successors(op).get(n).map_or(u32::MAX, |b| starts[b.0 as usize]);
+        for inst in &mut code.insts {
+            match inst {
+                Inst::Br { op, to, .. } => *to = at(*op, 0),
+                Inst::CondBr { op, k, .. } => {
+                    let c = &mut code.conds[*k as usize];
+                    (c.t.0, c.f.0) = (at(*op, 0), at(*op, 1));
+                }
+                _ => {}
+            }
+        }
+    }
+
     fn link_yields(&mut self) {
         for k in 0..self.code.fors.len() {
             let l = self.code.fors[k];

@@ -1498,10 +1498,9 @@ mod tests {
         let mut buf = Vec::new();
         let mut e = Engine::load(&m, Config::default(), Box::new(&mut buf)).unwrap();
         let needs: Vec<(usize, u32)> = e.funcs.iter().map(|f| (e.code.need(f.entry.unwrap().0), f.nslots)).collect();
-        // @small has one slot, which only its return names (returns read
-        // their slots checked); @main has eleven values, and the last (%v)
-        // is named by the branch's copy.
-        assert_eq!(needs, [(0, 1), (11, 11)]);
+        // @small has one slot, which its return names; @main has eleven
+        // values, and the last (%v) is named by the branch's copy.
+        assert_eq!(needs, [(1, 1), (11, 11)]);
         let entry = e.funcs[1].entry.unwrap().0;
         let err = e.run_code(&mut vec![Value::Opaque; 10], entry).unwrap_err();
         assert!(matches!(err.kind, ErrorKind::Internal(_)), "{err:?}");
@@ -1513,7 +1512,7 @@ mod tests {
     #[test]
     fn translated_code_ends_in_range_and_flagless_ops_have_instructions() {
         // `run_insts` fetches without bounds checks, trusting
-        // `Code::pcs_in_range`: the module's last instruction is the `End`
+        // `Code::in_range`: the module's last instruction is the `End`
         // of its last block, whatever that block ends with.
         let text = "func.func @main() -> i32 {\n  %a = arith.constant 7 : i32\n\
               %s = arith.addi %a, %a : i32\n  %t = arith.addi %s, %a overflow<nsw> : i32\n\
@@ -1521,7 +1520,7 @@ mod tests {
         let src = Source::new("t.mlir", text);
         let m = mlir_ir::parse_and_verify(&src).unwrap();
         let e = Engine::load(&m, Config::default(), Box::new(std::io::sink())).unwrap();
-        assert!(e.code.pcs_in_range);
+        assert!(e.code.in_range);
         assert!(matches!(e.code.insts.last(), Some(Inst::End(_))));
         // Flagless `addi` and `shli` dispatch once, on their own
         // instruction; with a flag, or an op without one, `Int2`.

@@ -41,8 +41,8 @@ type Ip = *const Inst;
 
 /// A pointer to instruction `pc` of `code`, which `Engine::run_insts`
 /// reads through unchecked. `Engine::run_code` checked
-/// `Code::pcs_in_range`: `pc` is a block start or a continuation, all in
-/// range, and an instruction falls through only when it is not the last
+/// `Code::in_range`: `pc` is a block start, a branch target or a
+/// continuation, all in range, and an instruction falls through only when it is not the last
 /// one, an `Inst::End` (which returns); so every pointer read is in
 /// `code.insts`, which the run holds.
 #[inline(always)]
@@ -51,12 +51,42 @@ fn ip_at(code: &Code, pc: usize) -> Ip {
     code.insts.as_ptr().wrapping_add(pc)
 }
 
-/// Copies slot `s` into slot `d`, of the same type, as [`Value::copy_from`].
+/// The slots of `s`, which an instruction or side-table entry of `code`
+/// names.
+#[inline(always)]
+fn slots(code: &Code, s: Span) -> &[Slot] {
+    let (start, end) = (s.start as usize, s.start as usize + s.len as usize);
+    debug_assert!(end <= code.pool.len());
+    // SAFETY: `Engine::run_code` checked `Code::in_range`.
+    unsafe { code.pool.get_unchecked(start..end) }
+}
+
+/// The pairs of `c`, which an instruction or side-table entry of `code`
+/// names.
+#[inline(always)]
+fn pairs(code: &Code, c: Copies) -> &[(Slot, Slot)] {
+    let (start, end) = (c.start as usize, c.start as usize + c.len as usize);
+    debug_assert!(end <= code.pairs.len());
+    // SAFETY: `Engine::run_code` checked `Code::in_range`.
+    unsafe { code.pairs.get_unchecked(start..end) }
+}
+
+/// Copies slot `s` into slot `d`, of the same type, as [`Value::copy_from`]:
+/// a scalar is copied as its 24 bytes, the slot's old value (a scalar, or
+/// nothing yet) not looked at.
 #[inline(always)]
 fn copy_slot(fr: &mut Frame, s: Slot, d: Slot) {
-    match at(fr, s).packed_copy() {
-        Some(p) => at_mut(fr, d).set_packed(p),
-        None => *at_mut(fr, d) = at(fr, s).clone(),
+    let src: *const Value = at(fr, s);
+    // SAFETY: `src` points into `fr` (see `at`). A `Value::Scalar` owns
+    // nothing, so its bytes are a copy of it; and, as in
+    // `Value::set_packed`, the value overwritten is a scalar or `Opaque`,
+    // which owns nothing either. `ptr::copy` allows `s == d`.
+    unsafe {
+        if matches!(*src, Value::Scalar(_)) {
+            std::ptr::copy(src, at_mut(fr, d), 1);
+        } else {
+            *at_mut(fr, d) = (*src).clone();
+        }
     }
 }
 
@@ -128,9 +158,19 @@ impl Calls {
     #[inline(always)]
     fn top(&mut self, root: &mut Frame) -> *mut Frame {
         match self.n.checked_sub(1) {
-            Some(i) => &mut self.recs[i].frame[..],
+            Some(i) => &mut self.open_rec(i).frame[..],
             None => root,
         }
+    }
+
+    /// Open call `i` (`i < n`).
+    #[inline(always)]
+    fn open_rec(&mut self, i: usize) -> &mut Call {
+        debug_assert!(i < self.n && self.n <= self.recs.len());
+        // SAFETY: `n <= recs.len()` always: `n` grows only to one past a
+        // record `Engine::call_in_loop` has just used, and nothing
+        // shortens `recs`.
+        unsafe { self.recs.get_unchecked_mut(i) }
     }
 
     /// How many calls are open.
@@ -153,8 +193,9 @@ impl Engine<'_> {
     /// jump back or on), tracked on `self.ctl` above its length at entry;
     /// so do direct calls of defined functions, on a stack of [`Call`]s.
     pub(super) fn run_code(&mut self, fr: &mut Frame, entry: BlockId) -> Result<OpId> {
-        // What makes the unchecked instruction fetch of `run_insts` sound.
-        if !self.code.pcs_in_range {
+        // What makes the unchecked instruction fetch of `run_insts`, and
+        // its unchecked reads of `Code`'s tables, sound.
+        if !self.code.in_range {
             return Err(Error::global(ErrorKind::Internal("translated code jumps out of its instructions".into())));
         }
         // What makes the unchecked slot access of `at` and `at_mut` sound
@@ -463,7 +504,7 @@ impl Engine<'_> {
     /// Copies block arguments in parallel.
     #[inline(always)]
     fn copy(&mut self, fr: &mut Frame, code: &Code, c: Copies) {
-        let pairs = code.copies(c);
+        let pairs = pairs(code, c);
         // One or two values (a yield's, a loop-carried pair of a branch)
         // are the common cases: unrolled, with no loop to set up.
         match *pairs {
@@ -488,10 +529,10 @@ impl Engine<'_> {
     }
 
     #[inline(always)]
-    fn br(&mut self, fr: &mut Frame, code: &Code, op: OpId, to: BlockId, c: Copies) -> Result<Ip> {
+    fn br(&mut self, fr: &mut Frame, code: &Code, op: OpId, to: u32, c: Copies) -> Result<Ip> {
         self.tick1(op)?;
         self.copy(fr, code, c);
-        Ok(ip_at(code, code.start(to)))
+        Ok(ip_at(code, to as usize))
     }
 
     #[inline(always)]
@@ -504,10 +545,12 @@ impl Engine<'_> {
                 _ => Err(Error::unverified(op, "cf.cond_br did not branch")),
             };
         };
-        let targets = code.conds[k as usize];
+        debug_assert!((k as usize) < code.conds.len());
+        // SAFETY: `Engine::run_code` checked `Code::in_range`.
+        let targets = unsafe { code.conds.get_unchecked(k as usize) };
         let (to, copies) = if cond != 0 { targets.t } else { targets.f };
         self.copy(fr, code, copies);
-        Ok(ip_at(code, code.start(to)))
+        Ok(ip_at(code, to as usize))
     }
 
     /// A region exit (always `None`, for `go!`).
@@ -535,12 +578,12 @@ impl Engine<'_> {
     fn take_exits(&mut self, code: &Code, callee: &Frame, fr: &mut Frame, first: Slot) {
         let first = first as usize;
         match self.exit_at {
-            ExitVals::Slots(s) => match *code.slots(s) {
+            ExitVals::Slots(s) => match *slots(code, s) {
                 // One result is the common case.
-                [s] => fr[first].copy_from(&callee[s as usize]),
+                [s] => fr[first].copy_from(at(callee, s)),
                 ref s => {
                     for (d, s) in fr[first..first + s.len()].iter_mut().zip(s) {
-                        d.copy_from(&callee[*s as usize]);
+                        d.copy_from(at(callee, *s));
                     }
                 }
             },
@@ -723,13 +766,16 @@ impl Engine<'_> {
             self.fallback(fr, op)?;
             return Ok(None);
         }
-        let c = &mut calls.recs[d];
+        debug_assert!(d < calls.recs.len());
+        // SAFETY: `recs[d]` exists: it served `f` above, or `call_frame`
+        // made it serve `f`.
+        let c = unsafe { calls.recs.get_unchecked_mut(d) };
         let fe = c.fe;
         // Charged as a call on the host stack is, though this one is not:
         // a run with an observer (which recurses) meets the same limits.
         self.enter_frame(op, fe.charge)?;
         let arg0 = fe.arg0 as usize;
-        match *code.slots(args) {
+        match *slots(code, args) {
             [s] => c.frame[arg0].copy_from(at(fr, s)),
             ref args => {
                 for (d, s) in c.frame[arg0..arg0 + args.len()].iter_mut().zip(args) {
@@ -784,7 +830,9 @@ impl Engine<'_> {
         let i = calls.n.checked_sub(1)?;
         calls.n = i;
         let frame = calls.top(root);
-        let c = &mut calls.recs[i];
+        // SAFETY: call `i` was open a moment ago, so `i < recs.len()` (see
+        // `Calls::open_rec`).
+        let c = unsafe { calls.recs.get_unchecked_mut(i) };
         // SAFETY: see `Calls::top`; the caller's frame is not the callee's, `c.frame`.
         let ip = self.ret(code, c, unsafe { &mut *frame });
         Some((frame, c.caller_base as usize, ip))
