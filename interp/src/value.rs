@@ -103,27 +103,15 @@ impl Value {
         }
     }
 
-    /// The scalar, read field by field: not one 24-byte move, because the
-    /// fast path writes a float's or integer's words on their own, and a
-    /// wider load across them would miss store forwarding and stall.
-    #[inline(always)]
-    pub(crate) fn packed_copy(&self) -> Option<Packed> {
-        match *self {
-            Value::Scalar(Packed::Int { width, lo, hi }) => Some(Packed::Int { width, lo, hi }),
-            Value::Scalar(Packed::Float { kind, lo, hi }) => Some(Packed::Float { kind, lo, hi }),
-            Value::Scalar(p) => Some(p),
-            _ => None,
-        }
-    }
-
     /// Overwrites `self`, a slot of `src`'s type, with a copy of `src`: a
-    /// scalar as [`Value::packed_copy`] and [`Value::set_packed`] move it
-    /// (what block arguments, yields, call arguments and results copy).
+    /// scalar as its 24 bytes, the old value (a scalar or nothing yet, as
+    /// for [`Value::set_packed`]) not looked at (what block arguments,
+    /// yields, call arguments and results copy).
     #[inline(always)]
     pub(crate) fn copy_from(&mut self, src: &Value) {
-        match src.packed_copy() {
-            Some(p) => self.set_packed(p),
-            None => *self = src.clone(),
+        match src {
+            Value::Scalar(p) => self.set_packed(*p),
+            _ => *self = src.clone(),
         }
     }
 
