@@ -4,8 +4,8 @@
 //! of mlir-interp itself.
 
 pub use crate::driver::{
-    engine_stack_size, limits, on_engine_thread, print_result, read_source, EntryResult, ThreadError, CLI_STACK,
-    EXIT_INPUT, EXIT_INTERNAL, EXIT_RUNTIME,
+    engine_stack_size, limits, on_engine_thread, print_result, read_source, with_big_stack, EntryResult, ThreadError,
+    CLI_STACK, EXIT_INPUT, EXIT_INTERNAL, EXIT_RUNTIME,
 };
 use crate::exec::{Config, Engine};
 use clap::{Parser, Subcommand, ValueEnum};
@@ -59,12 +59,8 @@ pub fn filecheck_args(argv: &[String]) -> Option<Vec<String>> {
 /// Runs mlir-runner's command line (see [`runner_args`]) on a thread with
 /// a [`CLI_STACK`] stack.
 pub fn runner_on_big_stack(prog: String, args: Vec<String>) -> i32 {
-    let h = std::thread::Builder::new()
-        .name("mlir-interp".into())
-        .stack_size(CLI_STACK)
-        .spawn(move || crate::runner::main(&args, &prog));
-    match h {
-        Ok(h) => h.join().unwrap_or(EXIT_INTERNAL),
+    match with_big_stack(move || crate::runner::main(&args, &prog)) {
+        Ok(r) => r.unwrap_or(EXIT_INTERNAL),
         Err(e) => {
             eprintln!("error: cannot start a thread with a {CLI_STACK}-byte stack: {e}");
             EXIT_INPUT
@@ -74,9 +70,8 @@ pub fn runner_on_big_stack(prog: String, args: Vec<String>) -> i32 {
 
 /// Runs `main_with(cli)` on a thread with a [`CLI_STACK`] stack.
 pub fn main_on_big_stack(cli: Cli) -> i32 {
-    let h = std::thread::Builder::new().name("mlir-interp".into()).stack_size(CLI_STACK).spawn(move || main_with(cli));
-    match h {
-        Ok(h) => h.join().unwrap_or(EXIT_INTERNAL),
+    match with_big_stack(move || main_with(cli)) {
+        Ok(r) => r.unwrap_or(EXIT_INTERNAL),
         Err(e) => {
             eprintln!("error: cannot start a thread with a {CLI_STACK}-byte stack: {e}");
             EXIT_INPUT

@@ -74,9 +74,19 @@ pub fn engine_stack_size(cfg: &Config) -> usize {
 /// recursion ends with the depth error rather than a host overflow. The
 /// stack is only reserved (each call's share counts against `--max-memory`
 /// when the call happens); a stack the host cannot reserve is a usage error
-/// that says what to change.
+/// that says what to change. On a thread [`with_big_stack`] started whose
+/// stack is large enough, `f` runs in place: starting a thread costs a
+/// short run more than a millisecond of wall time on a VM.
 pub fn on_engine_thread<T: Send>(cfg: &Config, f: impl FnOnce() -> T + Send) -> Result<T, ThreadError> {
     let stack = engine_stack_size(cfg);
+    let room = BIG_STACK.with(|b| b.get());
+    if stack.saturating_add(IN_USE) <= room {
+        // Nested engines (a run inside `f`) start their own threads.
+        BIG_STACK.with(|b| b.set(0));
+        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f));
+        BIG_STACK.with(|b| b.set(room));
+        return r.map_err(|_| ThreadError::Panicked);
+    }
     let hint = "lower --max-call-depth or raise the memory available";
     std::thread::scope(|s| {
         let h = std::thread::Builder::new().stack_size(stack).spawn_scoped(s, f);
@@ -90,6 +100,29 @@ pub fn on_engine_thread<T: Send>(cfg: &Config, f: impl FnOnce() -> T + Send) -> 
             ))),
         }
     })
+}
+
+/// Generous bound on the stack a thread [`with_big_stack`] started has
+/// used when it asks for an engine (the command line's frames, not the
+/// parser's, which have returned).
+const IN_USE: usize = 16 << 20;
+
+thread_local! {
+    /// The stack of this thread, when [`with_big_stack`] started it (0
+    /// otherwise, or while an engine runs in place on it).
+    static BIG_STACK: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// Runs `f` on a new thread named `mlir-interp` with a [`CLI_STACK`]
+/// stack, which an engine [`on_engine_thread`] asks for may share.
+pub fn with_big_stack<T: Send + 'static>(
+    f: impl FnOnce() -> T + Send + 'static,
+) -> std::io::Result<std::thread::Result<T>> {
+    let h = std::thread::Builder::new().name("mlir-interp".into()).stack_size(CLI_STACK).spawn(move || {
+        BIG_STACK.with(|b| b.set(CLI_STACK));
+        f()
+    })?;
+    Ok(h.join())
 }
 
 /// Why [`on_engine_thread`] returned no result.
@@ -218,4 +251,50 @@ pub fn write_results_npy(e: &Engine, entry: &str, vals: &[Value], dir: &str) -> 
         std::fs::write(&path, bytes).map_err(|x| io(format!("cannot write '{}': {x}", path.display())))?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::thread::{current, ThreadId};
+
+    /// The thread an engine started from this one runs on.
+    fn engine_thread(cfg: &Config) -> ThreadId {
+        on_engine_thread(cfg, || current().id()).unwrap()
+    }
+
+    #[test]
+    fn an_engine_runs_in_place_on_a_big_stack_and_a_nested_one_gets_a_thread() {
+        let cfg = Config::default();
+        // Any other thread (this test's) starts one.
+        assert_ne!(engine_thread(&cfg), current().id());
+        let (here, first, nested, again, deep) = with_big_stack(move || {
+            let here = current().id();
+            let first = engine_thread(&cfg);
+            // An engine started while one runs in place needs its own stack.
+            let nested = on_engine_thread(&cfg, || engine_thread(&cfg)).unwrap();
+            // The stack is shared again once the first is done.
+            let again = engine_thread(&cfg);
+            // A depth limit whose stack does not fit gets a thread.
+            let deep = engine_thread(&Config { max_call_depth: 40_000, ..cfg.clone() });
+            (here, first, nested, again, deep)
+        })
+        .unwrap()
+        .unwrap();
+        assert_eq!((first, again), (here, here));
+        assert_ne!(nested, here);
+        assert_ne!(deep, here);
+    }
+
+    #[test]
+    fn a_panic_in_place_is_reported_and_the_stack_shared_again() {
+        let cfg = Config::default();
+        let (panicked, after) = with_big_stack(move || {
+            let r = on_engine_thread(&cfg, || panic!("deliberate panic in an engine run in place"));
+            (matches!(r, Err(ThreadError::Panicked)), engine_thread(&cfg) == current().id())
+        })
+        .unwrap()
+        .unwrap();
+        assert!(panicked && after);
+    }
 }
