@@ -61,7 +61,9 @@ pub struct Span {
 
 /// The block-argument copies of a branch: `(from, to)` slot pairs in
 /// [`Code::pairs`]; `temp` when a later copy reads a slot an earlier one
-/// writes, so the copies go through a buffer to stay parallel.
+/// writes, so the copies go through a buffer to stay parallel, or when a
+/// slot may hold a scalar out of line (which the buffer's assignments
+/// drop, where the direct copy of a scalar would not).
 #[derive(Clone, Copy, Debug)]
 pub struct Copies {
     /// First pair.
@@ -441,6 +443,18 @@ pub struct Inputs<'a> {
     pub index_bits: u32,
 }
 
+/// Whether a value of type `ty` may be a scalar held out of line
+/// (`Value::Wide`: an integer of more than 128 bits, a complex number of
+/// parts wider than 64) and, by turns, packed (poison): a copy of a scalar
+/// into such a slot must drop what the slot holds.
+pub fn may_be_out_of_line(m: &Module, ty: TypeId) -> bool {
+    match m.ctx.type_kind(ty) {
+        TypeKind::Integer { width, .. } => *width > 128,
+        TypeKind::Complex(e) => !matches!(m.ctx.type_kind(*e), TypeKind::Float(k) if k.bit_width() <= 64),
+        _ => false,
+    }
+}
+
 /// Translates every block of `m`.
 pub fn translate(m: &Module, inp: &Inputs<'_>) -> Code {
     let mut t = Translator { m, inp, code: Code::default() };
@@ -624,6 +638,11 @@ impl Translator<'_> {
                 let f = aux.callee?;
                 let args = self.span(self.m.operands(op))?;
                 let res = if self.m.op(op).results.len == 0 { 0 } else { self.result(op)? };
+                // Results are copied as scalars over what their slots hold
+                // (`Value::copy_from`).
+                if self.m.results(op).any(|v| may_be_out_of_line(self.m, self.m.type_of(v))) {
+                    return None;
+                }
                 Some(Inst::Call { op, f, args, res })
             }
             // An identity access map makes the affine access a plain one
@@ -669,7 +688,8 @@ impl Translator<'_> {
         }
         let pairs: Vec<(Slot, Slot)> =
             vals.iter().zip(dsts).map(|(s, d)| Some((self.slot(*s)?, *d))).collect::<Option<_>>()?;
-        let temp = pairs.iter().enumerate().any(|(i, (_, d))| pairs[i + 1..].iter().any(|(s, _)| s == d));
+        let overlap = pairs.iter().enumerate().any(|(i, (_, d))| pairs[i + 1..].iter().any(|(s, _)| s == d));
+        let temp = overlap || vals.iter().any(|v| may_be_out_of_line(self.m, self.m.type_of(*v)));
         let start = self.code.pairs.len() as u32;
         self.code.pairs.extend(pairs);
         Some(Copies { start, len: u16::try_from(vals.len()).ok()?, temp })
@@ -801,10 +821,6 @@ impl Translator<'_> {
             .any(|&op| m.op(op).name.kind == OpKind::MemrefAlloca || m.regions(op).iter().any(|r| self.allocates(*r)))
     }
 
-    /// Turns the `scf.yield`s ending the bodies of translated loops and
-    /// `scf.if`s into [`Inst::Next`] and [`Inst::Join`]. A structure with a
-    /// yield that cannot be linked (see `relink`) runs through its dialect:
-    /// translated, it would leave the region at that yield.
     /// Points every branch at where its targets' instructions start
     /// (`u32::MAX`, out of range, for a target that is missing).
     fn link_branches(&mut self) {
@@ -823,6 +839,10 @@ impl Translator<'_> {
         }
     }
 
+    /// Turns the `scf.yield`s ending the bodies of translated loops and
+    /// `scf.if`s into [`Inst::Next`] and [`Inst::Join`]. A structure with a
+    /// yield that cannot be linked (see `relink`) runs through its dialect:
+    /// translated, it would leave the region at that yield.
     fn link_yields(&mut self) {
         for k in 0..self.code.fors.len() {
             let l = self.code.fors[k];

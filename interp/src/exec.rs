@@ -129,7 +129,8 @@ pub struct Func {
     /// The entry block of the body and the slot of its first argument.
     pub(crate) entry: Option<(BlockId, Slot)>,
     /// Slots whose values may own storage (memrefs, vectors, tensors,
-    /// pointers): cleared when a frame is put back for reuse.
+    /// pointers, scalars held out of line): cleared when a frame is put
+    /// back for reuse, so a call's arguments are copied over nothing.
     pub(crate) owning: Rc<[Slot]>,
     /// Whether its body (at any depth) allocates on the stack or saves the
     /// stack pointer, so a call needs an allocation scope of its own.
@@ -467,14 +468,16 @@ impl<'m> Engine<'m> {
     }
 
     /// The slots of values in region `r` (at any depth) whose type is not
-    /// a plain scalar, so a value in them may own storage.
+    /// a scalar that packs, so a value in them may own storage.
     fn owning_slots(&self, r: RegionId, out: &mut Vec<Slot>) {
         let m = self.m;
         let owning = |v: ValueId| {
-            !matches!(
-                m.ctx.type_kind(m.type_of(v)),
+            let ty = m.type_of(v);
+            let scalar = matches!(
+                m.ctx.type_kind(ty),
                 TypeKind::Integer { .. } | TypeKind::Index | TypeKind::Float(_) | TypeKind::Complex(_)
-            )
+            );
+            !scalar || crate::code::may_be_out_of_line(m, ty)
         };
         for &b in &m.region(r).blocks {
             out.extend(m.args(b).filter(|v| owning(*v)).map(|v| self.slot[v.0 as usize]));
@@ -1504,6 +1507,42 @@ mod tests {
         let entry = e.funcs[1].entry.unwrap().0;
         let err = e.run_code(&mut vec![Value::Opaque; 10], entry).unwrap_err();
         assert!(matches!(err.kind, ErrorKind::Internal(_)), "{err:?}");
+        e.run_entry("main").unwrap();
+        drop(e);
+        assert_eq!(String::from_utf8(buf).unwrap(), "6\n");
+    }
+
+    #[test]
+    fn a_wide_integer_slot_is_never_overwritten_as_a_packed_scalar() {
+        // An i256 is held out of line (`Value::Wide`) but its poison packs,
+        // so a slot may hold either by turns. Copies into such slots go
+        // through the buffer, which drops what it overwrites; a call
+        // returning one runs through its dialect; and the callee's i256
+        // slots are cleared between calls. (A debug build also asserts in
+        // `Value::set_packed` that nothing is overwritten unseen.)
+        let text = "func.func @id(%x: i256) -> i256 {\n  return %x : i256\n}\n\
+            func.func @main() {\n  %c0 = arith.constant 0 : index\n  %c1 = arith.constant 1 : index\n\
+              %c6 = arith.constant 6 : index\n  %big = arith.constant 123456789012345678901234567890123456789 : i256\n\
+              %p = ub.poison : i256\n  cf.br ^bb1(%c0, %big : index, i256)\n\
+            ^bb1(%i: index, %v: i256):\n  %more = arith.cmpi ult, %i, %c6 : index\n\
+              cf.cond_br %more, ^bb2, ^bb3\n\
+            ^bb2:\n  %b = arith.index_cast %i : index to i1\n  %w = arith.select %b, %p, %big : i256\n\
+              %r = func.call @id(%w) : (i256) -> i256\n  %n = arith.addi %i, %c1 : index\n\
+              cf.br ^bb1(%n, %r : index, i256)\n\
+            ^bb3:\n  vector.print %i : index\n  return\n}";
+        let src = Source::new("t.mlir", text);
+        let m = mlir_ir::parse_and_verify(&src).unwrap();
+        let mut buf = Vec::new();
+        let mut e = Engine::load(&m, Config::default(), Box::new(&mut buf)).unwrap();
+        let main = e.code.start(e.funcs[1].entry.unwrap().0);
+        let insts = &e.code.insts[main..];
+        let br = insts.iter().find_map(|i| match i {
+            Inst::Br { copies, .. } => Some(*copies),
+            _ => None,
+        });
+        assert!(br.is_some_and(|c| c.temp), "{insts:?}");
+        assert!(!insts.iter().any(|i| matches!(i, Inst::Call { .. })));
+        assert!(!e.funcs[0].owning.is_empty());
         e.run_entry("main").unwrap();
         drop(e);
         assert_eq!(String::from_utf8(buf).unwrap(), "6\n");

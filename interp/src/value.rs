@@ -104,9 +104,11 @@ impl Value {
     }
 
     /// Overwrites `self`, a slot of `src`'s type, with a copy of `src`: a
-    /// scalar as its 24 bytes, the old value (a scalar or nothing yet, as
-    /// for [`Value::set_packed`]) not looked at (what block arguments,
-    /// yields, call arguments and results copy).
+    /// scalar as its 24 bytes, the old value not looked at, as for
+    /// [`Value::set_packed`] (what call arguments and results copy: a
+    /// callee's frame has its slots that may own storage cleared, and a
+    /// call whose results may be held out of line is not translated, see
+    /// `code::may_be_out_of_line`).
     #[inline(always)]
     pub(crate) fn copy_from(&mut self, src: &Value) {
         match src {

@@ -42,9 +42,9 @@ type Ip = *const Inst;
 /// A pointer to instruction `pc` of `code`, which `Engine::run_insts`
 /// reads through unchecked. `Engine::run_code` checked
 /// `Code::in_range`: `pc` is a block start, a branch target or a
-/// continuation, all in range, and an instruction falls through only when it is not the last
-/// one, an `Inst::End` (which returns); so every pointer read is in
-/// `code.insts`, which the run holds.
+/// continuation, all in range, and an instruction falls through only when
+/// it is not the last one, an `Inst::End` (which returns); so every
+/// pointer read is in `code.insts`, which the run holds.
 #[inline(always)]
 fn ip_at(code: &Code, pc: usize) -> Ip {
     debug_assert!(pc < code.insts.len());
@@ -71,16 +71,18 @@ fn pairs(code: &Code, c: Copies) -> &[(Slot, Slot)] {
     unsafe { code.pairs.get_unchecked(start..end) }
 }
 
-/// Copies slot `s` into slot `d`, of the same type, as [`Value::copy_from`]:
-/// a scalar is copied as its 24 bytes, the slot's old value (a scalar, or
-/// nothing yet) not looked at.
+/// Copies slot `s` into slot `d`, of the same type, as [`Value::copy_from`]
+/// does, but through pointers, as `s` may be `d`: a scalar as its 24
+/// bytes, the slot's old value not looked at. The copies of slots that may
+/// hold a scalar out of line go through `Engine::copy`'s buffer instead
+/// (`Copies::temp`), so that old value is a scalar or nothing yet.
 #[inline(always)]
 fn copy_slot(fr: &mut Frame, s: Slot, d: Slot) {
     let src: *const Value = at(fr, s);
-    // SAFETY: `src` points into `fr` (see `at`). A `Value::Scalar` owns
-    // nothing, so its bytes are a copy of it; and, as in
-    // `Value::set_packed`, the value overwritten is a scalar or `Opaque`,
-    // which owns nothing either. `ptr::copy` allows `s == d`.
+    // SAFETY: `src` points into `fr` (see `at`) and no reference to it is
+    // live while `at_mut`'s is. A `Value::Scalar` owns nothing, so its
+    // bytes are a copy of it; what it overwrites owns nothing either
+    // (above); `ptr::copy` allows `s == d`.
     unsafe {
         if matches!(*src, Value::Scalar(_)) {
             std::ptr::copy(src, at_mut(fr, d), 1);
@@ -196,7 +198,9 @@ impl Engine<'_> {
         // What makes the unchecked instruction fetch of `run_insts`, and
         // its unchecked reads of `Code`'s tables, sound.
         if !self.code.in_range {
-            return Err(Error::global(ErrorKind::Internal("translated code jumps out of its instructions".into())));
+            return Err(Error::global(ErrorKind::Internal(
+                "translated code names an instruction or table entry out of range".into(),
+            )));
         }
         // What makes the unchecked slot access of `at` and `at_mut` sound
         // (for the frames of calls, `Func::fast`).
