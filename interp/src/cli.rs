@@ -843,9 +843,10 @@ fn debug(file: &str, lang: Option<LangArg>, entry: String, args: Vec<String>, en
     }
 }
 
-/// Runs the engine on its own thread (see [`on_engine_thread`]); with
-/// `--timeout`, a watchdog ends the process if one op outlasts the limit
-/// by a second (the engine itself stops between ops).
+/// Runs the engine on a stack that fits its depth limit (see
+/// [`on_engine_thread`]); with `--timeout`, a watchdog ends the process if
+/// one op outlasts the limit by a second (the engine itself stops between
+/// ops).
 fn run_on_big_stack(m: &mlir_ir::Module, src: &Source, cfg: Config, run_args: &RunArgs) -> i32 {
     if let Some(t) = cfg.timeout {
         let grace = t + std::time::Duration::from_secs(1);
