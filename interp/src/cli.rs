@@ -59,18 +59,17 @@ pub fn filecheck_args(argv: &[String]) -> Option<Vec<String>> {
 /// Runs mlir-runner's command line (see [`runner_args`]) on a thread with
 /// a [`CLI_STACK`] stack.
 pub fn runner_on_big_stack(prog: String, args: Vec<String>) -> i32 {
-    match with_big_stack(move || crate::runner::main(&args, &prog)) {
-        Ok(r) => r.unwrap_or(EXIT_INTERNAL),
-        Err(e) => {
-            eprintln!("error: cannot start a thread with a {CLI_STACK}-byte stack: {e}");
-            EXIT_INPUT
-        }
-    }
+    exit_on_big_stack(move || crate::runner::main(&args, &prog))
 }
 
 /// Runs `main_with(cli)` on a thread with a [`CLI_STACK`] stack.
 pub fn main_on_big_stack(cli: Cli) -> i32 {
-    match with_big_stack(move || main_with(cli)) {
+    exit_on_big_stack(move || main_with(cli))
+}
+
+/// The exit status `f` returns on a thread [`with_big_stack`] starts.
+fn exit_on_big_stack(f: impl FnOnce() -> i32 + Send + 'static) -> i32 {
+    match with_big_stack(f) {
         Ok(r) => r.unwrap_or(EXIT_INTERNAL),
         Err(e) => {
             eprintln!("error: cannot start a thread with a {CLI_STACK}-byte stack: {e}");

@@ -51,24 +51,26 @@ fn ip_at(code: &Code, pc: usize) -> Ip {
     code.insts.as_ptr().wrapping_add(pc)
 }
 
-/// The slots of `s`, which an instruction or side-table entry of `code`
-/// names.
+/// `table[start..start + len]`: a run of one of `Code`'s tables that an
+/// instruction or side-table entry of the code running names.
 #[inline(always)]
-fn slots(code: &Code, s: Span) -> &[Slot] {
-    let (start, end) = (s.start as usize, s.start as usize + s.len as usize);
-    debug_assert!(end <= code.pool.len());
+fn run_of<T>(table: &[T], start: u32, len: usize) -> &[T] {
+    let (start, end) = (start as usize, start as usize + len);
+    debug_assert!(end <= table.len());
     // SAFETY: `Engine::run_code` checked `Code::in_range`.
-    unsafe { code.pool.get_unchecked(start..end) }
+    unsafe { table.get_unchecked(start..end) }
 }
 
-/// The pairs of `c`, which an instruction or side-table entry of `code`
-/// names.
+/// The slots of `s` (see [`run_of`]).
+#[inline(always)]
+fn slots(code: &Code, s: Span) -> &[Slot] {
+    run_of(&code.pool, s.start, s.len as usize)
+}
+
+/// The pairs of `c` (see [`run_of`]).
 #[inline(always)]
 fn pairs(code: &Code, c: Copies) -> &[(Slot, Slot)] {
-    let (start, end) = (c.start as usize, c.start as usize + c.len as usize);
-    debug_assert!(end <= code.pairs.len());
-    // SAFETY: `Engine::run_code` checked `Code::in_range`.
-    unsafe { code.pairs.get_unchecked(start..end) }
+    run_of(&code.pairs, c.start, c.len as usize)
 }
 
 /// Copies slot `s` into slot `d`, of the same type, as [`Value::copy_from`]
