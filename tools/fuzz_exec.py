@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Differential fuzzing of mlir-interp against the real toolchain.
 
-    tools/fuzz_exec.py [--seeds N] [--start S] [--kind int|float|vector|complex|memref] [--keep DIR]
+    tools/fuzz_exec.py [--seeds N] [--start S] [--kind int|float|vector|complex|memref] [--keep DIR] [--lowered]
 
 Generates straight-line programs of random ops on random constants:
   int      arith on integers of widths 1..64, avoiding UB;
@@ -14,10 +14,13 @@ Generates straight-line programs of random ops on random constants:
 Each runs through mlir-opt + mlir-runner of LLVM 22 (as
 ../shared/tools/oracle.sh does) and through mlir-interp (target/release if
 built, else target/debug; $INTERP overrides); seeds whose stdout differs
-are reported, and the exit status is 1 if any does. Outputs must match byte
+are reported, and the exit status is 1 if any does. With --lowered,
+mlir-interp also runs the LLVM-dialect program mlir-opt lowered it to, which
+must print the same: the llvm dialect's paths checked on the very programs
+MLIR's lowerings produce. Outputs must match byte
 for byte, except the sign of NaN (README: x86 makes negative NaNs).
 """
-import argparse, os, random, re, subprocess, sys, tempfile
+import argparse, os, random, re, shutil, subprocess, sys, tempfile
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 LLVM = "/usr/lib/llvm-22"
@@ -555,6 +558,7 @@ def main():
     ap.add_argument("--start", type=int, default=0, help="first seed")
     ap.add_argument("--kind", choices=["int", "float", "vector", "complex", "memref"], default="int")
     ap.add_argument("--keep", help="directory to keep failing programs in")
+    ap.add_argument("--lowered", action="store_true", help="also run the program mlir-opt lowered to the llvm dialect")
     args = ap.parse_args()
     gen = {"int": int_program, "float": float_program, "vector": vector_program, "complex": complex_program,
            "memref": memref_program}[args.kind]
@@ -571,16 +575,24 @@ def main():
                 head = "\n".join(want.stderr.splitlines()[:3])
                 print(f"seed {seed}: the toolchain rejected the program:\n{head}", file=sys.stderr)
                 continue
-            got = subprocess.run([INTERP, "run", path], capture_output=True, text=True)
-            # NaN signs and printMemref base addresses are not compared
-            # (README: x86 makes negative NaNs; addresses differ per run).
-            if norm(got.stdout) != norm(want.stdout) or got.returncode != 0:
+            runs = [("", path)] + ([(" (lowered)", path + ".ll.mlir")] if args.lowered else [])
+            failed = False
+            for what, p in runs:
+                got = subprocess.run([INTERP, "run", p], capture_output=True, text=True)
+                # NaN signs and printMemref base addresses are not compared
+                # (README: x86 makes negative NaNs; addresses differ per run).
+                if norm(got.stdout) != norm(want.stdout) or got.returncode != 0:
+                    failed = True
+                    why = (": " + got.stderr.splitlines()[0]) if got.stderr else ""
+                    print(f"seed {seed}: output differs{what}{why}")
+            if failed:
                 bad += 1
-                print(f"seed {seed}: output differs{(': ' + got.stderr.splitlines()[0]) if got.stderr else ''}")
                 if args.keep:
                     os.makedirs(args.keep, exist_ok=True)
                     with open(os.path.join(args.keep, os.path.basename(path)), "w") as f:
                         f.write(prog)
+                    if args.lowered:
+                        shutil.copy(path + ".ll.mlir", args.keep)
     print(f"{args.seeds} programs, {bad} differing")
     sys.exit(1 if bad else 0)
 

@@ -13,6 +13,7 @@
 //! the engine runs the op through its dialect, so the dialect files stay
 //! the one statement of each op's semantics.
 
+use crate::sem::int::{DISJOINT, NNEG};
 use crate::sem::word::{Bin, Cast};
 use crate::value::{FuncRef, Packed, Value};
 use mlir_ir::affine::AffineExpr;
@@ -168,10 +169,10 @@ pub enum Inst {
     /// `scf.if`: [`Code::ifs`] entry `k`.
     If { op: OpId, k: u32 },
     /// The `scf.yield` ending block `b`, a branch of a translated `scf.if`:
-    /// the values become its results and the run goes on at `cont`. (A run
+    /// the values become its results and the run goes on at `to`. (A run
     /// that started at `b`, the `scf.if` having run through its dialect,
     /// leaves the region there instead.)
-    Join { op: OpId, b: BlockId, cont: u32, copies: Copies },
+    Join { op: OpId, b: BlockId, to: u32, copies: Copies },
     /// A direct call of `f` with `args`, results into `res..`.
     Call { op: OpId, f: FuncRef, args: Span, res: Slot },
     /// `memref.load %m[idx]` into `d`.
@@ -364,7 +365,7 @@ impl Code {
                 Inst::For { k, .. } => (k as usize) < self.fors.len(),
                 Inst::If { k, .. } => (k as usize) < self.ifs.len(),
                 Inst::Next { k, copies, .. } => (k as usize) < self.fors.len() && pairs(copies),
-                Inst::Join { cont, copies, .. } => pc(cont) && pairs(copies),
+                Inst::Join { to, copies, .. } => pc(to) && pairs(copies),
                 Inst::Exit { vals: s, .. } | Inst::Call { args: s, .. } => span(s),
                 Inst::Load { idx: s, .. } | Inst::Store { idx: s, .. } => span(s),
                 _ => true,
@@ -441,6 +442,8 @@ pub struct Inputs<'a> {
     pub aux: &'a [Aux],
     /// Width of `index`.
     pub index_bits: u32,
+    /// The number of parameters of every function, by [`FuncRef`].
+    pub arity: &'a [usize],
 }
 
 /// Whether a value of type `ty` may be a scalar held out of line
@@ -544,6 +547,11 @@ impl Translator<'_> {
         let (fl, pred) = (aux.flags, aux.pred);
         let kind = self.m.op(op).name.kind;
         if let Some(f) = int_bin(kind) {
+            // `or disjoint` is poison where the bits overlap, which the
+            // instructions do not check.
+            if fl & DISJOINT != 0 {
+                return None;
+            }
             let w = self.word(self.result_type(op)?)?;
             let fl = if is_index(kind) { 0 } else { fl };
             let (a, b, d) = (self.operand(op, 0)?, self.operand(op, 1)?, self.result(op)?);
@@ -563,7 +571,7 @@ impl Translator<'_> {
             return Some(Inst::Cast { op, f, fl, from, to, a: self.operand(op, 0)?, d: self.result(op)? });
         }
         match kind {
-            OpKind::ArithConstant | OpKind::IndexConstant | OpKind::IndexBoolConstant => {
+            OpKind::ArithConstant | OpKind::IndexConstant | OpKind::IndexBoolConstant | OpKind::LlvmConstant => {
                 let v = aux.constant.clone().filter(|_| aux.no_result.is_none())?;
                 let d = self.result(op)?;
                 match v {
@@ -578,22 +586,23 @@ impl Translator<'_> {
                 self.code.consts.push(v);
                 Some(Inst::Const { op, k: self.code.consts.len() as u32 - 1, d })
             }
-            OpKind::ArithSitofp | OpKind::ArithUitofp => {
+            // `uitofp nneg` is poison for a negative operand.
+            OpKind::ArithSitofp | OpKind::ArithUitofp | OpKind::LlvmSitofp | OpKind::LlvmUitofp if fl & NNEG == 0 => {
                 let from = self.operand_word(op, 0)?;
                 let k = match self.m.ctx.type_kind(self.result_type(op)?) {
                     TypeKind::Float(k @ (FloatKind::F32 | FloatKind::F64)) => *k,
                     _ => return None,
                 };
-                let signed = kind == OpKind::ArithSitofp;
+                let signed = matches!(kind, OpKind::ArithSitofp | OpKind::LlvmSitofp);
                 Some(Inst::IntToFloat { op, signed, from, k, a: self.operand(op, 0)?, d: self.result(op)? })
             }
-            OpKind::ArithCmpf => {
+            OpKind::ArithCmpf | OpKind::LlvmFcmp => {
                 let TypeKind::Float(_) = self.m.ctx.type_kind(self.m.type_of(*self.m.operands(op).first()?)) else {
                     return None;
                 };
                 Some(Inst::Cmpf { op, p: pred, a: self.operand(op, 0)?, b: self.operand(op, 1)?, d: self.result(op)? })
             }
-            OpKind::ArithCmpi | OpKind::IndexCmp => {
+            OpKind::ArithCmpi | OpKind::IndexCmp | OpKind::LlvmIcmp => {
                 let w = self.operand_word(op, 0)?;
                 let (a, b, d) = (self.operand(op, 0)?, self.operand(op, 1)?, self.result(op)?);
                 let (i, swapped) = (Word2 { op, w, a, b, d }, Word2 { op, w, a: b, b: a, d });
@@ -612,7 +621,7 @@ impl Translator<'_> {
                     _ => return None,
                 })
             }
-            OpKind::ArithSelect => {
+            OpKind::ArithSelect | OpKind::LlvmSelect => {
                 self.operand_word(op, 0)?;
                 let (c, t, f) = (self.operand(op, 0)?, self.operand(op, 1)?, self.operand(op, 2)?);
                 Some(Inst::Select { op, c, t, f, d: self.result(op)? })
@@ -634,8 +643,13 @@ impl Translator<'_> {
             OpKind::ScfFor => self.for_loop(op),
             OpKind::AffineFor => self.affine_for(op),
             OpKind::ScfIf => self.if_then(op),
-            OpKind::FuncCall => {
+            OpKind::FuncCall | OpKind::LlvmCall => {
                 let f = aux.callee?;
+                // An `llvm.call` passing variadic arguments or operand
+                // bundles runs through its dialect.
+                if self.m.operands(op).len() != *self.inp.arity.get(f.0 as usize)? {
+                    return None;
+                }
                 let args = self.span(self.m.operands(op))?;
                 let res = if self.m.op(op).results.len == 0 { 0 } else { self.result(op)? };
                 // Results are copied as scalars over what their slots hold
@@ -859,7 +873,7 @@ impl Translator<'_> {
             self.code.ifs[k].els_pc = i.els.map_or(i.cont, |b| self.code.starts[b.0 as usize]);
             let dsts: Vec<Slot> = (0..i.res.1).map(|j| i.res.0 + j).collect();
             for b in [Some(i.then), i.els].into_iter().flatten() {
-                if !self.relink(b, &dsts, |op, copies| Inst::Join { op, b, cont: i.cont, copies }) {
+                if !self.relink(b, &dsts, |op, copies| Inst::Join { op, b, to: i.cont, copies }) {
                     self.untranslate(i.cont);
                 }
             }
@@ -982,6 +996,20 @@ fn int_bin(k: OpKind) -> Option<Bin> {
         OpKind::IndexMaxu => Bin::MaxU,
         OpKind::IndexMins => Bin::MinS,
         OpKind::IndexMinu => Bin::MinU,
+        // The llvm dialect: the same semantics (`sem::int`), LangRef's flags.
+        OpKind::LlvmAdd => Bin::Add,
+        OpKind::LlvmSub => Bin::Sub,
+        OpKind::LlvmMul => Bin::Mul,
+        OpKind::LlvmUdiv => Bin::DivU,
+        OpKind::LlvmSdiv => Bin::DivS,
+        OpKind::LlvmUrem => Bin::RemU,
+        OpKind::LlvmSrem => Bin::RemS,
+        OpKind::LlvmAnd => Bin::And,
+        OpKind::LlvmOr => Bin::Or,
+        OpKind::LlvmXor => Bin::Xor,
+        OpKind::LlvmShl => Bin::Shl,
+        OpKind::LlvmLshr => Bin::ShrU,
+        OpKind::LlvmAshr => Bin::ShrS,
         _ => return None,
     })
 }
@@ -997,6 +1025,10 @@ fn float_bin(k: OpKind) -> Option<FBin> {
         OpKind::ArithSubf => FBin::Sub,
         OpKind::ArithMulf => FBin::Mul,
         OpKind::ArithDivf => FBin::Div,
+        OpKind::LlvmFadd => FBin::Add,
+        OpKind::LlvmFsub => FBin::Sub,
+        OpKind::LlvmFmul => FBin::Mul,
+        OpKind::LlvmFdiv => FBin::Div,
         _ => return None,
     })
 }
@@ -1006,6 +1038,9 @@ fn int_cast(k: OpKind) -> Option<Cast> {
         OpKind::ArithExtsi | OpKind::ArithIndexCast => Cast::Signed,
         OpKind::ArithExtui | OpKind::ArithIndexCastui => Cast::Unsigned,
         OpKind::ArithTrunci => Cast::Trunc,
+        OpKind::LlvmSext => Cast::Signed,
+        OpKind::LlvmZext => Cast::Unsigned,
+        OpKind::LlvmTrunc => Cast::Trunc,
         _ => return None,
     })
 }

@@ -348,7 +348,8 @@ impl<'m> Engine<'m> {
             .map(|a| a.work.saturating_add(1).min(HEAVY - 1) | (HEAVY * u64::from(a.result_bytes >= 4096)))
             .collect();
         e.frames = vec![Vec::new(); e.funcs.len()];
-        let inputs = crate::code::Inputs { slot: &e.slot, aux: &e.aux, index_bits: cfg.index_bits };
+        let arity: Vec<usize> = e.funcs.iter().map(|f| f.inputs.len()).collect();
+        let inputs = crate::code::Inputs { slot: &e.slot, aux: &e.aux, index_bits: cfg.index_bits, arity: &arity };
         e.code = Rc::new(crate::code::translate(m, &inputs));
         for f in e.funcs.iter_mut() {
             f.fast = f.entry.filter(|(b, _)| e.code.need(*b) <= f.nslots as usize).map(|(b, arg0)| FastEntry {
@@ -647,6 +648,14 @@ impl<'m> Engine<'m> {
         };
         if let Some((a, ty)) = cases {
             aux.constant = Some(self.attr_value(op, a, ty)?);
+        }
+        // A scalar `llvm.mlir.constant` as `llvm::constant` makes it; one
+        // this cannot make is left to fail when it runs, as it would.
+        if kind == OpKind::LlvmConstant && m.op(op).results.len == 1 {
+            let ty = m.type_of(m.result(op, 0));
+            if matches!(m.ctx.type_kind(ty), TypeKind::Integer { .. } | TypeKind::Float(_)) {
+                aux.constant = m.attr(op, "value").and_then(|a| self.attr_value(op, a, ty).ok());
+            }
         }
         if matches!(kind, OpKind::ArithConstant | OpKind::IndexConstant | OpKind::IndexBoolConstant) {
             let a = m.attr(op, "value").ok_or_else(|| Error::unverified(op, "constant without a value"))?;

@@ -446,6 +446,12 @@ impl Packed {
         Packed::Int { width, lo: bits, hi: 0 }
     }
 
+    /// The float of format `kind` (at most 64 bits) whose encoding is `bits`.
+    #[inline(always)]
+    pub fn float_word(kind: crate::float::FloatKind, bits: u64) -> Packed {
+        Packed::Float { kind, lo: bits, hi: 0 }
+    }
+
     /// The float `f`.
     #[inline(always)]
     pub fn float(f: Float) -> Packed {

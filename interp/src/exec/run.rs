@@ -242,14 +242,16 @@ impl Engine<'_> {
         }
     }
 
+    /// The loop of [`Engine::run_code`]: one arm per instruction. `frame`
+    /// is the running frame, `root` or the innermost call's, whose
+    /// structures start at `base` on `self.ctl`; `go!` goes on at `$to`,
+    /// or, when it is `None`, leaves by `$op`: the end of the run, or the
+    /// return of a call. `fr` is dropped before `frame` changes, as
+    /// `Calls::top` requires.
     fn run_insts(&mut self, root: &mut Frame, entry: BlockId, mut base: usize, calls: &mut Calls) -> Result<OpId> {
         let code = Rc::clone(&self.code);
         let mut ip = ip_at(&code, code.start(entry));
-        // The running frame, `root` or the innermost call's, whose
-        // structures start at `base` on `self.ctl`.
         let mut frame = calls.top(root);
-        // Goes on at `$to`, or, when it is `None`, leaves by `$op`: the end
-        // of the run, or the return of a call.
         macro_rules! go {
             ($op:expr, $to:expr) => {
                 match ($to, $op) {
@@ -262,7 +264,7 @@ impl Engine<'_> {
             };
         }
         loop {
-            // SAFETY: see `Calls::top`; `fr` is dropped before `frame` changes.
+            // SAFETY: see `Calls::top`.
             let fr = unsafe { &mut *frame };
             // SAFETY: see `ip_at`.
             let inst = unsafe { &*ip };
@@ -274,9 +276,7 @@ impl Engine<'_> {
                 Inst::Nop => {}
                 Inst::Const { op, k, d } => self.constant(fr, &code, op, k, d)?,
                 Inst::ConstWord { op, w, d, bits } => self.packed(fr, op, d, Packed::word(u32::from(w), bits))?,
-                Inst::ConstFloat { op, k, d, bits } => {
-                    self.packed(fr, op, d, Packed::Float { kind: k, lo: bits, hi: 0 })?
-                }
+                Inst::ConstFloat { op, k, d, bits } => self.packed(fr, op, d, Packed::float_word(k, bits))?,
                 Inst::Int2 { op, f, w, fl, a, b, d } => self.int2(fr, op, f, w, fl, [a, b, d])?,
                 Inst::Add(i) => self.word2(fr, Bin::Add, i)?,
                 Inst::Sub(i) => self.word2(fr, Bin::Sub, i)?,
@@ -304,8 +304,8 @@ impl Engine<'_> {
                 Inst::For { op, k } => ip = self.for_enter(fr, &code, op, k, ip)?,
                 Inst::Next { op, k, copies } => go!(op, self.for_next(fr, &code, op, (k, copies), base)?),
                 Inst::If { op, k } => ip = self.if_enter(fr, &code, op, k, ip)?,
-                Inst::Join { op, b, cont, copies } => {
-                    go!(op, self.if_join(fr, &code, op, (cont, copies), b == entry && calls.n == 0)?)
+                Inst::Join { op, b, to, copies } => {
+                    go!(op, self.if_join(fr, &code, op, (to, copies), b == entry && calls.n == 0)?)
                 }
                 Inst::Call { op, f, args, res } => {
                     if let Some(start) = self.call_in_loop(fr, &code, calls, op, f, (args, res), (ip, base))? {
@@ -728,7 +728,7 @@ impl Engine<'_> {
     }
 
     /// The yield of a branch of a translated `scf.if`: its values become
-    /// the results, and the run goes on at `cont`, after the `scf.if`;
+    /// the results, and the run goes on at `to`, after the `scf.if`;
     /// `None` when the yield `leaves` the region instead (the run started
     /// at its block: the `scf.if` ran through its dialect).
     #[inline(always)]
@@ -737,7 +737,7 @@ impl Engine<'_> {
         fr: &mut Frame,
         code: &Code,
         op: OpId,
-        (cont, copies): (u32, Copies),
+        (to, copies): (u32, Copies),
         leaves: bool,
     ) -> Result<Option<Ip>> {
         self.tick1(op)?;
@@ -745,7 +745,7 @@ impl Engine<'_> {
             return Ok(self.yield_leaves(copies));
         }
         self.copy(fr, code, copies);
-        Ok(Some(ip_at(code, cont as usize)))
+        Ok(Some(ip_at(code, to as usize)))
     }
 
     /// A direct call from the instruction before `ip`, in a frame whose
