@@ -17,7 +17,8 @@
 //! `packed`) and is padded to its own alignment, the largest of its
 //! fields'. Vectors are aligned to their size rounded up to a power of two.
 
-use crate::ir::Context;
+use crate::attrs::Attribute;
+use crate::ir::{Context, Module};
 use crate::types::{FloatKind, LlvmStructBody, TypeId, TypeKind};
 
 /// Size and alignment of a type in bytes.
@@ -50,6 +51,17 @@ fn round_up(x: u64, a: u64) -> Option<u64> {
 fn scalar(store: u64, align: u64) -> Result<Layout, LayoutError> {
     let alloc = round_up(store, align).ok_or("type size overflows")?;
     Ok(Layout { store, alloc, align })
+}
+
+/// The attribute by which `m` sets a data layout of its own, if it does:
+/// only LLVM's default layout is modelled (mlir-runner would follow it).
+pub fn custom_layout(m: &Module) -> Option<&'static str> {
+    let top = m.top?;
+    ["llvm.data_layout", "dlti.dl_spec"].into_iter().find(|name| match m.attr(top, name).map(|a| m.ctx.attr_kind(a)) {
+        None => false,
+        Some(Attribute::String { value, .. }) => !value.is_empty(),
+        Some(_) => true,
+    })
 }
 
 /// The layout of `ty` with `index` of `index_bits` bits.

@@ -15,7 +15,10 @@
 //! them, the median of the engine's own ops/s, which `--stats` measures
 //! from loading the parsed module to the end of the run, the measure issue
 //! 13 took its baseline with. Both
-//! sides must print the same output. `BENCH_ONLY=matmul,sieve` keeps the
+//! sides must print the same output. A second table runs each program as
+//! `mlir-opt` lowers it for the reference (to the llvm dialect): what
+//! differential testing and pass checking run, and where the llvm
+//! dialect's paths are timed. `BENCH_ONLY=matmul,sieve` keeps the
 //! programs whose file name contains one of the words. Declared with
 //! `harness = false`: a plain `main`, never part of `cargo test`.
 
@@ -85,11 +88,13 @@ fn main() {
         "| program | ops | mlir-interp (s) | ops/s | fastest run's ops/s | engine ops/s | mlir-opt + mlir-runner (s) | ratio | buffers (MiB) | peak RSS (MiB) |"
     );
     println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    // Per program: its pipeline, our median wall time, engine ops/s and output.
+    let mut done = Vec::new();
     for f in files {
         let text = std::fs::read_to_string(&f).expect("read bench program");
         let pipe = pipeline(&text);
         let (mut mine, mut theirs, mut ops, mut mem) = (Vec::new(), Vec::new(), 0, (0.0, 0.0));
-        let mut engine = Vec::new();
+        let (mut engine, mut printed) = (Vec::new(), String::new());
         for _ in 0..runs {
             let (secs, n, rate, m, out) = ours(bin, &f);
             mine.push(secs);
@@ -112,6 +117,7 @@ fn main() {
                 let same = differential::normalize(&r.stdout, false) == differential::normalize(&out, false);
                 assert!(same, "{}: outputs differ\n--- ours\n{out}--- reference\n{}", f.display(), r.stdout);
             }
+            printed = out;
         }
         let name = f.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
         let best = ops as f64 / fastest(&mine) / 1e6;
@@ -122,12 +128,53 @@ fn main() {
             let t = median(theirs);
             (format!("{t:.3}"), format!("{:.2}", m / t))
         };
+        let rate = median(engine);
         println!(
             "| {name} | {ops} | {m:.3} | {:.1} M | {best:.1} M | {:.1} M | {r} | {ratio} | {:.1} | {:.1} |",
             ops as f64 / m / 1e6,
-            median(engine) / 1e6,
+            rate / 1e6,
             mem.0,
             mem.1
         );
+        done.push((f, pipe, m, rate, printed));
     }
+    if have_ref {
+        lowered(&tc, bin, runs, &done);
+    }
+}
+
+/// The second table: each program as `mlir-opt` lowers it with its
+/// pipeline, run by us `runs` times; it must print what the program did.
+fn lowered(tc: &Toolchain, bin: &str, runs: usize, done: &[(PathBuf, String, f64, f64, String)]) {
+    let dir = std::env::temp_dir().join(format!("mlir-interp-bench-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    println!();
+    println!(
+        "| lowered program | ops | mlir-interp (s) | engine ops/s | as written: engine ops/s | time / as written |"
+    );
+    println!("|---|---:|---:|---:|---:|---:|");
+    for (f, pipe, wall, rate, out) in done {
+        let name = f.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let low = dir.join(&name);
+        let st = Command::new(&tc.mlir_opt)
+            .arg(f)
+            .arg(format!("--pass-pipeline=builtin.module({pipe})"))
+            .arg("-o")
+            .arg(&low)
+            .status()
+            .expect("run mlir-opt");
+        assert!(st.success(), "{}: mlir-opt failed", f.display());
+        let (mut secs, mut engine, mut ops) = (Vec::new(), Vec::new(), 0);
+        for _ in 0..runs {
+            let (s, n, r, _, got) = ours(bin, &low);
+            let same = differential::normalize(&got, false) == differential::normalize(out, false);
+            assert!(same, "{}: the lowered program prints\n{got}--- the program\n{out}", f.display());
+            ops = n;
+            engine.push(r);
+            secs.push(s);
+        }
+        let m = median(secs);
+        println!("| {name} | {ops} | {m:.3} | {:.1} M | {:.1} M | {:.2} |", median(engine) / 1e6, rate / 1e6, m / wall);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -7,7 +7,6 @@
 
 use crate::dense::{Builder, DenseError};
 use crate::error::{Error, ErrorKind, Result};
-use crate::lane::le_u128;
 use crate::memory::{mem_ub, Lane, MemRef};
 use crate::value::{Dense, Scalar, Value};
 use mlir_ir::ir::OpId;
@@ -91,13 +90,7 @@ impl MemRef {
     #[inline(always)]
     pub fn fast_bits(&self, idx: impl Iterator<Item = Option<i64>>) -> Option<(u64, Lane)> {
         let (byte, eb) = self.plain_lin(idx)?;
-        let lane = self.elem.lane;
-        let b = self.buf.borrow();
-        if eb > 8 || b.freed.is_some() || !b.poison.is_empty() {
-            return None;
-        }
-        let bytes = b.data.get(byte..byte.checked_add(eb)?)?;
-        b.all_init(byte, eb).then(|| (le_u128(bytes) as u64, lane))
+        Some((self.buf.borrow().fast_word(byte, eb)?, self.elem.lane))
     }
 
     /// The element number `lin` from the aligned base, checked only against

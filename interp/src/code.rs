@@ -13,13 +13,16 @@
 //! the engine runs the op through its dialect, so the dialect files stay
 //! the one statement of each op's semantics.
 
+use crate::lane::Lane;
 use crate::sem::int::{DISJOINT, NNEG};
 use crate::sem::word::{Bin, Cast};
 use crate::value::{FuncRef, Packed, Value};
 use mlir_ir::affine::AffineExpr;
-use mlir_ir::attrs::Attribute;
+use mlir_ir::attrs::{Attribute, DenseValues};
+use mlir_ir::datalayout;
 use mlir_ir::ir::{BlockId, Module, OpId, ValueId};
 use mlir_ir::ops::{DialectOp, OpKind};
+use mlir_ir::parser::GEP_DYNAMIC;
 use mlir_ir::types::{FloatKind, TypeId, TypeKind};
 use rustc_hash::FxHashMap;
 
@@ -188,6 +191,14 @@ pub enum Inst {
     Store1 { op: OpId, v: Slot, m: Slot, i: Slot },
     /// `memref.store %v, %m[i, j]`.
     Store2 { op: OpId, v: Slot, m: Slot, i: Slot, j: Slot },
+    /// `llvm.getelementptr %base[%i]` into `d`: one dynamic index of `w`
+    /// bits stepping over `size`-byte elements, under `noWrapFlags` `flags`.
+    Gep { op: OpId, base: Slot, i: Slot, d: Slot, size: u32, w: u8, flags: u8 },
+    /// `llvm.load` of a `lane` through the pointer in `p` into `d`, which
+    /// assumes an alignment of `1 << align` bytes.
+    PtrLoad { op: OpId, p: Slot, d: Slot, lane: Lane, align: u8 },
+    /// `llvm.store` of `v`, a `lane`, through the pointer in `p`.
+    PtrStore { op: OpId, v: Slot, p: Slot, lane: Lane, align: u8 },
 }
 
 /// The pattern of every [`Word2`] instruction (integer ops and
@@ -418,6 +429,8 @@ impl Code {
             Inst::Store { v, m, idx, .. } => [v, m].into_iter().chain(self.slots(idx).iter().copied()).for_each(f),
             Inst::Load1 { m, i, d, .. } | Inst::Store1 { v: d, m, i, .. } => [m, i, d].into_iter().for_each(f),
             Inst::Load2 { m, i, j, d, .. } | Inst::Store2 { v: d, m, i, j, .. } => [m, i, j, d].into_iter().for_each(f),
+            Inst::Gep { base, i, d, .. } => [base, i, d].into_iter().for_each(f),
+            Inst::PtrLoad { p, d, .. } | Inst::PtrStore { v: d, p, .. } => [p, d].into_iter().for_each(f),
         }
     }
 
@@ -685,6 +698,15 @@ impl Translator<'_> {
                     _ => Inst::Store { op, v, m, idx: self.span(self.m.operands(op).get(2..)?)? },
                 })
             }
+            OpKind::LlvmGetelementptr => self.gep(op),
+            OpKind::LlvmLoad => {
+                let (lane, align) = self.plain_access(op, self.result_type(op)?)?;
+                Some(Inst::PtrLoad { op, p: self.operand(op, 0)?, d: self.result(op)?, lane, align })
+            }
+            OpKind::LlvmStore => {
+                let (lane, align) = self.plain_access(op, self.m.type_of(*self.m.operands(op).first()?))?;
+                Some(Inst::PtrStore { op, v: self.operand(op, 0)?, p: self.operand(op, 1)?, lane, align })
+            }
             _ => None,
         }
     }
@@ -764,6 +786,61 @@ impl Translator<'_> {
             affine,
         });
         Some(Inst::For { op, k: self.code.fors.len() as u32 - 1 })
+    }
+
+    /// `llvm.getelementptr` of one dynamic index on a pointer (as MLIR
+    /// lowers `memref.load` and `memref.store`); other forms stay with the
+    /// dialect.
+    fn gep(&self, op: OpId) -> Option<Inst> {
+        let (m, at) = (self.m, |name| self.m.attr(op, name).map(|a| self.m.ctx.attr_kind(a)));
+        let Some(Attribute::DenseArray { values: DenseValues::Ints(raw), .. }) = at("rawConstantIndices") else {
+            return None;
+        };
+        let Some(Attribute::Type(elem)) = at("elem_type") else { return None };
+        let flags = match at("noWrapFlags") {
+            None => 0,
+            Some(Attribute::Integer { value, .. }) => u8::try_from(value.to_i64()?).ok()?,
+            Some(_) => return None,
+        };
+        let [r] = raw.as_slice() else { return None };
+        let ptr = |t| matches!(m.ctx.type_kind(t), TypeKind::LlvmPtr(_));
+        if r.to_i64()? != GEP_DYNAMIC || !ptr(self.result_type(op)?) || !ptr(m.type_of(*m.operands(op).first()?)) {
+            return None;
+        }
+        if datalayout::custom_layout(m).is_some() {
+            return None;
+        }
+        let size = u32::try_from(datalayout::layout(&m.ctx, *elem, self.inp.index_bits).ok()?.alloc).ok()?;
+        let (base, i, d) = (self.operand(op, 0)?, self.operand(op, 1)?, self.result(op)?);
+        Some(Inst::Gep { op, base, i, d, size, w: self.operand_word(op, 1)?, flags })
+    }
+
+    /// The lane and log2 alignment of an `llvm.load` or `llvm.store` of
+    /// `ty` that [`Inst::PtrLoad`] and [`Inst::PtrStore`] can do: a
+    /// byte-multiple integer up to 64 bits or an f16, bf16, f32 or f64,
+    /// aligned as its `alignment` says or else as LLVM's default layout.
+    fn plain_access(&self, op: OpId, ty: TypeId) -> Option<(Lane, u8)> {
+        let m = self.m;
+        let lane = match m.ctx.type_kind(ty) {
+            TypeKind::Integer { width: w @ (8 | 16 | 32 | 64), .. } => Lane::Int(*w),
+            TypeKind::Float(k @ (FloatKind::F16 | FloatKind::BF16 | FloatKind::F32 | FloatKind::F64)) => {
+                Lane::Float(*k)
+            }
+            _ => return None,
+        };
+        if datalayout::custom_layout(m).is_some() {
+            return None;
+        }
+        let l = datalayout::layout(&m.ctx, ty, self.inp.index_bits).ok()?;
+        let align = match m.attr(op, "alignment").map(|a| m.ctx.attr_kind(a)) {
+            None => l.align,
+            Some(Attribute::Integer { value, .. }) => match value.to_i64()? {
+                a if a > 0 => u64::try_from(a).ok()?,
+                _ => l.align,
+            },
+            Some(_) => return None,
+        };
+        (l.store == lane.bytes() as u64 && align.is_power_of_two()).then(|| (lane, align.trailing_zeros() as u8))
     }
 
     /// True when `op`'s `map` is the identity on its operands from `first` on.

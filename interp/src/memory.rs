@@ -342,6 +342,31 @@ impl Buffer {
         lane.decode(&self.data[at..at + n])
     }
 
+    /// The `n` bytes (at most 8) at `at` as a little-endian word, when
+    /// they are in range, written and defined and the buffer is live: the
+    /// loads' fast path (the general reads say what else they hold).
+    #[inline(always)]
+    pub fn fast_word(&self, at: usize, n: usize) -> Option<u64> {
+        if n > 8 || self.freed.is_some() || !self.poison.is_empty() {
+            return None;
+        }
+        let bytes = self.data.get(at..at.checked_add(n)?)?;
+        self.all_init(at, n).then(|| crate::lane::le_u128(bytes) as u64)
+    }
+
+    /// Where an `n`-byte access at byte `offset` that assumes an alignment
+    /// of `1 << align` lands, when nothing about it is undefined: a live
+    /// data allocation (writable for a `write`), in bounds, aligned.
+    /// `None` leaves the access to the checks that say what is wrong.
+    #[inline(always)]
+    pub fn plain_access(&self, offset: i64, n: usize, align: u8, write: bool) -> Option<usize> {
+        let at = usize::try_from(offset).ok()?;
+        let fits = at.checked_add(n)? <= self.len();
+        let aligned = self.addr.wrapping_add(at as u64).trailing_zeros() >= u32::from(align);
+        let live = self.freed.is_none() && self.kind != AllocKind::Function && !(write && self.read_only.is_some());
+        (fits && aligned && live).then_some(at)
+    }
+
     /// Marks bytes `at..at + n` written with defined data (a library
     /// caller wrote them through a mutable view).
     pub(crate) fn mark_written(&mut self, at: usize, n: usize) {

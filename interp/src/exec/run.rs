@@ -9,9 +9,11 @@ use crate::code::{Code, Copies, FBin, Inst, Slot, Span, Word2};
 use crate::error::{Error, ErrorKind, Result};
 use crate::float::{self, host, Round};
 use crate::lane::Lane;
+use crate::memory::Ptr;
 use crate::sem::word::{self, Bin, Cast};
 use crate::value::{FuncRef, Int, Packed, Value};
 use mlir_ir::ir::{BlockId, OpId};
+use mlir_ir::parser::{GEP_INBOUNDS_FLAG, GEP_NUSW};
 use mlir_ir::types::FloatKind;
 use std::rc::Rc;
 
@@ -318,6 +320,9 @@ impl Engine<'_> {
                 Inst::Store { op, v, m, idx } => self.mem_store(fr, op, v, m, code.slots(idx))?,
                 Inst::Store1 { op, v, m, i } => self.mem_store(fr, op, v, m, &[i])?,
                 Inst::Store2 { op, v, m, i, j } => self.mem_store(fr, op, v, m, &[i, j])?,
+                Inst::Gep { op, base, i, d, size, w, flags } => self.gep(fr, op, [base, i, d], size, (w, flags))?,
+                Inst::PtrLoad { op, p, d, lane, align } => self.ptr_load(fr, op, p, d, (lane, align))?,
+                Inst::PtrStore { op, v, p, lane, align } => self.ptr_store(fr, op, v, p, (lane, align))?,
             }
         }
     }
@@ -892,6 +897,74 @@ impl Engine<'_> {
             _ => return self.fallback(fr, op),
         }
         Ok(())
+    }
+
+    /// `llvm.getelementptr` of one index (`Inst::Gep`): the base moved by
+    /// the index times `size`; a base that is not a pointer, an index that
+    /// is not a number, and a result the flags make poison (`inbounds`:
+    /// outside the allocation; `nusw`: past 64 bits) go to the dialect.
+    #[inline(always)]
+    fn gep(
+        &mut self,
+        fr: &mut Frame,
+        op: OpId,
+        [base, i, d]: [Slot; 3],
+        size: u32,
+        (w, flags): (u8, u8),
+    ) -> Result<()> {
+        self.tick1(op)?;
+        let (Value::Ptr(p), Some(x)) = (at(fr, base), at(fr, i).word()) else { return self.fallback(fr, op) };
+        let off = i128::from(p.offset) + i128::from(word::sext(u32::from(w), x)) * i128::from(size);
+        let len = p.buf.as_ref().map_or(0, |b| b.borrow().len() as i128);
+        let inbounds = flags & GEP_INBOUNDS_FLAG as u8 == 0 || (0..=len).contains(&off);
+        let nusw = flags & GEP_NUSW as u8 == 0 || i64::try_from(off).is_ok();
+        if !(inbounds && nusw) {
+            return self.fallback(fr, op);
+        }
+        let q = Value::Ptr(Ptr { buf: p.buf.clone(), offset: off as i64 });
+        *at_mut(fr, d) = q;
+        Ok(())
+    }
+
+    /// `llvm.load` of a scalar (`Inst::PtrLoad`); one that is undefined,
+    /// or reads poison or unwritten bytes, goes to the dialect.
+    #[inline(always)]
+    fn ptr_load(&mut self, fr: &mut Frame, op: OpId, p: Slot, d: Slot, (lane, align): (Lane, u8)) -> Result<()> {
+        self.tick1(op)?;
+        let n = lane.bytes();
+        let bits = match at(fr, p) {
+            Value::Ptr(Ptr { buf: Some(buf), offset }) => {
+                let b = buf.borrow();
+                b.plain_access(*offset, n, align, false).and_then(|at| b.fast_word(at, n))
+            }
+            _ => None,
+        };
+        match (bits, lane) {
+            (Some(bits), Lane::Float(k)) => at_mut(fr, d).set_float(float::from_bits(k, u128::from(bits))),
+            (Some(bits), Lane::Int(w)) => at_mut(fr, d).set_word(w, bits),
+            _ => return self.fallback(fr, op),
+        }
+        Ok(())
+    }
+
+    /// `llvm.store` of a scalar (`Inst::PtrStore`); one that is undefined
+    /// goes to the dialect.
+    #[inline(always)]
+    fn ptr_store(&mut self, fr: &mut Frame, op: OpId, v: Slot, p: Slot, (lane, align): (Lane, u8)) -> Result<()> {
+        self.tick1(op)?;
+        let stored = match (at(fr, p), at(fr, v)) {
+            (Value::Ptr(Ptr { buf: Some(buf), offset }), Value::Scalar(s)) => {
+                let mut b = buf.borrow_mut();
+                let at = b.plain_access(*offset, lane.bytes(), align, true);
+                at.is_some_and(|at| b.write_packed(at, lane, *s).is_some())
+            }
+            _ => false,
+        };
+        if stored {
+            Ok(())
+        } else {
+            self.fallback(fr, op)
+        }
     }
 
     /// `memref.store` at the indices in `slots` (see `mem_load`).

@@ -63,19 +63,11 @@ pub(super) fn layout(e: &Engine, op: OpId, ty: TypeId) -> Result<datalayout::Lay
 
 /// Fails when the module sets its own data layout.
 pub(super) fn check_default_layout(e: &Engine, op: OpId) -> Result<()> {
-    let Some(top) = e.m.top else { return Ok(()) };
-    for name in ["llvm.data_layout", "dlti.dl_spec"] {
-        let set = match e.m.attr(top, name).map(|a| e.m.ctx.attr_kind(a)) {
-            None => false,
-            Some(Attribute::String { value, .. }) => !value.is_empty(),
-            Some(_) => true,
-        };
-        if set {
-            return Err(unsupported(
-                op,
-                format!("the module's '{name}' attribute (only LLVM's default data layout is modelled)"),
-            ));
-        }
+    match datalayout::custom_layout(e.m) {
+        Some(name) => Err(unsupported(
+            op,
+            format!("the module's '{name}' attribute (only LLVM's default data layout is modelled)"),
+        )),
+        None => Ok(()),
     }
-    Ok(())
 }
