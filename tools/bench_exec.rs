@@ -156,14 +156,7 @@ fn lowered(tc: &Toolchain, bin: &str, runs: usize, done: &[(PathBuf, String, f64
     for (f, pipe, wall, rate, out) in done {
         let name = f.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
         let low = dir.join(&name);
-        let st = Command::new(&tc.mlir_opt)
-            .arg(f)
-            .arg(format!("--pass-pipeline=builtin.module({pipe})"))
-            .arg("-o")
-            .arg(&low)
-            .status()
-            .expect("run mlir-opt");
-        assert!(st.success(), "{}: mlir-opt failed", f.display());
+        differential::lower(tc, f, pipe, &low).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
         let (mut secs, mut engine, mut ops) = (Vec::new(), Vec::new(), 0);
         for _ in 0..runs {
             let (s, n, r, _, got) = ours(bin, &low);

@@ -1087,6 +1087,10 @@ fn int_bin(k: OpKind) -> Option<Bin> {
         OpKind::LlvmShl => Bin::Shl,
         OpKind::LlvmLshr => Bin::ShrU,
         OpKind::LlvmAshr => Bin::ShrS,
+        OpKind::LlvmSmax => Bin::MaxS,
+        OpKind::LlvmUmax => Bin::MaxU,
+        OpKind::LlvmSmin => Bin::MinS,
+        OpKind::LlvmUmin => Bin::MinU,
         _ => return None,
     })
 }

@@ -95,6 +95,23 @@ pub fn run_ours_lang(src: &Source, lang: mlir_ir::Lang, cfg: Config, entry: &str
     })
 }
 
+/// Lowers `file` with `pipeline` into `out` with mlir-opt; `Err` says why
+/// it could not (mlir-opt missing, or it rejected the file).
+pub fn lower(tc: &Toolchain, file: &Path, pipeline: &str, out: &Path) -> Result<(), String> {
+    let opt = Command::new(&tc.mlir_opt)
+        .arg(file)
+        .arg(format!("--pass-pipeline=builtin.module({pipeline})"))
+        .arg("-o")
+        .arg(out)
+        .output()
+        .map_err(|e| format!("cannot run {}: {e}", tc.mlir_opt))?;
+    if !opt.status.success() {
+        let _ = std::fs::remove_file(out);
+        return Err(format!("mlir-opt failed to lower the file:\n{}", String::from_utf8_lossy(&opt.stderr)));
+    }
+    Ok(())
+}
+
 /// Lowers `file` with `pipeline` and runs it with mlir-runner. `Err` means
 /// the toolchain itself could not be used (missing, or it rejected the file).
 pub fn run_reference(
@@ -109,17 +126,7 @@ pub fn run_reference(
     static CALLS: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
     let n = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let lowered = std::env::temp_dir().join(format!("mlir-interp-diff-{}-{n}.mlir", std::process::id()));
-    let opt = Command::new(&tc.mlir_opt)
-        .arg(file)
-        .arg(format!("--pass-pipeline=builtin.module({pipeline})"))
-        .arg("-o")
-        .arg(&lowered)
-        .output()
-        .map_err(|e| format!("cannot run {}: {e}", tc.mlir_opt))?;
-    if !opt.status.success() {
-        let _ = std::fs::remove_file(&lowered);
-        return Err(format!("mlir-opt failed to lower the file:\n{}", String::from_utf8_lossy(&opt.stderr)));
-    }
+    lower(tc, file, pipeline, &lowered)?;
     let result = match res {
         EntryResult::Void => "void",
         EntryResult::I32 => "i32",
