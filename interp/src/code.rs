@@ -5,8 +5,11 @@
 //! casts, selects, constants, branches with their block-argument copies,
 //! `scf.for`/`scf.if` and their yields, direct calls and returns, memref
 //! loads and stores — are instructions of their own with decoded widths,
-//! predicates and flags. Every other op is [`Inst::Op`], which its dialect
-//! executes.
+//! predicates and flags, in the arith, index and func forms and in the
+//! llvm-dialect forms MLIR's lowerings leave (with one-index
+//! `getelementptr` and scalar `llvm.load`/`llvm.store`, their element
+//! sizes and alignments from the default data layout). Every other op is
+//! [`Inst::Op`], which its dialect executes.
 //!
 //! A specialised instruction computes only the plain case (scalar operands,
 //! no poison, no flag or UB consequence, see `sem::word`); on anything else
