@@ -467,6 +467,23 @@ impl<'m> Verifier<'m> {
     /// tensor.cast (same element type) and tensor.bitcast (same element width).
     pub(super) fn tensor_cast(&self, op: OpId, bitcast: bool) -> VResult {
         let (Some(a), Some(b)) = (self.opnd(op, 0), self.res(op, 0)) else { return Ok(()) };
+        // ODS's type constraints, as mlir-opt words them.
+        let what = if bitcast {
+            "tensor of signless integer or unsigned integer or signed integer or floating-point values"
+        } else {
+            "tensor of any type values"
+        };
+        let tensor = |t: TypeId| match self.m.ctx.type_kind(t) {
+            TypeKind::RankedTensor { elem, .. } | TypeKind::UnrankedTensor { elem } => {
+                !bitcast || matches!(self.m.ctx.type_kind(*elem), TypeKind::Integer { .. } | TypeKind::Float(_))
+            }
+            _ => false,
+        };
+        for (which, t) in [("operand", a), ("result", b)] {
+            if !tensor(t) {
+                return self.op_err(op, format!("{which} #0 must be {what}, but got '{}'", self.ty(t)));
+            }
+        }
         let (ea, eb) = (self.m.ctx.type_kind(a).elem(), self.m.ctx.type_kind(b).elem());
         let elems_ok = if bitcast { ea.and_then(|t| self.bits(t)) == eb.and_then(|t| self.bits(t)) } else { ea == eb };
         if !elems_ok || !self.shapes_compatible(a, b) {
