@@ -379,7 +379,8 @@ fn call_as(
     ret: Option<TypeId>,
     args: Vec<Value>,
 ) -> Result<Vec<Value>> {
-    for a in &args {
+    // The message is built only for poison: this runs on every call.
+    if let Some(a) = args.iter().find(|a| a.find_poison().is_some()) {
         e.observe(op, a, &format!("passed to @{name}"))?;
     }
     let int = |i: usize| args.get(i).and_then(Value::as_int);
