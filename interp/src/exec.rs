@@ -652,8 +652,8 @@ impl<'m> Engine<'m> {
         if let Some((a, ty)) = cases {
             aux.constant = Some(self.attr_value(op, a, ty)?);
         }
-        // A scalar `llvm.mlir.constant` as `llvm::constant` makes it; one
-        // this cannot make is left to fail when it runs, as it would.
+        // A scalar `llvm.mlir.constant`, made as the dialect makes it; one
+        // that cannot be made here is left to fail when it runs.
         if kind == OpKind::LlvmConstant && m.op(op).results.len == 1 {
             let ty = m.type_of(m.result(op, 0));
             if matches!(m.ctx.type_kind(ty), TypeKind::Integer { .. } | TypeKind::Float(_)) {
