@@ -96,6 +96,19 @@ fn copy_slot(fr: &mut Frame, s: Slot, d: Slot) {
     }
 }
 
+/// Sets slot `v` to the lane of `lane` whose encoding is `bits` (a load's
+/// fast path); `false` for a lane that is not a float or an integer of
+/// at most 64 bits, which the loads leave to their dialects.
+#[inline(always)]
+fn set_lane(v: &mut Value, lane: Lane, bits: u64) -> bool {
+    match lane {
+        Lane::Float(k) => v.set_float(float::from_bits(k, u128::from(bits))),
+        Lane::Int(w) if (1..=64).contains(&w) => v.set_word(w, bits & word::mask(w)),
+        _ => return false,
+    }
+    true
+}
+
 /// Where the values of the last region exit are: slots of the frame that
 /// ran the region (read by whoever takes them, so a call's results go
 /// from the callee's frame to the caller's with no vector between), or
@@ -892,11 +905,9 @@ impl Engine<'_> {
             _ => None,
         };
         match got {
-            Some((bits, Lane::Float(k))) => at_mut(fr, d).set_float(float::from_bits(k, u128::from(bits))),
-            Some((bits, Lane::Int(w))) if (1..=64).contains(&w) => at_mut(fr, d).set_word(w, bits & word::mask(w)),
-            _ => return self.fallback(fr, op),
+            Some((bits, lane)) if set_lane(at_mut(fr, d), lane, bits) => Ok(()),
+            _ => self.fallback(fr, op),
         }
-        Ok(())
     }
 
     /// `llvm.getelementptr` of one index (`Inst::Gep`): the base moved by
@@ -915,8 +926,8 @@ impl Engine<'_> {
         self.tick1(op)?;
         let (Value::Ptr(p), Some(x)) = (at(fr, base), at(fr, i).word()) else { return self.fallback(fr, op) };
         let off = i128::from(p.offset) + i128::from(word::sext(u32::from(w), x)) * i128::from(size);
-        let len = p.buf.as_ref().map_or(0, |b| b.borrow().len() as i128);
-        let inbounds = flags & GEP_INBOUNDS_FLAG as u8 == 0 || (0..=len).contains(&off);
+        let len = || p.buf.as_ref().map_or(0, |b| b.borrow().len() as i128);
+        let inbounds = flags & GEP_INBOUNDS_FLAG as u8 == 0 || (0..=len()).contains(&off);
         let nusw = flags & GEP_NUSW as u8 == 0 || i64::try_from(off).is_ok();
         if !(inbounds && nusw) {
             return self.fallback(fr, op);
@@ -939,12 +950,10 @@ impl Engine<'_> {
             }
             _ => None,
         };
-        match (bits, lane) {
-            (Some(bits), Lane::Float(k)) => at_mut(fr, d).set_float(float::from_bits(k, u128::from(bits))),
-            (Some(bits), Lane::Int(w)) => at_mut(fr, d).set_word(w, bits),
-            _ => return self.fallback(fr, op),
+        match bits {
+            Some(bits) if set_lane(at_mut(fr, d), lane, bits) => Ok(()),
+            _ => self.fallback(fr, op),
         }
-        Ok(())
     }
 
     /// `llvm.store` of a scalar (`Inst::PtrStore`); one that is undefined

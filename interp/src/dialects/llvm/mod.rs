@@ -47,8 +47,12 @@ pub fn exec(e: &mut Engine, fr: &mut Frame, op: OpId, kind: LlvmOp) -> Result<Fl
             e.assign(fr, op, p)
         }
         Call => call(e, fr, op),
+        // A scalar constant was made at load (`Aux::constant`).
         Constant => {
-            let v = constant(e, op)?;
+            let v = match &e.aux[op.0 as usize].constant {
+                Some(v) => v.clone(),
+                None => constant(e, op)?,
+            };
             e.assign(fr, op, v)
         }
         Func | Global => Ok(Flow::Next),
