@@ -296,6 +296,253 @@ impl fmt::Display for IntegerSet {
     }
 }
 
+/// A binary operation of a compiled affine expression.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum BinOp {
+    Add,
+    Mul,
+    Mod,
+    FloorDiv,
+    CeilDiv,
+}
+
+impl BinOp {
+    /// `x op y` as [`AffineExpr::eval`] computes it.
+    #[inline(always)]
+    fn apply(self, x: i64, y: i64) -> Result<i64, AffineEvalError> {
+        use AffineEvalError::*;
+        match self {
+            BinOp::Add => x.checked_add(y).ok_or(Overflow),
+            BinOp::Mul => x.checked_mul(y).ok_or(Overflow),
+            _ if y <= 0 => Err(NonPositiveDivisor(y)),
+            BinOp::Mod => Ok(x.rem_euclid(y)),
+            BinOp::FloorDiv => Ok(x.div_euclid(y)),
+            BinOp::CeilDiv => Ok(x.div_euclid(y) + i64::from(x.rem_euclid(y) != 0)),
+        }
+    }
+}
+
+/// One step of a compiled expression, run on a stack of numbers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Step {
+    /// Push operand `i` (dims, then symbols).
+    Operand(u32),
+    /// Push a constant.
+    Const(i64),
+    /// Pop `y` and `x`, push `x op y`.
+    Bin(BinOp),
+    /// Replace the top `x` with `x op k` (the right operand a constant,
+    /// as in most expressions: `d0 + 1`, `d0 floordiv 4`).
+    BinK(BinOp, i64),
+    /// Pop the next result.
+    Out,
+}
+
+/// A result `operand f k`; a constant `c` is `0 + c` ([`Simple::CONST`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Simple {
+    operand: u32,
+    f: BinOp,
+    k: i64,
+}
+
+impl Simple {
+    /// The operand of a constant result: it reads 0.
+    const CONST: u32 = u32::MAX;
+
+    /// The result of `steps`, one result's program, if it is this simple.
+    fn of(steps: &[Step]) -> Option<Simple> {
+        match *steps {
+            [Step::Operand(operand), Step::Out] => Some(Simple { operand, f: BinOp::Add, k: 0 }),
+            [Step::Operand(operand), Step::BinK(f, k), Step::Out] => Some(Simple { operand, f, k }),
+            [Step::Const(k), Step::Out] => Some(Simple { operand: Simple::CONST, f: BinOp::Add, k }),
+            _ => None,
+        }
+    }
+}
+
+/// Stack entries evaluation keeps in place; deeper expressions (rare:
+/// the parser allows [`MAX_DEPTH`]) get a stack on the heap.
+const STACK: usize = 16;
+
+/// Affine expressions compiled once into a flat postfix program, so that
+/// evaluating them walks an array instead of a tree of boxes and allocates
+/// nothing. The operations, their order and their errors are those of
+/// [`AffineExpr::eval`]: the first failure in a left-to-right, depth-first
+/// walk is the one reported.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Compiled {
+    steps: Box<[Step]>,
+    /// The same results when each is one operand or constant and at most
+    /// one operation with a constant (`d0`, `d0 + 1`, `s0 floordiv 4`, `7`):
+    /// most maps, run without a stack.
+    simple: Option<Box<[Simple]>>,
+    /// Results (`Step::Out`s).
+    results: u32,
+    /// Operands the program reads: dims plus symbols.
+    operands: u32,
+    /// The deepest the stack gets.
+    depth: u32,
+}
+
+impl Compiled {
+    /// Compiles `exprs` over `num_dims` dims and `num_syms` symbols.
+    pub fn new<'a>(num_dims: u32, num_syms: u32, exprs: impl IntoIterator<Item = &'a AffineExpr>) -> Compiled {
+        let (mut steps, mut depth, mut results) = (Vec::new(), 0, 0);
+        for e in exprs {
+            depth = depth.max(compile(e, num_dims, &mut steps, 0));
+            steps.push(Step::Out);
+            results += 1;
+        }
+        let operands = num_dims.saturating_add(num_syms);
+        let simple = steps.split_inclusive(|s| *s == Step::Out).map(Simple::of).collect::<Option<Box<[_]>>>();
+        Compiled { steps: steps.into(), simple, results, operands, depth: depth as u32 }
+    }
+
+    /// Number of results.
+    pub fn results(&self) -> usize {
+        self.results as usize
+    }
+
+    /// Number of operands (dims, then symbols) evaluation reads.
+    pub fn operands(&self) -> usize {
+        self.operands as usize
+    }
+
+    /// Evaluates every result on `vals` (dims, then symbols) into `out`,
+    /// which holds [`Compiled::results`] numbers at least.
+    #[inline]
+    pub fn eval_into(&self, vals: &[i64], out: &mut [i64]) -> Result<(), AffineEvalError> {
+        if vals.len() < self.operands() || out.len() < self.results() {
+            return Err(AffineEvalError::Unbound);
+        }
+        if let Some(simple) = &self.simple {
+            for (o, s) in out.iter_mut().zip(simple.iter()) {
+                let x = if s.operand == Simple::CONST {
+                    0
+                } else {
+                    *vals.get(s.operand as usize).ok_or(AffineEvalError::Unbound)?
+                };
+                *o = s.f.apply(x, s.k)?;
+            }
+            return Ok(());
+        }
+        if self.depth as usize > STACK {
+            return self.run(vals, &mut vec![0; self.depth as usize], out);
+        }
+        self.run(vals, &mut [0; STACK], out)
+    }
+
+    /// The program on `stack`, deep enough for it.
+    #[inline(always)]
+    fn run(&self, vals: &[i64], stack: &mut [i64], out: &mut [i64]) -> Result<(), AffineEvalError> {
+        let (mut sp, mut r) = (0usize, 0usize);
+        for s in self.steps.iter() {
+            match *s {
+                Step::Operand(i) => {
+                    stack[sp] = *vals.get(i as usize).ok_or(AffineEvalError::Unbound)?;
+                    sp += 1;
+                }
+                Step::Const(c) => {
+                    stack[sp] = c;
+                    sp += 1;
+                }
+                Step::Bin(f) => {
+                    sp -= 1;
+                    stack[sp - 1] = f.apply(stack[sp - 1], stack[sp])?;
+                }
+                Step::BinK(f, k) => stack[sp - 1] = f.apply(stack[sp - 1], k)?,
+                Step::Out => {
+                    sp -= 1;
+                    out[r] = stack[sp];
+                    r += 1;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Evaluates every result into a new vector.
+    pub fn eval(&self, vals: &[i64]) -> Result<Vec<i64>, AffineEvalError> {
+        let mut v = vec![0; self.results()];
+        self.eval_into(vals, &mut v)?;
+        Ok(v)
+    }
+}
+
+/// Appends the steps of `e` (whose stack starts at `base` entries) and
+/// returns the deepest the stack gets.
+fn compile(e: &AffineExpr, num_dims: u32, steps: &mut Vec<Step>, base: usize) -> usize {
+    let op = match e {
+        AffineExpr::Dim(i) => return push(steps, Step::Operand(*i), base),
+        AffineExpr::Sym(i) => return push(steps, Step::Operand(num_dims.saturating_add(*i)), base),
+        AffineExpr::Const(c) => return push(steps, Step::Const(*c), base),
+        AffineExpr::Add(..) => BinOp::Add,
+        AffineExpr::Mul(..) => BinOp::Mul,
+        AffineExpr::Mod(..) => BinOp::Mod,
+        AffineExpr::FloorDiv(..) => BinOp::FloorDiv,
+        AffineExpr::CeilDiv(..) => BinOp::CeilDiv,
+    };
+    let (AffineExpr::Add(a, b)
+    | AffineExpr::Mul(a, b)
+    | AffineExpr::Mod(a, b)
+    | AffineExpr::FloorDiv(a, b)
+    | AffineExpr::CeilDiv(a, b)) = e
+    else {
+        unreachable!("leaves returned above")
+    };
+    let left = compile(a, num_dims, steps, base);
+    if let AffineExpr::Const(k) = **b {
+        steps.push(Step::BinK(op, k));
+        return left;
+    }
+    let right = compile(b, num_dims, steps, base + 1);
+    steps.push(Step::Bin(op));
+    left.max(right)
+}
+
+fn push(steps: &mut Vec<Step>, s: Step, base: usize) -> usize {
+    steps.push(s);
+    base + 1
+}
+
+impl AffineMap {
+    /// The map compiled for repeated evaluation.
+    pub fn compile(&self) -> Compiled {
+        Compiled::new(self.num_dims, self.num_syms, &self.results)
+    }
+}
+
+impl IntegerSet {
+    /// The set compiled for repeated membership tests.
+    pub fn compile(&self) -> CompiledSet {
+        let one = |e| Compiled::new(self.num_dims, self.num_syms, [e]);
+        CompiledSet { constraints: self.constraints.iter().map(|(e, eq)| (one(e), *eq)).collect() }
+    }
+}
+
+/// An [`IntegerSet`] compiled: each constraint's expression, and whether
+/// it is an equality.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CompiledSet {
+    constraints: Box<[(Compiled, bool)]>,
+}
+
+impl CompiledSet {
+    /// [`IntegerSet::contains`] on `vals` (dims, then symbols): the
+    /// constraints in order, up to the first that does not hold.
+    pub fn holds(&self, vals: &[i64]) -> Result<bool, AffineEvalError> {
+        let mut v = [0];
+        for (code, eq) in self.constraints.iter() {
+            code.eval_into(vals, &mut v)?;
+            if (*eq && v[0] != 0) || (!*eq && v[0] < 0) {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::AffineExpr::*;
@@ -321,5 +568,53 @@ mod tests {
         assert_eq!(e.to_string(), "(d0 + s0) * 2");
         let m = AffineMap { num_dims: 2, num_syms: 1, results: vec![Dim(1), FloorDiv(b(Dim(0)), b(Sym(0)))] };
         assert_eq!(m.to_string(), "(d0, d1)[s0] -> (d1, d0 floordiv s0)");
+    }
+
+    /// Expressions of every kind, nested, over two dims and a symbol.
+    fn expr() -> impl proptest::strategy::Strategy<Value = AffineExpr> {
+        use proptest::prelude::*;
+        let leaf = prop_oneof![
+            (0u32..3).prop_map(|i| if i < 2 { Dim(i) } else { Sym(0) }),
+            (-9i64..10).prop_map(Const),
+            Just(Const(i64::MAX)),
+        ];
+        leaf.prop_recursive(6, 40, 2, |inner| {
+            (0u8..5, inner.clone(), inner).prop_map(|(k, a, c)| match k {
+                0 => Add(b(a), b(c)),
+                1 => Mul(b(a), b(c)),
+                2 => Mod(b(a), b(c)),
+                3 => FloorDiv(b(a), b(c)),
+                _ => CeilDiv(b(a), b(c)),
+            })
+        })
+    }
+
+    proptest::proptest! {
+        /// The compiled form computes what the tree does, failures included.
+        #[test]
+        fn compiled_maps_evaluate_as_trees(
+            es in proptest::collection::vec(expr(), 1..4),
+            vals in proptest::collection::vec(proptest::prelude::prop_oneof![-20i64..20, proptest::prelude::Just(i64::MIN)], 3),
+        ) {
+            let map = AffineMap { num_dims: 2, num_syms: 1, results: es };
+            proptest::prop_assert_eq!(map.compile().eval(&vals), map.eval(&vals[..2], &vals[2..]));
+            let set = IntegerSet {
+                num_dims: 2,
+                num_syms: 1,
+                constraints: map.results.iter().enumerate().map(|(i, e)| (e.clone(), i % 2 == 0)).collect(),
+            };
+            proptest::prop_assert_eq!(set.compile().holds(&vals), set.contains(&vals[..2], &vals[2..]));
+        }
+    }
+
+    #[test]
+    fn compiled_maps_take_deep_expressions_and_check_operands() {
+        let mut e = Dim(0);
+        for i in 0..100 {
+            e = Add(b(Const(i)), b(e));
+        }
+        let map = AffineMap { num_dims: 1, num_syms: 1, results: vec![e, Sym(0)] };
+        assert_eq!(map.compile().eval(&[1, 7]), Ok(vec![4951, 7]));
+        assert_eq!(map.compile().eval(&[1]), Err(AffineEvalError::Unbound));
     }
 }
