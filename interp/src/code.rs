@@ -20,7 +20,7 @@ use crate::lane::Lane;
 use crate::sem::int::{DISJOINT, NNEG};
 use crate::sem::word::{Bin, Cast};
 use crate::value::{FuncRef, Packed, Value};
-use mlir_ir::affine::AffineExpr;
+use mlir_ir::affine::{AffineExpr, Compiled, CompiledSet};
 use mlir_ir::attrs::{Attribute, DenseValues};
 use mlir_ir::datalayout;
 use mlir_ir::ir::{BlockId, Module, OpId, ValueId};
@@ -28,6 +28,7 @@ use mlir_ir::ops::{DialectOp, OpKind};
 use mlir_ir::parser::GEP_DYNAMIC;
 use mlir_ir::types::{FloatKind, TypeId, TypeKind};
 use rustc_hash::FxHashMap;
+use std::rc::Rc;
 
 /// An index into a frame.
 pub type Slot = u32;
@@ -55,6 +56,11 @@ pub struct Aux {
     /// Bytes its statically shaped vector and tensor results occupy,
     /// checked against the memory budget before it runs.
     pub result_bytes: usize,
+    /// Its affine maps compiled (see `Engine::decode_maps` for which, in
+    /// what order).
+    pub maps: Rc<[Compiled]>,
+    /// The integer set of `affine.if`, compiled.
+    pub set: Option<Box<CompiledSet>>,
 }
 
 /// A run of slots in [`Code::pool`] (operand lists).
@@ -202,6 +208,9 @@ pub enum Inst {
     PtrLoad { op: OpId, p: Slot, d: Slot, lane: Lane, align: u8 },
     /// `llvm.store` of `v`, a `lane`, through the pointer in `p`.
     PtrStore { op: OpId, v: Slot, p: Slot, lane: Lane, align: u8 },
+    /// An affine map evaluated on index slots (`affine.apply`, `min`,
+    /// `max`, a load or store through a map): [`Code::affines`] entry `k`.
+    Affine { op: OpId, k: u32 },
 }
 
 /// The pattern of every [`Word2`] instruction (integer ops and
@@ -298,6 +307,11 @@ pub struct ForLoop {
     /// induction variable would overflow, rather than wrapping); `bounds`
     /// is unused.
     pub affine: Option<[i64; 3]>,
+    /// An `affine.for` whose bounds are maps of its operands: the lower
+    /// bound is the greatest result of the first, the upper bound the least
+    /// of the second, evaluated on entry (the bounds in `affine` are then
+    /// unused, its step is the step).
+    pub maps: Option<[MapUse; 2]>,
 }
 
 /// A decoded `scf.if`.
@@ -319,6 +333,46 @@ pub struct IfThen {
     pub els_pc: u32,
 }
 
+/// The most operands and results a translated affine map has: the executor
+/// evaluates it in arrays of this length on its stack.
+pub const MAX_MAP: usize = 8;
+
+/// What an [`Inst::Affine`] does with its map's results.
+#[derive(Clone, Copy, Debug)]
+pub enum AffineUse {
+    /// `affine.apply`: the one result into `d`.
+    Apply(Slot),
+    /// `affine.min`: the least result into `d`.
+    Min(Slot),
+    /// `affine.max`: the greatest result into `d`.
+    Max(Slot),
+    /// `affine.load` of memref `m` at the results, into `d`.
+    Load { m: Slot, d: Slot },
+    /// `affine.store` of `v` into memref `m` at the results.
+    Store { v: Slot, m: Slot },
+}
+
+/// A map applied to index operands: map `map` of [`Code::maps`] on the
+/// `w`-bit index slots `args` (dims, then symbols).
+#[derive(Clone, Copy, Debug)]
+pub struct MapUse {
+    /// The map.
+    pub map: u32,
+    /// Its operands.
+    pub args: Span,
+    /// The width of `index`.
+    pub w: u8,
+}
+
+/// A decoded [`Inst::Affine`].
+#[derive(Clone, Copy, Debug)]
+pub struct AffineInst {
+    /// The map and its operands.
+    pub map: MapUse,
+    /// What becomes of the results.
+    pub what: AffineUse,
+}
+
 /// The translated module.
 #[derive(Debug, Default)]
 pub struct Code {
@@ -338,6 +392,10 @@ pub struct Code {
     pub fors: Vec<ForLoop>,
     /// `scf.if`s.
     pub ifs: Vec<IfThen>,
+    /// Affine maps, compiled.
+    pub maps: Vec<Compiled>,
+    /// [`Inst::Affine`]s.
+    pub affines: Vec<AffineInst>,
     /// By block id: the frame length a run from the block needs, one more
     /// than every slot the instructions of its function (or global
     /// initializer) name directly. The executor checks a frame against it
@@ -367,10 +425,14 @@ impl Code {
         let span = |s: Span| (s.start as usize).checked_add(s.len as usize).is_some_and(|e| e <= self.pool.len());
         let pairs = |c: Copies| c.start as usize + c.len as usize <= self.pairs.len();
         let target = |(p, c): (u32, Copies)| pc(p) && pairs(c);
+        let map = |u: MapUse| (u.map as usize) < self.maps.len() && span(u.args);
         matches!(self.insts.last(), Some(Inst::End(_)))
             && self.starts.iter().all(|&s| pc(s))
             && self.conds.iter().all(|t| target(t.t) && target(t.f))
-            && self.fors.iter().all(|l| pc(l.cont) && pc(l.start) && span(l.inits))
+            && self
+                .fors
+                .iter()
+                .all(|l| pc(l.cont) && pc(l.start) && span(l.inits) && l.maps.is_none_or(|[a, b]| map(a) && map(b)))
             && self.ifs.iter().all(|i| [i.cont, i.then_pc, i.els_pc].into_iter().all(pc))
             && self.insts.iter().all(|i| match *i {
                 Inst::Const { k, .. } => (k as usize) < self.consts.len(),
@@ -382,6 +444,7 @@ impl Code {
                 Inst::Join { to, copies, .. } => pc(to) && pairs(copies),
                 Inst::Exit { vals: s, .. } | Inst::Call { args: s, .. } => span(s),
                 Inst::Load { idx: s, .. } | Inst::Store { idx: s, .. } => span(s),
+                Inst::Affine { k, .. } => self.affines.get(k as usize).is_some_and(|a| map(a.map)),
                 _ => true,
             })
     }
@@ -420,7 +483,8 @@ impl Code {
             }
             Inst::For { k, .. } => {
                 let l = self.fors[k as usize];
-                l.bounds.into_iter().chain([l.iv]).chain(self.slots(l.inits).iter().copied()).for_each(f)
+                let maps = l.maps.into_iter().flatten().flat_map(|u| self.slots(u.args).iter().copied());
+                l.bounds.into_iter().chain([l.iv]).chain(self.slots(l.inits).iter().copied()).chain(maps).for_each(f)
             }
             Inst::Next { k, copies, .. } => {
                 f(self.fors[k as usize].iv);
@@ -434,6 +498,14 @@ impl Code {
             Inst::Load2 { m, i, j, d, .. } | Inst::Store2 { v: d, m, i, j, .. } => [m, i, j, d].into_iter().for_each(f),
             Inst::Gep { base, i, d, .. } => [base, i, d].into_iter().for_each(f),
             Inst::PtrLoad { p, d, .. } | Inst::PtrStore { v: d, p, .. } => [p, d].into_iter().for_each(f),
+            Inst::Affine { k, .. } => {
+                let a = self.affines[k as usize];
+                let out = match a.what {
+                    AffineUse::Apply(d) | AffineUse::Min(d) | AffineUse::Max(d) => [d, d],
+                    AffineUse::Load { m, d } | AffineUse::Store { v: d, m } => [m, d],
+                };
+                out.into_iter().chain(self.slots(a.map.args).iter().copied()).for_each(f)
+            }
         }
     }
 
@@ -685,6 +757,23 @@ impl Translator<'_> {
                 let idx = self.span(self.m.operands(op).get(2..)?)?;
                 Some(Inst::Store { op, v: self.operand(op, 0)?, m: self.operand(op, 1)?, idx })
             }
+            OpKind::AffineApply | OpKind::AffineMin | OpKind::AffineMax => {
+                let d = self.result(op)?;
+                let what = match kind {
+                    OpKind::AffineApply => AffineUse::Apply(d),
+                    OpKind::AffineMin => AffineUse::Min(d),
+                    _ => AffineUse::Max(d),
+                };
+                self.affine(op, 0, what)
+            }
+            OpKind::AffineLoad if self.scalar_result(op) => {
+                let (m, d) = (self.operand(op, 0)?, self.result(op)?);
+                self.affine(op, 1, AffineUse::Load { m, d })
+            }
+            OpKind::AffineStore => {
+                let (v, m) = (self.operand(op, 0)?, self.operand(op, 1)?);
+                self.affine(op, 2, AffineUse::Store { v, m })
+            }
             OpKind::MemrefLoad => {
                 let (m, d) = (self.operand(op, 0)?, self.result(op)?);
                 Some(match self.m.operands(op).len() {
@@ -749,7 +838,7 @@ impl Translator<'_> {
         let w = self.operand_word(op, 0)?;
         let bounds = [self.operand(op, 0)?, self.operand(op, 1)?, self.operand(op, 2)?];
         let unsigned = self.inp.aux[op.0 as usize].flags & UNSIGNED != 0;
-        self.push_loop(op, 3, w, bounds, unsigned, None)
+        self.push_loop(op, 3, w, bounds, unsigned, (None, None))
     }
 
     /// Records loop `op` (scf.for or affine.for) whose iteration arguments'
@@ -761,7 +850,7 @@ impl Translator<'_> {
         w: u8,
         bounds: [Slot; 3],
         unsigned: bool,
-        affine: Option<[i64; 3]>,
+        (affine, maps): (Option<[i64; 3]>, Option<[MapUse; 2]>),
     ) -> Option<Inst> {
         let m = self.m;
         let &r = m.regions(op).first()?;
@@ -787,6 +876,7 @@ impl Translator<'_> {
             cont,
             scoped,
             affine,
+            maps,
         });
         Some(Inst::For { op, k: self.code.fors.len() as u32 - 1 })
     }
@@ -846,6 +936,35 @@ impl Translator<'_> {
         (l.store == lane.bytes() as u64 && align.is_power_of_two()).then(|| (lane, align.trailing_zeros() as u8))
     }
 
+    /// The first map of `op` applied to its operands from `first` on
+    /// (the last operands; the earlier ones are memrefs and values).
+    fn map_use(&mut self, op: OpId, i: usize, operands: std::ops::Range<usize>) -> Option<MapUse> {
+        let map = self.inp.aux.get(op.0 as usize)?.maps.get(i)?;
+        let w = u8::try_from(self.inp.index_bits).ok().filter(|w| *w <= 64)?;
+        let ok = operands.len() == map.operands() && map.operands() <= MAX_MAP;
+        if !ok || map.results() == 0 || map.results() > MAX_MAP {
+            return None;
+        }
+        let map = map.clone();
+        let args = self.span(self.m.operands(op).get(operands)?)?;
+        self.code.maps.push(map);
+        Some(MapUse { map: self.code.maps.len() as u32 - 1, args, w })
+    }
+
+    /// [`Inst::Affine`] for `op`, whose map operands start at `first`.
+    fn affine(&mut self, op: OpId, first: usize, what: AffineUse) -> Option<Inst> {
+        let map = self.map_use(op, 0, first..self.m.operands(op).len())?;
+        self.code.affines.push(AffineInst { map, what });
+        Some(Inst::Affine { op, k: self.code.affines.len() as u32 - 1 })
+    }
+
+    /// True when `op`'s one result is not a vector or tensor.
+    fn scalar_result(&self, op: OpId) -> bool {
+        self.result_type(op).is_some_and(|t| {
+            !matches!(self.m.ctx.type_kind(t), TypeKind::Vector { .. } | TypeKind::RankedTensor { .. })
+        })
+    }
+
     /// True when `op`'s `map` is the identity on its operands from `first` on.
     fn identity_map(&self, op: OpId, first: usize) -> bool {
         let n = self.m.operands(op).len().saturating_sub(first);
@@ -872,7 +991,6 @@ impl Translator<'_> {
                 .reduce(pick),
             _ => None,
         };
-        let (lb, ub) = (constant("lowerBoundMap", i64::max)?, constant("upperBoundMap", i64::min)?);
         let step = match m.attr(op, "step").map(|a| m.ctx.attr_kind(a)) {
             Some(Attribute::Integer { value, .. }) => value.to_i64()?,
             None => 1,
@@ -882,7 +1000,17 @@ impl Translator<'_> {
             return None;
         }
         let w = u8::try_from(self.inp.index_bits).ok()?;
-        self.push_loop(op, 0, w, [0; 3], false, Some([lb, ub, step]))
+        if let (Some(lb), Some(ub)) = (constant("lowerBoundMap", i64::max), constant("upperBoundMap", i64::min)) {
+            return self.push_loop(op, 0, w, [0; 3], false, (Some([lb, ub, step]), None));
+        }
+        let Some(Attribute::DenseArray { values: DenseValues::Ints(seg), .. }) =
+            m.attr(op, "operandSegmentSizes").map(|a| m.ctx.attr_kind(a))
+        else {
+            return None;
+        };
+        let (nl, nu) = (usize::try_from(seg.first()?.to_i64()?).ok()?, usize::try_from(seg.get(1)?.to_i64()?).ok()?);
+        let maps = [self.map_use(op, 0, 0..nl)?, self.map_use(op, 1, nl..nl.checked_add(nu)?)?];
+        self.push_loop(op, nl + nu, w, [0; 3], false, (Some([0, 0, step]), Some(maps)))
     }
 
     fn if_then(&mut self, op: OpId) -> Option<Inst> {

@@ -546,8 +546,66 @@ impl<'m> Engine<'m> {
             ..Aux::default()
         };
         self.decode_constant(op, &mut aux)?;
+        self.decode_maps(op, &mut aux);
         self.aux[op.0 as usize] = aux;
         Ok(())
+    }
+
+    /// Compiles the affine maps `op` evaluates as it runs, in this order:
+    /// the `map` of `affine.apply`, `min`, `max` and the affine accesses;
+    /// the lower then upper bound maps of `affine.for` and
+    /// `affine.parallel`; the source, destination and tag maps of
+    /// `affine.dma_start`; the indexing maps of a `linalg` structured op
+    /// (its operands' order) and of `vector.contract`. The set of `affine.if` goes to `aux.set`. A
+    /// missing map is left out, for the verifier has rejected that op.
+    fn decode_maps(&self, op: OpId, aux: &mut Aux) {
+        let m = self.m;
+        let kind = m.op(op).name.kind;
+        let names: &[&str] = match kind {
+            OpKind::AffineApply
+            | OpKind::AffineMin
+            | OpKind::AffineMax
+            | OpKind::AffineLoad
+            | OpKind::AffineStore
+            | OpKind::AffineVectorLoad
+            | OpKind::AffineVectorStore => &["map"],
+            OpKind::AffineFor => &["lowerBoundMap", "upperBoundMap"],
+            OpKind::AffineParallel => &["lowerBoundsMap", "upperBoundsMap"],
+            OpKind::AffineDmaStart => &["src_map", "dst_map", "tag_map"],
+            OpKind::VectorContract => {
+                if let Some(Attribute::Array(items)) = m.attr(op, "indexing_maps").map(|a| m.ctx.attr_kind(a)) {
+                    let compiled = items.iter().map(|a| match m.ctx.attr_kind(*a) {
+                        Attribute::AffineMap(x) => Some(x.compile()),
+                        _ => None,
+                    });
+                    aux.maps = compiled.collect::<Option<Rc<[_]>>>().unwrap_or_default();
+                }
+                &[]
+            }
+            OpKind::AffineIf => {
+                if let Some(Attribute::IntegerSet(s)) = m.attr(op, "condition").map(|a| m.ctx.attr_kind(a)) {
+                    aux.set = Some(Box::new(s.compile()));
+                }
+                &[]
+            }
+            _ => {
+                use mlir_ir::ops::LinalgOp::{Index, Pack, Softmax, Unpack, Yield};
+                if let mlir_ir::ops::DialectOp::Linalg(l) = kind.dialect_op() {
+                    let structured = !matches!(l, Index | Yield | Softmax | Pack | Unpack);
+                    if let Some(n_in) = mlir_ir::linalg::input_count(m, op, l).filter(|_| structured) {
+                        aux.maps = mlir_ir::linalg::maps(m, op, l, n_in).0.iter().map(|x| x.compile()).collect();
+                    }
+                }
+                &[]
+            }
+        };
+        let map = |name| match m.attr(op, name).map(|a| m.ctx.attr_kind(a)) {
+            Some(Attribute::AffineMap(x)) => Some(x.compile()),
+            _ => None,
+        };
+        if let Some(maps) = names.iter().map(|n| map(*n)).collect::<Option<Rc<[_]>>>().filter(|_| !names.is_empty()) {
+            aux.maps = maps;
+        }
     }
 
     /// `overflow<nsw, nuw>`, `isExact`, `nonNeg` and `unsignedCmp` as bits.

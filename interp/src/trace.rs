@@ -213,7 +213,7 @@ fn element_address(e: &Engine<'_>, fr: &Frame, op: OpId) -> Option<u64> {
     let Value::Memref(m) = e.get(fr, *vals.get(first)?) else { return None };
     let idx: Option<Vec<i64>> = if name.starts_with("affine.") {
         // Through the access map; an index the map cannot take gets none.
-        crate::dialects::affine::access(e, fr, op, first + 1..vals.len(), "map").ok()
+        crate::dialects::affine::access(e, fr, op, first + 1..vals.len(), (0, "map")).ok()
     } else {
         vals[first + 1..].iter().map(|v| e.get(fr, *v).scalar()?.as_int()?.to_i64()).collect()
     };

@@ -19,7 +19,7 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::exec::{Engine, Flow, Frame};
 use crate::float::{self, FloatKind};
 use crate::value::{Dense, Int, Scalar, Value};
-use mlir_ir::affine::{AffineEvalError, AffineMap, IntegerSet};
+use mlir_ir::affine::{AffineEvalError, Compiled};
 use mlir_ir::attrs::{Attribute, DenseValues};
 use mlir_ir::ir::OpId;
 use mlir_ir::ops::AffineOp;
@@ -55,15 +55,16 @@ fn ub(op: OpId, msg: impl Into<String>) -> Error {
     Error::at(op, ErrorKind::Ub(msg.into()))
 }
 
-fn map_attr<'a>(e: &'a Engine, op: OpId, name: &str) -> Result<&'a AffineMap> {
+/// The map attribute `name`, for an error message.
+fn map_text(e: &Engine, op: OpId, name: &str) -> String {
     match e.m.attr(op, name).map(|a| e.m.ctx.attr_kind(a)) {
-        Some(Attribute::AffineMap(m)) => Ok(m),
-        _ => Err(Error::unverified(op, format!("missing affine map '{name}'"))),
+        Some(Attribute::AffineMap(m)) => m.to_string(),
+        _ => format!("'{name}'"),
     }
 }
 
 /// A map evaluation failure as an error at `op`.
-fn eval_error(op: OpId, map: &dyn std::fmt::Display, err: AffineEvalError) -> Error {
+fn eval_error(op: OpId, map: &str, err: AffineEvalError) -> Error {
     match err {
         AffineEvalError::NonPositiveDivisor(d) => ub(op, format!("affine map {map}: divisor {d} is not positive")),
         AffineEvalError::Overflow => ub(op, format!("affine map {map}: overflow")),
@@ -71,31 +72,27 @@ fn eval_error(op: OpId, map: &dyn std::fmt::Display, err: AffineEvalError) -> Er
     }
 }
 
-/// Evaluates `map` on `vals` (dims then symbols).
-pub fn eval_map(op: OpId, map: &AffineMap, vals: &[i64]) -> Result<Vec<i64>> {
-    let nd = map.num_dims as usize;
-    if vals.len() < nd + map.num_syms as usize {
-        return Err(Error::unverified(
-            op,
-            format!("affine map {map} needs {} operands, has {}", nd + map.num_syms as usize, vals.len()),
-        ));
-    }
-    map.eval(&vals[..nd], &vals[nd..]).map_err(|err| eval_error(op, map, err))
+/// Map `i` of `op` as decoded at load (`Engine::decode_maps` gives the
+/// order), named `name` in the op's attributes.
+#[inline]
+fn compiled<'a>(e: &'a Engine, op: OpId, (i, name): (usize, &str)) -> Result<&'a Compiled> {
+    e.aux[op.0 as usize].maps.get(i).ok_or_else(|| Error::unverified(op, format!("missing affine map '{name}'")))
 }
 
-fn set_contains(op: OpId, set: &IntegerSet, vals: &[i64]) -> Result<bool> {
-    let nd = set.num_dims as usize;
-    if vals.len() < nd + set.num_syms as usize {
-        return Err(Error::unverified(op, "integer set has too few operands"));
-    }
-    set.contains(&vals[..nd], &vals[nd..]).map_err(|err| eval_error(op, set, err))
+/// Evaluates map `(i, name)` of `op` (see [`compiled`]) on `vals`: dims,
+/// then symbols.
+fn eval_map(e: &Engine, op: OpId, map: (usize, &str), vals: &[i64]) -> Result<Vec<i64>> {
+    compiled(e, op, map)?.eval(vals).map_err(|err| eval_error(op, &map_text(e, op, map.1), err))
 }
+
+/// The one map of an `affine.apply`, `min`, `max` or access.
+const MAP: (usize, &str) = (0, "map");
 
 /// `affine.apply #map(%d)[%s]`.
 fn apply(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let n = e.m.operands(op).len();
     let vals = index_args(e, fr, op, 0..n, "used as an affine.apply operand")?;
-    let r = eval_map(op, map_attr(e, op, "map")?, &vals)?;
+    let r = eval_map(e, op, MAP, &vals)?;
     let v = *r.first().ok_or_else(|| Error::unverified(op, "affine.apply map without results"))?;
     e.assign(fr, op, index_value(e, v))
 }
@@ -104,7 +101,7 @@ fn apply(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
 fn min_max(e: &mut Engine, fr: &mut Frame, op: OpId, max: bool) -> Result<Flow> {
     let n = e.m.operands(op).len();
     let vals = index_args(e, fr, op, 0..n, "used as an affine.min/max operand")?;
-    let r = eval_map(op, map_attr(e, op, "map")?, &vals)?;
+    let r = eval_map(e, op, MAP, &vals)?;
     let v = if max { r.iter().max() } else { r.iter().min() };
     let v = *v.ok_or_else(|| Error::unverified(op, "map without results"))?;
     e.assign(fr, op, index_value(e, v))
@@ -116,8 +113,8 @@ fn for_loop(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let (nl, nu) = (seg.first().copied().unwrap_or(0), seg.get(1).copied().unwrap_or(0));
     let lbv = index_args(e, fr, op, 0..nl, "used as an affine.for bound")?;
     let ubv = index_args(e, fr, op, nl..nl + nu, "used as an affine.for bound")?;
-    let lbs = eval_map(op, map_attr(e, op, "lowerBoundMap")?, &lbv)?;
-    let ubs = eval_map(op, map_attr(e, op, "upperBoundMap")?, &ubv)?;
+    let lbs = eval_map(e, op, (0, "lowerBoundMap"), &lbv)?;
+    let ubs = eval_map(e, op, (1, "upperBoundMap"), &ubv)?;
     let lb = *lbs.iter().max().ok_or_else(|| Error::unverified(op, "empty lower bound map"))?;
     let ub_ = *ubs.iter().min().ok_or_else(|| Error::unverified(op, "empty upper bound map"))?;
     let step = match e.m.attr(op, "step").map(|a| e.m.ctx.attr_kind(a)) {
@@ -148,11 +145,13 @@ fn for_loop(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
 fn if_op(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let n = e.m.operands(op).len();
     let vals = index_args(e, fr, op, 0..n, "used as an affine.if operand")?;
-    let set = match e.m.attr(op, "condition").map(|a| e.m.ctx.attr_kind(a)) {
-        Some(Attribute::IntegerSet(s)) => s,
-        _ => return Err(Error::unverified(op, "affine.if without a condition")),
-    };
-    let r = e.region(op, if set_contains(op, set, &vals)? { 0 } else { 1 })?;
+    let set =
+        e.aux[op.0 as usize].set.as_ref().ok_or_else(|| Error::unverified(op, "affine.if without a condition"))?;
+    let holds = set.holds(&vals).map_err(|err| match e.m.attr(op, "condition").map(|a| e.m.ctx.attr_kind(a)) {
+        Some(Attribute::IntegerSet(s)) => eval_error(op, &s.to_string(), err),
+        _ => eval_error(op, "'condition'", err),
+    })?;
+    let r = e.region(op, if holds { 0 } else { 1 })?;
     if e.m.region(r).blocks.is_empty() {
         return e.assign_all(fr, op, Vec::new());
     }
@@ -162,15 +161,21 @@ fn if_op(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
 
 /// The memref indices of an affine access: `map` on operands `range`
 /// (also what the trace shows the address of).
-pub(crate) fn access(e: &Engine, fr: &Frame, op: OpId, range: std::ops::Range<usize>, name: &str) -> Result<Vec<i64>> {
+pub(crate) fn access(
+    e: &Engine,
+    fr: &Frame,
+    op: OpId,
+    range: std::ops::Range<usize>,
+    map: (usize, &str),
+) -> Result<Vec<i64>> {
     let vals = index_args(e, fr, op, range, "used as an affine access index")?;
-    eval_map(op, map_attr(e, op, name)?, &vals)
+    eval_map(e, op, map, &vals)
 }
 
 /// `affine.load %m[map(%i)]`.
 fn load(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let m = memref_arg(e, fr, op, 0)?;
-    let idx = access(e, fr, op, 1..e.m.operands(op).len(), "map")?;
+    let idx = access(e, fr, op, 1..e.m.operands(op).len(), MAP)?;
     let v = m.load(op, &idx, "affine.load")?;
     e.assign(fr, op, v)
 }
@@ -179,7 +184,7 @@ fn load(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
 fn store(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let v = e.arg(fr, op, 0)?.clone();
     let m = memref_arg(e, fr, op, 1)?;
-    let idx = access(e, fr, op, 2..e.m.operands(op).len(), "map")?;
+    let idx = access(e, fr, op, 2..e.m.operands(op).len(), MAP)?;
     m.store(op, &idx, &v, "affine.store")?;
     Ok(Flow::Next)
 }
@@ -215,7 +220,7 @@ fn vector_shape(e: &Engine, op: OpId, ty: mlir_ir::types::TypeId) -> Result<Vec<
 /// `affine.vector_load %m[map(%i)] : vector<..>`.
 fn vector_load(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let m = memref_arg(e, fr, op, 0)?;
-    let idx = access(e, fr, op, 1..e.m.operands(op).len(), "map")?;
+    let idx = access(e, fr, op, 1..e.m.operands(op).len(), MAP)?;
     let shape = vector_shape(e, op, e.result_type(op, 0))?;
     let mut lanes = Vec::new();
     for at in lane_indices(op, &idx, &shape)? {
@@ -231,7 +236,7 @@ fn vector_load(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
 fn vector_store(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let v = e.arg(fr, op, 0)?.clone();
     let m = memref_arg(e, fr, op, 1)?;
-    let idx = access(e, fr, op, 2..e.m.operands(op).len(), "map")?;
+    let idx = access(e, fr, op, 2..e.m.operands(op).len(), MAP)?;
     let Value::Array(arr) = v else { return Err(Error::unverified(op, "affine.vector_store of a non-vector")) };
     let lanes = lane_indices(op, &idx, arr.shape())?;
     for (at, s) in lanes.iter().zip(arr.iter()) {
@@ -284,14 +289,13 @@ fn grouped_bounds(op: OpId, results: &[i64], groups: &[usize], lower: bool) -> R
 
 /// `affine.parallel (%i, ..) = (lbs) to (ubs) step (..) reduce (..)`.
 fn parallel(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
-    let lmap = map_attr(e, op, "lowerBoundsMap")?;
-    let umap = map_attr(e, op, "upperBoundsMap")?;
-    let nl = (lmap.num_dims + lmap.num_syms) as usize;
+    let (lmap, umap) = ((0, "lowerBoundsMap"), (1, "upperBoundsMap"));
+    let nl = compiled(e, op, lmap)?.operands();
     let n = e.m.operands(op).len();
     let lvals = index_args(e, fr, op, 0..nl, "used as an affine.parallel bound")?;
     let uvals = index_args(e, fr, op, nl..n, "used as an affine.parallel bound")?;
-    let lbs = grouped_bounds(op, &eval_map(op, lmap, &lvals)?, &groups(e, op, "lowerBoundsGroups")?, true)?;
-    let ubs = grouped_bounds(op, &eval_map(op, umap, &uvals)?, &groups(e, op, "upperBoundsGroups")?, false)?;
+    let lbs = grouped_bounds(op, &eval_map(e, op, lmap, &lvals)?, &groups(e, op, "lowerBoundsGroups")?, true)?;
+    let ubs = grouped_bounds(op, &eval_map(e, op, umap, &uvals)?, &groups(e, op, "upperBoundsGroups")?, false)?;
     let steps = int_array(e, op, "steps")?;
     let kinds = int_array(e, op, "reductions")?;
     if lbs.len() != ubs.len() || steps.len() != lbs.len() || steps.iter().any(|s| *s <= 0) {
@@ -467,17 +471,15 @@ fn linearize(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
 
 /// `affine.dma_start %src[..], %dst[..], %tag[..], %n (, %stride, %per)`.
 fn dma_start(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
-    let count_of = |e: &Engine, name: &str| -> Result<usize> {
-        let m = map_attr(e, op, name)?;
-        Ok((m.num_dims + m.num_syms) as usize)
-    };
-    let (ns, nd, nt) = (count_of(e, "src_map")?, count_of(e, "dst_map")?, count_of(e, "tag_map")?);
+    let (sm, dm, tm) = ((0, "src_map"), (1, "dst_map"), (2, "tag_map"));
+    let count_of = |e: &Engine, map| compiled(e, op, map).map(Compiled::operands);
+    let (ns, nd, nt) = (count_of(e, sm)?, count_of(e, dm)?, count_of(e, tm)?);
     let src = memref_arg(e, fr, op, 0)?;
-    let si = access(e, fr, op, 1..1 + ns, "src_map")?;
+    let si = access(e, fr, op, 1..1 + ns, sm)?;
     let dst = memref_arg(e, fr, op, 1 + ns)?;
-    let di = access(e, fr, op, 2 + ns..2 + ns + nd, "dst_map")?;
+    let di = access(e, fr, op, 2 + ns..2 + ns + nd, dm)?;
     let tag = memref_arg(e, fr, op, 2 + ns + nd)?;
-    let ti = access(e, fr, op, 3 + ns + nd..3 + ns + nd + nt, "tag_map")?;
+    let ti = access(e, fr, op, 3 + ns + nd..3 + ns + nd + nt, tm)?;
     tag.locate(op, &ti, "dma tag")?;
     let rest_at = 3 + ns + nd + nt;
     let count = index_of(e, op, e.arg(fr, op, rest_at)?, "used as a dma size")?;

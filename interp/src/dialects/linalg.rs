@@ -132,11 +132,21 @@ fn structured(e: &mut Engine, fr: &mut Frame, op: OpId, kind: LinalgOp) -> Resul
     let points = ranges.iter().try_fold(1u64, |a, r| a.checked_mul(u64::try_from(*r).unwrap_or(0)));
     e.charge(op, points.unwrap_or(u64::MAX).saturating_sub(1))?;
     let mut point = vec![0i64; ranges.len()];
+    // The maps as decoded at load, each with a buffer for its indices.
+    let code = Rc::clone(&e.aux[op.0 as usize].maps);
+    if code.len() != maps.len() {
+        return Err(Error::unverified(op, "indexing maps not decoded"));
+    }
+    let mut idx: Vec<Vec<i64>> = code.iter().map(|c| vec![0; c.results()]).collect();
+    let at = |k: usize, point: &[i64], idx: &mut [Vec<i64>]| -> Result<()> {
+        code[k].eval_into(point, &mut idx[k]).map_err(|x| Error::unverified(op, format!("indexing map: {x:?}")))
+    };
     if ranges.iter().all(|r| *r > 0) {
         loop {
             let mut args = Vec::with_capacity(nargs);
             for (k, o) in operands.iter().enumerate().take(nargs) {
-                let v = o.read(op, &at(op, &maps[k], &point)?)?;
+                at(k, &point, &mut idx)?;
+                let v = o.read(op, &idx[k])?;
                 if k >= n_in && read_outs[k - n_in] {
                     never_written(e, op, &v)?;
                 }
@@ -148,8 +158,8 @@ fn structured(e: &mut Engine, fr: &mut Frame, op: OpId, kind: LinalgOp) -> Resul
             }
             let (_, ys) = e.run_region(fr, body, args)?;
             for (k, y) in ys.iter().enumerate().take(n_out) {
-                let idx = at(op, &maps[n_in + k], &point)?;
-                operands[n_in + k].write(op, &idx, y)?;
+                at(n_in + k, &point, &mut idx)?;
+                operands[n_in + k].write(op, &idx[n_in + k], y)?;
             }
             if !next(&mut point, &ranges) {
                 break;

@@ -935,17 +935,21 @@ fn contract(e: &Engine, fr: &mut Frame, op: OpId, mask: Option<&Dense>) -> Resul
         Value::Wide(x) => (vec![(**x).clone()], Vec::new()),
         _ => return Err(Error::unverified(op, "bad contract accumulator")),
     };
-    let maps: Vec<mlir_ir::affine::AffineMap> = match e.m.attr(op, "indexing_maps").map(|a| e.m.ctx.attr_kind(a)) {
+    let maps: Vec<&mlir_ir::affine::AffineMap> = match e.m.attr(op, "indexing_maps").map(|a| e.m.ctx.attr_kind(a)) {
         Some(Attribute::Array(items)) => items
             .iter()
             .map(|a| match e.m.ctx.attr_kind(*a) {
-                Attribute::AffineMap(m) => Ok(m.clone()),
+                Attribute::AffineMap(m) => Ok(m),
                 _ => Err(Error::unverified(op, "indexing_maps must hold affine maps")),
             })
             .collect::<Result<_>>()?,
         _ => return Err(Error::unverified(op, "missing indexing_maps")),
     };
-    let [ma, mb, mc] = maps.as_slice() else { return Err(Error::unverified(op, "contract needs three indexing maps")) };
+    let [ma, mb, mc] = maps[..] else { return Err(Error::unverified(op, "contract needs three indexing maps")) };
+    // The same maps as decoded at load, for every point.
+    let [ca, cb, cc] = &e.aux[op.0 as usize].maps[..] else {
+        return Err(Error::unverified(op, "contract needs three indexing maps"));
+    };
     let n = ma.num_dims as usize;
     // Iteration-space sizes from the operands' shapes.
     let mut space = vec![None::<usize>; n];
@@ -996,10 +1000,13 @@ fn contract(e: &Engine, fr: &mut Frame, op: OpId, mask: Option<&Dense>) -> Resul
     };
     let acc_strides = row_major_strides(&acc_shape);
     let mut p = vec![0usize; n];
-    let ev = |m: &mlir_ir::affine::AffineMap, p: &[usize]| -> Result<Vec<usize>> {
-        let dims: Vec<i64> = p.iter().map(|x| *x as i64).collect();
-        let r = m.eval(&dims, &[]).map_err(|x| Error::unverified(op, format!("indexing map: {x:?}")))?;
-        r.into_iter().map(|x| usize::try_from(x).map_err(|_| Error::unverified(op, "negative index"))).collect()
+    let mut dims = vec![0i64; n];
+    let mut idx: [Vec<i64>; 3] = [ca, cb, cc].map(|c| vec![0; c.results()]);
+    // Map `c` at point `p` into `out`; indices are in range (the space
+    // comes from the shapes), a negative one an interpreter bug.
+    let ev = |c: &mlir_ir::affine::Compiled, dims: &[i64], out: &mut Vec<i64>| -> Result<Vec<usize>> {
+        c.eval_into(dims, out).map_err(|x| Error::unverified(op, format!("indexing map: {x:?}")))?;
+        out.iter().map(|x| usize::try_from(*x).map_err(|_| Error::unverified(op, "negative index"))).collect()
     };
     let total = count(op, &space)?;
     for flat in 0..total {
@@ -1010,14 +1017,17 @@ fn contract(e: &Engine, fr: &mut Frame, op: OpId, mask: Option<&Dense>) -> Resul
                 .ok_or_else(|| Error::unverified(op, "mask shape differs from the iteration space"))?,
             None => Some(true),
         };
-        let ci = ev(mc, &p)?;
+        for (d, x) in dims.iter_mut().zip(&p) {
+            *d = *x as i64;
+        }
+        let ci = ev(cc, &dims, &mut idx[2])?;
         let slot =
             ci.iter().zip(&acc_shape).zip(&acc_strides).try_fold(0usize, |o, ((i, n), s)| (i < n).then_some(o + i * s));
         let slot = slot.filter(|o| *o < out.len()).ok_or_else(|| Error::unverified(op, "bad accumulator index"))?;
         let next = match enabled {
             Some(true) => {
-                let a = promote(op, &lane_at(op, &lhs, &ev(ma, &p)?)?, &acc_kind, acc_w)?;
-                let b = promote(op, &lane_at(op, &rhs, &ev(mb, &p)?)?, &acc_kind, acc_w)?;
+                let a = promote(op, &lane_at(op, &lhs, &ev(ca, &dims, &mut idx[0])?)?, &acc_kind, acc_w)?;
+                let b = promote(op, &lane_at(op, &rhs, &ev(cb, &dims, &mut idx[1])?)?, &acc_kind, acc_w)?;
                 combine(op, k, &out[slot], &product(op, &a, &b)?)?
             }
             Some(false) => out[slot].clone(),

@@ -5,7 +5,7 @@
 //! which runs the op through its dialect exactly as an [`Inst::Op`].
 
 use super::{Engine, FastEntry, Flow, Frame};
-use crate::code::{Code, Copies, FBin, Inst, Slot, Span, Word2};
+use crate::code::{AffineUse, Code, Copies, FBin, Inst, MapUse, Slot, Span, Word2, MAX_MAP};
 use crate::error::{Error, ErrorKind, Result};
 use crate::float::{self, host, Round};
 use crate::lane::Lane;
@@ -336,6 +336,7 @@ impl Engine<'_> {
                 Inst::Gep { op, base, i, d, size, w, flags } => self.gep(fr, op, [base, i, d], size, (w, flags))?,
                 Inst::PtrLoad { op, p, d, lane, align } => self.ptr_load(fr, op, p, d, (lane, align))?,
                 Inst::PtrStore { op, v, p, lane, align } => self.ptr_store(fr, op, v, p, (lane, align))?,
+                Inst::Affine { op, k } => self.affine(fr, &code, op, k)?,
             }
         }
     }
@@ -632,9 +633,16 @@ impl Engine<'_> {
     fn for_enter(&mut self, fr: &mut Frame, code: &Code, op: OpId, k: u32, ip: Ip) -> Result<Ip> {
         self.tick1(op)?;
         let l = code.fors[k as usize];
-        let (lb, ub, step) = match l.affine {
-            Some([lb, ub, step]) => (lb as u64, ub as u64, step as u64),
-            None => {
+        let (lb, ub, step) = match (l.affine, l.maps) {
+            (Some([lb, ub, step]), None) => (lb as u64, ub as u64, step as u64),
+            (Some([_, _, step]), Some(maps)) => {
+                let Some([lb, ub]) = map_bounds(fr, code, maps) else {
+                    self.fallback(fr, op)?;
+                    return Ok(ip);
+                };
+                (lb as u64, ub as u64, step as u64)
+            }
+            (None, _) => {
                 let [lb, ub] = [l.bounds[0], l.bounds[1]].map(|s| at(fr, s).word());
                 let (Some(lb), Some(ub), Some(step)) = (lb, ub, at(fr, l.bounds[2]).word()) else {
                     self.fallback(fr, op)?;
@@ -897,13 +905,8 @@ impl Engine<'_> {
     #[inline(always)]
     fn mem_load(&mut self, fr: &mut Frame, op: OpId, m: Slot, slots: &[Slot], d: Slot) -> Result<()> {
         self.tick1(op)?;
-        let got = match at(fr, m) {
-            // Indices are `index` values: 64 bits, so the word is the number.
-            Value::Memref(mr) if slots.len() == mr.sizes.len() => {
-                mr.fast_bits(slots.iter().map(|s| at(fr, *s).word().map(|w| w as i64)))
-            }
-            _ => None,
-        };
+        // Indices are `index` values: 64 bits, so the word is the number.
+        let got = memref_bits(fr, m, slots.len(), slots.iter().map(|s| at(fr, *s).word().map(|w| w as i64)));
         match got {
             Some((bits, lane)) if set_lane(at_mut(fr, d), lane, bits) => Ok(()),
             _ => self.fallback(fr, op),
@@ -980,16 +983,88 @@ impl Engine<'_> {
     #[inline(always)]
     fn mem_store(&mut self, fr: &mut Frame, op: OpId, v: Slot, m: Slot, slots: &[Slot]) -> Result<()> {
         self.tick1(op)?;
-        let stored = match (at(fr, m), at(fr, v)) {
-            (Value::Memref(mr), Value::Scalar(s)) if slots.len() == mr.sizes.len() => {
-                mr.fast_store(slots.iter().map(|s| at(fr, *s).word().map(|w| w as i64)), *s)
-            }
-            _ => false,
-        };
-        if stored {
+        if memref_put(fr, v, m, slots.len(), slots.iter().map(|s| at(fr, *s).word().map(|w| w as i64))) {
             Ok(())
         } else {
             self.fallback(fr, op)
         }
     }
+
+    /// `Inst::Affine`: its map on its index operands, the results used as
+    /// the op says. A poison operand, a map that fails (overflow, a
+    /// divisor that is not positive) and an access the plain path does not
+    /// make go to the dialect, which words the failure.
+    #[inline(never)]
+    fn affine(&mut self, fr: &mut Frame, code: &Code, op: OpId, k: u32) -> Result<()> {
+        self.tick1(op)?;
+        let a = code.affines[k as usize];
+        let mut out = [0i64; MAX_MAP];
+        let Some(n) = eval_map(fr, code, a.map, &mut out) else { return self.fallback(fr, op) };
+        let (r, w) = (&out[..n], u32::from(a.map.w));
+        let index = |d: Slot, x: i64, fr: &mut Frame| {
+            at_mut(fr, d).set_word(w, x as u64 & word::mask(w));
+            true
+        };
+        let done = match a.what {
+            AffineUse::Apply(d) => index(d, r[0], fr),
+            AffineUse::Min(d) => index(d, r.iter().fold(i64::MAX, |x, y| x.min(*y)), fr),
+            AffineUse::Max(d) => index(d, r.iter().fold(i64::MIN, |x, y| x.max(*y)), fr),
+            AffineUse::Load { m, d } => match memref_bits(fr, m, n, r.iter().map(|x| Some(*x))) {
+                Some((bits, lane)) => set_lane(at_mut(fr, d), lane, bits),
+                None => false,
+            },
+            AffineUse::Store { v, m } => memref_put(fr, v, m, n, r.iter().map(|x| Some(*x))),
+        };
+        if done {
+            Ok(())
+        } else {
+            self.fallback(fr, op)
+        }
+    }
+}
+
+/// The bits and lane of the element of the memref in slot `m` at `idx`
+/// (of `rank` indices), where the plain load path reads it (see
+/// `MemRef::fast_bits`).
+#[inline(always)]
+fn memref_bits(fr: &Frame, m: Slot, rank: usize, idx: impl Iterator<Item = Option<i64>>) -> Option<(u64, Lane)> {
+    match at(fr, m) {
+        Value::Memref(mr) if rank == mr.sizes.len() => mr.fast_bits(idx),
+        _ => None,
+    }
+}
+
+/// Stores the scalar in slot `v` into the memref in slot `m` at `idx`
+/// where the plain store path can (see `MemRef::fast_store`).
+#[inline(always)]
+fn memref_put(fr: &Frame, v: Slot, m: Slot, rank: usize, idx: impl Iterator<Item = Option<i64>>) -> bool {
+    match (at(fr, m), at(fr, v)) {
+        (Value::Memref(mr), Value::Scalar(s)) if rank == mr.sizes.len() => mr.fast_store(idx, *s),
+        _ => false,
+    }
+}
+
+/// The bounds of an `affine.for` from its maps: the greatest result of
+/// the lower bound's, the least of the upper bound's (`None` as
+/// [`eval_map`] gives it).
+#[inline(never)]
+fn map_bounds(fr: &Frame, code: &Code, [lo, hi]: [MapUse; 2]) -> Option<[i64; 2]> {
+    let mut out = [0i64; MAX_MAP];
+    let n = eval_map(fr, code, lo, &mut out)?;
+    let lb = out[..n].iter().copied().max()?;
+    let n = eval_map(fr, code, hi, &mut out)?;
+    Some([lb, out[..n].iter().copied().min()?])
+}
+
+/// Evaluates `u` into `out`: its number of results, or `None` when an
+/// operand is not a plain integer (poison) or the map fails.
+#[inline(always)]
+fn eval_map(fr: &Frame, code: &Code, u: MapUse, out: &mut [i64; MAX_MAP]) -> Option<usize> {
+    let mut vals = [0i64; MAX_MAP];
+    for (v, s) in vals.iter_mut().zip(code.slots(u.args)) {
+        *v = word::sext(u32::from(u.w), at(fr, *s).word()?);
+    }
+    let map = &code.maps[u.map as usize];
+    map.eval_into(&vals[..u.args.len as usize], out).ok()?;
+    Some(map.results())
 }
