@@ -161,6 +161,9 @@ pub(crate) struct FastEntry {
     pub(crate) owns: bool,
 }
 
+/// The integer attributes of one op, decoded, by name.
+type OpInts<'m> = Box<[(&'m str, Box<[i64]>)]>;
+
 /// The loaded program and the state of a run.
 pub struct Engine<'m> {
     /// The module.
@@ -175,6 +178,9 @@ pub struct Engine<'m> {
     operand_runs: Vec<(u32, u32)>,
     operand_slots: Vec<u32>,
     result_runs: Vec<(u32, u32)>,
+    /// Each op's integer attributes (offsets, sizes, strides, positions,
+    /// permutations, ...) decoded at load, by name, for `ints_attr`.
+    ints: Vec<OpInts<'m>>,
     /// Decoded attributes, by op id.
     pub(crate) aux: Vec<Aux>,
     /// The fuel each op costs (one plus [`Aux::work`]), with [`HEAVY`] set
@@ -300,6 +306,7 @@ impl<'m> Engine<'m> {
             operand_runs: Vec::new(),
             operand_slots: Vec::new(),
             result_runs: Vec::new(),
+            ints: vec![Box::default(); m.ops.len()],
             aux: vec![Aux::default(); m.ops.len()],
             cost: Vec::new(),
             funcs: Vec::new(),
@@ -548,7 +555,30 @@ impl<'m> Engine<'m> {
         self.decode_constant(op, &mut aux)?;
         self.decode_maps(op, &mut aux);
         self.aux[op.0 as usize] = aux;
+        self.ints[op.0 as usize] = self.decode_all_ints(op);
         Ok(())
+    }
+
+    /// Every attribute of `op` that [`Engine::ints_attr`] reads as
+    /// integers, decoded (one it would reject is left to fail there).
+    fn decode_all_ints(&self, op: OpId) -> OpInts<'m> {
+        let m = self.m;
+        let o = m.op(op);
+        let props = match o.properties.map(|p| m.ctx.attr_kind(p)) {
+            Some(Attribute::Dict(entries)) => entries.as_slice(),
+            _ => &[],
+        };
+        let mut out: Vec<(&'m str, Box<[i64]>)> = Vec::new();
+        for (id, _) in props.iter().chain(&o.attrs) {
+            let name = m.ctx.str(*id);
+            if out.iter().any(|(n, _)| *n == name) {
+                continue;
+            }
+            if let Ok(Some(v)) = self.decode_ints(op, name) {
+                out.push((name, v.into()));
+            }
+        }
+        out.into()
     }
 
     /// Compiles the affine maps `op` evaluates as it runs, in this order:
@@ -919,6 +949,14 @@ impl<'m> Engine<'m> {
     /// The integers of attribute `name`: `array<i64: ..>`, `[1 : i64, ..]`
     /// or a single integer; `None` when `op` has no such attribute.
     pub(crate) fn ints_attr(&self, op: OpId, name: &str) -> Result<Option<Vec<i64>>> {
+        if let Some((_, v)) = self.ints[op.0 as usize].iter().find(|(n, _)| *n == name) {
+            return Ok(Some(v.to_vec()));
+        }
+        self.decode_ints(op, name)
+    }
+
+    /// [`Engine::ints_attr`] from the attribute itself.
+    fn decode_ints(&self, op: OpId, name: &str) -> Result<Option<Vec<i64>>> {
         let one = |v: &IntVal| v.to_i64().ok_or_else(|| Error::unverified(op, format!("'{name}' out of range")));
         let m = self.m;
         match m.attr(op, name).map(|a| m.ctx.attr_kind(a)) {
