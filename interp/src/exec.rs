@@ -559,7 +559,7 @@ impl<'m> Engine<'m> {
         Ok(())
     }
 
-    /// Every attribute of `op` that [`Engine::ints_attr`] reads as
+    /// Every array attribute of `op` that [`Engine::ints_attr`] reads as
     /// integers, decoded (one it would reject is left to fail there).
     fn decode_all_ints(&self, op: OpId) -> OpInts<'m> {
         let m = self.m;
@@ -571,7 +571,10 @@ impl<'m> Engine<'m> {
         let mut out: Vec<(&'m str, Box<[i64]>)> = Vec::new();
         for (id, _) in props.iter().chain(&o.attrs) {
             let name = m.ctx.str(*id);
-            if out.iter().any(|(n, _)| *n == name) {
+            // Single integers (every integer constant's value) are cheap to
+            // read where used; arrays are what the views and vector ops read.
+            let array = |a| matches!(m.ctx.attr_kind(a), Attribute::DenseArray { .. } | Attribute::Array(_));
+            if out.iter().any(|(n, _)| *n == name) || !m.attr(op, name).is_some_and(array) {
                 continue;
             }
             if let Ok(Some(v)) = self.decode_ints(op, name) {
