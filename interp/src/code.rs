@@ -310,8 +310,8 @@ pub struct ForLoop {
     /// An `affine.for` whose bounds are maps of its operands: the lower
     /// bound is the greatest result of the first, the upper bound the least
     /// of the second, evaluated on entry (the bounds in `affine` are then
-    /// unused, its step is the step).
-    pub maps: Option<[MapUse; 2]>,
+    /// unused, its step is the step): [`Code::bounds`] entry `k`.
+    pub maps: Option<u32>,
 }
 
 /// A decoded `scf.if`.
@@ -396,6 +396,8 @@ pub struct Code {
     pub maps: Vec<Compiled>,
     /// [`Inst::Affine`]s.
     pub affines: Vec<AffineInst>,
+    /// The bound maps of `affine.for` loops ([`ForLoop::maps`]).
+    pub bounds: Vec<[MapUse; 2]>,
     /// By block id: the frame length a run from the block needs, one more
     /// than every slot the instructions of its function (or global
     /// initializer) name directly. The executor checks a frame against it
@@ -426,13 +428,11 @@ impl Code {
         let pairs = |c: Copies| c.start as usize + c.len as usize <= self.pairs.len();
         let target = |(p, c): (u32, Copies)| pc(p) && pairs(c);
         let map = |u: MapUse| (u.map as usize) < self.maps.len() && span(u.args);
+        let bounds = |k: u32| self.bounds.get(k as usize).is_some_and(|[a, b]| map(*a) && map(*b));
         matches!(self.insts.last(), Some(Inst::End(_)))
             && self.starts.iter().all(|&s| pc(s))
             && self.conds.iter().all(|t| target(t.t) && target(t.f))
-            && self
-                .fors
-                .iter()
-                .all(|l| pc(l.cont) && pc(l.start) && span(l.inits) && l.maps.is_none_or(|[a, b]| map(a) && map(b)))
+            && self.fors.iter().all(|l| pc(l.cont) && pc(l.start) && span(l.inits) && l.maps.is_none_or(bounds))
             && self.ifs.iter().all(|i| [i.cont, i.then_pc, i.els_pc].into_iter().all(pc))
             && self.insts.iter().all(|i| match *i {
                 Inst::Const { k, .. } => (k as usize) < self.consts.len(),
@@ -483,7 +483,8 @@ impl Code {
             }
             Inst::For { k, .. } => {
                 let l = self.fors[k as usize];
-                let maps = l.maps.into_iter().flatten().flat_map(|u| self.slots(u.args).iter().copied());
+                let maps = l.maps.into_iter().flat_map(|k| self.bounds[k as usize]);
+                let maps = maps.flat_map(|u| self.slots(u.args).iter().copied());
                 l.bounds.into_iter().chain([l.iv]).chain(self.slots(l.inits).iter().copied()).chain(maps).for_each(f)
             }
             Inst::Next { k, copies, .. } => {
@@ -850,7 +851,7 @@ impl Translator<'_> {
         w: u8,
         bounds: [Slot; 3],
         unsigned: bool,
-        (affine, maps): (Option<[i64; 3]>, Option<[MapUse; 2]>),
+        (affine, maps): (Option<[i64; 3]>, Option<u32>),
     ) -> Option<Inst> {
         let m = self.m;
         let &r = m.regions(op).first()?;
@@ -1010,7 +1011,9 @@ impl Translator<'_> {
         };
         let (nl, nu) = (usize::try_from(seg.first()?.to_i64()?).ok()?, usize::try_from(seg.get(1)?.to_i64()?).ok()?);
         let maps = [self.map_use(op, 0, 0..nl)?, self.map_use(op, 1, nl..nl.checked_add(nu)?)?];
-        self.push_loop(op, nl + nu, w, [0; 3], false, (Some([0, 0, step]), Some(maps)))
+        self.code.bounds.push(maps);
+        let k = self.code.bounds.len() as u32 - 1;
+        self.push_loop(op, nl + nu, w, [0; 3], false, (Some([0, 0, step]), Some(k)))
     }
 
     fn if_then(&mut self, op: OpId) -> Option<Inst> {

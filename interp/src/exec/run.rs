@@ -633,16 +633,18 @@ impl Engine<'_> {
     fn for_enter(&mut self, fr: &mut Frame, code: &Code, op: OpId, k: u32, ip: Ip) -> Result<Ip> {
         self.tick1(op)?;
         let l = code.fors[k as usize];
-        let (lb, ub, step) = match (l.affine, l.maps) {
-            (Some([lb, ub, step]), None) => (lb as u64, ub as u64, step as u64),
-            (Some([_, _, step]), Some(maps)) => {
-                let Some([lb, ub]) = map_bounds(fr, code, maps) else {
-                    self.fallback(fr, op)?;
-                    return Ok(ip);
-                };
-                (lb as u64, ub as u64, step as u64)
-            }
-            (None, _) => {
+        let (lb, ub, step) = match l.affine {
+            Some([lb, ub, step]) => match l.maps {
+                None => (lb as u64, ub as u64, step as u64),
+                Some(b) => match map_bounds(fr, code, code.bounds[b as usize]) {
+                    Some([lb, ub]) => (lb as u64, ub as u64, step as u64),
+                    None => {
+                        self.fallback(fr, op)?;
+                        return Ok(ip);
+                    }
+                },
+            },
+            None => {
                 let [lb, ub] = [l.bounds[0], l.bounds[1]].map(|s| at(fr, s).word());
                 let (Some(lb), Some(ub), Some(step)) = (lb, ub, at(fr, l.bounds[2]).word()) else {
                     self.fallback(fr, op)?;
@@ -905,8 +907,13 @@ impl Engine<'_> {
     #[inline(always)]
     fn mem_load(&mut self, fr: &mut Frame, op: OpId, m: Slot, slots: &[Slot], d: Slot) -> Result<()> {
         self.tick1(op)?;
-        // Indices are `index` values: 64 bits, so the word is the number.
-        let got = memref_bits(fr, m, slots.len(), slots.iter().map(|s| at(fr, *s).word().map(|w| w as i64)));
+        let got = match at(fr, m) {
+            // Indices are `index` values: 64 bits, so the word is the number.
+            Value::Memref(mr) if slots.len() == mr.sizes.len() => {
+                mr.fast_bits(slots.iter().map(|s| at(fr, *s).word().map(|w| w as i64)))
+            }
+            _ => None,
+        };
         match got {
             Some((bits, lane)) if set_lane(at_mut(fr, d), lane, bits) => Ok(()),
             _ => self.fallback(fr, op),
@@ -983,7 +990,13 @@ impl Engine<'_> {
     #[inline(always)]
     fn mem_store(&mut self, fr: &mut Frame, op: OpId, v: Slot, m: Slot, slots: &[Slot]) -> Result<()> {
         self.tick1(op)?;
-        if memref_put(fr, v, m, slots.len(), slots.iter().map(|s| at(fr, *s).word().map(|w| w as i64))) {
+        let stored = match (at(fr, m), at(fr, v)) {
+            (Value::Memref(mr), Value::Scalar(s)) if slots.len() == mr.sizes.len() => {
+                mr.fast_store(slots.iter().map(|s| at(fr, *s).word().map(|w| w as i64)), *s)
+            }
+            _ => false,
+        };
+        if stored {
             Ok(())
         } else {
             self.fallback(fr, op)
@@ -994,6 +1007,7 @@ impl Engine<'_> {
     /// the op says. A poison operand, a map that fails (overflow, a
     /// divisor that is not positive) and an access the plain path does not
     /// make go to the dialect, which words the failure.
+    #[cold]
     #[inline(never)]
     fn affine(&mut self, fr: &mut Frame, code: &Code, op: OpId, k: u32) -> Result<()> {
         self.tick1(op)?;
