@@ -937,8 +937,9 @@ impl Translator<'_> {
         (l.store == lane.bytes() as u64 && align.is_power_of_two()).then(|| (lane, align.trailing_zeros() as u8))
     }
 
-    /// The first map of `op` applied to its operands from `first` on
-    /// (the last operands; the earlier ones are memrefs and values).
+    /// Map `i` of `op` (its order in [`Aux::maps`]) applied to the index
+    /// operands in `operands`, if the executor can evaluate it: at most
+    /// [`MAX_MAP`] operands and results, and an `index` of at most 64 bits.
     fn map_use(&mut self, op: OpId, i: usize, operands: std::ops::Range<usize>) -> Option<MapUse> {
         let map = self.inp.aux.get(op.0 as usize)?.maps.get(i)?;
         let w = u8::try_from(self.inp.index_bits).ok().filter(|w| *w <= 64)?;

@@ -36,6 +36,10 @@ pub enum Kind {
     Scf,
     /// Integers in affine.for loops.
     Affine,
+    /// Integers in affine.for loops, with `affine.apply`, `min` and `max`
+    /// and loop bounds that are maps (a kind of its own, so that the
+    /// affine and mixed kinds keep the programs their seeds made before).
+    AffineMaps,
     /// Integers with a memref, a strided subview and a column-major 2-D
     /// view of it.
     Memref,
@@ -71,6 +75,7 @@ struct Features {
     cf: bool,
     scf: bool,
     affine: bool,
+    maps: bool,
     memref: bool,
     vector: bool,
     comb: bool,
@@ -86,6 +91,7 @@ impl Features {
             Kind::Cf => Features { cf: true, ..none },
             Kind::Scf => Features { scf: true, ..none },
             Kind::Affine => Features { affine: true, ..none },
+            Kind::AffineMaps => Features { affine: true, maps: true, ..none },
             Kind::Memref => Features { memref: true, scf: true, ..none },
             Kind::Vector => Features { vector: true, float: true, ..none },
             Kind::Comb => Features { comb: true, scf: true, ..none },
@@ -355,6 +361,11 @@ impl Gen {
         }
         if nested && self.feat.affine && roll < 24 {
             return self.affine_for();
+        }
+        // Affine maps take values of the function's top level (valid
+        // symbols), so they are made only there.
+        if self.feat.maps && self.depth == 0 && (24..30).contains(&roll) {
+            return self.affine_map_op();
         }
         if self.feat.memref && roll < 34 {
             return self.memory();
@@ -801,7 +812,50 @@ impl Gen {
 
     fn affine_for(&mut self) {
         let (lb, ub, step) = self.bounds();
+        if self.feat.maps && self.depth == 0 && self.chance(40) {
+            // Bounds that are maps of a value: `x mod k` up to at most
+            // `x mod k + n`, a small trip count whatever `x` is.
+            let x = self.small_index();
+            let (k, n) = (1 + self.rng.below(4), self.rng.below(6));
+            let head = format!(
+                "affine.for %IV = max affine_map<(d0) -> (d0 mod {k}, {lb})>({x}) \
+                 to min affine_map<(d0) -> (d0 mod {k} + {n}, 9)>({x}) step {step}"
+            );
+            return self.counted_loop(&head, "affine.yield");
+        }
         self.counted_loop(&format!("affine.for %IV = {lb} to {ub} step {step}"), "affine.yield");
+    }
+
+    /// An index of magnitude below 1000 (`x rem 1000`), so that the maps
+    /// below, with their small coefficients, cannot overflow.
+    fn small_index(&mut self) -> String {
+        let x = self.pick(&Ty::Index);
+        let c = self.exact_const("1000", &Ty::Index);
+        self.def(&format!("arith.remsi {x}, {c} : index"), &Ty::Index, false)
+    }
+
+    /// `affine.apply`, `min` or `max` of a map of one dim and one symbol,
+    /// with multiplication, `floordiv`, `ceildiv` and `mod` by positive
+    /// constants (a divisor that is not positive is undefined behaviour).
+    fn affine_map_op(&mut self) {
+        let (x, y) = (self.small_index(), self.small_index());
+        let n = 1 + self.rng.below(3);
+        let exprs: Vec<String> = (0..n)
+            .map(|_| {
+                let k = 1 + self.rng.below(9);
+                match self.rng.below(6) {
+                    0 => format!("d0 * {k} + s0"),
+                    1 => format!("d0 floordiv {k}"),
+                    2 => format!("(d0 + s0) mod {k}"),
+                    3 => format!("d0 ceildiv {k} - s0"),
+                    4 => format!("s0 * -{k} + d0 mod {k}"),
+                    _ => format!("{k}"),
+                }
+            })
+            .collect();
+        let op = if n == 1 { self.pick_of(&["apply", "min", "max"]) } else { self.pick_of(&["min", "max"]) };
+        let map = exprs.join(", ");
+        self.def(&format!("affine.{op} affine_map<(d0)[s0] -> ({map})>({x})[{y}]"), &Ty::Index, true);
     }
 
     /// A loop with iteration arguments; `head` has `%IV` for the induction

@@ -54,6 +54,8 @@ fn kinds_use_their_constructs() {
     assert!(has(Kind::Cf, "cf.cond_br") && has(Kind::Cf, "cf.br ^bb"));
     assert!(has(Kind::Scf, "scf.for") && has(Kind::Scf, "scf.if"));
     assert!(has(Kind::Affine, "affine.for"));
+    assert!(has(Kind::AffineMaps, "affine.min") && has(Kind::AffineMaps, "affine.apply"));
+    assert!(has(Kind::AffineMaps, "affine.for %v") && has(Kind::AffineMaps, "to min affine_map"));
     assert!(
         has(Kind::Memref, "memref.load %view") && has(Kind::Memref, "memref.store %v") && has(Kind::Memref, "%grid[")
     );
@@ -69,6 +71,7 @@ fn kinds_use_their_constructs() {
     assert!(!has(Kind::Math, "math.tanh") && !has(Kind::Math, "math.powf"), "only exact math ops");
     // The kinds before math kept their programs (seeds in reports still remake them).
     assert!(!has(Kind::Mixed, "math.ceil") && !has(Kind::Float, "math.ceil"));
+    assert!(!has(Kind::Affine, "affine_map<") && !has(Kind::Mixed, "affine_map<"));
 }
 
 #[test]
