@@ -1002,8 +1002,8 @@ fn contract(e: &Engine, fr: &mut Frame, op: OpId, mask: Option<&Dense>) -> Resul
     let mut p = vec![0usize; n];
     let mut dims = vec![0i64; n];
     let mut idx: [Vec<i64>; 3] = [ca, cb, cc].map(|c| vec![0; c.results()]);
-    // Map `c` at point `p` into `out`; indices are in range (the space
-    // comes from the shapes), a negative one an interpreter bug.
+    // Map `c` at the point `dims` into `out`, as indices: they are in
+    // range (the space comes from the shapes), a negative one a bug here.
     let ev = |c: &mlir_ir::affine::Compiled, dims: &[i64], out: &mut Vec<i64>| -> Result<Vec<usize>> {
         c.eval_into(dims, out).map_err(|x| Error::unverified(op, format!("indexing map: {x:?}")))?;
         out.iter().map(|x| usize::try_from(*x).map_err(|_| Error::unverified(op, "negative index"))).collect()
