@@ -8,7 +8,7 @@
 use crate::dense::{Builder, DenseError};
 use crate::error::{Error, ErrorKind, Result};
 use crate::memory::{mem_ub, Lane, MemRef};
-use crate::value::{Dense, Scalar, Value};
+use crate::value::{Dense, Packed, Scalar, Value};
 use mlir_ir::ir::OpId;
 use std::rc::Rc;
 
@@ -61,6 +61,18 @@ impl MemRef {
     /// The element at logical `idx` (`what` names the access in messages).
     #[inline]
     pub fn load(&self, at: OpId, idx: &[i64], what: &str) -> Result<Value> {
+        // A float or an integer of at most 64 bits becomes its slot value
+        // directly, not through the general `Scalar` (linalg's point loop
+        // and the dialects' loads).
+        if idx.len() == self.sizes.len() {
+            if let Some((bits, lane)) = self.fast_bits(idx.iter().map(|i| Some(*i))) {
+                match lane {
+                    Lane::Float(k) => return Ok(Value::float(crate::float::from_bits(k, u128::from(bits)))),
+                    Lane::Int(w @ 1..=64) => return Ok(Value::Scalar(Packed::word(w, bits & (u64::MAX >> (64 - w))))),
+                    Lane::Int(_) | Lane::Complex(_) => {}
+                }
+            }
+        }
         if let Some(s) = self.load_scalar(idx) {
             return Ok(Value::from_scalar(s));
         }

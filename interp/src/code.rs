@@ -728,6 +728,7 @@ impl Translator<'_> {
             | OpKind::AffineYield
             | OpKind::LlvmReturn
             | OpKind::TensorYield
+            | OpKind::LinalgYield
             | OpKind::VectorYield => Some(Inst::Exit { op, vals: self.span(self.m.operands(op))? }),
             OpKind::ScfFor => self.for_loop(op),
             OpKind::AffineFor => self.affine_for(op),
