@@ -352,7 +352,9 @@ impl Simple {
 
     /// The result of `steps`, one result's program, if it is this simple.
     fn of(steps: &[Step]) -> Option<Simple> {
+        // `u32::MAX` as an operand is an unbound identifier, not a constant.
         match *steps {
+            [Step::Operand(Simple::CONST), ..] => None,
             [Step::Operand(operand), Step::Out] => Some(Simple { operand, f: BinOp::Add, k: 0 }),
             [Step::Operand(operand), Step::BinK(f, k), Step::Out] => Some(Simple { operand, f, k }),
             [Step::Const(k), Step::Out] => Some(Simple { operand: Simple::CONST, f: BinOp::Add, k }),
@@ -390,7 +392,7 @@ impl Compiled {
     pub fn new<'a>(num_dims: u32, num_syms: u32, exprs: impl IntoIterator<Item = &'a AffineExpr>) -> Compiled {
         let (mut steps, mut depth, mut results) = (Vec::new(), 0, 0);
         for e in exprs {
-            depth = depth.max(compile(e, num_dims, &mut steps, 0));
+            depth = depth.max(compile(e, (num_dims, num_syms), &mut steps, 0));
             steps.push(Step::Out);
             results += 1;
         }
@@ -472,10 +474,14 @@ impl Compiled {
 
 /// Appends the steps of `e` (whose stack starts at `base` entries) and
 /// returns the deepest the stack gets.
-fn compile(e: &AffineExpr, num_dims: u32, steps: &mut Vec<Step>, base: usize) -> usize {
+fn compile(e: &AffineExpr, ids: (u32, u32), steps: &mut Vec<Step>, base: usize) -> usize {
+    // An identifier past the map's own reads no operand and fails as
+    // `Unbound`, as the tree's evaluation does.
+    let (num_dims, num_syms) = ids;
+    let operand = |i: u32, n: u32, first: u32| Step::Operand(if i < n { first + i } else { u32::MAX });
     let op = match e {
-        AffineExpr::Dim(i) => return push(steps, Step::Operand(*i), base),
-        AffineExpr::Sym(i) => return push(steps, Step::Operand(num_dims.saturating_add(*i)), base),
+        AffineExpr::Dim(i) => return push(steps, operand(*i, num_dims, 0), base),
+        AffineExpr::Sym(i) => return push(steps, operand(*i, num_syms, num_dims), base),
         AffineExpr::Const(c) => return push(steps, Step::Const(*c), base),
         AffineExpr::Add(..) => BinOp::Add,
         AffineExpr::Mul(..) => BinOp::Mul,
@@ -491,12 +497,12 @@ fn compile(e: &AffineExpr, num_dims: u32, steps: &mut Vec<Step>, base: usize) ->
     else {
         unreachable!("leaves returned above")
     };
-    let left = compile(a, num_dims, steps, base);
+    let left = compile(a, ids, steps, base);
     if let AffineExpr::Const(k) = **b {
         steps.push(Step::BinK(op, k));
         return left;
     }
-    let right = compile(b, num_dims, steps, base + 1);
+    let right = compile(b, ids, steps, base + 1);
     steps.push(Step::Bin(op));
     left.max(right)
 }
@@ -570,11 +576,14 @@ mod tests {
         assert_eq!(m.to_string(), "(d0, d1)[s0] -> (d1, d0 floordiv s0)");
     }
 
-    /// Expressions of every kind, nested, over two dims and a symbol.
+    /// Expressions of every kind, nested, over two dims and a symbol (and,
+    /// now and then, an identifier the map does not have).
     fn expr() -> impl proptest::strategy::Strategy<Value = AffineExpr> {
         use proptest::prelude::*;
         let leaf = prop_oneof![
             (0u32..3).prop_map(|i| if i < 2 { Dim(i) } else { Sym(0) }),
+            // Past the map's own identifiers: both fail as unbound.
+            (2u32..4).prop_map(|i| if i == 2 { Dim(2) } else { Sym(1) }),
             (-9i64..10).prop_map(Const),
             Just(Const(i64::MAX)),
         ];
