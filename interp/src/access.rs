@@ -8,7 +8,7 @@
 use crate::dense::{Builder, DenseError};
 use crate::error::{Error, ErrorKind, Result};
 use crate::memory::{mem_ub, Lane, MemRef};
-use crate::value::{Dense, Packed, Scalar, Value};
+use crate::value::{Dense, Scalar, Value};
 use mlir_ir::ir::OpId;
 use std::rc::Rc;
 
@@ -65,12 +65,8 @@ impl MemRef {
         // directly, not through the general `Scalar` (linalg's point loop
         // and the dialects' loads).
         if idx.len() == self.sizes.len() {
-            if let Some((bits, lane)) = self.fast_bits(idx.iter().map(|i| Some(*i))) {
-                match lane {
-                    Lane::Float(k) => return Ok(Value::float(crate::float::from_bits(k, u128::from(bits)))),
-                    Lane::Int(w @ 1..=64) => return Ok(Value::Scalar(Packed::word(w, bits & (u64::MAX >> (64 - w))))),
-                    Lane::Int(_) | Lane::Complex(_) => {}
-                }
+            if let Some(p) = self.fast_bits(idx.iter().map(|i| Some(*i))).and_then(|(bits, lane)| lane.packed(bits)) {
+                return Ok(Value::Scalar(p));
             }
         }
         if let Some(s) = self.load_scalar(idx) {

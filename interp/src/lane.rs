@@ -4,7 +4,7 @@
 //! byte copy.
 
 use crate::float::{self, FloatKind};
-use crate::scalar::{Int, Scalar};
+use crate::scalar::{Int, Packed, Scalar};
 use num_bigint::{BigInt, BigUint, Sign};
 
 /// The storage kind of one scalar lane of an element.
@@ -19,6 +19,18 @@ pub enum Lane {
 }
 
 impl Lane {
+    /// The scalar of this lane whose encoding is `bits` (a memory word a
+    /// fast path read), packed: for a float or an integer of at most 64
+    /// bits, `None` for the rest.
+    #[inline(always)]
+    pub fn packed(self, bits: u64) -> Option<Packed> {
+        match self {
+            Lane::Float(k) => Some(Packed::float(float::from_bits(k, u128::from(bits)))),
+            Lane::Int(w @ 1..=64) => Some(Packed::word(w, bits & (u64::MAX >> (64 - w)))),
+            Lane::Int(_) | Lane::Complex(_) => None,
+        }
+    }
+
     /// Bytes one lane occupies: its bit width rounded up to whole bytes.
     #[inline(always)]
     pub fn bytes(self) -> usize {

@@ -98,7 +98,9 @@ fn copy_slot(fr: &mut Frame, s: Slot, d: Slot) {
 
 /// Sets slot `v` to the lane of `lane` whose encoding is `bits` (a load's
 /// fast path); `false` for a lane that is not a float or an integer of
-/// at most 64 bits, which the loads leave to their dialects.
+/// at most 64 bits, which the loads leave to their dialects. `Lane::packed`
+/// with the slot written in place: going through it here measured 2%
+/// more instructions on `memref_loop`.
 #[inline(always)]
 fn set_lane(v: &mut Value, lane: Lane, bits: u64) -> bool {
     match lane {
