@@ -1001,12 +1001,16 @@ fn contract(e: &Engine, fr: &mut Frame, op: OpId, mask: Option<&Dense>) -> Resul
     let acc_strides = row_major_strides(&acc_shape);
     let mut p = vec![0usize; n];
     let mut dims = vec![0i64; n];
-    let mut idx: [Vec<i64>; 3] = [ca, cb, cc].map(|c| vec![0; c.results()]);
+    // Each map's results, and the same as lane indices, reused at every point.
+    let [mut ia, mut ib, mut ic] = [ca, cb, cc].map(|c| (vec![0i64; c.results()], vec![0usize; c.results()]));
     // Map `c` at the point `dims` into `out`, as indices: they are in
     // range (the space comes from the shapes), a negative one a bug here.
-    let ev = |c: &mlir_ir::affine::Compiled, dims: &[i64], out: &mut Vec<i64>| -> Result<Vec<usize>> {
-        c.eval_into(dims, out).map_err(|x| Error::unverified(op, format!("indexing map: {x:?}")))?;
-        out.iter().map(|x| usize::try_from(*x).map_err(|_| Error::unverified(op, "negative index"))).collect()
+    let ev = |c: &mlir_ir::affine::Compiled, dims: &[i64], (raw, out): &mut (Vec<i64>, Vec<usize>)| -> Result<()> {
+        c.eval_into(dims, raw).map_err(|x| Error::unverified(op, format!("indexing map: {x:?}")))?;
+        for (o, x) in out.iter_mut().zip(raw.iter()) {
+            *o = usize::try_from(*x).map_err(|_| Error::unverified(op, "negative index"))?;
+        }
+        Ok(())
     };
     let total = count(op, &space)?;
     for flat in 0..total {
@@ -1020,14 +1024,19 @@ fn contract(e: &Engine, fr: &mut Frame, op: OpId, mask: Option<&Dense>) -> Resul
         for (d, x) in dims.iter_mut().zip(&p) {
             *d = *x as i64;
         }
-        let ci = ev(cc, &dims, &mut idx[2])?;
+        ev(cc, &dims, &mut ic)?;
         let slot =
-            ci.iter().zip(&acc_shape).zip(&acc_strides).try_fold(0usize, |o, ((i, n), s)| (i < n).then_some(o + i * s));
+            ic.1.iter()
+                .zip(&acc_shape)
+                .zip(&acc_strides)
+                .try_fold(0usize, |o, ((i, n), s)| (i < n).then_some(o + i * s));
         let slot = slot.filter(|o| *o < out.len()).ok_or_else(|| Error::unverified(op, "bad accumulator index"))?;
         let next = match enabled {
             Some(true) => {
-                let a = promote(op, &lane_at(op, &lhs, &ev(ca, &dims, &mut idx[0])?)?, &acc_kind, acc_w)?;
-                let b = promote(op, &lane_at(op, &rhs, &ev(cb, &dims, &mut idx[1])?)?, &acc_kind, acc_w)?;
+                ev(ca, &dims, &mut ia)?;
+                ev(cb, &dims, &mut ib)?;
+                let a = promote(op, &lane_at(op, &lhs, &ia.1)?, &acc_kind, acc_w)?;
+                let b = promote(op, &lane_at(op, &rhs, &ib.1)?, &acc_kind, acc_w)?;
                 combine(op, k, &out[slot], &product(op, &a, &b)?)?
             }
             Some(false) => out[slot].clone(),
