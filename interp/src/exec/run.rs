@@ -1,5 +1,6 @@
 //! The block loop over translated code (see `crate::code`): one `match` on
-//! the instruction, arms one line long. A specialised instruction computes
+//! the instruction, arms one line long (the integer ops' arms written by
+//! `match_inst!`). A specialised instruction computes
 //! the plain case from its decoded slots and widths; anything else (poison,
 //! a flag or UB consequence, an unusual value) goes to [`Engine::fallback`],
 //! which runs the op through its dialect exactly as an [`Inst::Op`].
@@ -16,6 +17,33 @@ use mlir_ir::ir::{BlockId, OpId};
 use mlir_ir::parser::{GEP_INBOUNDS_FLAG, GEP_NUSW};
 use mlir_ir::types::FloatKind;
 use std::rc::Rc;
+
+/// `match $inst { .., $rest }` with an arm for each flagless integer op
+/// and comparison before `$rest`: the fifteen [`Word2`] instructions,
+/// each dispatched once as an arm of its own, written out here so that
+/// `Engine::run_insts` reads as the control flow it runs.
+macro_rules! match_inst {
+    ($e:ident, $fr:ident, $inst:expr, { $($rest:tt)* }) => {
+        match $inst {
+            Inst::Add(i) => $e.word2($fr, Bin::Add, i)?,
+            Inst::Sub(i) => $e.word2($fr, Bin::Sub, i)?,
+            Inst::Mul(i) => $e.word2($fr, Bin::Mul, i)?,
+            Inst::And(i) => $e.word2($fr, Bin::And, i)?,
+            Inst::Or(i) => $e.word2($fr, Bin::Or, i)?,
+            Inst::Xor(i) => $e.word2($fr, Bin::Xor, i)?,
+            Inst::Shl(i) => $e.word2($fr, Bin::Shl, i)?,
+            Inst::ShrU(i) => $e.word2($fr, Bin::ShrU, i)?,
+            Inst::ShrS(i) => $e.word2($fr, Bin::ShrS, i)?,
+            Inst::Eq(i) => $e.cmpi($fr, 0, i)?,
+            Inst::Ne(i) => $e.cmpi($fr, 1, i)?,
+            Inst::Slt(i) => $e.cmpi($fr, 2, i)?,
+            Inst::Sle(i) => $e.cmpi($fr, 3, i)?,
+            Inst::Ult(i) => $e.cmpi($fr, 6, i)?,
+            Inst::Ule(i) => $e.cmpi($fr, 7, i)?,
+            $($rest)*
+        }
+    };
+}
 
 /// Slot `s` of `fr`, which an instruction names directly.
 #[inline(always)]
@@ -259,7 +287,8 @@ impl Engine<'_> {
         }
     }
 
-    /// The loop of [`Engine::run_code`]: one arm per instruction. `frame`
+    /// The loop of [`Engine::run_code`]: one arm per instruction (those of
+    /// the integer ops in `match_inst!`). `frame`
     /// is the running frame, `root` or the innermost call's, whose
     /// structures start at `base` on `self.ctl`; `go!` goes on at `$to`,
     /// or, when it is `None`, leaves by `$op`: the end of the run, or the
@@ -286,7 +315,7 @@ impl Engine<'_> {
             // SAFETY: see `ip_at`.
             let inst = unsafe { &*ip };
             ip = ip.wrapping_add(1);
-            match *inst {
+            match_inst!(self, fr, *inst, {
                 Inst::Op(op) => go!(op, self.dialect_op(fr, op, ip)?),
                 Inst::End(parent) => return Err(Error::unverified(parent, "block ends without a terminator")),
                 Inst::Charge(op) => self.charge_rest(op)?,
@@ -295,21 +324,6 @@ impl Engine<'_> {
                 Inst::ConstWord { op, w, d, bits } => self.packed(fr, op, d, Packed::word(u32::from(w), bits))?,
                 Inst::ConstFloat { op, k, d, bits } => self.packed(fr, op, d, Packed::float_word(k, bits))?,
                 Inst::Int2 { op, f, w, fl, a, b, d } => self.int2(fr, op, f, w, fl, [a, b, d])?,
-                Inst::Add(i) => self.word2(fr, Bin::Add, i)?,
-                Inst::Sub(i) => self.word2(fr, Bin::Sub, i)?,
-                Inst::Mul(i) => self.word2(fr, Bin::Mul, i)?,
-                Inst::And(i) => self.word2(fr, Bin::And, i)?,
-                Inst::Or(i) => self.word2(fr, Bin::Or, i)?,
-                Inst::Xor(i) => self.word2(fr, Bin::Xor, i)?,
-                Inst::Shl(i) => self.word2(fr, Bin::Shl, i)?,
-                Inst::ShrU(i) => self.word2(fr, Bin::ShrU, i)?,
-                Inst::ShrS(i) => self.word2(fr, Bin::ShrS, i)?,
-                Inst::Eq(i) => self.cmpi(fr, 0, i)?,
-                Inst::Ne(i) => self.cmpi(fr, 1, i)?,
-                Inst::Slt(i) => self.cmpi(fr, 2, i)?,
-                Inst::Sle(i) => self.cmpi(fr, 3, i)?,
-                Inst::Ult(i) => self.cmpi(fr, 6, i)?,
-                Inst::Ule(i) => self.cmpi(fr, 7, i)?,
                 Inst::Cmpf { op, p, a, b, d } => self.cmpf(fr, op, p, [a, b, d])?,
                 Inst::Cast { op, f, fl, from, to, a, d } => self.int_cast(fr, op, f, fl, (from, to), a, d)?,
                 Inst::Select { op, c, t, f, d } => self.select(fr, op, [c, t, f, d])?,
@@ -339,7 +353,7 @@ impl Engine<'_> {
                 Inst::PtrLoad { op, p, d, lane, align } => self.ptr_load(fr, op, p, d, (lane, align))?,
                 Inst::PtrStore { op, v, p, lane, align } => self.ptr_store(fr, op, v, p, (lane, align))?,
                 Inst::Affine { op, k } => self.affine(fr, &code, op, k)?,
-            }
+            })
         }
     }
 
