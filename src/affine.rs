@@ -383,6 +383,8 @@ pub struct Compiled {
     results: u32,
     /// Operands the program reads: dims plus symbols.
     operands: u32,
+    /// Of those, the dims.
+    dims: u32,
     /// The deepest the stack gets.
     depth: u32,
 }
@@ -398,7 +400,7 @@ impl Compiled {
         }
         let operands = num_dims.saturating_add(num_syms);
         let simple = steps.split_inclusive(|s| *s == Step::Out).map(Simple::of).collect::<Option<Box<[_]>>>();
-        Compiled { steps: steps.into(), simple, results, operands, depth: depth as u32 }
+        Compiled { steps: steps.into(), simple, results, operands, dims: num_dims, depth: depth as u32 }
     }
 
     /// Number of results.
@@ -409,6 +411,20 @@ impl Compiled {
     /// Number of operands (dims, then symbols) evaluation reads.
     pub fn operands(&self) -> usize {
         self.operands as usize
+    }
+
+    /// Number of dims (the first operands).
+    pub fn dims(&self) -> usize {
+        self.dims as usize
+    }
+
+    /// The dim that result `r` is on its own (`d2`), if it is one: what
+    /// linalg reads its loop ranges from.
+    pub fn result_dim(&self, r: usize) -> Option<usize> {
+        match *self.steps.split_inclusive(|s| *s == Step::Out).nth(r)? {
+            [Step::Operand(i), Step::Out] if i < self.dims => Some(i as usize),
+            _ => None,
+        }
     }
 
     /// Evaluates every result on `vals` (dims, then symbols) into `out`,
@@ -599,14 +615,21 @@ mod tests {
     }
 
     proptest::proptest! {
-        /// The compiled form computes what the tree does, failures included.
+        /// The compiled form computes what the tree does, failures included,
+        /// and knows which results are a dim alone.
         #[test]
         fn compiled_maps_evaluate_as_trees(
             es in proptest::collection::vec(expr(), 1..4),
             vals in proptest::collection::vec(proptest::prelude::prop_oneof![-20i64..20, proptest::prelude::Just(i64::MIN)], 3),
         ) {
             let map = AffineMap { num_dims: 2, num_syms: 1, results: es };
-            proptest::prop_assert_eq!(map.compile().eval(&vals), map.eval(&vals[..2], &vals[2..]));
+            let code = map.compile();
+            proptest::prop_assert_eq!(code.eval(&vals), map.eval(&vals[..2], &vals[2..]));
+            for (r, e) in map.results.iter().enumerate() {
+                let dim = match e { Dim(d) if *d < 2 => Some(*d as usize), _ => None };
+                proptest::prop_assert_eq!(code.result_dim(r), dim);
+            }
+            proptest::prop_assert_eq!(code.result_dim(map.results.len()), None);
             let set = IntegerSet {
                 num_dims: 2,
                 num_syms: 1,

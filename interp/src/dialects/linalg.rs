@@ -16,7 +16,7 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::exec::{Engine, Flow, Frame};
 use crate::memory::MemRef;
 use crate::value::{Dense, Int, Scalar, Value};
-use mlir_ir::affine::{AffineExpr, AffineMap};
+use mlir_ir::affine::Compiled;
 use mlir_ir::ir::OpId;
 use mlir_ir::ops::{LinalgOp, OpKind};
 use std::rc::Rc;
@@ -109,10 +109,14 @@ fn structured(e: &mut Engine, fr: &mut Frame, op: OpId, kind: LinalgOp) -> Resul
         });
     }
     let shapes: Vec<Vec<i64>> = operands.iter().map(Operand::shape).collect();
-    let (maps, _) = mlir_ir::linalg::maps(e.m, op, kind, n_in);
-    let ranges = loop_ranges(op, &maps, &shapes)?;
+    // The indexing maps, decoded at load.
+    let code = Rc::clone(&e.aux[op.0 as usize].maps);
+    if code.len() != operands.len() {
+        return Err(Error::unverified(op, "indexing maps not decoded"));
+    }
+    let ranges = loop_ranges(op, &code, &shapes)?;
     if ranges.iter().all(|r| *r > 0) {
-        check_sizes(op, &maps, &shapes, &ranges)?;
+        check_sizes(op, &code, &shapes, &ranges)?;
     }
     let body = e.region(op, 0)?;
     let block = *e.m.region(body).blocks.first().ok_or_else(|| Error::unverified(op, "no body block"))?;
@@ -132,11 +136,7 @@ fn structured(e: &mut Engine, fr: &mut Frame, op: OpId, kind: LinalgOp) -> Resul
     let points = ranges.iter().try_fold(1u64, |a, r| a.checked_mul(u64::try_from(*r).unwrap_or(0)));
     e.charge(op, points.unwrap_or(u64::MAX).saturating_sub(1))?;
     let mut point = vec![0i64; ranges.len()];
-    // The maps as decoded at load, each with a buffer for its indices.
-    let code = Rc::clone(&e.aux[op.0 as usize].maps);
-    if code.len() != maps.len() {
-        return Err(Error::unverified(op, "indexing maps not decoded"));
-    }
+    // A buffer for each map's indices.
     let mut idx: Vec<Vec<i64>> = code.iter().map(|c| vec![0; c.results()]).collect();
     let at = |k: usize, point: &[i64], idx: &mut [Vec<i64>]| -> Result<()> {
         code[k].eval_into(point, &mut idx[k]).map_err(|x| Error::unverified(op, format!("indexing map: {x:?}")))
@@ -411,20 +411,20 @@ fn next(p: &mut [i64], ranges: &[i64]) -> bool {
 }
 
 /// `map` at `point`.
-fn at(op: OpId, map: &AffineMap, point: &[i64]) -> Result<Vec<i64>> {
-    map.eval(point, &[]).map_err(|x| Error::unverified(op, format!("indexing map: {x:?}")))
+fn at(op: OpId, map: &Compiled, point: &[i64]) -> Result<Vec<i64>> {
+    map.eval(point).map_err(|x| Error::unverified(op, format!("indexing map: {x:?}")))
 }
 
 /// The loop ranges: each loop's size is the size of the first operand
 /// dimension (inputs, then outputs) its map reads with that loop alone,
 /// as `LinalgOp::createLoopRanges` inverts the concatenated maps.
-fn loop_ranges(op: OpId, maps: &[AffineMap], shapes: &[Vec<i64>]) -> Result<Vec<i64>> {
-    let n = maps.first().map_or(0, |m| m.num_dims as usize);
+fn loop_ranges(op: OpId, maps: &[Compiled], shapes: &[Vec<i64>]) -> Result<Vec<i64>> {
+    let n = maps.first().map_or(0, Compiled::dims);
     let mut ranges = vec![None; n];
     for (map, shape) in maps.iter().zip(shapes) {
-        for (r, size) in map.results.iter().zip(shape) {
-            if let AffineExpr::Dim(d) = r {
-                let slot = ranges.get_mut(*d as usize).ok_or_else(|| Error::unverified(op, "map dim out of range"))?;
+        for (r, size) in shape.iter().enumerate().take(map.results()) {
+            if let Some(d) = map.result_dim(r) {
+                let slot = ranges.get_mut(d).ok_or_else(|| Error::unverified(op, "map dim out of range"))?;
                 slot.get_or_insert(*size);
             }
         }
@@ -446,15 +446,15 @@ fn loop_ranges(op: OpId, maps: &[AffineMap], shapes: &[Vec<i64>]) -> Result<Vec<
 /// and last point. A disagreement is undefined behaviour at the op: the
 /// lowered loops read past a shorter operand or leave part of a longer
 /// output unwritten. An empty iteration space touches nothing.
-fn check_sizes(op: OpId, maps: &[AffineMap], shapes: &[Vec<i64>], ranges: &[i64]) -> Result<()> {
+fn check_sizes(op: OpId, maps: &[Compiled], shapes: &[Vec<i64>], ranges: &[i64]) -> Result<()> {
     let first = vec![0i64; ranges.len()];
     let last: Vec<i64> = ranges.iter().map(|r| r - 1).collect();
     for (k, (map, shape)) in maps.iter().zip(shapes).enumerate() {
         let (lo, hi) = (at(op, map, &first)?, at(op, map, &last)?);
-        for (d, (expr, size)) in map.results.iter().zip(shape).enumerate() {
+        for (d, size) in shape.iter().enumerate().take(map.results()) {
             let (min, max) = (lo[d].min(hi[d]), lo[d].max(hi[d]));
             let need = max.saturating_add(1);
-            let fits = if matches!(expr, AffineExpr::Dim(_)) { need == *size } else { need <= *size };
+            let fits = if map.result_dim(d).is_some() { need == *size } else { need <= *size };
             // LLVM's two messages, with the numbers.
             let what = if min < 0 {
                 format!("unexpected negative result on dimension #{d} of input/output operand #{k}: the loops index it at {min}")
