@@ -141,41 +141,56 @@ impl AffineExpr {
         })
     }
 
-    fn prec(&self) -> u8 {
-        match self {
-            AffineExpr::Add(..) => 1,
-            AffineExpr::Mul(..) | AffineExpr::Mod(..) | AffineExpr::FloorDiv(..) | AffineExpr::CeilDiv(..) => 2,
-            _ => 3,
-        }
-    }
-
-    fn fmt_prec(&self, f: &mut fmt::Formatter<'_>, min: u8) -> fmt::Result {
-        let paren = self.prec() < min;
-        if paren {
+    /// Prints as MLIR's `printAffineExprInternal` does: a tight binary op
+    /// in a `strong` position is parenthesized, `e * -1` is `-e`, and an
+    /// addition of a negative constant or of a product by a negative
+    /// constant is a subtraction.
+    fn fmt_mlir(&self, f: &mut fmt::Formatter<'_>, strong: bool) -> fmt::Result {
+        use AffineExpr::*;
+        let (a, b, op) = match self {
+            Dim(i) => return write!(f, "d{i}"),
+            Sym(i) => return write!(f, "s{i}"),
+            Const(c) => return write!(f, "{c}"),
+            Add(a, b) => (a, b, " + "),
+            Mul(a, b) => (a, b, " * "),
+            Mod(a, b) => (a, b, " mod "),
+            FloorDiv(a, b) => (a, b, " floordiv "),
+            CeilDiv(a, b) => (a, b, " ceildiv "),
+        };
+        if strong {
             f.write_str("(")?;
         }
-        match self {
-            AffineExpr::Dim(i) => write!(f, "d{i}")?,
-            AffineExpr::Sym(i) => write!(f, "s{i}")?,
-            AffineExpr::Const(c) => write!(f, "{c}")?,
-            AffineExpr::Add(a, b) => {
-                a.fmt_prec(f, 1)?;
-                f.write_str(" + ")?;
-                b.fmt_prec(f, 2)?;
-            }
-            AffineExpr::Mul(a, b) | AffineExpr::Mod(a, b) | AffineExpr::FloorDiv(a, b) | AffineExpr::CeilDiv(a, b) => {
-                let op = match self {
-                    AffineExpr::Mul(..) => " * ",
-                    AffineExpr::Mod(..) => " mod ",
-                    AffineExpr::FloorDiv(..) => " floordiv ",
-                    _ => " ceildiv ",
-                };
-                a.fmt_prec(f, 2)?;
+        if !matches!(self, Add(..)) {
+            if matches!(self, Mul(..)) && **b == Const(-1) {
+                f.write_str("-")?;
+                a.fmt_mlir(f, true)?;
+            } else {
+                a.fmt_mlir(f, true)?;
                 f.write_str(op)?;
-                b.fmt_prec(f, 3)?;
+                b.fmt_mlir(f, true)?;
+            }
+        } else {
+            a.fmt_mlir(f, false)?;
+            match &**b {
+                Mul(x, c) if **c == Const(-1) => {
+                    f.write_str(" - ")?;
+                    x.fmt_mlir(f, matches!(**x, Add(..)))?;
+                }
+                Mul(x, c) if matches!(**c, Const(k) if k < -1) => {
+                    f.write_str(" - ")?;
+                    x.fmt_mlir(f, true)?;
+                    if let Const(k) = **c {
+                        write!(f, " * {}", -i128::from(k))?;
+                    }
+                }
+                Const(k) if *k < 0 => write!(f, " - {}", -i128::from(*k))?,
+                _ => {
+                    f.write_str(" + ")?;
+                    b.fmt_mlir(f, false)?;
+                }
             }
         }
-        if paren {
+        if strong {
             f.write_str(")")?;
         }
         Ok(())
@@ -184,7 +199,7 @@ impl AffineExpr {
 
 impl fmt::Display for AffineExpr {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.fmt_prec(f, 0)
+        self.fmt_mlir(f, false)
     }
 }
 

@@ -300,7 +300,15 @@ fn write_elements(out: &mut String, ctx: &Context, shape: &[i64], values: &Dense
         // mlir-opt spells an elements attribute without elements `dense<>`.
         return;
     }
-    if splat || shape.is_empty() {
+    // Equal elements make a splat, as mlir-opt stores (and prints) them.
+    let same = |a: usize, b: usize| match values {
+        DenseValues::Ints(v) => v[a] == v[b],
+        DenseValues::Floats(v) => v[a] == v[b],
+        DenseValues::Strings(v) => v[a] == v[b],
+        DenseValues::Hex(_) => false,
+    };
+    let uniform = count > 0 && (0..count).all(|i| (0..per).all(|k| same(i * per + k, k)));
+    if splat || shape.is_empty() || uniform {
         if count > 0 {
             write_one(out, 0);
         }
@@ -365,7 +373,13 @@ pub fn write_attr(out: &mut String, ctx: &Context, a: AttrId) {
                 if i > 0 {
                     out.push_str(", ");
                 }
-                write_attr(out, ctx, *x);
+                // An element may elide its type, and mlir-opt does for i64.
+                match ctx.attr_kind(*x) {
+                    Attribute::Integer { value, ty } if ctx.type_kind(*ty).is_signless_int(64) => {
+                        write_int(out, ctx, value, *ty)
+                    }
+                    _ => write_attr(out, ctx, *x),
+                }
             }
             out.push(']');
         }
@@ -542,6 +556,13 @@ fn write_loc_attr(out: &mut String, ctx: &Context, a: AttrId) {
         Attribute::Location(l) => write_loc(out, ctx, l),
         _ => out.push_str("unknown"),
     }
+}
+
+/// `{a, b = 1 : i64}` for a dictionary's entries, in their order.
+pub fn dict_to_string(ctx: &Context, entries: &[(crate::ident::Ident, AttrId)]) -> String {
+    let mut out = String::new();
+    write_dict(&mut out, ctx, entries);
+    out
 }
 
 fn write_dict(out: &mut String, ctx: &Context, entries: &[(crate::ident::Ident, AttrId)]) {
