@@ -30,6 +30,7 @@ mod index;
 pub(crate) mod inherent;
 pub(crate) mod linalg;
 mod llvm;
+pub(crate) mod properties;
 pub use llvm::aggregate_element;
 mod math;
 mod memref;
@@ -190,10 +191,33 @@ impl<'m> Verifier<'m> {
     /// before any rule that reads them.
     fn inherent(&self, op: OpId) -> VResult {
         let attr = |name: &str| self.m.attr(op, name);
-        match inherent::violation(&self.m.ctx, self.kind(op), true, attr) {
-            Some(msg) => self.op_err(op, msg),
-            None => Ok(()),
+        if let Some(msg) = inherent::violation(&self.m.ctx, self.kind(op), true, attr) {
+            return self.op_err(op, msg);
         }
+        self.segment_total(op)
+    }
+
+    /// `AttrSizedOperandSegments`: the segments add up to the operand count.
+    fn segment_total(&self, op: OpId) -> VResult {
+        if properties::segment_count(self.kind(op)).is_none()
+            || matches!(self.kind(op).dialect_op(), DialectOp::Linalg(_))
+        {
+            return Ok(());
+        }
+        let Some(Attribute::DenseArray { values: crate::attrs::DenseValues::Ints(v), .. }) =
+            self.m.attr(op, "operandSegmentSizes").map(|a| self.m.ctx.attr_kind(a))
+        else {
+            return Ok(());
+        };
+        let total: i128 = v.iter().map(|x| x.to_i64().map_or(i128::MAX / 64, i128::from)).sum();
+        let n = self.m.operands(op).len();
+        if total != n as i128 {
+            return self.op_err(
+                op,
+                format!("operand count ({n}) does not match with the total size ({total}) specified in attribute 'operandSegmentSizes'"),
+            );
+        }
+        Ok(())
     }
 
     fn check_successors(&self, op: OpId) -> VResult {
@@ -283,6 +307,47 @@ impl<'m> Verifier<'m> {
     /// `index`; `assign` fits anything; xori, maxnumf, minnumf fit nothing).
     fn affine_parallel(&self, op: OpId) -> VResult {
         let m = self.m;
+        // mlir-opt's AffineParallelOp::verify, in its order.
+        let groups = |name| crate::linalg::dense_i64s(m, op, name).unwrap_or_default();
+        let (lg, ug) = (groups("lowerBoundsGroups"), groups("upperBoundsGroups"));
+        let steps = self.ints(op, "steps").map_or(0, |s| s.len());
+        let args = m.regions(op).first().and_then(|r| m.region(*r).blocks.first()).map_or(0, |b| m.args(*b).count());
+        if lg.len() != steps || ug.len() != steps || args != steps {
+            return self.op_err(
+                op,
+                format!(
+                    "the number of region arguments ({args}) and the number of map groups for lower ({}) and upper bound ({}), and the number of steps ({steps}) must all match",
+                    lg.len(),
+                    ug.len()
+                ),
+            );
+        }
+        let (Some(lmap), Some(umap)) = (self.affine_map(op, "lowerBoundsMap"), self.affine_map(op, "upperBoundsMap"))
+        else {
+            return Ok(());
+        };
+        for (which, g, map) in [("lower", &lg, lmap), ("upper", &ug, umap)] {
+            if g.contains(&0) {
+                return self.op_err(op, format!("expected {which} bound map to have at least one result"));
+            }
+            let want: i64 = g.iter().map(|x| x & 0xffff_ffff).sum();
+            if want != map.results.len() as i64 {
+                return self.op_err(op, format!("expected {which} bounds map to have {want} results"));
+            }
+        }
+        // mlir-opt takes the bound maps' operands in turn without checking
+        // their count, so a mismatch it accepts names operands it does not
+        // have; ours is an error.
+        let inputs = (lmap.num_dims + lmap.num_syms + umap.num_dims + umap.num_syms) as usize;
+        if inputs != m.operands(op).len() {
+            return self.op_err(
+                op,
+                format!(
+                    "the bound maps take {inputs} dims and symbols, but the op has {} operands",
+                    m.operands(op).len()
+                ),
+            );
+        }
         let kinds: Vec<i64> = match m.attr(op, "reductions").map(|a| m.ctx.attr_kind(a)) {
             Some(Attribute::Array(items)) => items
                 .iter()
@@ -471,6 +536,12 @@ impl<'m> Verifier<'m> {
 
     /// The rules of `op`'s dialect for it.
     fn check_op(&self, op: OpId, kind: OpKind) -> VResult {
+        // ODS invariants come first; vector (whose ops convert some attributes
+        // earlier) and linalg (whose segments come with its own checks) order
+        // theirs themselves.
+        if !matches!(kind.dialect_op(), DialectOp::Vector(_) | DialectOp::Linalg(_)) {
+            self.inherent(op)?;
+        }
         match kind.dialect_op() {
             DialectOp::Func(o) => self.check_func(op, o),
             DialectOp::Arith(o) => self.check_arith(op, kind, o),
@@ -717,6 +788,30 @@ func.func @ok(%v: vector<1x4xf32>, %w: vector<2x4x8xf32>, %i: index, %m: memref<
                  %c = llvm.intr.matrix.transpose %a {rows = 2 : i32, columns = 3 : i32} : vector<6xf64> into vector<4xf64>\n  \
                  llvm.return %c : vector<4xf64>\n}",
                 "Result of a matrix operation does not fit in the returned vector!",
+            ),
+            // mlir-opt accepts the next four; LLVM's translation, or the
+            // bound maps, then read what is not there (the vector
+            // initializer crashes mlir-opt 22 itself).
+            (
+                "llvm.mlir.global internal @v(1.0 : f32) : vector<4xf32>",
+                "initializer 1.0 : f32 cannot initialize a global of type 'vector<4xf32>'",
+            ),
+            (
+                "\"memref.global\"() <{initial_value = dense<1.0> : vector<2xf32>, sym_name = \"g\", type = memref<2xf32>}> : () -> ()",
+                "initial value must be a tensor, but was of type 'vector<2xf32>'",
+            ),
+            (
+                "func.func @f() {\n  \"affine.for\"() <{lowerBoundMap = affine_map<(d0) -> (d0)>, \
+                 operandSegmentSizes = array<i32: 0, 0, 0>, step = 1 : index, upperBoundMap = affine_map<() -> (4)>}> ({\n  \
+                 ^bb0(%i: index):\n    \"affine.yield\"() : () -> ()\n  }) : () -> ()\n  return\n}",
+                "the lower bound map takes 1 dims and symbols, but the op has 0 lower bound operands",
+            ),
+            (
+                "func.func @f(%n: index) {\n  \"affine.parallel\"(%n) <{lowerBoundsGroups = dense<1> : tensor<1xi32>, \
+                 lowerBoundsMap = affine_map<() -> (0)>, reductions = [], steps = [1], upperBoundsGroups = dense<1> : tensor<1xi32>, \
+                 upperBoundsMap = affine_map<() -> (4)>}> ({\n  ^bb0(%i: index):\n    \"affine.yield\"() : () -> ()\n  }) : (index) -> ()\n  \
+                 return\n}",
+                "the bound maps take 0 dims and symbols, but the op has 1 operands",
             ),
         ] {
             let err = check(text).unwrap_err();

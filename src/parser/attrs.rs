@@ -485,14 +485,16 @@ impl<'a> Parser<'a> {
     }
 
     fn parse_shaped_type_suffix(&mut self, hint: Option<TypeId>) -> PResult<(TypeId, Span)> {
-        if self.eat(Tok::Colon)? {
-            let sp = self.tok.span;
-            return Ok((self.parse_type()?, sp));
+        // The context's type replaces the suffix (MLIR's
+        // parseElementsLiteralType): `memref.global .. = dense<1.0>`.
+        if let Some(h) = hint {
+            return Ok((h, self.tok.span));
         }
-        match hint {
-            Some(h) => Ok((h, self.tok.span)),
-            None => self.err("expected ':'"),
+        if !self.eat(Tok::Colon)? {
+            return self.err("expected ':'");
         }
+        let sp = self.tok.span;
+        Ok((self.parse_type()?, sp))
     }
 
     fn static_shape(&self, ty: TypeId, span: Span) -> PResult<(Vec<i64>, TypeId)> {

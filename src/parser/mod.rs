@@ -974,7 +974,41 @@ impl<'a> Parser<'a> {
         }
         st.result_types = results;
         let loc = self.parse_trailing_loc()?;
+        // mlir-opt converts the properties into the op's storage as it
+        // builds the op, after reading all of it.
+        if let Some(p) = st.properties {
+            if let Some(msg) = crate::verify::properties::conversion_error(&self.m.ctx, name.kind, p) {
+                return self.err_at(span, msg);
+            }
+        }
+        self.default_segments(&mut st);
         Ok(self.create_op(st, loc))
+    }
+
+    /// Gives a generic op that leaves out its `operandSegmentSizes` property
+    /// the all-zero one mlir-opt's property storage starts from (which the
+    /// verifier then holds against the operand count).
+    fn default_segments(&mut self, st: &mut OpState) {
+        let Some(n) = st.name.and_then(|k| crate::verify::properties::segment_count(k.kind)) else { return };
+        let key = self.m.ctx.ident("operandSegmentSizes");
+        let mut entries = match st.properties.map(|p| self.m.ctx.attr_kind(p)) {
+            Some(Attribute::Dict(e)) => e.clone(),
+            _ => Vec::new(),
+        };
+        if entries.iter().chain(&st.attrs).any(|(k, _)| *k == key) {
+            return;
+        }
+        let elem = self
+            .m
+            .ctx
+            .ty(crate::types::TypeKind::Integer { width: 32, signedness: crate::types::Signedness::Signless });
+        let zeros = Attribute::DenseArray {
+            elem,
+            values: crate::attrs::DenseValues::Ints(vec![crate::attrs::IntVal::Small(0); n]),
+        };
+        let zeros = self.m.ctx.attr(zeros);
+        entries.push((key, zeros));
+        st.properties = Some(self.m.ctx.attr(Attribute::Dict(entries)));
     }
 
     /// Parses `^bb` in a successor position.

@@ -77,11 +77,79 @@ impl Verifier<'_> {
                 }
                 Ok(())
             }
-            AffineOp::For
-            | AffineOp::DmaStart
-            | AffineOp::DmaWait
-            | AffineOp::DelinearizeIndex
-            | AffineOp::LinearizeIndex => Ok(()),
+            AffineOp::For => self.affine_for(op),
+            AffineOp::DelinearizeIndex | AffineOp::LinearizeIndex => self.affine_basis(op, o),
+            AffineOp::DmaStart | AffineOp::DmaWait => Ok(()),
         }
+    }
+
+    /// `affine.for`: its inits, iteration arguments and results agree, as
+    /// mlir-opt checks them; and, beyond what mlir-opt checks, each bound
+    /// map has as many operands as it takes dims and symbols (mlir-opt
+    /// accepts a generic op whose segments disagree with its maps, and its
+    /// bound then reads operands that are not there).
+    fn affine_for(&self, op: OpId) -> VResult {
+        let m = self.m;
+        let segs = self.ints(op, "operandSegmentSizes").unwrap_or_default();
+        let iter_args = m.regions(op).first().and_then(|r| m.region(*r).blocks.first()).map(|b| m.args(*b).count());
+        if let (Some(&inits), Some(args)) = (segs.get(2), iter_args) {
+            let args = args.saturating_sub(1);
+            if inits != args as i64 {
+                return self.op_err(op, format!("different number of inits and region iter_args: {inits} != {args}"));
+            }
+        }
+        let (Some(lb), Some(ub)) = (self.affine_map(op, "lowerBoundMap"), self.affine_map(op, "upperBoundMap")) else {
+            return Ok(());
+        };
+        let n = m.operands(op).len();
+        let (lin, uin) = ((lb.num_dims + lb.num_syms) as usize, (ub.num_dims + ub.num_syms) as usize);
+        if n >= lin + uin && n - lin - uin != m.op(op).results.len as usize {
+            return self.op_err(op, "mismatch between the number of loop-carried values and results");
+        }
+        for (which, want, got) in [("lower", lin, segs.first()), ("upper", uin, segs.get(1))] {
+            if got.is_some_and(|g| *g != want as i64) {
+                return self.op_err(
+                    op,
+                    format!(
+                        "the {which} bound map takes {want} dims and symbols, but the op has {} {which} bound operands",
+                        got.copied().unwrap_or(0)
+                    ),
+                );
+            }
+        }
+        Ok(())
+    }
+
+    /// `affine.delinearize_index` returns, and `affine.linearize_index`
+    /// takes, one index per basis element and at most one more; the basis's
+    /// dynamic entries are its dynamic operands.
+    fn affine_basis(&self, op: OpId, o: AffineOp) -> VResult {
+        let m = self.m;
+        let Some(basis) = self.ints(op, "static_basis") else { return Ok(()) };
+        let (indices, dynamic_operands) = if o == AffineOp::DelinearizeIndex {
+            (m.op(op).results.len as usize, m.operands(op).len().saturating_sub(1))
+        } else {
+            let segs = self.ints(op, "operandSegmentSizes").unwrap_or_default();
+            let n = m.operands(op).len();
+            let multi = segs.first().map_or(n, |s| usize::try_from(*s).unwrap_or(n));
+            (multi, n.saturating_sub(multi))
+        };
+        if indices != basis.len() && indices != basis.len() + 1 {
+            return self.op_err(
+                op,
+                if o == AffineOp::DelinearizeIndex {
+                    "should return an index for each basis element and up to one extra index"
+                } else {
+                    "should be passed a basis element for each index except possibly the first"
+                },
+            );
+        }
+        if basis.iter().filter(|b| **b == crate::types::DYNAMIC).count() != dynamic_operands {
+            return self.op_err(
+                op,
+                "mismatch between dynamic and static basis (kDynamic marker but no corresponding dynamic basis entry) -- this can only happen due to an incorrect fold/rewrite",
+            );
+        }
+        Ok(())
     }
 }

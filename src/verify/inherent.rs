@@ -35,6 +35,20 @@ pub(crate) enum Constraint {
     /// `RankedI64ElementsAttr<[n]>`: `dense<..> : tensor<nxi64>` (linalg's
     /// `strides` and `dilations`).
     I64Elements(usize),
+    /// `AffineMapAttr`.
+    AffineMap,
+    /// `IntegerSetAttr`.
+    IntegerSet,
+    /// `FlatSymbolRefAttr`.
+    FlatSymbol,
+    /// `ArrayAttr`.
+    Array,
+    /// An array of `I64ArrayAttr`s (`reassociation`).
+    I64ArrayArray,
+    /// `I32ElementsAttr`: `dense<..> : tensor<nxi32>` (affine.parallel's groups).
+    I32Elements,
+    /// An `I64EnumAttr` with cases `0..n` (arith's comparison predicates).
+    IntCases(u8),
 }
 
 impl Constraint {
@@ -54,6 +68,16 @@ impl Constraint {
             Constraint::I64Elements(1) => "64-bit signless int elements attribute of shape [1]",
             Constraint::I64Elements(2) => "64-bit signless int elements attribute of shape [2]",
             Constraint::I64Elements(_) => "64-bit signless int elements attribute of shape [3]",
+            Constraint::AffineMap => "AffineMap attribute",
+            Constraint::IntegerSet => "IntegerSet attribute",
+            Constraint::FlatSymbol => "flat symbol reference attribute",
+            Constraint::Array => "array attribute",
+            Constraint::I64ArrayArray => "Array of 64-bit integer array attributes",
+            Constraint::I32Elements => "32-bit signless integer elements attribute",
+            Constraint::IntCases(10) => "allowed 64-bit signless integer cases: 0, 1, 2, 3, 4, 5, 6, 7, 8, 9",
+            Constraint::IntCases(_) => {
+                "allowed 64-bit signless integer cases: 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15"
+            }
         }
     }
 
@@ -77,6 +101,29 @@ impl Constraint {
                 _ => false,
             },
             Constraint::I64Array => matches!(ctx.attr_kind(a), Attribute::Array(v) if v.iter().all(|x| is_i64(*x))),
+            Constraint::I64ArrayArray => matches!(
+                ctx.attr_kind(a),
+                Attribute::Array(v) if v.iter().all(|x| Constraint::I64Array.holds(ctx, *x))
+            ),
+            Constraint::AffineMap => matches!(ctx.attr_kind(a), Attribute::AffineMap(_)),
+            Constraint::IntegerSet => matches!(ctx.attr_kind(a), Attribute::IntegerSet(_)),
+            Constraint::FlatSymbol => {
+                matches!(ctx.attr_kind(a), Attribute::SymbolRef { nested, .. } if nested.is_empty())
+            }
+            Constraint::Array => matches!(ctx.attr_kind(a), Attribute::Array(_)),
+            Constraint::I32Elements => match ctx.attr_kind(a) {
+                Attribute::Dense { ty, values: DenseValues::Ints(_), .. } => {
+                    ctx.type_kind(*ty).elem().is_some_and(|e| ctx.type_kind(e).is_signless_int(32))
+                }
+                _ => false,
+            },
+            Constraint::IntCases(n) => match ctx.attr_kind(a) {
+                Attribute::Integer { value, ty } => {
+                    ctx.type_kind(*ty).is_signless_int(64)
+                        && value.to_i64().is_some_and(|v| (0..i64::from(n)).contains(&v))
+                }
+                _ => false,
+            },
             Constraint::DenseI64Array => matches!(
                 ctx.attr_kind(a),
                 Attribute::DenseArray { elem, values: DenseValues::Ints(_) } if ctx.type_kind(*elem).is_signless_int(64)
@@ -139,13 +186,85 @@ pub(crate) fn inherent_attrs(kind: OpKind) -> (&'static [Inherent], bool) {
         OpKind::IndexBoolConstant => (&[("value", Bool, true)], true),
         OpKind::TensorConcat => (&[("dim", I64, true)], true),
         OpKind::MemrefGlobal => (&[("sym_name", Str, true), ("type", MemRefType, true)], false),
-        // linalg's convolutions and pooling: both attributes have a default.
-        k => match crate::linalg::opdsl(k).and_then(|d| d.attrs.first()) {
-            Some((_, 1)) => (&[("dilations", I64Elements(1), false), ("strides", I64Elements(1), false)], true),
-            Some((_, 2)) => (&[("dilations", I64Elements(2), false), ("strides", I64Elements(2), false)], true),
-            Some(_) => (&[("dilations", I64Elements(3), false), ("strides", I64Elements(3), false)], true),
-            None => (&[], false),
+        k => match by_name(k.name()) {
+            Some(list) => (list, false),
+            None => linalg_windows(k),
         },
+    }
+}
+
+/// The required attributes of ops whose hand-written or generic forms can
+/// leave them out, by op name.
+fn by_name(name: &str) -> Option<&'static [Inherent]> {
+    use Constraint::*;
+    const MAP: &[Inherent] = &[("map", AffineMap, true)];
+    const SLICE: &[Inherent] = &[
+        ("static_offsets", DenseI64Array, true),
+        ("static_sizes", DenseI64Array, true),
+        ("static_strides", DenseI64Array, true),
+    ];
+    const RESHAPE: &[Inherent] =
+        &[("reassociation", I64ArrayArray, true), ("static_output_shape", DenseI64Array, true)];
+    Some(match name {
+        "affine.apply"
+        | "affine.min"
+        | "affine.max"
+        | "affine.load"
+        | "affine.store"
+        | "affine.vector_load"
+        | "affine.vector_store"
+        | "affine.prefetch" => MAP,
+        "affine.for" => {
+            &[("lowerBoundMap", AffineMap, true), ("step", Index, true), ("upperBoundMap", AffineMap, true)]
+        }
+        "affine.if" => &[("condition", IntegerSet, true)],
+        "affine.parallel" => &[
+            ("lowerBoundsGroups", I32Elements, true),
+            ("lowerBoundsMap", AffineMap, true),
+            ("reductions", Array, true),
+            ("steps", I64Array, true),
+            ("upperBoundsGroups", I32Elements, true),
+            ("upperBoundsMap", AffineMap, true),
+        ],
+        "affine.linearize_index" | "affine.delinearize_index" => &[("static_basis", DenseI64Array, true)],
+        "arith.cmpi" => &[("predicate", IntCases(10), true)],
+        "arith.cmpf" => &[("predicate", IntCases(16), true)],
+        "complex.constant" => &[("value", Array, true)],
+        "memref.subview"
+        | "memref.reinterpret_cast"
+        | "tensor.extract_slice"
+        | "tensor.insert_slice"
+        | "tensor.parallel_insert_slice" => SLICE,
+        "memref.expand_shape" | "tensor.expand_shape" => RESHAPE,
+        "memref.collapse_shape" | "tensor.collapse_shape" => &RESHAPE[..1],
+        "memref.get_global" => &[("name", FlatSymbol, true)],
+        "memref.transpose" => &[("permutation", AffineMap, true)],
+        "scf.forall" => &[
+            ("staticLowerBound", DenseI64Array, true),
+            ("staticStep", DenseI64Array, true),
+            ("staticUpperBound", DenseI64Array, true),
+        ],
+        "tensor.gather" => &[("gather_dims", DenseI64Array, true)],
+        "tensor.scatter" => &[("scatter_dims", DenseI64Array, true)],
+        "tensor.pad" => &[("static_high", DenseI64Array, true), ("static_low", DenseI64Array, true)],
+        "vector.transfer_read" | "vector.transfer_write" => &[("permutation_map", AffineMap, true)],
+        "vector.transpose" => &[("permutation", DenseI64Array, true)],
+        "vector.shuffle" => &[("mask", DenseI64Array, true)],
+        "vector.insert" | "vector.extract" => &[("static_position", DenseI64Array, true)],
+        "vector.constant_mask" => &[("mask_dim_sizes", DenseI64Array, true)],
+        _ => return None,
+    })
+}
+
+/// linalg's convolutions and pooling: `dilations` and `strides`, both with
+/// a default.
+fn linalg_windows(k: OpKind) -> (&'static [Inherent], bool) {
+    use Constraint::*;
+    match crate::linalg::opdsl(k).and_then(|d| d.attrs.first()) {
+        Some((_, 1)) => (&[("dilations", I64Elements(1), false), ("strides", I64Elements(1), false)], true),
+        Some((_, 2)) => (&[("dilations", I64Elements(2), false), ("strides", I64Elements(2), false)], true),
+        Some(_) => (&[("dilations", I64Elements(3), false), ("strides", I64Elements(3), false)], true),
+        None => (&[], false),
     }
 }
 

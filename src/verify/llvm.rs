@@ -389,7 +389,7 @@ impl<'m> Verifier<'m> {
         }
     }
 
-    fn type_attr(&self, op: OpId, name: &str) -> Option<TypeId> {
+    pub(super) fn type_attr(&self, op: OpId, name: &str) -> Option<TypeId> {
         match self.m.ctx.attr_kind(self.m.attr(op, name)?) {
             Attribute::Type(t) => Some(*t),
             _ => None,
@@ -457,6 +457,23 @@ impl<'m> Verifier<'m> {
     /// that LLVM's own verifier rejects, so the program can never run.
     fn llvm_global_dense_fits(&self, op: OpId, a: crate::attrs::AttrId, ty: TypeId) -> VResult {
         let m = self.m;
+        // A scalar for an aggregate, or a dense array (not an elements
+        // attribute), is no constant LLVM's translation can build either.
+        let aggregate = matches!(
+            m.ctx.type_kind(ty),
+            TypeKind::LlvmArray { .. } | TypeKind::Vector { .. } | TypeKind::LlvmStruct { .. }
+        );
+        let scalar = matches!(m.ctx.attr_kind(a), Attribute::Integer { .. } | Attribute::Float { .. });
+        if (scalar && aggregate) || matches!(m.ctx.attr_kind(a), Attribute::DenseArray { .. }) {
+            let text = crate::printer::attr_to_string(&m.ctx, a);
+            return self.op_err(
+                op,
+                format!(
+                    "initializer {text} cannot initialize a global of type '{}' (LLVM cannot translate it)",
+                    self.ty(ty)
+                ),
+            );
+        }
         let Attribute::Dense { ty: dty, splat: false, .. } = m.ctx.attr_kind(a) else { return Ok(()) };
         let Some(have) = m.ctx.type_kind(*dty).shape().and_then(crate::types::num_elements) else { return Ok(()) };
         let mut holds = Some(1i64);
@@ -608,6 +625,13 @@ impl<'m> Verifier<'m> {
                     _ => Ok(()),
                 }
             }
+            Attribute::DenseArray { .. }
+            | Attribute::Unit
+            | Attribute::AffineMap(_)
+            | Attribute::IntegerSet(_)
+            | Attribute::Dict(_)
+            | Attribute::SymbolRef { .. }
+            | Attribute::Type(_) => self.op_err(op, "only supports integer, float, string or elements attributes"),
             _ => Ok(()),
         }
     }
@@ -744,6 +768,13 @@ impl<'m> Verifier<'m> {
         let m = self.m;
         let Some(Attribute::SymbolRef { root, nested }) = m.attr(op, "callee").map(|a| m.ctx.attr_kind(a)) else {
             // Indirect call: the first operand is the callee pointer.
+            let Some(&callee) = m.operands(op).first() else {
+                return self.op_err(op, "must have either a `callee` attribute or at least an operand");
+            };
+            let t = m.type_of(callee);
+            if !matches!(m.ctx.type_kind(t), TypeKind::LlvmPtr(_)) {
+                return self.op_err(op, format!("indirect call expects a pointer as callee: '{}'", self.ty(t)));
+            }
             return Ok(());
         };
         let text = String::from_utf8_lossy(root).into_owned();

@@ -85,7 +85,7 @@ impl Verifier<'_> {
             MemrefOp::Subview => self.memref_subview(op),
             MemrefOp::Transpose => self.memref_transpose(op),
             MemrefOp::AtomicRmw => self.memref_atomic_rmw(op),
-            MemrefOp::Global => self.inherent(op),
+            MemrefOp::Global => self.memref_global(op),
             MemrefOp::GenericAtomicRmw => {
                 let entry = m.regions(op).first().and_then(|r| m.region(*r).blocks.first());
                 if entry.is_none_or(|b| m.args(*b).count() != 1) {
@@ -215,5 +215,44 @@ impl Verifier<'_> {
             }
             _ => Ok(()),
         }
+    }
+
+    /// `memref.global`: its initial value is `unit` or a tensor of the
+    /// memref's element type and shape (mlir-opt's GlobalOp::verify; a
+    /// vector initializer crashes mlir-opt 22, and is an error here).
+    fn memref_global(&self, op: OpId) -> VResult {
+        self.inherent(op)?;
+        let m = self.m;
+        let Some(init) = m.attr(op, "initial_value") else { return Ok(()) };
+        let ty = match m.ctx.attr_kind(init) {
+            Attribute::Unit => return Ok(()),
+            Attribute::Dense { ty, .. } | Attribute::DenseResource { ty, .. } | Attribute::Sparse { ty, .. } => *ty,
+            _ => {
+                let text = crate::printer::attr_to_string(&m.ctx, init);
+                return self
+                    .op_err(op, format!("initial value should be a unit or elements attribute, but got {text}"));
+            }
+        };
+        let Some(mt) = self.type_attr(op, "type") else { return Ok(()) };
+        let TypeKind::MemRef { shape, elem, .. } = m.ctx.type_kind(mt) else { return Ok(()) };
+        let TypeKind::RankedTensor { shape: ishape, elem: ielem, .. } = m.ctx.type_kind(ty) else {
+            return self.op_err(op, format!("initial value must be a tensor, but was of type '{}'", self.ty(ty)));
+        };
+        if ielem != elem {
+            return self.op_err(
+                op,
+                format!(
+                    "initial value element expected to be of type '{}', but was of type '{}'",
+                    self.ty(*elem),
+                    self.ty(*ielem)
+                ),
+            );
+        }
+        if ishape != shape {
+            let dims = |s: &[i64]| s.iter().map(i64::to_string).collect::<Vec<_>>().join(", ");
+            return self
+                .op_err(op, format!("initial value shape expected to be {} but was {}", dims(shape), dims(ishape)));
+        }
+        Ok(())
     }
 }

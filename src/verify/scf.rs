@@ -82,8 +82,49 @@ impl Verifier<'_> {
             ScfOp::Parallel => self.scf_parallel(op),
             ScfOp::Reduce => self.scf_reduce(op),
             ScfOp::ReduceReturn => self.scf_reduce_return(op),
-            ScfOp::While | ScfOp::IndexSwitch | ScfOp::Forall | ScfOp::InParallel => Ok(()),
+            ScfOp::Forall => self.scf_forall(op),
+            ScfOp::While | ScfOp::IndexSwitch | ScfOp::InParallel => Ok(()),
         }
+    }
+
+    /// `scf.forall`: one result per output, an index block argument per
+    /// loop (the rank is the lower bounds' count) then one per output, and
+    /// bound and step lists of the rank whose dynamic entries the operand
+    /// segments supply (mlir-opt's ForallOp::verify).
+    fn scf_forall(&self, op: OpId) -> VResult {
+        let m = self.m;
+        let segs = self.ints(op, "operandSegmentSizes").unwrap_or_default();
+        let Some(rank) = self.ints(op, "staticLowerBound").map(|v| v.len()) else { return Ok(()) };
+        let outputs = segs.get(3).map_or(0, |n| usize::try_from(*n).unwrap_or(0));
+        let results = m.op(op).results.len as usize;
+        if results != outputs {
+            return self.op_err(op, format!("produces {results} results, but has only {outputs} outputs"));
+        }
+        if let Some(b) = m.regions(op).first().and_then(|r| m.region(*r).blocks.first()) {
+            let args: Vec<ValueId> = m.args(*b).collect();
+            if args.len() != rank + outputs {
+                return self.op_err(op, format!("region expects {rank} arguments"));
+            }
+            if let Some(i) = (0..rank).find(|i| !matches!(m.ctx.type_kind(m.type_of(args[*i])), TypeKind::Index)) {
+                return self.op_err(op, format!("expects {i}-th block argument to be an index"));
+            }
+        }
+        let span = m.op(op).span;
+        for (k, (name, attr)) in
+            [("lower bound", "staticLowerBound"), ("upper bound", "staticUpperBound"), ("step", "staticStep")]
+                .into_iter()
+                .enumerate()
+        {
+            let Some(v) = self.ints(op, attr) else { continue };
+            if v.len() != rank {
+                return self.err(span, format!("expected {rank} {name} values, got {}", v.len()));
+            }
+            let dynamic = v.iter().filter(|x| **x == crate::types::DYNAMIC).count();
+            if segs.get(k).is_some_and(|n| *n != dynamic as i64) {
+                return self.err(span, format!("expected {dynamic} dynamic {name} values"));
+            }
+        }
+        Ok(())
     }
 
     /// `scf.parallel`: one result per initial value.

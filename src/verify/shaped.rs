@@ -361,7 +361,29 @@ impl<'m> Verifier<'m> {
             );
         }
         if expand {
-            return self.expanded_layout(op, s, r, &groups);
+            self.expanded_layout(op, s, r, &groups)?;
+            let Some(out) = self.ints(op, "static_output_shape") else { return Ok(()) };
+            if out.len() != rs.len() {
+                return self.op_err(
+                    op,
+                    format!(
+                        "expected number of static shape bounds to be equal to the output rank ({}) but found {} inputs instead",
+                        rs.len(),
+                        out.len()
+                    ),
+                );
+            }
+            let dynamic = out.iter().filter(|d| **d == crate::types::DYNAMIC).count();
+            let given = self.m.operands(op).len().saturating_sub(1);
+            if dynamic != given {
+                return self.op_err(
+                    op,
+                    format!("mismatch in dynamic dims in output_shape and static_output_shape: static_output_shape has {dynamic} dynamic dims while output_shape has {given} values"),
+                );
+            }
+            if let Some(i) = (0..rs.len()).find(|i| rs[*i] != crate::types::DYNAMIC && out[*i] != rs[*i]) {
+                return self.op_err(op, format!("invalid output shape provided at pos {i}"));
+            }
         }
         Ok(())
     }
