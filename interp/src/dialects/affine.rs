@@ -20,7 +20,7 @@ use crate::exec::{Engine, Flow, Frame};
 use crate::float::{self, FloatKind};
 use crate::value::{Dense, Int, Scalar, Value};
 use mlir_ir::affine::{AffineEvalError, Compiled};
-use mlir_ir::attrs::{Attribute, DenseValues};
+use mlir_ir::attrs::Attribute;
 use mlir_ir::ir::OpId;
 use mlir_ir::ops::AffineOp;
 use mlir_ir::types::{TypeKind, DYNAMIC};
@@ -247,15 +247,11 @@ fn vector_store(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
 
 /// The group sizes attribute `name` (a dense i32 tensor).
 fn groups(e: &Engine, op: OpId, name: &str) -> Result<Vec<usize>> {
-    match e.m.attr(op, name).map(|a| e.m.ctx.attr_kind(a)) {
-        Some(Attribute::Dense { values: DenseValues::Ints(v), .. }) => v
-            .iter()
-            .map(|x| {
-                x.to_i64().and_then(|x| usize::try_from(x).ok()).ok_or_else(|| Error::unverified(op, "bad groups"))
-            })
-            .collect(),
-        _ => Err(Error::unverified(op, format!("missing '{name}'"))),
-    }
+    // A splat (`dense<1> : tensor<2xi32>`, as mlir-opt prints equal groups)
+    // stands for every group.
+    let v =
+        mlir_ir::linalg::dense_i64s(e.m, op, name).ok_or_else(|| Error::unverified(op, format!("missing '{name}'")))?;
+    v.into_iter().map(|x| usize::try_from(x).map_err(|_| Error::unverified(op, "bad groups"))).collect()
 }
 
 /// Integer elements of array attribute `name`.
