@@ -221,3 +221,23 @@ pub enum Attribute {
         body: Box<str>,
     },
 }
+
+/// The integers of an array of integer arrays (`[[0, 1], [2]]`, the
+/// `reassociation` of the reshape ops), if `a` is one whose integers all
+/// fit `i64`.
+pub fn int_arrays(ctx: &crate::ir::Context, a: AttrId) -> Option<Vec<Vec<i64>>> {
+    let Attribute::Array(groups) = ctx.attr_kind(a) else { return None };
+    groups
+        .iter()
+        .map(|g| match ctx.attr_kind(*g) {
+            Attribute::Array(items) => items
+                .iter()
+                .map(|x| match ctx.attr_kind(*x) {
+                    Attribute::Integer { value, .. } => value.to_i64(),
+                    _ => None,
+                })
+                .collect(),
+            _ => None,
+        })
+        .collect()
+}

@@ -61,6 +61,8 @@ pub struct Aux {
     pub maps: Rc<[Compiled]>,
     /// The integer set of `affine.if`, compiled.
     pub set: Option<Box<CompiledSet>>,
+    /// The `reassociation` groups of the expand and collapse ops.
+    pub groups: Rc<[Vec<usize>]>,
 }
 
 /// A run of slots in [`Code::pool`] (operand lists).

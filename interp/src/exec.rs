@@ -554,6 +554,11 @@ impl<'m> Engine<'m> {
         };
         self.decode_constant(op, &mut aux)?;
         self.decode_maps(op, &mut aux);
+        // The verifier has checked the groups (contiguous from 0).
+        if let Some(g) = self.m.attr(op, "reassociation").and_then(|a| mlir_ir::attrs::int_arrays(&self.m.ctx, a)) {
+            aux.groups =
+                g.iter().map(|g| g.iter().map(|d| usize::try_from(*d).unwrap_or(usize::MAX)).collect()).collect();
+        }
         self.aux[op.0 as usize] = aux;
         self.ints[op.0 as usize] = self.decode_all_ints(op);
         Ok(())

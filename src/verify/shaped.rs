@@ -207,14 +207,7 @@ impl<'m> Verifier<'m> {
 
     /// The `reassociation` groups (`[[0, 1], [2]]`).
     pub(super) fn reassociation(&self, op: OpId) -> Option<Vec<Vec<i64>>> {
-        let Attribute::Array(groups) = self.m.ctx.attr_kind(self.m.attr(op, "reassociation")?) else { return None };
-        groups
-            .iter()
-            .map(|g| match self.m.ctx.attr_kind(*g) {
-                Attribute::Array(items) => self.int_items(items),
-                _ => None,
-            })
-            .collect()
+        crate::attrs::int_arrays(&self.m.ctx, self.m.attr(op, "reassociation")?)
     }
 
     /// tensor.expand_shape / tensor.collapse_shape (mlir-opt's

@@ -96,28 +96,9 @@ fn mixed(e: &Engine, fr: &Frame, op: OpId, name: &str, next: &mut usize) -> Resu
     Ok(out)
 }
 
-/// The `[[0, 1], [2]]` reassociation of `op`.
-fn reassociation(e: &Engine, op: OpId) -> Result<Vec<Vec<usize>>> {
-    let ctx = &e.m.ctx;
-    let bad = || Error::unverified(op, "malformed reassociation");
-    let Some(Attribute::Array(groups)) = e.m.attr(op, "reassociation").map(|a| ctx.attr_kind(a)) else {
-        return Err(bad());
-    };
-    groups
-        .iter()
-        .map(|g| match ctx.attr_kind(*g) {
-            Attribute::Array(dims) => dims
-                .iter()
-                .map(|d| match ctx.attr_kind(*d) {
-                    Attribute::Integer { value, .. } => {
-                        value.to_i64().and_then(|x| usize::try_from(x).ok()).ok_or_else(bad)
-                    }
-                    _ => Err(bad()),
-                })
-                .collect(),
-            _ => Err(bad()),
-        })
-        .collect()
+/// The `[[0, 1], [2]]` reassociation of `op`, decoded at load.
+fn reassociation(e: &Engine, op: OpId) -> Rc<[Vec<usize>]> {
+    Rc::clone(&e.aux[op.0 as usize].groups)
 }
 
 /// Shape, element type and layout of a ranked memref type.
@@ -645,7 +626,7 @@ fn reshape(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
 fn expand_shape(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let m = memref_arg(e, fr, op, 0)?;
     strided_only(op, &m, "memref.expand_shape")?;
-    let groups = reassociation(e, op)?;
+    let groups = reassociation(e, op);
     let mut next = 1;
     let out = mixed(e, fr, op, "static_output_shape", &mut next)?;
     let v = m.expanded(&groups, &out).map_err(|msg| mem_ub(op, m.origin(), msg))?;
@@ -657,7 +638,7 @@ fn expand_shape(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
 fn collapse_shape(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let m = memref_arg(e, fr, op, 0)?;
     strided_only(op, &m, "memref.collapse_shape")?;
-    let groups = reassociation(e, op)?;
+    let groups = reassociation(e, op);
     let src_ty = e.operand_type(op, 0).ok_or_else(|| Error::unverified(op, "missing operand"))?;
     let (src_shape, _, _) = memref_type(e, op, src_ty)?;
     let res_ty = e.result_type(op, 0);

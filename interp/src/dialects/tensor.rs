@@ -13,7 +13,6 @@ use crate::dense::row_major_strides;
 use crate::error::{Error, ErrorKind, Result};
 use crate::exec::{Engine, Flow, Frame};
 use crate::value::{Dense, Int, Poison, Scalar, Value};
-use mlir_ir::attrs::Attribute;
 use mlir_ir::ir::{OpId, RegionId};
 use mlir_ir::ops::TensorOp;
 use mlir_ir::types::{TypeId, TypeKind, DYNAMIC};
@@ -295,7 +294,7 @@ fn expand_shape(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
         .iter()
         .map(|d| usize::try_from(*d).map_err(|_| ub(op, format!("negative size {d}"))))
         .collect::<Result<_>>()?;
-    let groups = reassociation(e, op)?;
+    let groups = reassociation(e, op);
     // Each group's product must equal the source dim it expands.
     for (g, src) in groups.iter().zip(t.shape()) {
         let p = count(op, &g.iter().map(|d| shape.get(*d).copied().unwrap_or(0)).collect::<Vec<_>>())?;
@@ -311,33 +310,15 @@ fn expand_shape(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     e.assign(fr, op, Value::Array(Rc::new(v)))
 }
 
-/// The `reassociation` groups.
-fn reassociation(e: &Engine, op: OpId) -> Result<Vec<Vec<usize>>> {
-    let Some(Attribute::Array(groups)) = e.m.attr(op, "reassociation").map(|a| e.m.ctx.attr_kind(a)) else {
-        return Err(Error::unverified(op, "missing reassociation"));
-    };
-    groups
-        .iter()
-        .map(|g| match e.m.ctx.attr_kind(*g) {
-            Attribute::Array(ds) => ds
-                .iter()
-                .map(|d| match e.m.ctx.attr_kind(*d) {
-                    Attribute::Integer { value, .. } => value
-                        .to_i64()
-                        .and_then(|x| usize::try_from(x).ok())
-                        .ok_or_else(|| Error::unverified(op, "bad reassociation")),
-                    _ => Err(Error::unverified(op, "bad reassociation")),
-                })
-                .collect(),
-            _ => Err(Error::unverified(op, "bad reassociation")),
-        })
-        .collect()
+/// The `[[0, 1], [2]]` reassociation of `op`, decoded at load.
+fn reassociation(e: &Engine, op: OpId) -> Rc<[Vec<usize>]> {
+    Rc::clone(&e.aux[op.0 as usize].groups)
 }
 
 /// `tensor.collapse_shape`: each group's sizes multiply into one dim.
 fn collapse_shape(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let t = dense(e, fr, op, 0)?;
-    let groups = reassociation(e, op)?;
+    let groups = reassociation(e, op);
     let shape: Vec<usize> = groups
         .iter()
         .map(|g| count(op, &g.iter().map(|d| t.shape().get(*d).copied().unwrap_or(0)).collect::<Vec<_>>()))
