@@ -206,14 +206,7 @@ fn by_name(name: &str) -> Option<&'static [Inherent]> {
     const RESHAPE: &[Inherent] =
         &[("reassociation", I64ArrayArray, true), ("static_output_shape", DenseI64Array, true)];
     Some(match name {
-        "affine.apply"
-        | "affine.min"
-        | "affine.max"
-        | "affine.load"
-        | "affine.store"
-        | "affine.vector_load"
-        | "affine.vector_store"
-        | "affine.prefetch" => MAP,
+        n if super::properties::MAP_OPS.contains(&n) => MAP,
         "affine.for" => {
             &[("lowerBoundMap", AffineMap, true), ("step", Index, true), ("upperBoundMap", AffineMap, true)]
         }

@@ -49,6 +49,18 @@ enum Storage {
 
 use Storage::*;
 
+/// The affine ops whose one map is their `map` attribute.
+pub(crate) const MAP_OPS: &[&str] = &[
+    "affine.apply",
+    "affine.min",
+    "affine.max",
+    "affine.load",
+    "affine.store",
+    "affine.vector_load",
+    "affine.vector_store",
+    "affine.prefetch",
+];
+
 /// The properties of `name` (an op mlir-opt registers) that conversion
 /// checks, with their storage.
 fn storage(kind: OpKind, name: &str) -> &'static [(&'static str, Storage)] {
@@ -70,14 +82,7 @@ fn storage(kind: OpKind, name: &str) -> &'static [(&'static str, Storage)] {
     const RESHAPE: &[(&str, Storage)] = &[("reassociation", Array), ("static_output_shape", DenseI64)];
     const KIND: &[(&str, Storage)] = &[("kind", Enum("vector", ".kind<"))];
     match name {
-        "affine.apply"
-        | "affine.min"
-        | "affine.max"
-        | "affine.load"
-        | "affine.store"
-        | "affine.vector_load"
-        | "affine.vector_store"
-        | "affine.prefetch" => MAP,
+        n if MAP_OPS.contains(&n) => MAP,
         "affine.for" => &[
             ("lowerBoundMap", AffineMap),
             ("operandSegmentSizes", Segments(3)),
