@@ -61,9 +61,8 @@ pub(crate) const MAP_OPS: &[&str] = &[
     "affine.prefetch",
 ];
 
-/// The properties of `name` (an op mlir-opt registers) that conversion
-/// checks, with their storage.
-fn storage(kind: OpKind, name: &str) -> &'static [(&'static str, Storage)] {
+/// The properties of `kind` ops that conversion checks, with their storage.
+fn storage(kind: OpKind) -> &'static [(&'static str, Storage)] {
     const SLICE: &[(&str, Storage)] = &[
         ("operandSegmentSizes", Segments(4)),
         ("static_offsets", DenseI64),
@@ -81,7 +80,7 @@ fn storage(kind: OpKind, name: &str) -> &'static [(&'static str, Storage)] {
     const MAP: &[(&str, Storage)] = &[("map", AffineMap)];
     const RESHAPE: &[(&str, Storage)] = &[("reassociation", Array), ("static_output_shape", DenseI64)];
     const KIND: &[(&str, Storage)] = &[("kind", Enum("vector", ".kind<"))];
-    match name {
+    match kind.name() {
         n if MAP_OPS.contains(&n) => MAP,
         "affine.for" => &[
             ("lowerBoundMap", AffineMap),
@@ -200,8 +199,7 @@ impl Storage {
 /// dictionary) that does not convert into `kind`'s storage, if one does not.
 pub(crate) fn conversion_error(ctx: &Context, kind: OpKind, props: AttrId) -> Option<String> {
     let Attribute::Dict(entries) = ctx.attr_kind(props) else { return None };
-    let name = kind.name();
-    let table = storage(kind, name);
+    let table = storage(kind);
     let (key, storage, value) = entries.iter().find_map(|(k, v)| {
         let key = ctx.str(*k);
         let (_, s) = table.iter().find(|(n, _)| *n == key)?;
@@ -218,14 +216,14 @@ pub(crate) fn conversion_error(ctx: &Context, kind: OpKind, props: AttrId) -> Op
             format!("Invalid attribute `{key}` in property conversion: {}", crate::printer::attr_to_string(ctx, value))
         }
     };
-    Some(format!("invalid properties {dict} for op {name}: {why}"))
+    Some(format!("invalid properties {dict} for op {}: {why}", kind.name()))
 }
 
 /// How many operand segments a `kind` op has, for the ops whose
 /// `operandSegmentSizes` mlir-opt keeps as a property: one a generic form
 /// leaves out is all zeros there.
 pub(crate) fn segment_count(kind: OpKind) -> Option<usize> {
-    storage(kind, kind.name()).iter().find_map(|(_, s)| match s {
+    storage(kind).iter().find_map(|(_, s)| match s {
         Segments(n) => Some(usize::from(*n)),
         _ => None,
     })
