@@ -83,7 +83,7 @@ pub fn dense(d: &Dense) -> String {
 /// [`dense`] with [`scalar_as`]'s elements.
 fn dense_as(d: &Dense, unsigned: bool) -> String {
     let elems: Vec<String> = d.iter().map(|s| scalar_as(&s, unsigned)).collect();
-    if elems.len() > 1 && elems.iter().all(|e| *e == elems[0]) {
+    if !elems.is_empty() && elems.iter().all(|e| *e == elems[0]) {
         return format!("dense<{}>", elems[0]);
     }
     let mut out = String::from("dense<");
@@ -185,5 +185,7 @@ mod tests {
         let p = Scalar::Poison(crate::scalar::Poison(mlir_ir::ir::OpId(0)));
         assert_eq!(dense(&Dense::new(&[2], &[ints[0].clone(), p], None).unwrap()), "dense<[1, <poison>]>");
         assert_eq!(dense(&Dense::new(&[], &ints[..1], None).unwrap()), "dense<1>");
+        // One element is a splat too, as mlir-opt prints `dense<[1]> : tensor<1xi32>`.
+        assert_eq!(dense(&Dense::new(&[1], &ints[..1], None).unwrap()), "dense<1>");
     }
 }
