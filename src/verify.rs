@@ -209,9 +209,12 @@ impl<'m> Verifier<'m> {
         else {
             return Ok(());
         };
-        let total: i128 = v.iter().map(|x| x.to_i64().map_or(i128::MAX / 64, i128::from)).sum();
+        if v.iter().any(|x| x.to_i64().is_none_or(|x| x < 0)) {
+            return self.op_err(op, "'operandSegmentSizes' attribute cannot have negative elements");
+        }
+        let total: i64 = v.iter().filter_map(|x| x.to_i64()).sum();
         let n = self.m.operands(op).len();
-        if total != n as i128 {
+        if total != n as i64 {
             return self.op_err(
                 op,
                 format!("operand count ({n}) does not match with the total size ({total}) specified in attribute 'operandSegmentSizes'"),
