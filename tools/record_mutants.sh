@@ -13,7 +13,9 @@ sources=(
   memref/expand_rank0 tensor/shapes tensor/forall tensor/gather_scatter vector/transfer
   vector/extract_insert vector/shuffle_transpose vector/mask_ops vector/contract llvm/llvm_call
   llvm/struct_global arith/cmpi_all arith/float_ops index/index_ops bufferization/clone_dealloc
-  scf/forall scf/parallel linalg/contractions linalg/pack_unpack linalg/tensor_ops
+  scf/forall scf/parallel
+  linalg/contractions linalg/pack_unpack linalg/tensor_ops llvm/memory_ops llvm/gather_scatter
+  llvm/translated_scalars llvm/intrinsics llvm/vector_ops
 )
 for s in "${sources[@]}"; do
   src=fixtures/exec/$s.mlir

@@ -49,6 +49,8 @@ pub(crate) enum Constraint {
     I32Elements,
     /// An `I64EnumAttr` with cases `0..n` (arith's comparison predicates).
     IntCases(u8),
+    /// Anything: an attribute whose presence alone is checked here.
+    Any,
 }
 
 impl Constraint {
@@ -75,6 +77,7 @@ impl Constraint {
             Constraint::I64ArrayArray => "Array of 64-bit integer array attributes",
             Constraint::I32Elements => "32-bit signless integer elements attribute",
             Constraint::IntCases(10) => "allowed 64-bit signless integer cases: 0, 1, 2, 3, 4, 5, 6, 7, 8, 9",
+            Constraint::Any => "attribute",
             Constraint::IntCases(_) => {
                 "allowed 64-bit signless integer cases: 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15"
             }
@@ -117,6 +120,7 @@ impl Constraint {
                 }
                 _ => false,
             },
+            Constraint::Any => true,
             Constraint::IntCases(n) => match ctx.attr_kind(a) {
                 Attribute::Integer { value, ty } => {
                     ctx.type_kind(*ty).is_signless_int(64)
@@ -245,6 +249,11 @@ fn by_name(name: &str) -> Option<&'static [Inherent]> {
         "vector.shuffle" => &[("mask", DenseI64Array, true)],
         "vector.insert" | "vector.extract" => &[("static_position", DenseI64Array, true)],
         "vector.constant_mask" => &[("mask_dim_sizes", DenseI64Array, true)],
+        "llvm.alloca" => &[("elem_type", Any, true)],
+        "llvm.shufflevector" => &[("mask", Any, true)],
+        "llvm.atomicrmw" => &[("bin_op", Any, true)],
+        "llvm.icmp" | "llvm.fcmp" => &[("predicate", Any, true)],
+        "llvm.intr.is.fpclass" => &[("bit", Any, true)],
         _ => return None,
     })
 }

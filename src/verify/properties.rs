@@ -25,6 +25,8 @@ enum Storage {
     IntEnum(u64),
     /// `DenseI64ArrayAttr`.
     DenseI64,
+    /// `DenseI32ArrayAttr`.
+    DenseI32,
     /// `ArrayAttr`.
     Array,
     /// `DenseIntElementsAttr`.
@@ -143,7 +145,19 @@ fn storage(kind: OpKind) -> &'static [(&'static str, Storage)] {
         "func.func" => &[("function_type", Type), ("sym_name", Str)],
         "llvm.call" => &[("callee", FlatSymbol), ("operandSegmentSizes", Segments(2))],
         "llvm.mlir.addressof" => &[("global_name", FlatSymbol)],
-        "llvm.getelementptr" => &[("noWrapFlags", GepFlags)],
+        "llvm.getelementptr" => &[("elem_type", Type), ("noWrapFlags", GepFlags)],
+        "llvm.load"
+        | "llvm.store"
+        | "llvm.intr.masked.load"
+        | "llvm.intr.masked.store"
+        | "llvm.intr.masked.gather"
+        | "llvm.intr.masked.scatter" => &[("alignment", Int)],
+        "llvm.alloca" => &[("alignment", Int), ("elem_type", Type)],
+        "llvm.icmp" => &[("predicate", IntEnum(10))],
+        "llvm.fcmp" => &[("predicate", IntEnum(16))],
+        "llvm.shufflevector" => &[("mask", DenseI32)],
+        "llvm.atomicrmw" => &[("alignment", Int), ("bin_op", Int)],
+        "llvm.intr.is.fpclass" => &[("bit", Int)],
         "linalg.generic" => {
             &[("indexing_maps", Array), ("iterator_types", Array), ("operandSegmentSizes", Segments(2))]
         }
@@ -169,7 +183,7 @@ impl Storage {
             (DenseI64, Attribute::DenseArray { elem, values: DenseValues::Ints(_) }) => {
                 ctx.type_kind(*elem).is_signless_int(64)
             }
-            (Segments(_), Attribute::DenseArray { elem, values: DenseValues::Ints(_) }) => {
+            (DenseI32 | Segments(_), Attribute::DenseArray { elem, values: DenseValues::Ints(_) }) => {
                 ctx.type_kind(*elem).is_signless_int(32)
             }
             (Array, Attribute::Array(_)) => true,
