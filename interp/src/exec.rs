@@ -671,7 +671,23 @@ impl<'m> Engine<'m> {
                 flags |= bit;
             }
         }
-        flags
+        flags & Self::flags_defined(m.op(op).name.kind)
+    }
+
+    /// The flags `kind` defines (as LLVM 22 does): the same name on any
+    /// other op is a discardable attribute without meaning, so
+    /// `arith.extui {nonNeg}` is a plain zero extension.
+    fn flags_defined(kind: OpKind) -> u8 {
+        use OpKind::*;
+        match kind {
+            ArithAddi | ArithSubi | ArithMuli | ArithShli | ArithTrunci | LlvmAdd | LlvmSub | LlvmMul | LlvmShl
+            | LlvmTrunc => NSW | NUW,
+            ArithDivsi | ArithDivui | ArithShrsi | ArithShrui | LlvmSdiv | LlvmUdiv | LlvmLshr | LlvmAshr => EXACT,
+            LlvmZext | LlvmUitofp => NNEG,
+            LlvmOr => crate::sem::int::DISJOINT,
+            ScfFor => UNSIGNED,
+            _ => 0,
+        }
     }
 
     /// A comparison predicate or rounding mode in its enum order.
@@ -688,13 +704,20 @@ impl<'m> Engine<'m> {
                 _ => Err(Error::unverified(op, format!("malformed {what} attribute"))),
             }
         };
-        if let Some(a) = m.attr(op, "roundingmode") {
-            return enum_attr(a, "roundingmode", ROUNDING_MODES, "rounding mode");
-        }
-        match m.attr(op, "predicate").or_else(|| m.attr(op, "pred")) {
-            Some(a) => enum_attr(a, "cmp_predicate", CMPI_PREDICATES, "predicate"),
-            None => Ok(0),
-        }
+        // Only the ops that define the attribute read it: on any other op
+        // (an unregistered one included) it is a discardable attribute,
+        // which may hold anything.
+        let (name, prefix, names, what) = match m.op(op).name.kind {
+            OpKind::ArithTruncf | OpKind::ArithScalingTruncf => {
+                ("roundingmode", "roundingmode", ROUNDING_MODES, "rounding mode")
+            }
+            OpKind::IndexCmp => ("pred", "cmp_predicate", CMPI_PREDICATES, "predicate"),
+            OpKind::ArithCmpi | OpKind::ArithCmpf | OpKind::LlvmIcmp | OpKind::LlvmFcmp | OpKind::CombIcmp => {
+                ("predicate", "cmp_predicate", CMPI_PREDICATES, "predicate")
+            }
+            _ => return Ok(0),
+        };
+        m.attr(op, name).map_or(Ok(0), |a| enum_attr(a, prefix, names, what))
     }
 
     /// The elements of `op`'s statically shaped vector and tensor operands
