@@ -351,15 +351,18 @@ impl Module {
     /// An inherent or discardable attribute of `op` by name (properties first).
     pub fn attr(&self, op: OpId, name: &str) -> Option<AttrId> {
         let id = self.ctx.idents.get(name)?;
-        let o = self.op(op);
-        if let Some(p) = o.properties {
-            if let Attribute::Dict(entries) = self.ctx.attr_kind(p) {
-                if let Some((_, a)) = entries.iter().find(|(n, _)| *n == id) {
-                    return Some(*a);
-                }
-            }
+        self.property(op, name).or_else(|| self.op(op).attrs.iter().find(|(n, _)| *n == id).map(|(_, a)| *a))
+    }
+
+    /// Property `name` of `op` from its `<{...}>` section alone: for the
+    /// properties mlir-opt never takes from the attribute dictionary (the
+    /// llvm dialect's `overflowFlags`), where the same name is discardable.
+    pub fn property(&self, op: OpId, name: &str) -> Option<AttrId> {
+        let id = self.ctx.idents.get(name)?;
+        match self.op(op).properties.map(|p| self.ctx.attr_kind(p)) {
+            Some(Attribute::Dict(entries)) => entries.iter().find(|(n, _)| *n == id).map(|(_, a)| *a),
+            _ => None,
         }
-        o.attrs.iter().find(|(n, _)| *n == id).map(|(_, a)| *a)
     }
 
     /// The op that contains `op` (through its block and region).

@@ -580,13 +580,6 @@ fn write_dict(out: &mut String, ctx: &Context, entries: &[(crate::ident::Ident, 
     out.push('}');
 }
 
-/// Whether attribute `name` of a `kind` op is a property mlir-opt reads
-/// only from the `<{...}>` section: the llvm dialect's integer overflow
-/// flags (an enum property, not an attribute).
-fn property_only(kind: crate::ops::OpKind, name: &str) -> bool {
-    name == "overflowFlags" && matches!(kind.dialect_op(), crate::ops::DialectOp::Llvm(_))
-}
-
 /// Prints a module in generic form.
 pub struct GenericPrinter<'m> {
     m: &'m Module,
@@ -719,17 +712,9 @@ impl<'m> GenericPrinter<'m> {
             }
             self.out.push(']');
         }
-        // Attributes mlir-opt keeps only as properties (it does not move them
-        // out of the attribute dictionary) are printed there.
-        let (props, attrs): (Vec<_>, Vec<_>) =
-            o.attrs.iter().copied().partition(|(k, _)| property_only(o.name.kind, m.ctx.str(*k)));
         if let Some(p) = o.properties {
             self.out.push_str(" <");
             write_attr(&mut self.out, &m.ctx, p);
-            self.out.push('>');
-        } else if !props.is_empty() {
-            self.out.push_str(" <");
-            write_dict(&mut self.out, &m.ctx, &props);
             self.out.push('>');
         }
         let regions = m.regions(op);
@@ -743,9 +728,9 @@ impl<'m> GenericPrinter<'m> {
             }
             self.out.push(')');
         }
-        if !attrs.is_empty() {
+        if !o.attrs.is_empty() {
             self.out.push(' ');
-            write_dict(&mut self.out, &m.ctx, &attrs);
+            write_dict(&mut self.out, &m.ctx, &o.attrs);
         }
         self.out.push_str(" : ");
         let ins: Vec<TypeId> = m.operands(op).iter().map(|v| m.type_of(*v)).collect();

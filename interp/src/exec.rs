@@ -27,7 +27,7 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::value::{Dense, FuncRef, Int, Scalar, Value};
 use mlir_ir::attrs::{Attribute, DenseValues, FloatLit, IntVal};
 use mlir_ir::ir::{BlockId, Module, OpId, RegionId, ValueId};
-use mlir_ir::ops::OpKind;
+use mlir_ir::ops::{DialectOp, OpKind};
 use mlir_ir::types::{TypeId, TypeKind};
 use rustc_hash::FxHashMap;
 use std::io::Write;
@@ -650,11 +650,16 @@ impl<'m> Engine<'m> {
     fn decode_flags(&self, op: OpId) -> u8 {
         let m = self.m;
         let mut flags = 0;
+        let kind = m.op(op).name.kind;
+        let overflow = match kind.dialect_op() {
+            DialectOp::Llvm(_) => m.property(op, "overflowFlags"),
+            _ => m.attr(op, "overflowFlags"),
+        };
         // The llvm dialect's flags are an i32 of bits in the same order.
-        if let Some(Attribute::Integer { value, .. }) = m.attr(op, "overflowFlags").map(|a| m.ctx.attr_kind(a)) {
+        if let Some(Attribute::Integer { value, .. }) = overflow.map(|a| m.ctx.attr_kind(a)) {
             flags |= (value.to_i64().unwrap_or(0) & i64::from(NSW | NUW)) as u8;
         }
-        if let Some(Attribute::Dialect { body, .. }) = m.attr(op, "overflowFlags").map(|a| m.ctx.attr_kind(a)) {
+        if let Some(Attribute::Dialect { body, .. }) = overflow.map(|a| m.ctx.attr_kind(a)) {
             let inner = body.split_once('<').map(|(_, x)| x).unwrap_or("");
             for w in inner.trim_end_matches('>').split(',').map(str::trim) {
                 flags |= match w {
@@ -671,7 +676,7 @@ impl<'m> Engine<'m> {
                 flags |= bit;
             }
         }
-        flags & Self::flags_defined(m.op(op).name.kind)
+        flags & Self::flags_defined(kind)
     }
 
     /// The flags `kind` defines (as LLVM 22 does): the same name on any

@@ -782,12 +782,14 @@ impl<'a> Parser<'a> {
                     let d = self.m.ctx.ident(if llvm { "llvm" } else { "arith" });
                     self.m.ctx.attr(Attribute::Dialect { dialect: d, body: body.into() })
                 };
-                let name = match (which.as_str(), llvm) {
-                    ("overflow", _) => "overflowFlags",
-                    (_, true) => "fastmathFlags",
-                    _ => "fastmath",
-                };
-                self.set_attr(st, name, a);
+                match (which.as_str(), llvm) {
+                    // An enum property, never taken from the attribute
+                    // dictionary (there it is a discardable attribute).
+                    ("overflow", true) => self.set_prop(st, "overflowFlags", a),
+                    ("overflow", false) => self.set_attr(st, "overflowFlags", a),
+                    (_, true) => self.set_attr(st, "fastmathFlags", a),
+                    _ => self.set_attr(st, "fastmath", a),
+                }
             } else if self.is_kw("exact") {
                 self.bump()?;
                 let u = self.m.ctx.attr(Attribute::Unit);
