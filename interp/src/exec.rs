@@ -669,26 +669,33 @@ impl<'m> Engine<'m> {
                 };
             }
         }
-        for (name, bit) in
-            [("isExact", EXACT), ("nonNeg", NNEG), ("unsignedCmp", UNSIGNED), ("isDisjoint", crate::sem::int::DISJOINT)]
-        {
+        for (name, bit) in [("isExact", EXACT), ("unsignedCmp", UNSIGNED), ("isDisjoint", crate::sem::int::DISJOINT)] {
             if m.attr(op, name).is_some() {
                 flags |= bit;
             }
         }
+        // arith's `nneg` keyword (after LLVM 22) sets a property; LLVM 22
+        // keeps `{nonNeg}` in arith's attribute dictionary discardable.
+        let non_neg = match kind.dialect_op() {
+            DialectOp::Arith(_) => m.property(op, "nonNeg"),
+            _ => m.attr(op, "nonNeg"),
+        };
+        if non_neg.is_some() {
+            flags |= NNEG;
+        }
         flags & Self::flags_defined(kind)
     }
 
-    /// The flags `kind` defines (as LLVM 22 does): the same name on any
-    /// other op is a discardable attribute without meaning, so
-    /// `arith.extui {nonNeg}` is a plain zero extension.
+    /// The flags `kind` defines (as LLVM 22 does, plus arith's later
+    /// `nneg`): the same name on any other op is a discardable attribute
+    /// without meaning, so `arith.ori {isDisjoint}` is a plain or.
     fn flags_defined(kind: OpKind) -> u8 {
         use OpKind::*;
         match kind {
             ArithAddi | ArithSubi | ArithMuli | ArithShli | ArithTrunci | LlvmAdd | LlvmSub | LlvmMul | LlvmShl
             | LlvmTrunc => NSW | NUW,
             ArithDivsi | ArithDivui | ArithShrsi | ArithShrui | LlvmSdiv | LlvmUdiv | LlvmLshr | LlvmAshr => EXACT,
-            LlvmZext | LlvmUitofp => NNEG,
+            LlvmZext | LlvmUitofp | ArithExtui | ArithUitofp | ArithIndexCastui => NNEG,
             LlvmOr => crate::sem::int::DISJOINT,
             ScfFor => UNSIGNED,
             _ => 0,

@@ -795,9 +795,11 @@ impl<'a> Parser<'a> {
                 let u = self.m.ctx.attr(Attribute::Unit);
                 self.set_attr(st, "isExact", u);
             } else if self.is_kw("nneg") {
+                // A property, as in MLIR after 22 (where the keyword comes
+                // from): 22's `{nonNeg}` in the dictionary is discardable.
                 self.bump()?;
                 let u = self.m.ctx.attr(Attribute::Unit);
-                self.set_attr(st, "nonNeg", u);
+                self.set_prop(st, "nonNeg", u);
             } else if let Some(n) = ROUNDING_MODES.iter().position(|r| self.is_kw(r)) {
                 self.bump()?;
                 let i32t = self.m.ctx.int_type(32);
