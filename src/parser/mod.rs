@@ -980,6 +980,7 @@ impl<'a> Parser<'a> {
             if let Some(msg) = crate::verify::properties::conversion_error(&self.m.ctx, name.kind, p) {
                 return self.err_at(span, msg);
             }
+            st.properties = Some(crate::verify::properties::settle(&mut self.m.ctx, name.kind, p, &mut st.attrs));
         }
         self.default_segments(&mut st);
         Ok(self.create_op(st, loc))

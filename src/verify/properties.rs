@@ -8,6 +8,7 @@
 //! the ODS constraint on its contents is the verifier's.
 
 use crate::attrs::{AttrId, Attribute, DenseValues};
+use crate::ident::Ident;
 use crate::ir::Context;
 use crate::ops::{DialectOp, OpKind};
 
@@ -40,6 +41,8 @@ enum Storage {
     Str,
     /// `TypeAttr`.
     Type,
+    /// `UnitAttr`.
+    Unit,
     /// `TypedAttr`: anything with a type (`arith.constant`'s `value`).
     Typed,
     /// `operandSegmentSizes` of this many segments: a `DenseI32ArrayAttr`,
@@ -111,12 +114,21 @@ fn storage(kind: OpKind) -> &'static [(&'static str, Storage)] {
         "memref.collapse_shape" | "tensor.collapse_shape" => &RESHAPE[..1],
         "memref.alloc" | "memref.alloca" => &[("alignment", Int), ("operandSegmentSizes", Segments(2))],
         "memref.get_global" => &[("name", FlatSymbol)],
-        "memref.global" => &[("alignment", Int), ("sym_name", Str), ("type", Type)],
+        "memref.global" => &[("alignment", Int), ("constant", Unit), ("sym_name", Str), ("type", Type)],
         "memref.transpose" => &[("permutation", AffineMap)],
         "bufferization.alloc_tensor" | "bufferization.dealloc" | "cf.cond_br" => {
             &[("operandSegmentSizes", Segments(3))]
         }
-        "scf.parallel" | "linalg.pack" => &SLICE[..1],
+        "scf.parallel" => &SLICE[..1],
+        "linalg.pack" => &[
+            ("inner_dims_pos", DenseI64),
+            ("operandSegmentSizes", Segments(4)),
+            ("outer_dims_perm", DenseI64),
+            ("static_inner_tiles", DenseI64),
+        ],
+        "linalg.unpack" => {
+            &[("inner_dims_pos", DenseI64), ("outer_dims_perm", DenseI64), ("static_inner_tiles", DenseI64)]
+        }
         "scf.forall" => &[
             ("operandSegmentSizes", Segments(4)),
             ("staticLowerBound", DenseI64),
@@ -157,6 +169,7 @@ fn storage(kind: OpKind) -> &'static [(&'static str, Storage)] {
         "llvm.fcmp" => &[("predicate", IntEnum(16))],
         "llvm.shufflevector" => &[("mask", DenseI32)],
         "llvm.atomicrmw" => &[("alignment", Int), ("bin_op", Int)],
+        "llvm.cmpxchg" => &[("alignment", Int), ("failure_ordering", Int), ("success_ordering", Int)],
         "llvm.intr.is.fpclass" => &[("bit", Int)],
         "linalg.generic" => {
             &[("indexing_maps", Array), ("iterator_types", Array), ("operandSegmentSizes", Segments(2))]
@@ -192,7 +205,7 @@ impl Storage {
                 ctx.str(*d) == dialect && body.starts_with(prefix)
             }
             (FlatSymbol, Attribute::SymbolRef { nested, .. }) => nested.is_empty(),
-            (Str, Attribute::String { .. }) | (Type, Attribute::Type(_)) => true,
+            (Str, Attribute::String { .. }) | (Type, Attribute::Type(_)) | (Unit, Attribute::Unit) => true,
             (
                 Typed,
                 Attribute::Integer { .. }
@@ -231,6 +244,33 @@ pub(crate) fn conversion_error(ctx: &Context, kind: OpKind, props: AttrId) -> Op
         }
     };
     Some(format!("invalid properties {dict} for op {}: {why}", kind.name()))
+}
+
+/// Settles the attribute-dictionary entries of a generic op that also
+/// wrote `<{...}>` (`props`) and that are named as one of `kind`'s
+/// properties, as mlir-opt does when it builds the op: an entry the
+/// properties already hold is dropped, one that converts into the storage
+/// becomes a property, and one that does not is dropped too (silently:
+/// without `<{...}>` the verifier would reject it instead). Returns the
+/// new property dictionary.
+pub(crate) fn settle(ctx: &mut Context, kind: OpKind, props: AttrId, attrs: &mut Vec<(Ident, AttrId)>) -> AttrId {
+    let Attribute::Dict(entries) = ctx.attr_kind(props) else { return props };
+    let mut entries = entries.clone();
+    let table = storage(kind);
+    let before = entries.len();
+    let mut moved = false;
+    attrs.retain(|(k, v)| {
+        let Some((_, s)) = table.iter().find(|(n, _)| *n == ctx.str(*k)) else { return true };
+        if !entries.iter().any(|(n, _)| n == k) && s.converts(ctx, *v) {
+            entries.push((*k, *v));
+        }
+        moved = true;
+        false
+    });
+    if !moved || entries.len() == before {
+        return props;
+    }
+    ctx.attr(Attribute::Dict(entries))
 }
 
 /// How many operand segments a `kind` op has, for the ops whose
