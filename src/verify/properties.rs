@@ -254,20 +254,21 @@ pub(crate) fn conversion_error(ctx: &Context, kind: OpKind, props: AttrId) -> Op
 /// without `<{...}>` the verifier would reject it instead). Returns the
 /// new property dictionary.
 pub(crate) fn settle(ctx: &mut Context, kind: OpKind, props: AttrId, attrs: &mut Vec<(Ident, AttrId)>) -> AttrId {
-    let Attribute::Dict(entries) = ctx.attr_kind(props) else { return props };
-    let mut entries = entries.clone();
     let table = storage(kind);
+    let Attribute::Dict(entries) = ctx.attr_kind(props) else { return props };
+    if !attrs.iter().any(|(k, _)| table.iter().any(|(n, _)| *n == ctx.str(*k))) {
+        return props;
+    }
+    let mut entries = entries.clone();
     let before = entries.len();
-    let mut moved = false;
     attrs.retain(|(k, v)| {
         let Some((_, s)) = table.iter().find(|(n, _)| *n == ctx.str(*k)) else { return true };
         if !entries.iter().any(|(n, _)| n == k) && s.converts(ctx, *v) {
             entries.push((*k, *v));
         }
-        moved = true;
         false
     });
-    if !moved || entries.len() == before {
+    if entries.len() == before {
         return props;
     }
     ctx.attr(Attribute::Dict(entries))
