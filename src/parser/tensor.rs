@@ -23,7 +23,7 @@ impl<'a> Parser<'a> {
             Fmt::TensorEmpty => {
                 let dyns = self.parse_paren_operands()?;
                 self.parse_optional_attrs(st)?;
-                let t = self.colon_type()?;
+                let (t, _) = self.colon_ranked_type("tensor")?;
                 self.resolve_uniform(st, &dyns, idx)?;
                 st.result_types = vec![t];
             }
