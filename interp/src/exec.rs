@@ -822,6 +822,31 @@ impl<'m> Engine<'m> {
         }
     }
 
+    /// The elements a dense attribute of type `dty` stores (one for a splat).
+    pub(crate) fn dense_elems(&self, op: OpId, dty: TypeId, values: &DenseValues) -> Result<Vec<Scalar>> {
+        let et = self.elem_type(dty);
+        Ok(match (values, self.m.ctx.type_kind(et)) {
+            // Complex elements take two slots: real, imaginary.
+            (DenseValues::Floats(v), TypeKind::Complex(part)) => v
+                .chunks(2)
+                .map(|c| match c {
+                    [re, im] => Ok(Scalar::complex(self.float_of(op, re, *part)?, self.float_of(op, im, *part)?)),
+                    _ => Err(Error::unverified(op, "complex dense constant with an odd number of parts")),
+                })
+                .collect::<Result<_>>()?,
+            (values, _) => match values {
+                DenseValues::Ints(v) => {
+                    v.iter().map(|x| self.int_of(op, x, et).map(Scalar::Int)).collect::<Result<_>>()?
+                }
+                DenseValues::Floats(v) => {
+                    v.iter().map(|x| self.float_of(op, x, et).map(Scalar::Float)).collect::<Result<_>>()?
+                }
+                DenseValues::Hex(data) => self.hex_elements(op, data, et)?,
+                _ => return Err(Error::at(op, ErrorKind::Unsupported("this dense constant encoding".into()))),
+            },
+        })
+    }
+
     /// Decodes a constant attribute as a value of type `ty`.
     pub(crate) fn attr_value(&self, op: OpId, a: mlir_ir::attrs::AttrId, ty: TypeId) -> Result<Value> {
         let m = self.m;
@@ -853,29 +878,7 @@ impl<'m> Engine<'m> {
                 };
                 let n = shape.iter().try_fold(1usize, |a, d| a.checked_mul(*d)).unwrap_or(usize::MAX);
                 let what = "a dense constant";
-                let et = self.elem_type(*dty);
-                let elems: Vec<Scalar> = match (values, m.ctx.type_kind(et)) {
-                    // Complex elements take two slots: real, imaginary.
-                    (DenseValues::Floats(v), TypeKind::Complex(part)) => v
-                        .chunks(2)
-                        .map(|c| match c {
-                            [re, im] => {
-                                Ok(Scalar::complex(self.float_of(op, re, *part)?, self.float_of(op, im, *part)?))
-                            }
-                            _ => Err(Error::unverified(op, "complex dense constant with an odd number of parts")),
-                        })
-                        .collect::<Result<_>>()?,
-                    (values, _) => match values {
-                        DenseValues::Ints(v) => {
-                            v.iter().map(|x| self.int_of(op, x, et).map(Scalar::Int)).collect::<Result<_>>()?
-                        }
-                        DenseValues::Floats(v) => {
-                            v.iter().map(|x| self.float_of(op, x, et).map(Scalar::Float)).collect::<Result<_>>()?
-                        }
-                        DenseValues::Hex(data) => self.hex_elements(op, data, et)?,
-                        _ => return Err(Error::at(op, ErrorKind::Unsupported("this dense constant encoding".into()))),
-                    },
-                };
+                let elems = self.dense_elems(op, *dty, values)?;
                 let bad = |e| Error::unverified(op, format!("bad dense constant: {e:?}"));
                 if *splat || (elems.len() == 1 && n != 1) {
                     // One element repeated: the value costs its bytes alone.

@@ -614,24 +614,27 @@ fn init_from_attr(e: &Engine, g: OpId, buf: &Rc<RefCell<Buffer>>, a: mlir_ir::at
         return Ok(());
     }
     let (elem, count) = innermost(e, ty);
+    // A splat fills the whole global, whatever shape it was written with,
+    // `tensor<0xi64>` included (LLVM's translation makes it a splat
+    // constant of the global's type).
+    if let Attribute::Dense { ty: dty, splat: true, values } = m.ctx.attr_kind(a) {
+        let x = e.dense_elems(g, *dty, values)?.into_iter().next();
+        let x = x.ok_or_else(|| Error::unverified(g, "an empty splat"))?;
+        let (Some(n), step) = (count, layout(e, g, elem)?.alloc) else {
+            return Err(Error::unverified(g, "a splat for a global of unknown size"));
+        };
+        let x = Value::from_scalar(x);
+        let mut b = buf.borrow_mut();
+        for k in 0..n {
+            let at = k.checked_mul(step).and_then(|a| usize::try_from(a).ok());
+            let at = at.ok_or_else(|| Error::unverified(g, "initializer offset overflows"))?;
+            mem::write(e, g, &mut b, at, elem, &x)?;
+        }
+        return Ok(());
+    }
     let v = e.attr_value(g, a, elem)?;
     let mut b = buf.borrow_mut();
-    // A splat fills the whole global, whatever shape it was written with
-    // (LLVM's translation makes it a splat constant of the global's type).
-    let splat = matches!(m.ctx.attr_kind(a), Attribute::Dense { splat: true, .. });
     match v {
-        Value::Array(arr) if splat && !arr.is_empty() => {
-            let (Some(n), step) = (count, layout(e, g, elem)?.alloc) else {
-                return Err(Error::unverified(g, "a splat for a global of unknown size"));
-            };
-            let x = Value::from_scalar(arr.get(0));
-            for k in 0..n {
-                let at = k.checked_mul(step).and_then(|a| usize::try_from(a).ok());
-                let at = at.ok_or_else(|| Error::unverified(g, "initializer offset overflows"))?;
-                mem::write(e, g, &mut b, at, elem, &x)?;
-            }
-            Ok(())
-        }
         Value::Array(arr) => {
             if count != Some(arr.len() as u64) {
                 return Err(Error::unverified(
