@@ -38,6 +38,7 @@ mod scf;
 mod shaped;
 mod symbols;
 mod tensor;
+mod types;
 mod vector;
 
 /// Checks `m`; the first violation is returned as a diagnostic.
@@ -545,6 +546,7 @@ impl<'m> Verifier<'m> {
         if !matches!(kind.dialect_op(), DialectOp::Vector(_) | DialectOp::Linalg(_)) {
             self.inherent(op)?;
         }
+        self.value_types(op, kind)?;
         match kind.dialect_op() {
             DialectOp::Func(o) => self.check_func(op, o),
             DialectOp::Arith(o) => self.check_arith(op, kind, o),
