@@ -155,15 +155,34 @@ fn storage(kind: OpKind) -> &'static [(&'static str, Storage)] {
         "vector.contract" => &[("indexing_maps", Array), ("iterator_types", Array), ("kind", Enum("vector", ".kind<"))],
         "func.call" => &[("callee", FlatSymbol)],
         "func.func" => &[("function_type", Type), ("sym_name", Str)],
-        "llvm.call" => &[("callee", FlatSymbol), ("operandSegmentSizes", Segments(2))],
+        "llvm.call" => &[
+            ("CConv", Enum("llvm", ".cconv<")),
+            ("TailCallKind", Enum("llvm", ".tailcallkind<")),
+            ("callee", FlatSymbol),
+            ("operandSegmentSizes", Segments(2)),
+        ],
+        "llvm.func" => &[
+            ("CConv", Enum("llvm", ".cconv<")),
+            ("function_type", Type),
+            ("linkage", Enum("llvm", ".linkage<")),
+            ("sym_name", Str),
+            ("unnamed_addr", Int),
+            ("visibility_", Int),
+        ],
+        "llvm.mlir.global" => &[
+            ("addr_space", Int),
+            ("global_type", Type),
+            ("linkage", Enum("llvm", ".linkage<")),
+            ("sym_name", Str),
+            ("unnamed_addr", Int),
+            ("visibility_", Int),
+        ],
         "llvm.mlir.addressof" => &[("global_name", FlatSymbol)],
         "llvm.getelementptr" => &[("elem_type", Type), ("noWrapFlags", GepFlags)],
-        "llvm.load"
-        | "llvm.store"
-        | "llvm.intr.masked.load"
-        | "llvm.intr.masked.store"
-        | "llvm.intr.masked.gather"
-        | "llvm.intr.masked.scatter" => &[("alignment", Int)],
+        "llvm.load" | "llvm.store" => &[("alignment", Int), ("ordering", Int)],
+        "llvm.intr.masked.load" | "llvm.intr.masked.store" | "llvm.intr.masked.gather" | "llvm.intr.masked.scatter" => {
+            &[("alignment", Int)]
+        }
         "llvm.alloca" => &[("alignment", Int), ("elem_type", Type)],
         "llvm.icmp" => &[("predicate", IntEnum(10))],
         "llvm.fcmp" => &[("predicate", IntEnum(16))],
