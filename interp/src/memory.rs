@@ -467,6 +467,18 @@ impl Ptr {
         let base = self.buf.as_ref().map_or(0, |b| b.borrow().addr);
         base.wrapping_add(self.offset as u64)
     }
+
+    /// The simulated address, while the caller holds `open` mutably
+    /// borrowed: a pointer into that buffer (one stored into the memory it
+    /// points to) cannot borrow it again, and takes its base from `open`.
+    pub fn addr_in(&self, open: &Buffer) -> u64 {
+        let base = match self.buf.as_ref().map(|b| b.try_borrow().map(|b| b.addr)) {
+            None => 0,
+            Some(Ok(a)) => a,
+            Some(Err(_)) => open.addr,
+        };
+        base.wrapping_add(self.offset as u64)
+    }
 }
 
 /// A layout given by an affine map that is not a strided form: storage is

@@ -327,7 +327,8 @@ pub(super) fn write(e: &Engine, op: OpId, b: &mut Buffer, at: usize, ty: TypeId,
     }
     match (e.m.ctx.type_kind(ty), v) {
         (TypeKind::LlvmPtr(_), Value::Ptr(p)) => {
-            b.write_lane(at, Lane::Int(64), &Scalar::Int(Int::from_u128(64, u128::from(p.addr())))).ok_or_else(bad)
+            let addr = p.addr_in(b);
+            b.write_lane(at, Lane::Int(64), &Scalar::Int(Int::from_u128(64, u128::from(addr)))).ok_or_else(bad)
         }
         (TypeKind::LlvmPtr(_), Value::Scalar(Packed::Poison(p))) => {
             b.write_lane(at, Lane::Int(64), &Scalar::Poison(*p)).ok_or_else(bad)
