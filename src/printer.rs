@@ -712,11 +712,19 @@ impl<'m> GenericPrinter<'m> {
             }
             self.out.push(']');
         }
-        if let Some(p) = o.properties {
+        // Dictionary entries that reading this form back would move into
+        // (or drop beside) the properties are printed as it would leave them.
+        let settled = o.properties.and_then(|p| crate::verify::properties::settled(&m.ctx, o.name.kind, p, &o.attrs));
+        if let Some((entries, _)) = &settled {
+            self.out.push_str(" <");
+            write_dict(&mut self.out, &m.ctx, entries);
+            self.out.push('>');
+        } else if let Some(p) = o.properties {
             self.out.push_str(" <");
             write_attr(&mut self.out, &m.ctx, p);
             self.out.push('>');
         }
+        let attrs = settled.as_ref().map_or(&o.attrs[..], |(_, rest)| &rest[..]);
         let regions = m.regions(op);
         if !regions.is_empty() {
             self.out.push_str(" (");
@@ -728,9 +736,9 @@ impl<'m> GenericPrinter<'m> {
             }
             self.out.push(')');
         }
-        if !o.attrs.is_empty() {
+        if !attrs.is_empty() {
             self.out.push(' ');
-            write_dict(&mut self.out, &m.ctx, &o.attrs);
+            write_dict(&mut self.out, &m.ctx, attrs);
         }
         self.out.push_str(" : ");
         let ins: Vec<TypeId> = m.operands(op).iter().map(|v| m.type_of(*v)).collect();

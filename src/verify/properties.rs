@@ -273,24 +273,43 @@ pub(crate) fn conversion_error(ctx: &Context, kind: OpKind, props: AttrId) -> Op
 /// without `<{...}>` the verifier would reject it instead). Returns the
 /// new property dictionary.
 pub(crate) fn settle(ctx: &mut Context, kind: OpKind, props: AttrId, attrs: &mut Vec<(Ident, AttrId)>) -> AttrId {
+    match settled(ctx, kind, props, attrs) {
+        Some((entries, rest)) => {
+            *attrs = rest;
+            ctx.attr(Attribute::Dict(entries))
+        }
+        None => props,
+    }
+}
+
+/// Named attributes, in order.
+pub(crate) type Entries = Vec<(Ident, AttrId)>;
+
+/// What [`settle`] makes of `props` and `attrs`, without interning: the
+/// property entries and the attributes left, or `None` when it changes
+/// nothing. The generic printer prints this, so its output reads back as
+/// the same op.
+pub(crate) fn settled(
+    ctx: &Context,
+    kind: OpKind,
+    props: AttrId,
+    attrs: &[(Ident, AttrId)],
+) -> Option<(Entries, Entries)> {
     let table = storage(kind);
-    let Attribute::Dict(entries) = ctx.attr_kind(props) else { return props };
+    let Attribute::Dict(entries) = ctx.attr_kind(props) else { return None };
     if !attrs.iter().any(|(k, _)| table.iter().any(|(n, _)| *n == ctx.str(*k))) {
-        return props;
+        return None;
     }
     let mut entries = entries.clone();
-    let before = entries.len();
-    attrs.retain(|(k, v)| {
-        let Some((_, s)) = table.iter().find(|(n, _)| *n == ctx.str(*k)) else { return true };
-        if !entries.iter().any(|(n, _)| n == k) && s.converts(ctx, *v) {
-            entries.push((*k, *v));
+    let mut rest = Vec::new();
+    for (k, v) in attrs {
+        match table.iter().find(|(n, _)| *n == ctx.str(*k)) {
+            None => rest.push((*k, *v)),
+            Some((_, s)) if !entries.iter().any(|(n, _)| n == k) && s.converts(ctx, *v) => entries.push((*k, *v)),
+            Some(_) => {}
         }
-        false
-    });
-    if entries.len() == before {
-        return props;
     }
-    ctx.attr(Attribute::Dict(entries))
+    Some((entries, rest))
 }
 
 /// How many operand segments a `kind` op has, for the ops whose
