@@ -651,10 +651,15 @@ impl<'m> Engine<'m> {
         let m = self.m;
         let mut flags = 0;
         let kind = m.op(op).name.kind;
-        let overflow = match kind.dialect_op() {
-            DialectOp::Llvm(_) => m.property(op, "overflowFlags"),
-            _ => m.attr(op, "overflowFlags"),
+        // mlir-opt never takes these from the attribute dictionary, where
+        // they are discardable: the llvm dialect's `overflowFlags` (an enum
+        // property) and arith's `nonNeg` (set by the `nneg` keyword after
+        // LLVM 22; 22 itself has no such property).
+        let flag = |name: &str| match (kind.dialect_op(), name) {
+            (DialectOp::Llvm(_), "overflowFlags") | (DialectOp::Arith(_), "nonNeg") => m.property(op, name),
+            _ => m.attr(op, name),
         };
+        let overflow = flag("overflowFlags");
         // The llvm dialect's flags are an i32 of bits in the same order.
         if let Some(Attribute::Integer { value, .. }) = overflow.map(|a| m.ctx.attr_kind(a)) {
             flags |= (value.to_i64().unwrap_or(0) & i64::from(NSW | NUW)) as u8;
@@ -669,19 +674,12 @@ impl<'m> Engine<'m> {
                 };
             }
         }
-        for (name, bit) in [("isExact", EXACT), ("unsignedCmp", UNSIGNED), ("isDisjoint", crate::sem::int::DISJOINT)] {
-            if m.attr(op, name).is_some() {
+        for (name, bit) in
+            [("isExact", EXACT), ("nonNeg", NNEG), ("unsignedCmp", UNSIGNED), ("isDisjoint", crate::sem::int::DISJOINT)]
+        {
+            if flag(name).is_some() {
                 flags |= bit;
             }
-        }
-        // arith's `nneg` keyword (after LLVM 22) sets a property; LLVM 22
-        // keeps `{nonNeg}` in arith's attribute dictionary discardable.
-        let non_neg = match kind.dialect_op() {
-            DialectOp::Arith(_) => m.property(op, "nonNeg"),
-            _ => m.attr(op, "nonNeg"),
-        };
-        if non_neg.is_some() {
-            flags |= NNEG;
         }
         flags & Self::flags_defined(kind)
     }

@@ -32,18 +32,6 @@ impl Verifier<'_> {
             }
             TensorOp::Empty => {
                 let Some(r) = m.results(op).next() else { return self.op_err(op, "requires 1 result") };
-                for (i, v) in m.operands(op).iter().enumerate() {
-                    let t = m.type_of(*v);
-                    if !matches!(m.ctx.type_kind(t), TypeKind::Index) {
-                        let t = self.ty(t);
-                        return self.op_err(op, format!("operand #{i} must be variadic of index, but got '{t}'"));
-                    }
-                }
-                if !matches!(m.ctx.type_kind(m.type_of(r)), TypeKind::RankedTensor { .. }) {
-                    let t = self.ty(m.type_of(r));
-                    return self
-                        .op_err(op, format!("result #0 must be ranked tensor of any type values, but got '{t}'"));
-                }
                 if let Some(shape) = self.shape_of(m.type_of(r)) {
                     let want = shape.iter().filter(|d| **d == crate::types::DYNAMIC).count();
                     let n = m.operands(op).len();

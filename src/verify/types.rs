@@ -134,6 +134,7 @@ fn rules(kind: OpKind) -> (&'static [(usize, Is)], Option<Is>) {
         "memref.view" => (&[(0, Any), (1, Index), (2, Indices)], Some(MemRef)),
         "memref.reinterpret_cast" => (&[(0, Any), (1, Indices)], Some(MemRef)),
         "memref.dim" | "tensor.dim" => (&[(0, Any), (1, Index)], Some(Index)),
+        "tensor.empty" => (&[(0, Indices)], Some(RankedTensor)),
         "tensor.extract_slice" => (&[(0, RankedTensor), (1, Indices)], Some(RankedTensor)),
         "tensor.expand_shape" | "tensor.collapse_shape" => (&[], Some(Tensor)),
         "vector.shuffle" | "vector.shape_cast" | "vector.broadcast" | "vector.bitcast" => (&[], Some(Vector)),

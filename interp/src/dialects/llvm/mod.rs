@@ -614,27 +614,27 @@ fn init_from_attr(e: &Engine, g: OpId, buf: &Rc<RefCell<Buffer>>, a: mlir_ir::at
         return Ok(());
     }
     let (elem, count) = innermost(e, ty);
+    // Writes `n` elements row-major at the element's allocation size.
+    let fill = |n: u64, item: &mut dyn FnMut(u64) -> Scalar| -> Result<()> {
+        let step = layout(e, g, elem)?.alloc;
+        let mut b = buf.borrow_mut();
+        for k in 0..n {
+            let at = k.checked_mul(step).and_then(|a| usize::try_from(a).ok());
+            let at = at.ok_or_else(|| Error::unverified(g, "initializer offset overflows"))?;
+            mem::write(e, g, &mut b, at, elem, &Value::from_scalar(item(k)))?;
+        }
+        Ok(())
+    };
     // A splat fills the whole global, whatever shape it was written with,
     // `tensor<0xi64>` included (LLVM's translation makes it a splat
     // constant of the global's type).
     if let Attribute::Dense { ty: dty, splat: true, values } = m.ctx.attr_kind(a) {
         let x = e.dense_elems(g, *dty, values)?.into_iter().next();
         let x = x.ok_or_else(|| Error::unverified(g, "an empty splat"))?;
-        let (Some(n), step) = (count, layout(e, g, elem)?.alloc) else {
-            return Err(Error::unverified(g, "a splat for a global of unknown size"));
-        };
-        let x = Value::from_scalar(x);
-        let mut b = buf.borrow_mut();
-        for k in 0..n {
-            let at = k.checked_mul(step).and_then(|a| usize::try_from(a).ok());
-            let at = at.ok_or_else(|| Error::unverified(g, "initializer offset overflows"))?;
-            mem::write(e, g, &mut b, at, elem, &x)?;
-        }
-        return Ok(());
+        let n = count.ok_or_else(|| Error::unverified(g, "a splat for a global of unknown size"))?;
+        return fill(n, &mut |_| x.clone());
     }
-    let v = e.attr_value(g, a, elem)?;
-    let mut b = buf.borrow_mut();
-    match v {
+    match e.attr_value(g, a, elem)? {
         Value::Array(arr) => {
             if count != Some(arr.len() as u64) {
                 return Err(Error::unverified(
@@ -642,16 +642,10 @@ fn init_from_attr(e: &Engine, g: OpId, buf: &Rc<RefCell<Buffer>>, a: mlir_ir::at
                     format!("initializer has {} elements for a global of {} elements", arr.len(), count.unwrap_or(0)),
                 ));
             }
-            let step = layout(e, g, elem)?.alloc;
-            for (k, s) in arr.iter().enumerate() {
-                let at = (k as u64).checked_mul(step).and_then(|a| usize::try_from(a).ok());
-                let at = at.ok_or_else(|| Error::unverified(g, "initializer offset overflows"))?;
-                mem::write(e, g, &mut b, at, elem, &Value::from_scalar(s.clone()))?;
-            }
-            Ok(())
+            fill(arr.len() as u64, &mut |k| arr.get(k as usize))
         }
         // A scalar for an array type would be a splat; LLVM rejects it.
-        v if ty == elem => mem::write(e, g, &mut b, 0, ty, &v),
+        v if ty == elem => mem::write(e, g, &mut buf.borrow_mut(), 0, ty, &v),
         _ => Err(unsupported(g, "this initializer for an aggregate global")),
     }
 }
