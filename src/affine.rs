@@ -378,6 +378,10 @@ impl Simple {
     }
 }
 
+/// A linear form over a map's dims: the coefficient of each dim, then the
+/// constant (see [`Compiled::linear`]).
+pub type Linear = (Vec<i64>, i64);
+
 /// Stack entries evaluation keeps in place; deeper expressions (rare:
 /// the parser allows [`MAX_DEPTH`]) get a stack on the heap.
 const STACK: usize = 16;
@@ -495,6 +499,56 @@ impl Compiled {
         Ok(())
     }
 
+    /// Each result as `k + Σ c[d] · d_d` (coefficients over the dims, then
+    /// the constant), when every result is a sum of dims scaled by
+    /// constants (`d0`, `d1 * 2 + d4`, `3`): the maps structured ops read
+    /// their operands with, which a point loop turns into strides. `None`
+    /// for `mod`, `floordiv`, `ceildiv`, a product of two dims, a symbol,
+    /// or coefficients that overflow.
+    pub fn linear(&self) -> Option<Vec<Linear>> {
+        let n = self.dims as usize;
+        let (mut stack, mut out): (Vec<Linear>, Vec<Linear>) = (Vec::new(), Vec::new());
+        let constant = |c: &(Vec<i64>, i64)| c.0.iter().all(|x| *x == 0).then_some(c.1);
+        let scale = |(c, k): Linear, by: i64| -> Option<Linear> {
+            Some((c.iter().map(|x| x.checked_mul(by)).collect::<Option<_>>()?, k.checked_mul(by)?))
+        };
+        let bin = |f: BinOp, x: Linear, y: Linear| -> Option<Linear> {
+            match f {
+                BinOp::Add => Some((
+                    x.0.iter().zip(&y.0).map(|(a, b)| a.checked_add(*b)).collect::<Option<_>>()?,
+                    x.1.checked_add(y.1)?,
+                )),
+                BinOp::Mul => match (constant(&x), constant(&y)) {
+                    (_, Some(k)) => scale(x, k),
+                    (Some(k), None) => scale(y, k),
+                    (None, None) => None,
+                },
+                BinOp::Mod | BinOp::FloorDiv | BinOp::CeilDiv => None,
+            }
+        };
+        for s in self.steps.iter() {
+            match *s {
+                Step::Operand(i) if (i as usize) < n => {
+                    let mut c = vec![0; n];
+                    c[i as usize] = 1;
+                    stack.push((c, 0));
+                }
+                Step::Operand(_) => return None,
+                Step::Const(k) => stack.push((vec![0; n], k)),
+                Step::Bin(f) => {
+                    let (y, x) = (stack.pop()?, stack.pop()?);
+                    stack.push(bin(f, x, y)?);
+                }
+                Step::BinK(f, k) => {
+                    let x = stack.pop()?;
+                    stack.push(bin(f, x, (vec![0; n], k))?);
+                }
+                Step::Out => out.push(stack.pop()?),
+            }
+        }
+        Some(out)
+    }
+
     /// Evaluates every result into a new vector.
     pub fn eval(&self, vals: &[i64]) -> Result<Vec<i64>, AffineEvalError> {
         let mut v = vec![0; self.results()];
@@ -597,6 +651,27 @@ mod tests {
         assert_eq!(CeilDiv(b(Const(-7)), b(Const(2))).eval(&[], &[]), Ok(-3));
         assert_eq!(CeilDiv(b(Const(7)), b(Const(2))).eval(&[], &[]), Ok(4));
         assert_eq!(Mod(b(Dim(0)), b(Const(0))).eval(&[5], &[]), Err(AffineEvalError::NonPositiveDivisor(0)));
+    }
+
+    /// Sums of scaled dims are linear forms, and evaluate as the map does;
+    /// a division, a product of dims or a symbol is not linear.
+    #[test]
+    fn linear_forms_of_maps() {
+        // (d0, d1, d2) -> (d0 * 2 + d2 * -1 + 3, 5, d1)
+        let conv = Add(b(Add(b(Mul(b(Dim(0)), b(Const(2)))), b(Mul(b(Dim(2)), b(Const(-1)))))), b(Const(3)));
+        let m = AffineMap { num_dims: 3, num_syms: 0, results: vec![conv, Const(5), Dim(1)] };
+        let lin = m.compile().linear().expect("linear");
+        assert_eq!(lin, vec![(vec![2, 0, -1], 3), (vec![0, 0, 0], 5), (vec![0, 1, 0], 0)]);
+        let p = [4, 7, 9];
+        let by_form: Vec<i64> = lin.iter().map(|(c, k)| k + c.iter().zip(p).map(|(c, x)| c * x).sum::<i64>()).collect();
+        assert_eq!(by_form, m.compile().eval(&p).unwrap());
+        let not =
+            |e: AffineExpr, syms: u32| AffineMap { num_dims: 2, num_syms: syms, results: vec![e] }.compile().linear();
+        assert_eq!(not(FloorDiv(b(Dim(0)), b(Const(2))), 0), None);
+        assert_eq!(not(Mul(b(Dim(0)), b(Dim(1))), 0), None);
+        assert_eq!(not(Add(b(Dim(0)), b(Sym(0))), 1), None);
+        assert_eq!(not(Mul(b(Dim(0)), b(Const(i64::MAX))), 0).map(|v| v.len()), Some(1));
+        assert_eq!(not(Mul(b(Mul(b(Dim(0)), b(Const(i64::MAX)))), b(Const(2))), 0), None);
     }
 
     #[test]

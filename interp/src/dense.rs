@@ -106,6 +106,30 @@ impl Dense {
         &self.bytes
     }
 
+    /// The encoded elements, to overwrite in place: a writer keeps a
+    /// poison element's bytes zero and its origin in the poison runs
+    /// ([`Dense::set`] does both).
+    pub(crate) fn bytes_mut(&mut self) -> &mut [u8] {
+        &mut self.bytes
+    }
+
+    /// True when some element is poison.
+    #[inline]
+    pub fn has_poison(&self) -> bool {
+        !self.poison.is_empty()
+    }
+
+    /// Forgets every element's poison (a writer about to overwrite every
+    /// element); `false`, changing nothing, when the value has no bytes to
+    /// write into (an all-poison value of no lane).
+    pub(crate) fn unpoison_all(&mut self) -> bool {
+        if self.bytes.len() != self.len().saturating_mul(self.lane.bytes()) {
+            return false;
+        }
+        self.poison = PoisonRuns::default();
+        true
+    }
+
     /// The poison origin of element `i`, if it is poison.
     #[inline]
     pub fn poison_at(&self, i: usize) -> Option<Poison> {

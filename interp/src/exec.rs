@@ -236,6 +236,16 @@ pub struct Engine<'m> {
     sem: Semantics,
 }
 
+/// A structured op's one-block body, run at every point of its loop nest
+/// with no vector of values in or out: the loop writes each argument into
+/// its slot and reads the yielded values where the exit left them.
+pub(crate) struct Body {
+    /// The body's block.
+    pub block: BlockId,
+    /// The frame slot of each block argument.
+    pub args: Vec<usize>,
+}
+
 /// Executes one op through its dialect.
 pub(crate) type OpFn = for<'a, 'm> fn(&'a mut Engine<'m>, &'a mut Frame, OpId) -> Result<Flow>;
 
@@ -1194,6 +1204,62 @@ impl<'m> Engine<'m> {
         let r = self.run_region(fr, body, args);
         self.mem.pop_scope();
         r
+    }
+
+    /// The body `region` of structured op `op` as a point loop runs it
+    /// (see [`Body`]); `None` while an observer watches the run, which
+    /// must see every region entered through [`Engine::run_region`].
+    pub(crate) fn body(&self, op: OpId, region: RegionId) -> Result<Option<Body>> {
+        if self.observer.is_some() {
+            return Ok(None);
+        }
+        let m = self.m;
+        let &[block] = &m.region(region).blocks[..] else {
+            return Err(Error::unverified(op, "a structured op's body is one block"));
+        };
+        let args = m.args(block).map(|a| self.slot[a.0 as usize] as usize).collect();
+        Ok(Some(Body { block, args }))
+    }
+
+    /// Runs `body` once, its arguments already in their slots (written
+    /// with [`Engine::slot_mut`]); what it yields is then
+    /// [`Engine::exit_value`]. The body's ops spend their fuel as they
+    /// would in [`Engine::run_region`].
+    #[inline]
+    pub(crate) fn run_body(&mut self, fr: &mut Frame, body: &Body) -> Result<()> {
+        self.run_code(fr, body.block).map(|_| ())
+    }
+
+    /// Value `i` of the last region exit, read in place.
+    #[inline]
+    pub(crate) fn exit_value<'f>(&'f self, fr: &'f Frame, i: usize) -> Option<&'f Value> {
+        match self.exit_at {
+            run::ExitVals::Slots(s) => self.code.slots(s).get(i).and_then(|s| fr.get(*s as usize)),
+            run::ExitVals::Copies(c) => self.code.copies(c).get(i).and_then(|(s, _)| fr.get(*s as usize)),
+            run::ExitVals::Owned => self.exits.get(i),
+        }
+    }
+
+    /// The frame slot of value `v`.
+    #[inline]
+    pub(crate) fn slot_of(&self, v: ValueId) -> usize {
+        self.slot[v.0 as usize] as usize
+    }
+
+    /// Spends `n` units of fuel at `op` counted as `n` executed ops: what
+    /// a kernel that stands in for `n` body ops charges, so the op count
+    /// and `--max-steps` see the same run as the body's.
+    pub(crate) fn spend_ops(&mut self, op: OpId, n: u64) -> Result<()> {
+        self.charge(op, n)?;
+        self.extra = self.extra.wrapping_sub(n);
+        Ok(())
+    }
+
+    /// Whether `n` more units of fuel stay within `--max-steps`: a kernel
+    /// runs only then, so a run that hits the limit stops at the body op
+    /// where the body's run would.
+    pub(crate) fn fuel_for(&self, n: u64) -> bool {
+        self.cfg.max_steps.is_none_or(|max| self.work().checked_add(n).is_some_and(|w| w <= max))
     }
 
     /// Runs `region` in `fr` with entry arguments `args` until a terminator

@@ -124,7 +124,7 @@ pub struct Elem {
     pub ty: TypeId,
     /// `lane.bytes()` for a scalar element, 0 for a vector one: what the
     /// fast load and store paths ask first, worked out once.
-    scalar_bytes: usize,
+    pub(crate) scalar_bytes: usize,
 }
 
 impl Elem {
@@ -325,6 +325,13 @@ impl Buffer {
             }
             None => (at..at + n).for_each(|i| self.set_init(i)),
         }
+    }
+
+    /// True when every byte is written, none holds poison and the buffer is
+    /// live: each of its lanes reads as its encoding.
+    #[inline]
+    pub(crate) fn clean(&self) -> bool {
+        self.unwritten == 0 && self.poison.is_empty() && self.freed.is_none()
     }
 
     /// Decodes the lane at byte `at` (the caller checked `at + lane.bytes()`

@@ -21,6 +21,8 @@ use mlir_ir::ir::OpId;
 use mlir_ir::ops::{LinalgOp, OpKind};
 use std::rc::Rc;
 
+mod points;
+
 /// Executes one linalg op.
 pub fn exec(e: &mut Engine, fr: &mut Frame, op: OpId, kind: LinalgOp) -> Result<Flow> {
     match kind {
@@ -135,6 +137,24 @@ fn structured(e: &mut Engine, fr: &mut Frame, op: OpId, kind: LinalgOp) -> Resul
         (n_in..nargs).map(|k| e.m.args(block).nth(k).is_some_and(|a| used_in(e, body, a))).collect();
     let points = ranges.iter().try_fold(1u64, |a, r| a.checked_mul(u64::try_from(*r).unwrap_or(0)));
     e.charge(op, points.unwrap_or(u64::MAX).saturating_sub(1))?;
+    if ranges.iter().all(|r| *r > 0) {
+        if let Some(b) = e.body(op, body)? {
+            let used: Vec<bool> = e.m.args(block).map(|a| used_in(e, body, a)).collect();
+            let nest = points::Nest {
+                used: &used,
+                op,
+                maps: &code,
+                ranges: &ranges,
+                n_in,
+                read_outs: &read_outs,
+                index_ops: &index_ops,
+                body: &b,
+            };
+            if points::run(e, fr, &nest, &mut operands)? {
+                return finish(e, fr, op, operands, n_in);
+            }
+        }
+    }
     let mut point = vec![0i64; ranges.len()];
     // A buffer for each map's indices.
     let mut idx: Vec<Vec<i64>> = code.iter().map(|c| vec![0; c.results()]).collect();
@@ -166,6 +186,11 @@ fn structured(e: &mut Engine, fr: &mut Frame, op: OpId, kind: LinalgOp) -> Resul
             }
         }
     }
+    finish(e, fr, op, operands, n_in)
+}
+
+/// The op's results: its tensor outputs, as the loop left them.
+fn finish(e: &mut Engine, fr: &mut Frame, op: OpId, operands: Vec<Operand>, n_in: usize) -> Result<Flow> {
     let results: Vec<Value> = operands
         .into_iter()
         .skip(n_in)
