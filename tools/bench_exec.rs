@@ -19,7 +19,10 @@
 //! `mlir-opt` lowers it for the reference (to the llvm dialect): what
 //! differential testing and pass checking run, and where the llvm
 //! dialect's paths are timed. `BENCH_ONLY=matmul,sieve` keeps the
-//! programs whose file name contains one of the words. Declared with
+//! programs whose file name contains one of the words. A program's
+//! `// WORK: N unit` line (the points of its structured op, the lanes of
+//! its vector ops) adds N per second of the whole process to the table.
+//! Declared with
 //! `harness = false`: a plain `main`, never part of `cargo test`.
 
 use mlir_interp::cli::EntryResult;
@@ -35,6 +38,15 @@ fn median(mut v: Vec<f64>) -> f64 {
 
 fn fastest(v: &[f64]) -> f64 {
     v.iter().copied().fold(f64::INFINITY, f64::min)
+}
+
+/// The program's `// WORK: N unit` line: the count of its main op's
+/// points, lanes or inserts, reported per second beside the ops.
+fn work(text: &str) -> Option<(f64, String)> {
+    let line = text.lines().find_map(|l| l.trim_start().strip_prefix("// WORK:"))?;
+    let mut words = line.split_whitespace();
+    let n = words.next()?.parse().ok()?;
+    Some((n, words.next().unwrap_or("units").to_string()))
 }
 
 fn pipeline(text: &str) -> String {
@@ -85,9 +97,9 @@ fn main() {
         });
     }
     println!(
-        "| program | ops | mlir-interp (s) | ops/s | fastest run's ops/s | engine ops/s | mlir-opt + mlir-runner (s) | ratio | buffers (MiB) | peak RSS (MiB) |"
+        "| program | ops | mlir-interp (s) | ops/s | fastest run's ops/s | engine ops/s | work/s | mlir-opt + mlir-runner (s) | ratio | buffers (MiB) | peak RSS (MiB) |"
     );
-    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     // Per program: its pipeline, our median wall time, engine ops/s and output.
     let mut done = Vec::new();
     for f in files {
@@ -129,8 +141,10 @@ fn main() {
             (format!("{t:.3}"), format!("{:.2}", m / t))
         };
         let rate = median(engine);
+        // Points, lanes or inserts per second of the whole process.
+        let per = work(&text).map_or("-".to_string(), |(n, unit)| format!("{:.1} M {unit}", n / m / 1e6));
         println!(
-            "| {name} | {ops} | {m:.3} | {:.1} M | {best:.1} M | {:.1} M | {r} | {ratio} | {:.1} | {:.1} |",
+            "| {name} | {ops} | {m:.3} | {:.1} M | {best:.1} M | {:.1} M | {per} | {r} | {ratio} | {:.1} | {:.1} |",
             ops as f64 / m / 1e6,
             rate / 1e6,
             mem.0,

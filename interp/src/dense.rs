@@ -226,6 +226,116 @@ impl Dense {
         })
     }
 
+    /// `a op b` lane by lane on two same-shaped f32 or f64 arrays without
+    /// poison, on the host's instructions (correctly rounded, so the exact
+    /// path's bits) in a loop the compiler vectorizes; a NaN lane is then
+    /// recomputed by the exact path for its canonical encoding. `None`
+    /// when the operands do not qualify.
+    pub fn host2(a: &Dense, b: &Dense, op: crate::float::host::Bin) -> Option<Dense> {
+        use crate::float::host::Bin;
+        use crate::float::FloatKind;
+        if a.shape != b.shape || a.lane != b.lane || !a.poison.is_empty() || !b.poison.is_empty() {
+            return None;
+        }
+        let Lane::Float(kind @ (FloatKind::F32 | FloatKind::F64)) = a.lane else { return None };
+        let mut bytes = vec![0u8; a.bytes.len()];
+        macro_rules! lanes {
+            ($t:ty) => {{
+                let (Some(x), Some(y)) = (words::<$t>(&a.bytes), words::<$t>(&b.bytes)) else { return None };
+                let o = words_mut::<$t>(&mut bytes)?;
+                // One loop per operation, each vectorized.
+                match op {
+                    Bin::Add => zip_with(x, y, o, |x, y| x + y),
+                    Bin::Sub => zip_with(x, y, o, |x, y| x - y),
+                    Bin::Mul => zip_with(x, y, o, |x, y| x * y),
+                    Bin::Div => zip_with(x, y, o, |x, y| x / y),
+                }
+                o.iter().fold(false, |nan, r| nan | r.is_nan())
+            }};
+        }
+        let nan = if kind == FloatKind::F32 { lanes!(f32) } else { lanes!(f64) };
+        if nan {
+            let n = a.lane.bytes();
+            let exact = match op {
+                Bin::Add => crate::float::add,
+                Bin::Sub => crate::float::sub,
+                Bin::Mul => crate::float::mul,
+                Bin::Div => crate::float::div,
+            };
+            for (i, out) in bytes.chunks_exact_mut(n).enumerate() {
+                let r = Float { kind, bits: le_u128(out) };
+                if crate::float::is_nan(r) {
+                    let (x, y) = (le_u128(&a.bytes[i * n..(i + 1) * n]), le_u128(&b.bytes[i * n..(i + 1) * n]));
+                    let r = exact(Float { kind, bits: x }, Float { kind, bits: y }, crate::float::Round::NearestEven);
+                    put_le(r.bits, out);
+                }
+            }
+        }
+        Some(Dense {
+            shape: a.shape.clone(),
+            lane: a.lane,
+            bytes: bytes.into_boxed_slice(),
+            poison: PoisonRuns::default(),
+        })
+    }
+
+    /// `cmpf` with predicate `pred` (`arith.cmpf`'s enum order) lane by
+    /// lane on two same-shaped f32 or f64 arrays without poison, on the
+    /// host's comparisons (exact: IEEE 754 orders every pair, NaN
+    /// unordered), into an `i1` array. `None` when the operands do not
+    /// qualify.
+    pub fn host_cmpf(a: &Dense, b: &Dense, pred: u8) -> Option<Dense> {
+        use crate::float::FloatKind;
+        if a.shape != b.shape || a.lane != b.lane || !a.poison.is_empty() || !b.poison.is_empty() {
+            return None;
+        }
+        let Lane::Float(kind @ (FloatKind::F32 | FloatKind::F64)) = a.lane else { return None };
+        // Bit 0: less, 1: equal, 2: greater, 3: unordered; the predicate
+        // holds for the relations in its mask.
+        let mask: u8 = match pred {
+            0 => 0,
+            1 => 0b0010,
+            2 => 0b0100,
+            3 => 0b0110,
+            4 => 0b0001,
+            5 => 0b0011,
+            6 => 0b0101,
+            7 => 0b0111,
+            8 => 0b1010,
+            9 => 0b1100,
+            10 => 0b1110,
+            11 => 0b1001,
+            12 => 0b1011,
+            13 => 0b1101,
+            14 => 0b1000,
+            _ => 0b1111,
+        };
+        let mut bytes = vec![0u8; a.len()];
+        macro_rules! lanes {
+            ($t:ty) => {{
+                let (Some(x), Some(y)) = (words::<$t>(&a.bytes), words::<$t>(&b.bytes)) else { return None };
+                for ((x, y), out) in x.iter().zip(y).zip(bytes.iter_mut()) {
+                    let rel = u8::from(x < y)
+                        | u8::from(x == y) << 1
+                        | u8::from(x > y) << 2
+                        | u8::from(x.is_nan() || y.is_nan()) << 3;
+                    *out = u8::from(rel & mask != 0);
+                }
+            }};
+        }
+        if kind == FloatKind::F32 {
+            lanes!(f32)
+        } else {
+            lanes!(f64)
+        }
+        Some(Dense {
+            shape: a.shape.clone(),
+            lane: Lane::Int(1),
+            bytes: bytes.into_boxed_slice(),
+            poison: PoisonRuns::default(),
+        })
+    }
+
     /// Elementwise `c ? t : f` for an `i1` array `c` without poison and
     /// same-shaped `t`, `f` of one lane (their poison elements carried);
     /// `None` when the operands do not qualify.
@@ -239,9 +349,15 @@ impl Dense {
             return None;
         }
         let n = t.lane.bytes();
+        let carry = !t.poison.is_empty() || !f.poison.is_empty();
+        if !carry {
+            if let Some(bytes) = pick_words(&c.bytes, &t.bytes, &f.bytes, n) {
+                let poison = PoisonRuns::default();
+                return Some(Dense { shape: c.shape.clone(), lane: t.lane, bytes: bytes.into_boxed_slice(), poison });
+            }
+        }
         let mut bytes = Vec::with_capacity(t.bytes.len());
         let mut poison = PoisonRuns::default();
-        let carry = !t.poison.is_empty() || !f.poison.is_empty();
         for (i, &k) in c.bytes.iter().enumerate() {
             let src = if k & 1 != 0 { t } else { f };
             bytes.extend_from_slice(&src.bytes[i * n..(i + 1) * n]);
@@ -370,6 +486,71 @@ impl Dense {
     pub fn to_array(&self) -> ArrayD<Scalar> {
         let elems: Vec<Scalar> = self.iter().collect();
         ArrayD::from_shape_vec(IxDyn(&self.shape), elems).unwrap_or_else(|_| unreachable!("shape matches its elements"))
+    }
+}
+
+/// Lane words a host loop computes on.
+pub(crate) trait Word: Copy {}
+impl Word for f32 {}
+impl Word for f64 {}
+impl Word for u8 {}
+impl Word for u16 {}
+impl Word for u32 {}
+impl Word for u64 {}
+
+/// `b` as a slice of words, when it is aligned for them and the host is
+/// little-endian (lanes are encoded little-endian): what the allocator
+/// gives a value's bytes in practice. `None` sends the caller to its
+/// lane-by-lane path.
+#[inline]
+pub(crate) fn words<T: Word>(b: &[u8]) -> Option<&[T]> {
+    if cfg!(target_endian = "big") {
+        return None;
+    }
+    // SAFETY: every bit pattern is a valid `T` (floats and unsigned
+    // integers), and `align_to` only hands out the aligned middle.
+    let (head, mid, tail) = unsafe { b.align_to::<T>() };
+    (head.is_empty() && tail.is_empty()).then_some(mid)
+}
+
+/// [`words`] of a mutable slice.
+#[inline]
+pub(crate) fn words_mut<T: Word>(b: &mut [u8]) -> Option<&mut [T]> {
+    if cfg!(target_endian = "big") {
+        return None;
+    }
+    // SAFETY: as in `words`; any `T` written is valid bytes.
+    let (head, mid, tail) = unsafe { b.align_to_mut::<T>() };
+    (head.is_empty() && tail.is_empty()).then_some(mid)
+}
+
+/// `c[i] ? t[i] : f[i]` over lanes of `n` bytes (1, 2, 4 or 8) as whole
+/// words, a loop that vectorizes; `None` for other widths or unaligned
+/// bytes.
+fn pick_words(c: &[u8], t: &[u8], f: &[u8], n: usize) -> Option<Vec<u8>> {
+    fn pick<T: Word>(c: &[u8], t: &[u8], f: &[u8], out: &mut [u8]) -> Option<()> {
+        let (t, f, o) = (words::<T>(t)?, words::<T>(f)?, words_mut::<T>(out)?);
+        for (((o, c), t), f) in o.iter_mut().zip(c).zip(t).zip(f) {
+            *o = if c & 1 != 0 { *t } else { *f };
+        }
+        Some(())
+    }
+    let mut out = vec![0u8; t.len()];
+    match n {
+        1 => pick::<u8>(c, t, f, &mut out)?,
+        2 => pick::<u16>(c, t, f, &mut out)?,
+        4 => pick::<u32>(c, t, f, &mut out)?,
+        8 => pick::<u64>(c, t, f, &mut out)?,
+        _ => return None,
+    }
+    Some(out)
+}
+
+/// `o[i] = f(x[i], y[i])`, monomorphized per `f` so that it vectorizes.
+#[inline(always)]
+fn zip_with<T: Copy>(x: &[T], y: &[T], o: &mut [T], f: impl Fn(T, T) -> T) {
+    for ((o, x), y) in o.iter_mut().zip(x).zip(y) {
+        *o = f(*x, *y);
     }
 }
 
@@ -641,5 +822,95 @@ mod tests {
         assert_eq!(Dense::new(&[2], &mixed, None), Err(DenseError::Kind));
         let narrow = vec![Scalar::Int(Int::from_i128(8, 1)), Scalar::Int(Int::from_i128(16, 1))];
         assert_eq!(Dense::new(&[2], &narrow, None), Err(DenseError::Kind));
+    }
+}
+
+/// The host lane loops (`host2`, `host_cmpf`, word-wise `select`) give the
+/// bits of the exact lane-by-lane path on edge values: NaN payloads of
+/// both signs, zeros, infinities, subnormals, the largest finite values.
+#[cfg(test)]
+mod host_lanes {
+    use super::*;
+    use crate::float::host::Bin;
+    use crate::float::{FloatKind, Round};
+    use proptest::prelude::*;
+
+    const F32: [u32; 14] = [
+        0x7FC0_0000,
+        0x7FA0_0001,
+        0xFFC0_0123,
+        0x8000_0000,
+        0,
+        0x7F80_0000,
+        0xFF80_0000,
+        1,
+        0x807F_FFFF,
+        0x7F7F_FFFF,
+        0xFF7F_FFFF,
+        0x3F80_0000,
+        0xC020_0000,
+        0x3EAA_AAAB,
+    ];
+    const F64: [u64; 9] = [
+        0x7FF8_0000_0000_0000,
+        0xFFF4_0000_0000_0001,
+        0x8000_0000_0000_0000,
+        0,
+        0x7FF0_0000_0000_0000,
+        1,
+        0x7FEF_FFFF_FFFF_FFFF,
+        0x3FF0_0000_0000_0000,
+        0xBFD5_5555_5555_5555,
+    ];
+
+    fn array(kind: FloatKind, picks: &[usize]) -> Dense {
+        let elems: Vec<Scalar> = picks
+            .iter()
+            .map(|p| {
+                let bits = if kind == FloatKind::F32 {
+                    u128::from(F32[p % F32.len()])
+                } else {
+                    u128::from(F64[p % F64.len()])
+                };
+                Scalar::Float(Float { kind, bits })
+            })
+            .collect();
+        Dense::new(&[elems.len()], &elems, Some(Lane::Float(kind))).unwrap()
+    }
+
+    proptest! {
+        #[test]
+        fn host_lanes_are_the_exact_lanes(
+            f64s in any::<bool>(),
+            pairs in prop::collection::vec((0usize..64, 0usize..64, any::<bool>()), 1..40),
+            pred in 0u8..16,
+        ) {
+            let kind = if f64s { FloatKind::F64 } else { FloatKind::F32 };
+            let a = array(kind, &pairs.iter().map(|p| p.0).collect::<Vec<_>>());
+            let b = array(kind, &pairs.iter().map(|p| p.1).collect::<Vec<_>>());
+            for (op, exact) in [
+                (Bin::Add, crate::float::add as fn(Float, Float, Round) -> Float),
+                (Bin::Sub, crate::float::sub),
+                (Bin::Mul, crate::float::mul),
+                (Bin::Div, crate::float::div),
+            ] {
+                let host = Dense::host2(&a, &b, op).expect("f32/f64 arrays qualify");
+                for i in 0..a.len() {
+                    let (Scalar::Float(x), Scalar::Float(y)) = (a.get(i), b.get(i)) else { unreachable!() };
+                    prop_assert_eq!(host.get(i), Scalar::Float(exact(x, y, Round::NearestEven)), "{:?} lane {}", op, i);
+                }
+            }
+            let cmp = Dense::host_cmpf(&a, &b, pred).expect("f32/f64 arrays qualify");
+            for i in 0..a.len() {
+                let (Scalar::Float(x), Scalar::Float(y)) = (a.get(i), b.get(i)) else { unreachable!() };
+                prop_assert_eq!(cmp.get(i), Scalar::Int(crate::scalar::Int::bool(crate::sem::fp::cmpf(pred, x, y))));
+            }
+            let conds: Vec<Scalar> = pairs.iter().map(|p| Scalar::Int(crate::scalar::Int::bool(p.2))).collect();
+            let c = Dense::new(&[conds.len()], &conds, Some(Lane::Int(1))).unwrap();
+            let picked = Dense::select(&c, &a, &b).expect("qualifies");
+            for i in 0..a.len() {
+                prop_assert_eq!(picked.get(i), if pairs[i].2 { a.get(i) } else { b.get(i) });
+            }
+        }
     }
 }

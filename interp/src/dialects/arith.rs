@@ -16,7 +16,7 @@
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::exec::{Engine, Flow, Frame};
-use crate::float::{self, Float, Round};
+use crate::float::{self, host::Bin as FBin, Float, Round};
 use crate::int_op;
 use crate::operands::{
     bad_shape, bad_types, bitcast, cast, convert, float1, float2, float_to_int, int2, int2x, int_cast, int_to_float,
@@ -24,7 +24,7 @@ use crate::operands::{
 };
 use crate::sem::fp::*;
 use crate::sem::int::*;
-use crate::value::{map2, Int, Scalar};
+use crate::value::{map2, Dense, Int, Scalar, Value};
 use mlir_ir::ir::OpId;
 use mlir_ir::ops::ArithOp;
 
@@ -60,7 +60,10 @@ pub fn exec(e: &mut Engine, fr: &mut Frame, op: OpId, kind: ArithOp) -> Result<F
         MulsiExtended => int2x(e, fr, op, |w, a, b| int_op!(w, mulsi_extended(a, b))),
         MuluiExtended => int2x(e, fr, op, |w, a, b| int_op!(w, mului_extended(a, b))),
         Cmpi => int2(e, fr, op, |w, a, b| int_op!(w, cmpi(pred, a, b)).map(|c| Out::Val(Int::bool(c)))),
-        Cmpf => float2(e, fr, op, |a, b| Ok(Scalar::Int(Int::bool(cmpf(pred, a, b))))),
+        Cmpf => match host_lanes(e, fr, op, |a, b| Dense::host_cmpf(a, b, pred))? {
+            Some(flow) => Ok(flow),
+            None => float2(e, fr, op, |a, b| Ok(Scalar::Int(Int::bool(cmpf(pred, a, b))))),
+        },
         Select => select(e, fr, op),
         Extsi => int_cast(e, fr, op, |w, a, to| int_op!(w, extsi(a, to))),
         Extui => int_cast(e, fr, op, |w, a, to| int_op!(w, extui(a, to, fl))),
@@ -76,9 +79,27 @@ pub fn exec(e: &mut Engine, fr: &mut Frame, op: OpId, kind: ArithOp) -> Result<F
         Truncf => cast(e, fr, op, |s, to| convert(op, s, to, round_mode(pred), pol)),
         ScalingExtf => scaling(e, fr, op, false, Round::NearestEven, pol),
         ScalingTruncf => scaling(e, fr, op, true, round_mode(pred), pol),
-        Addf => float2(e, fr, op, |a, b| Ok(Scalar::Float(float::add(a, b, Round::NearestEven)))),
-        Subf => float2(e, fr, op, |a, b| Ok(Scalar::Float(float::sub(a, b, Round::NearestEven)))),
-        Mulf => float2(e, fr, op, |a, b| Ok(Scalar::Float(float::mul(a, b, Round::NearestEven)))),
+        Addf => match host_lanes(e, fr, op, |a, b| Dense::host2(a, b, FBin::Add))? {
+            Some(flow) => Ok(flow),
+            None => float2(e, fr, op, |a, b| Ok(Scalar::Float(float::add(a, b, Round::NearestEven)))),
+        },
+        Subf => match host_lanes(e, fr, op, |a, b| Dense::host2(a, b, FBin::Sub))? {
+            Some(flow) => Ok(flow),
+            None => float2(e, fr, op, |a, b| Ok(Scalar::Float(float::sub(a, b, Round::NearestEven)))),
+        },
+        Mulf => match host_lanes(e, fr, op, |a, b| Dense::host2(a, b, FBin::Mul))? {
+            Some(flow) => Ok(flow),
+            None => float2(e, fr, op, |a, b| Ok(Scalar::Float(float::mul(a, b, Round::NearestEven)))),
+        },
+        Divf if e.arg(fr, op, 0).is_ok_and(|v| matches!(v, Value::Array(_))) => {
+            match host_lanes(e, fr, op, |a, b| Dense::host2(a, b, FBin::Div))? {
+                Some(flow) => Ok(flow),
+                None => float2(e, fr, op, |a, b| {
+                    nan_free(op, a, b, pol, "divf")?;
+                    Ok(Scalar::Float(float::div(a, b, Round::NearestEven)))
+                }),
+            }
+        }
         Divf => float2(e, fr, op, |a, b| {
             nan_free(op, a, b, pol, "divf")?;
             Ok(Scalar::Float(float::div(a, b, Round::NearestEven)))
@@ -96,6 +117,22 @@ pub fn exec(e: &mut Engine, fr: &mut Frame, op: OpId, kind: ArithOp) -> Result<F
 }
 
 // ---- plumbing ------------------------------------------------------------
+
+/// An elementwise op on two arrays by `lanes`, a host lane loop over their
+/// bytes (`Dense::host2`, `Dense::host_cmpf`); `None` when the operands
+/// are not two arrays it takes (scalars, poison lanes, other formats).
+fn host_lanes(
+    e: &Engine,
+    fr: &mut Frame,
+    op: OpId,
+    lanes: impl Fn(&Dense, &Dense) -> Option<Dense>,
+) -> Result<Option<Flow>> {
+    let (Value::Array(a), Value::Array(b)) = (e.arg(fr, op, 0)?, e.arg(fr, op, 1)?) else { return Ok(None) };
+    match lanes(a, b) {
+        Some(d) => e.assign(fr, op, Value::Array(std::rc::Rc::new(d))).map(Some),
+        None => Ok(None),
+    }
+}
 
 /// Reports (under `--float-policy strict`) a `divf`/`remf` by zero in a
 /// finite-only format (f4E2M1FN, f6E2M3FN, f6E3M2FN), whose IEEE result
