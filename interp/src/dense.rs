@@ -908,8 +908,8 @@ mod host_lanes {
             let conds: Vec<Scalar> = pairs.iter().map(|p| Scalar::Int(crate::scalar::Int::bool(p.2))).collect();
             let c = Dense::new(&[conds.len()], &conds, Some(Lane::Int(1))).unwrap();
             let picked = Dense::select(&c, &a, &b).expect("qualifies");
-            for i in 0..a.len() {
-                prop_assert_eq!(picked.get(i), if pairs[i].2 { a.get(i) } else { b.get(i) });
+            for (i, p) in pairs.iter().enumerate() {
+                prop_assert_eq!(picked.get(i), if p.2 { a.get(i) } else { b.get(i) });
             }
         }
     }
