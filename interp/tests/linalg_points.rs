@@ -1,7 +1,7 @@
 //! linalg's fast point loop and its kernels (`dialects/linalg/points.rs`)
 //! compute what the general point loop computes: random structured ops
 //! (matmul, a convolution, a max pooling, elementwise binaries, a column
-//! sum, a body no kernel covers) on random shapes, over tensors and over
+//! sum, a body no kernel covers, copy, transpose, fill) on random shapes, over tensors and over
 //! memref views with non-contiguous, transposed-order and negative strides,
 //! filled with edge values (NaN payloads, ±0, ±inf, subnormals, the largest
 //! finite values, integer extremes), run both ways: the same returned bits,
@@ -213,6 +213,12 @@ enum Case {
     ColumnSum,
     /// A body no kernel covers (index, compare, select).
     Mixed,
+    /// `linalg.copy` (the bytes move).
+    Copy,
+    /// `linalg.transpose`.
+    Transpose,
+    /// `linalg.fill` with one of the edge values.
+    Fill(u16),
 }
 
 /// The program: the op on fresh operands, returning the output (all of
@@ -222,6 +228,9 @@ fn program(case: Case, el: Elem, sizes: [usize; 3], seed: &[u16], memref: bool, 
     let e = el.name();
     let (ins, out_shape, head): (Vec<Vec<usize>>, Vec<usize>, String) = match case {
         Case::Matmul => (vec![vec![m, k], vec![k, n]], vec![m, n], "linalg.matmul".into()),
+        Case::Copy => (vec![vec![m, n]], vec![m, n], "linalg.copy".into()),
+        Case::Transpose => (vec![vec![n, m]], vec![m, n], "linalg.transpose".into()),
+        Case::Fill(_) => (vec![], vec![m, n], "linalg.fill".into()),
         Case::Conv => (vec![vec![m + k - 1], vec![k]], vec![m], "linalg.conv_1d".into()),
         Case::Pool(_) | Case::Binary(_) | Case::ColumnSum | Case::Mixed => {
             let (maps, iters, ins, out) = match case {
@@ -262,7 +271,7 @@ fn program(case: Case, el: Elem, sizes: [usize; 3], seed: &[u16], memref: bool, 
              %f = arith.sitofp %ii : i32 to {e}\n    %p = arith.mulf %a, %f : {e}\n    %s = arith.subf %p, %b : {e}\n    \
              %c = arith.cmpf olt, %s, %o : {e}\n    %r = arith.select %c, %s, %o : {e}\n    linalg.yield %r : {e}\n"
         ),
-        Case::Matmul | Case::Conv => String::new(),
+        Case::Matmul | Case::Conv | Case::Copy | Case::Transpose | Case::Fill(_) => String::new(),
     };
     let names = ["a", "b"];
     let built: Vec<Built> =
@@ -274,9 +283,21 @@ fn program(case: Case, el: Elem, sizes: [usize; 3], seed: &[u16], memref: bool, 
     for b in built.iter().chain([&out]) {
         text.push_str(&b.defs);
     }
-    let in_names: Vec<&str> = built.iter().map(|b| b.name.as_str()).collect();
-    let in_tys: Vec<&str> = built.iter().map(|b| b.ty.as_str()).collect();
-    let result = if memref { String::new() } else { format!(" -> {}", out.ty) };
+    let mut in_names: Vec<&str> = built.iter().map(|b| b.name.as_str()).collect();
+    let mut in_tys: Vec<&str> = built.iter().map(|b| b.ty.as_str()).collect();
+    if let Case::Fill(pick) = case {
+        let p = pick as usize;
+        let value = match el {
+            Elem::F32 => format!("0x{:08X}", F32[p % F32.len()]),
+            Elem::F64 => format!("0x{:016X}", F64[p % F64.len()]),
+            Elem::I32 => format!("{}", I32[p % I32.len()] as i32),
+        };
+        text.push_str(&format!("  %fill = arith.constant {value} : {e}\n"));
+        in_names.push("%fill");
+        in_tys.push(e);
+    }
+    let result = if memref || matches!(case, Case::Transpose) { String::new() } else { format!(" -> {}", out.ty) };
+    let result = if matches!(case, Case::Transpose) { format!(" permutation = [1, 0]{result}") } else { result };
     let def = if memref { "  ".to_string() } else { "  %r = ".to_string() };
     text.push_str(&format!(
         "{def}{head} ins({} : {}) outs({} : {}){}",
@@ -303,6 +324,9 @@ fn case() -> impl Strategy<Value = Case> {
         (0u8..6).prop_map(Case::Binary),
         Just(Case::ColumnSum),
         Just(Case::Mixed),
+        Just(Case::Copy),
+        Just(Case::Transpose),
+        any::<u16>().prop_map(Case::Fill),
     ]
 }
 
@@ -329,7 +353,8 @@ proptest! {
     ) {
         // Integer bodies exist for matmul and convolution only (named ops
         // pick arith's integer ops); the generics here are float bodies.
-        let el = if el.is_float() || matches!(case, Case::Matmul | Case::Conv) { el } else { Elem::F32 };
+        let int_ok = matches!(case, Case::Matmul | Case::Conv | Case::Copy | Case::Transpose | Case::Fill(_));
+        let el = if el.is_float() || int_ok { el } else { Elem::F32 };
         let text = program(case, el, sizes, &seed, memref, lays);
         let fast = run(&text, false);
         let general = run(&text, true);

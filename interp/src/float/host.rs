@@ -46,6 +46,40 @@ host_bin!(
     bin64, f64, u64
 );
 
+/// `maximumf` (`max`) / `minimumf` on f32 (`wide` false) or f64
+/// encodings on the host's comparisons, as `sem::fp::maximumf` computes
+/// it: a NaN operand is the result (the first, if both are), and -0 is
+/// below +0.
+#[inline(always)]
+pub fn maximum(a: u64, b: u64, max: bool, wide: bool) -> u64 {
+    let (x, y, neg) = if wide {
+        (f64::from_bits(a), f64::from_bits(b), a >> 63 == 1)
+    } else {
+        (f64::from(f32::from_bits(a as u32)), f64::from(f32::from_bits(b as u32)), a >> 31 & 1 == 1)
+    };
+    if x.is_nan() {
+        a
+    } else if y.is_nan() {
+        b
+    } else if x > y {
+        if max {
+            a
+        } else {
+            b
+        }
+    } else if x < y {
+        if max {
+            b
+        } else {
+            a
+        }
+    } else if neg == max {
+        b
+    } else {
+        a
+    }
+}
+
 /// The two host formats.
 #[derive(Clone, Copy)]
 enum Host {

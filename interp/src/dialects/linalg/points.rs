@@ -319,7 +319,12 @@ fn body_loop(e: &mut Engine, fr: &mut Frame, nest: &Nest<'_>, walks: &[Walk], me
             *fr.get_mut(slot).ok_or_else(|| Error::unverified(op, "body argument slot"))? = v;
         }
         for &(slot, d) in &index {
-            let v = Value::int(Int::from_u128(bits, point[d] as u128));
+            // `Value::int` of the index, packed directly (an index of at
+            // most 64 bits is one word).
+            let v = match bits {
+                1..=64 => Value::Scalar(Packed::word(bits, point[d] as u64 & (u64::MAX >> (64 - bits)))),
+                _ => Value::int(Int::from_u128(bits, point[d] as u128)),
+            };
             *fr.get_mut(slot).ok_or_else(|| Error::unverified(op, "linalg.index slot"))? = v;
         }
         e.run_body(fr, nest.body)?;
@@ -415,6 +420,9 @@ enum Kernel {
     MulAdd { kind: FloatKind, a: usize, b: usize, c: usize, acc_first: bool },
     /// `%r = f %x, %y; yield %r`: pooling, sums, elementwise binaries.
     Bin { kind: FloatKind, f: ArithOp, x: usize, y: usize },
+    /// `yield %x` of an input: fill, copy, transpose, broadcast, in any
+    /// element type (the encoded bytes move).
+    Move { x: usize },
 }
 
 impl Kernel {
@@ -435,6 +443,12 @@ impl Kernel {
         let kind = |o: OpId| m.op(o).name.kind;
         let yields = |o: OpId, v: ValueId| kind(o) == OpKind::LinalgYield && m.operands(o) == [v];
         let k = match ops[..] {
+            [y] => {
+                let &[v] = m.operands(y) else { return None };
+                let x = arg(v)?;
+                return (kind(y) == OpKind::LinalgYield && x < nest.n_in && Kernel::movable(nest, walks, mems, x))
+                    .then_some(Kernel::Move { x });
+            }
             [mul, add, y] if kind(mul) == OpKind::ArithMulf && kind(add) == OpKind::ArithAddf => {
                 let (mv, sv) = (m.result(mul, 0), m.result(add, 0));
                 let (&[a, b], &[x, z]) = (m.operands(mul), m.operands(add)) else { return None };
@@ -455,7 +469,7 @@ impl Kernel {
                 let DialectOp::Arith(f) = kind(bin).dialect_op() else { return None };
                 let &[x, z] = m.operands(bin) else { return None };
                 let (x, z) = (arg(x)?, arg(z)?);
-                if !yields(y, m.result(bin, 0)) || binary(f).is_none() || (x == nest.n_in && z == nest.n_in) {
+                if !yields(y, m.result(bin, 0)) || !binary(f) || (x == nest.n_in && z == nest.n_in) {
                     return None;
                 }
                 Kernel::Bin { kind: FloatKind::F32, f, x, y: z }
@@ -470,6 +484,7 @@ impl Kernel {
         let used = match k {
             Kernel::MulAdd { a, b, c, .. } => vec![a, b, c],
             Kernel::Bin { x, y, .. } => vec![x, y, nest.n_in],
+            Kernel::Move { x } => vec![x, nest.n_in],
         };
         let clean = walks.iter().enumerate().filter(|(i, _)| used.contains(i)).all(|(i, w)| {
             let ok = match mems.get(w.mem) {
@@ -483,7 +498,28 @@ impl Kernel {
         clean.then_some(match k {
             Kernel::MulAdd { a, b, c, acc_first, .. } => Kernel::MulAdd { kind: fk, a, b, c, acc_first },
             Kernel::Bin { f, x, y, .. } => Kernel::Bin { kind: fk, f, x, y },
+            Kernel::Move { x } => Kernel::Move { x },
         })
+    }
+
+    /// Whether input `x`'s elements can move as bytes into the output: a
+    /// scalar of the output's lane, or memory of that lane without poison
+    /// or unwritten elements apart from the output's, which must hold no
+    /// poison (a memref's no unwritten bytes either: the move marks none).
+    fn movable(nest: &Nest<'_>, walks: &[Walk], mems: &[Mem<'_>], x: usize) -> bool {
+        let (w, o) = (&walks[x], &walks[nest.n_in]);
+        let out_ok = match mems.get(o.mem) {
+            Some(Mem::Out(d)) => !d.has_poison(),
+            Some(Mem::Buf(b)) => b.clean(),
+            _ => false,
+        };
+        let src_ok = match (&w.scalar, mems.get(w.mem)) {
+            (Some(Value::Scalar(p)), _) => lane_bits(o.lane, *p).is_some(),
+            (_, Some(Mem::In(d))) => !d.has_poison() && w.lane == o.lane,
+            (_, Some(Mem::Buf(b))) => b.clean() && w.lane == o.lane && w.mem != o.mem,
+            _ => false,
+        };
+        out_ok && src_ok
     }
 
     /// The body ops one point runs (its yield included).
@@ -491,6 +527,7 @@ impl Kernel {
         match self {
             Kernel::MulAdd { .. } => 3,
             Kernel::Bin { .. } => 2,
+            Kernel::Move { .. } => 1,
         }
     }
 
@@ -523,12 +560,20 @@ impl Kernel {
         };
         let Some(out) = outs.pop() else { return Err(Error::unverified(op, "kernel output")) };
         match self {
+            Kernel::Move { x } => {
+                let enc = match &walks[x].scalar {
+                    Some(Value::Scalar(p)) => lane_bits(walks[o].lane, *p),
+                    _ => None,
+                };
+                let from = if enc.is_some() { &[][..] } else { src(x)? };
+                move_bytes(nest, walks, (from, x), (out, o), enc)
+            }
             Kernel::MulAdd { kind, a, b, c, acc_first } => {
                 let f = |acc: u64, x: u64, y: u64| mul_add(kind, acc, x, y, acc_first);
                 fold(nest, walks, [(src(a)?, a), (src(b)?, b)], (out, c), kind, f)
             }
             Kernel::Bin { kind, f, x, y } => {
-                let g = binary(f).ok_or_else(|| Error::unverified(op, "kernel op"))?;
+                let g = |k: FloatKind, x: u64, y: u64| apply(f, k, x, y);
                 // The output's own element is an operand of `f` (a
                 // reduction) or the output is written only.
                 let at = |k: usize| if k == o { Side::Out } else { Side::In };
@@ -556,19 +601,38 @@ enum Side {
     Out,
 }
 
-/// The host instruction of a float binary op, or its exact semantics.
-fn binary(f: ArithOp) -> Option<fn(FloatKind, u64, u64) -> u64> {
-    Some(match f {
-        ArithOp::Addf => |k, x, y| host2(k, host::Bin::Add, x, y),
-        ArithOp::Subf => |k, x, y| host2(k, host::Bin::Sub, x, y),
-        ArithOp::Mulf => |k, x, y| host2(k, host::Bin::Mul, x, y),
-        ArithOp::Divf => |k, x, y| host2(k, host::Bin::Div, x, y),
-        ArithOp::Maximumf => |k, x, y| exact(k, x, y, |a, b| crate::sem::fp::maximumf(a, b, true)),
-        ArithOp::Minimumf => |k, x, y| exact(k, x, y, |a, b| crate::sem::fp::maximumf(a, b, false)),
-        ArithOp::Maxnumf => |k, x, y| exact(k, x, y, |a, b| crate::sem::fp::maxnumf(a, b, true)),
-        ArithOp::Minnumf => |k, x, y| exact(k, x, y, |a, b| crate::sem::fp::maxnumf(a, b, false)),
-        _ => return None,
-    })
+/// Whether the kernels compute float binary op `f`.
+fn binary(f: ArithOp) -> bool {
+    matches!(
+        f,
+        ArithOp::Addf
+            | ArithOp::Subf
+            | ArithOp::Mulf
+            | ArithOp::Divf
+            | ArithOp::Maximumf
+            | ArithOp::Minimumf
+            | ArithOp::Maxnumf
+            | ArithOp::Minnumf
+    )
+}
+
+/// Float binary op `f` (one [`binary`] takes) on two encodings of format
+/// `k`: the host's instruction where IEEE 754 makes it the exact result,
+/// else the exact semantics. A match per point, not a call through a
+/// pointer, so that it inlines into the kernel's loop.
+#[inline(always)]
+fn apply(f: ArithOp, k: FloatKind, x: u64, y: u64) -> u64 {
+    let wide = k == FloatKind::F64;
+    match f {
+        ArithOp::Addf => host2(k, host::Bin::Add, x, y),
+        ArithOp::Subf => host2(k, host::Bin::Sub, x, y),
+        ArithOp::Mulf => host2(k, host::Bin::Mul, x, y),
+        ArithOp::Divf => host2(k, host::Bin::Div, x, y),
+        ArithOp::Maximumf => host::maximum(x, y, true, wide),
+        ArithOp::Minimumf => host::maximum(x, y, false, wide),
+        ArithOp::Maxnumf => exact(k, x, y, |a, b| crate::sem::fp::maxnumf(a, b, true)),
+        _ => exact(k, x, y, |a, b| crate::sem::fp::maxnumf(a, b, false)),
+    }
 }
 
 /// `f` on two encodings of format `k`.
@@ -666,6 +730,48 @@ fn fold(
             }
             Ok(())
         }
+    })
+}
+
+/// Every point of `out = x`: the element's bytes from input `x`'s memory
+/// `from`, or the encoding `enc` of a scalar input at every point.
+fn move_bytes(
+    nest: &Nest<'_>,
+    walks: &[Walk],
+    (from, x): (&[u8], usize),
+    (out, o): (&mut [u8], usize),
+    enc: Option<u128>,
+) -> Result<()> {
+    let op = nest.op;
+    let (wx, wo) = (&walks[x], &walks[o]);
+    let eb = wo.eb;
+    let last = nest.ranges.len() - 1;
+    let n = nest.ranges[last];
+    let bad = || Error::unverified(op, "a planned element outside its operand");
+    if let Some(bits) = enc {
+        let mut one = [0u8; 16];
+        let one = one.get_mut(..eb).ok_or_else(bad)?;
+        put_le(bits, one);
+        let so = wo.step[last];
+        return rows(nest, [wo, wo, wo], |[_, _, mut po]| {
+            for _ in 0..n {
+                let p = po as usize;
+                out.get_mut(p..p.wrapping_add(eb)).ok_or_else(bad)?.copy_from_slice(one);
+                po += so;
+            }
+            Ok(())
+        });
+    }
+    let (sx, so) = (wx.step.get(last).copied().unwrap_or(0), wo.step[last]);
+    rows(nest, [wx, wx, wo], |[mut px, _, mut po]| {
+        for _ in 0..n {
+            let (p, q) = (po as usize, px as usize);
+            let src = from.get(q..q.wrapping_add(eb)).ok_or_else(bad)?;
+            out.get_mut(p..p.wrapping_add(eb)).ok_or_else(bad)?.copy_from_slice(src);
+            px += sx;
+            po += so;
+        }
+        Ok(())
     })
 }
 
