@@ -33,6 +33,11 @@ pub fn convert(a: Float, to: FloatKind, r: Round) -> Result<Float, FloatError> {
 
 /// Rejects zero and negative values for a format with neither.
 fn check_positive(s: &Semantics, to: FloatKind, v: Val) -> Result<(), FloatError> {
+    // Most formats have both: nothing to word, so no message is built
+    // (formatting one cost every negative conversion a float-to-string).
+    if s.has_zero && s.has_sign {
+        return Ok(());
+    }
     let bad = match v {
         Val::Zero { neg } => Some(if neg { "-0" } else { "0" }.to_string()),
         Val::Inf { neg: true } => Some("-inf".to_string()),
@@ -40,7 +45,7 @@ fn check_positive(s: &Semantics, to: FloatKind, v: Val) -> Result<(), FloatError
         _ => None,
     };
     match bad {
-        Some(value) if !s.has_zero || !s.has_sign => Err(FloatError::NotPositive { value, kind: to }),
+        Some(value) => Err(FloatError::NotPositive { value, kind: to }),
         _ => Ok(()),
     }
 }

@@ -356,8 +356,16 @@ fn apply(
 }
 
 /// The operands as host f32 (exact: every narrower format fits in f32).
+/// An f32 operand is its own encoding (a NaN's payload differs from the
+/// converted canonical NaN's, but only NaN-ness and sign reach a result:
+/// `canonical` rewrites a NaN result).
 fn f32_args(args: &[Float]) -> Result<Vec<f32>, LibmError> {
-    args.iter().map(|a| Ok(f32::from_bits(convert(*a, FloatKind::F32, Round::NearestEven)?.bits as u32))).collect()
+    args.iter()
+        .map(|a| match a.kind {
+            FloatKind::F32 => Ok(f32::from_bits(a.bits as u32)),
+            _ => Ok(f32::from_bits(convert(*a, FloatKind::F32, Round::NearestEven)?.bits as u32)),
+        })
+        .collect()
 }
 
 /// `y` unless it is a NaN: then the canonical NaN with the sign of the first
