@@ -279,6 +279,44 @@ impl Dense {
         })
     }
 
+    /// Wrapping `a op b` lane by lane on two same-shaped arrays of 8-, 16-,
+    /// 32- or 64-bit integers without poison (the flagless `addi`, `subi`,
+    /// `muli`, `andi`, `ori`, `xori`: two's complement wraps as the
+    /// semantics do), in a loop the compiler vectorizes. `None` when the
+    /// operands do not qualify.
+    pub fn host_int2(a: &Dense, b: &Dense, op: IntBin) -> Option<Dense> {
+        if a.shape != b.shape || a.lane != b.lane || !a.poison.is_empty() || !b.poison.is_empty() {
+            return None;
+        }
+        let mut bytes = vec![0u8; a.bytes.len()];
+        macro_rules! lanes {
+            ($t:ty) => {{
+                let (x, y, o) = (words::<$t>(&a.bytes)?, words::<$t>(&b.bytes)?, words_mut::<$t>(&mut bytes)?);
+                match op {
+                    IntBin::Add => zip_with(x, y, o, |x, y| x.wrapping_add(y)),
+                    IntBin::Sub => zip_with(x, y, o, |x, y| x.wrapping_sub(y)),
+                    IntBin::Mul => zip_with(x, y, o, |x, y| x.wrapping_mul(y)),
+                    IntBin::And => zip_with(x, y, o, |x, y| x & y),
+                    IntBin::Or => zip_with(x, y, o, |x, y| x | y),
+                    IntBin::Xor => zip_with(x, y, o, |x, y| x ^ y),
+                }
+            }};
+        }
+        match a.lane {
+            Lane::Int(8) => lanes!(u8),
+            Lane::Int(16) => lanes!(u16),
+            Lane::Int(32) => lanes!(u32),
+            Lane::Int(64) => lanes!(u64),
+            _ => return None,
+        }
+        Some(Dense {
+            shape: a.shape.clone(),
+            lane: a.lane,
+            bytes: bytes.into_boxed_slice(),
+            poison: PoisonRuns::default(),
+        })
+    }
+
     /// `cmpf` with predicate `pred` (`arith.cmpf`'s enum order) lane by
     /// lane on two same-shaped f32 or f64 arrays without poison, on the
     /// host's comparisons (exact: IEEE 754 orders every pair, NaN
@@ -487,6 +525,23 @@ impl Dense {
         let elems: Vec<Scalar> = self.iter().collect();
         ArrayD::from_shape_vec(IxDyn(&self.shape), elems).unwrap_or_else(|_| unreachable!("shape matches its elements"))
     }
+}
+
+/// The integer binary ops [`Dense::host_int2`] runs on host words.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IntBin {
+    /// Wrapping `+`.
+    Add,
+    /// Wrapping `-`.
+    Sub,
+    /// Wrapping `*`.
+    Mul,
+    /// `&`.
+    And,
+    /// `|`.
+    Or,
+    /// `^`.
+    Xor,
 }
 
 /// Lane words a host loop computes on.
@@ -904,6 +959,36 @@ mod host_lanes {
             for i in 0..a.len() {
                 let (Scalar::Float(x), Scalar::Float(y)) = (a.get(i), b.get(i)) else { unreachable!() };
                 prop_assert_eq!(cmp.get(i), Scalar::Int(crate::scalar::Int::bool(crate::sem::fp::cmpf(pred, x, y))));
+            }
+            // Integers of every host width: arithmetic modulo 2^w.
+            for w in [8u32, 16, 32, 64] {
+                let mask = u128::MAX >> (128 - w);
+                let ints = |pick: fn(&(usize, usize, bool)) -> usize| -> Dense {
+                    let elems: Vec<Scalar> = pairs
+                        .iter()
+                        .map(|p| {
+                            let v = (pick(p) as u128).wrapping_mul(0x9E37_79B9_7F4A_7C15_F39C_C060_5CED_C835) & mask;
+                            Scalar::Int(crate::scalar::Int::from_u128(w, v))
+                        })
+                        .collect();
+                    Dense::new(&[elems.len()], &elems, Some(Lane::Int(w))).unwrap()
+                };
+                let (x, y) = (ints(|p| p.0), ints(|p| p.1));
+                for (op, f) in [
+                    (IntBin::Add, (|a: u128, b: u128| a.wrapping_add(b)) as fn(u128, u128) -> u128),
+                    (IntBin::Sub, |a, b| a.wrapping_sub(b)),
+                    (IntBin::Mul, |a, b| a.wrapping_mul(b)),
+                    (IntBin::And, |a, b| a & b),
+                    (IntBin::Or, |a, b| a | b),
+                    (IntBin::Xor, |a, b| a ^ b),
+                ] {
+                    let host = Dense::host_int2(&x, &y, op).expect("host widths qualify");
+                    for i in 0..x.len() {
+                        let (Scalar::Int(p), Scalar::Int(q)) = (x.get(i), y.get(i)) else { unreachable!() };
+                        let want = crate::scalar::Int::from_u128(w, f(p.bits128().unwrap_or(0), q.bits128().unwrap_or(0)) & mask);
+                        prop_assert_eq!(host.get(i), Scalar::Int(want), "{:?} i{} lane {}", op, w, i);
+                    }
+                }
             }
             let conds: Vec<Scalar> = pairs.iter().map(|p| Scalar::Int(crate::scalar::Int::bool(p.2))).collect();
             let c = Dense::new(&[conds.len()], &conds, Some(Lane::Int(1))).unwrap();

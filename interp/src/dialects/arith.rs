@@ -14,6 +14,7 @@
 //!   `maxnumf`/`minnumf` order -0 below +0 like `maximumf`.
 //! - `fptosi`/`fptoui` of NaN, inf or an out-of-range value give poison.
 
+use crate::dense::IntBin;
 use crate::error::{Error, ErrorKind, Result};
 use crate::exec::{Engine, Flow, Frame};
 use crate::float::{self, host::Bin as FBin, Float, Round};
@@ -36,8 +37,17 @@ pub fn exec(e: &mut Engine, fr: &mut Frame, op: OpId, kind: ArithOp) -> Result<F
     let pol = e.cfg.float_policy;
     match kind {
         Constant => constant(e, fr, op),
+        Addi if fl == 0 && host_lanes(e, fr, op, |a, b| Dense::host_int2(a, b, IntBin::Add))?.is_some() => {
+            Ok(Flow::Next)
+        }
         Addi => int2(e, fr, op, |w, a, b| int_op!(w, addi(a, b, fl))),
+        Subi if fl == 0 && host_lanes(e, fr, op, |a, b| Dense::host_int2(a, b, IntBin::Sub))?.is_some() => {
+            Ok(Flow::Next)
+        }
         Subi => int2(e, fr, op, |w, a, b| int_op!(w, subi(a, b, fl))),
+        Muli if fl == 0 && host_lanes(e, fr, op, |a, b| Dense::host_int2(a, b, IntBin::Mul))?.is_some() => {
+            Ok(Flow::Next)
+        }
         Muli => int2(e, fr, op, |w, a, b| int_op!(w, muli(a, b, fl))),
         Divsi => int2(e, fr, op, |w, a, b| int_op!(w, divsi(a, b, fl))),
         Divui => int2(e, fr, op, |w, a, b| int_op!(w, divui(a, b, fl))),
@@ -46,8 +56,11 @@ pub fn exec(e: &mut Engine, fr: &mut Frame, op: OpId, kind: ArithOp) -> Result<F
         Floordivsi => int2(e, fr, op, |w, a, b| int_op!(w, floordivsi(a, b))),
         Remsi => int2(e, fr, op, |w, a, b| int_op!(w, remsi(a, b))),
         Remui => int2(e, fr, op, |w, a, b| int_op!(w, remui(a, b))),
+        Andi if host_lanes(e, fr, op, |a, b| Dense::host_int2(a, b, IntBin::And))?.is_some() => Ok(Flow::Next),
         Andi => int2(e, fr, op, |_, a, b| Some(Out::Val(bitwise(a, b, |x, y| x & y, |x, y| x & y)))),
+        Ori if host_lanes(e, fr, op, |a, b| Dense::host_int2(a, b, IntBin::Or))?.is_some() => Ok(Flow::Next),
         Ori => int2(e, fr, op, |_, a, b| Some(Out::Val(bitwise(a, b, |x, y| x | y, |x, y| x | y)))),
+        Xori if host_lanes(e, fr, op, |a, b| Dense::host_int2(a, b, IntBin::Xor))?.is_some() => Ok(Flow::Next),
         Xori => int2(e, fr, op, |_, a, b| Some(Out::Val(bitwise(a, b, |x, y| x ^ y, |x, y| x ^ y)))),
         Shli => int2(e, fr, op, |w, a, b| int_op!(w, shli(a, b, fl))),
         Shrsi => int2(e, fr, op, |w, a, b| int_op!(w, shrsi(a, b, fl))),
