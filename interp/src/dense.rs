@@ -54,20 +54,29 @@ impl Dense {
         let mut one = Builder::new(&[1], lane)?;
         one.push(s)?;
         let one = one.finish()?;
-        let size = n.checked_mul(one.bytes.len()).ok_or(DenseError::Alloc(usize::MAX))?;
+        one.repeat(shape, n)
+    }
+
+    /// The one element of `self` in each of the `n` elements of `shape`:
+    /// its encoding copied in doubling runs (a memcpy-like fill, not a
+    /// store per element), its poison one run.
+    fn repeat(&self, shape: &[usize], n: usize) -> Result<Dense, DenseError> {
+        let size = n.checked_mul(self.bytes.len()).ok_or(DenseError::Alloc(usize::MAX))?;
         let mut bytes = Vec::new();
         bytes.try_reserve_exact(size).map_err(|_| DenseError::Alloc(size))?;
         // A lane-less (all-poison) element has no bytes to repeat.
-        if !one.bytes.is_empty() {
-            for _ in 0..n {
-                bytes.extend_from_slice(&one.bytes);
+        if n > 0 {
+            bytes.extend_from_slice(&self.bytes);
+            while bytes.len() < size {
+                let more = bytes.len().min(size - bytes.len());
+                bytes.extend_from_within(..more);
             }
         }
         let mut poison = PoisonRuns::default();
-        if let Some(p) = one.poison_at(0).filter(|_| n > 0) {
+        if let Some(p) = self.poison_at(0).filter(|_| n > 0) {
             poison.set(0, n, p);
         }
-        Ok(Dense { shape: shape.into(), lane: one.lane, bytes: bytes.into_boxed_slice(), poison })
+        Ok(Dense { shape: shape.into(), lane: self.lane, bytes: bytes.into_boxed_slice(), poison })
     }
 
     /// Elements given as their encoding: `bytes` holds every lane of
@@ -330,6 +339,11 @@ impl Dense {
     /// size-1 or missing dim repeated.
     pub fn broadcast(&self, dims: &[usize]) -> Result<Dense, DenseError> {
         let extra = dims.len().checked_sub(self.shape.len()).ok_or(DenseError::Shape)?;
+        if self.len() == 1 {
+            // A scalar or a single element: every element the same.
+            let n = dims.iter().try_fold(1usize, |n, d| n.checked_mul(*d)).ok_or(DenseError::Shape)?;
+            return self.repeat(dims, n);
+        }
         let strides = row_major_strides(&self.shape);
         let mut by = vec![0usize; dims.len()];
         for (k, (&n, &s)) in self.shape.iter().zip(&strides).enumerate() {
