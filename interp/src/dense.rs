@@ -305,21 +305,29 @@ impl Dense {
     /// A copy with element `positions[k]` replaced by element `k` of `src`
     /// (as many positions as `src` has elements).
     pub fn scatter(&self, positions: &[usize], src: &Dense) -> Result<Dense, DenseError> {
+        let mut out = self.clone();
+        out.scatter_in_place(positions, src)?;
+        Ok(out)
+    }
+
+    /// Replaces element `positions[k]` with element `k` of `src` (as many
+    /// positions as `src` has elements; unchanged if not). An element of
+    /// another kind fails midway: the verifier rules that out.
+    pub fn scatter_in_place(&mut self, positions: &[usize], src: &Dense) -> Result<(), DenseError> {
         if positions.len() != src.len() || positions.iter().any(|&i| i >= self.len()) {
             return Err(DenseError::Shape);
         }
-        let mut out = self.clone();
         if self.lane == src.lane && src.poison.is_empty() && self.poison.is_empty() {
             let n = self.lane.bytes();
             for (k, &i) in positions.iter().enumerate() {
-                out.bytes[i * n..(i + 1) * n].copy_from_slice(&src.bytes[k * n..(k + 1) * n]);
+                self.bytes[i * n..(i + 1) * n].copy_from_slice(&src.bytes[k * n..(k + 1) * n]);
             }
-            return Ok(out);
+            return Ok(());
         }
         for (k, &i) in positions.iter().enumerate() {
-            out.set(i, &src.get(k))?;
+            self.set(i, &src.get(k))?;
         }
-        Ok(out)
+        Ok(())
     }
 
     /// The transpose: result dim `d` is dim `perm[d]`.
