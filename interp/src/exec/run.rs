@@ -545,14 +545,11 @@ impl Engine<'_> {
     /// Copies block arguments in parallel.
     #[inline(always)]
     fn copy(&mut self, fr: &mut Frame, code: &Code, c: Copies) {
-        if c.moves {
-            return self.copy_moving(fr, code, c);
-        }
         let pairs = pairs(code, c);
         // One or two values (a yield's, a loop-carried pair of a branch)
         // are the common cases: unrolled, with no loop to set up.
         match *pairs {
-            [(s, d)] => return copy_slot(fr, s, d),
+            [(s, d)] if !c.temp => return copy_slot(fr, s, d),
             [(s0, d0), (s1, d1)] if !c.temp => {
                 copy_slot(fr, s0, d0);
                 return copy_slot(fr, s1, d1);
@@ -565,22 +562,12 @@ impl Engine<'_> {
             }
             _ => {}
         }
+        // Through the buffer: every source read before any destination is
+        // written; a pair that moves its tensor (the copy is its last read,
+        // `Code::moved`) takes it out of its slot. Translated code runs only
+        // unobserved, so nothing shows the slot.
         self.scratch.clear();
-        self.scratch.extend(pairs.iter().map(|&(s, _)| at(fr, s).clone()));
-        for (&(_, d), v) in pairs.iter().zip(self.scratch.drain(..)) {
-            *at_mut(fr, d) = v;
-        }
-    }
-
-    /// [`Engine::copy`] where some pairs move their tensor (the copy is
-    /// its last read, `Code::moved`): through the buffer, all sources read
-    /// before any destination is written, those taken out of their slots.
-    /// Translated code runs only unobserved, so nothing shows the slot.
-    #[inline(never)]
-    fn copy_moving(&mut self, fr: &mut Frame, code: &Code, c: Copies) {
-        let pairs = pairs(code, c);
-        let moved = code.moved.get(c.start as usize..).unwrap_or(&[]);
-        self.scratch.clear();
+        let moved = if c.moves { code.moved.get(c.start as usize..).unwrap_or(&[]) } else { &[] };
         for (k, &(s, _)) in pairs.iter().enumerate() {
             let v = if moved.get(k) == Some(&true) {
                 std::mem::replace(at_mut(fr, s), Value::Opaque)
