@@ -1008,10 +1008,13 @@ fn run<'a>(m: &'a mlir_ir::Module, src: &'a Source, cfg: Config, a: &RunArgs) ->
         let n = e.steps();
         let mib = |b: usize| b as f64 / (1024.0 * 1024.0);
         let rss = peak_rss().map_or(String::new(), |r| format!(", peak RSS {:.1} MiB", mib(r)));
+        // Copies of shared tensors an update made: what in-place updates
+        // of a tensor with one owner avoid (`crate::last_use`).
         eprintln!(
-            "mlir-interp: {n} ops in {secs:.3} s ({:.0} ops/s), peak buffers {:.1} MiB{rss}",
+            "mlir-interp: {n} ops in {secs:.3} s ({:.0} ops/s), peak buffers {:.1} MiB{rss}, values copied {:.1} MiB",
             n as f64 / secs.max(1e-9),
-            mib(e.mem.peak_buffer_bytes())
+            mib(e.mem.peak_buffer_bytes()),
+            mib(usize::try_from(e.copied_bytes()).unwrap_or(usize::MAX))
         );
     }
     match r {

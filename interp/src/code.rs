@@ -63,6 +63,9 @@ pub struct Aux {
     pub set: Option<Box<CompiledSet>>,
     /// The `reassociation` groups of the expand and collapse ops.
     pub groups: Rc<[Vec<usize>]>,
+    /// Bit `i`: operand `i` is the last read of its tensor, which the op
+    /// may take out of its slot (`crate::last_use`).
+    pub last: u64,
 }
 
 /// A run of slots in [`Code::pool`] (operand lists).
@@ -76,9 +79,10 @@ pub struct Span {
 
 /// The block-argument copies of a branch: `(from, to)` slot pairs in
 /// [`Code::pairs`]; `temp` when a later copy reads a slot an earlier one
-/// writes, so the copies go through a buffer to stay parallel, or when a
+/// writes, so the copies go through a buffer to stay parallel, when a
 /// slot may hold a scalar out of line (which the buffer's assignments
-/// drop, where the direct copy of a scalar would not).
+/// drop, where the direct copy of a scalar would not), or when a copy
+/// moves its value (`moves`).
 #[derive(Clone, Copy, Debug)]
 pub struct Copies {
     /// First pair.
@@ -87,6 +91,10 @@ pub struct Copies {
     pub len: u16,
     /// The copies need a buffer.
     pub temp: bool,
+    /// Some pairs move their value (the copy is its tensor's last read,
+    /// [`Code::moved`]): `temp` is set too, and the buffered copy takes
+    /// those values out of their slots.
+    pub moves: bool,
 }
 
 /// A float operation the fast path computes: `addf`, `subf`, `mulf`, `divf`.
@@ -386,6 +394,9 @@ pub struct Code {
     pub pool: Vec<Slot>,
     /// Block-argument copy pairs.
     pub pairs: Vec<(Slot, Slot)>,
+    /// For each of [`Code::pairs`]: the copy takes its source's value out
+    /// of its slot (the branch or yield is the tensor's last read).
+    pub moved: Vec<bool>,
     /// Constants.
     pub consts: Vec<Value>,
     /// `cf.cond_br` targets.
@@ -719,7 +730,7 @@ impl Translator<'_> {
             }
             OpKind::CfBr | OpKind::LlvmBr => {
                 let to = *self.m.successors(op).first()?;
-                let copies = self.copies(self.m.operands(op), to)?;
+                let copies = self.copies(op, 0..self.m.operands(op).len(), to)?;
                 // Where `to` starts is known once every block is translated.
                 Some(Inst::Br { op, to: u32::MAX, copies })
             }
@@ -807,32 +818,38 @@ impl Translator<'_> {
         }
     }
 
-    /// The copies of `vals` into the arguments of block `to`.
-    fn copies(&mut self, vals: &[ValueId], to: BlockId) -> Option<Copies> {
+    /// The copies of operands `range` of `op` into the arguments of block `to`.
+    fn copies(&mut self, op: OpId, range: std::ops::Range<usize>, to: BlockId) -> Option<Copies> {
         let dsts: Vec<Slot> = self.m.args(to).map(|v| self.slot(v)).collect::<Option<_>>()?;
-        self.copies_to(vals, &dsts)
+        self.copies_to(op, range, &dsts)
     }
 
-    /// The parallel copies of `vals` into slots `dsts`.
-    fn copies_to(&mut self, vals: &[ValueId], dsts: &[Slot]) -> Option<Copies> {
+    /// The parallel copies of operands `range` of `op` into slots `dsts`;
+    /// an operand that is its tensor's last read moves.
+    fn copies_to(&mut self, op: OpId, range: std::ops::Range<usize>, dsts: &[Slot]) -> Option<Copies> {
+        let vals = self.m.operands(op).get(range.clone())?;
         if dsts.len() != vals.len() {
             return None;
         }
         let pairs: Vec<(Slot, Slot)> =
             vals.iter().zip(dsts).map(|(s, d)| Some((self.slot(*s)?, *d))).collect::<Option<_>>()?;
+        let last = self.inp.aux[op.0 as usize].last;
+        let moved: Vec<bool> = range.map(|i| i < 64 && last & (1 << i) != 0).collect();
         let overlap = pairs.iter().enumerate().any(|(i, (_, d))| pairs[i + 1..].iter().any(|(s, _)| s == d));
-        let temp = overlap || vals.iter().any(|v| may_be_out_of_line(self.m, self.m.type_of(*v)));
+        let moves = moved.contains(&true);
+        let temp = overlap || moves || vals.iter().any(|v| may_be_out_of_line(self.m, self.m.type_of(*v)));
         let start = self.code.pairs.len() as u32;
         self.code.pairs.extend(pairs);
-        Some(Copies { start, len: u16::try_from(vals.len()).ok()?, temp })
+        self.code.moved.extend(moved);
+        Some(Copies { start, len: u16::try_from(vals.len()).ok()?, temp, moves })
     }
 
     fn cond_br(&mut self, op: OpId) -> Option<Inst> {
         let (&t, &f) = (self.m.successors(op).first()?, self.m.successors(op).get(1)?);
-        let ops = self.m.operands(op);
+        let n = self.m.operands(op).len();
         let nt = self.m.block(t).args.len as usize;
-        let tc = self.copies(ops.get(1..1 + nt)?, t)?;
-        let fc = self.copies(ops.get(1 + nt..)?, f)?;
+        let tc = self.copies(op, 1..1 + nt, t)?;
+        let fc = self.copies(op, 1 + nt..n, f)?;
         self.operand_word(op, 0)?;
         self.code.conds.push(CondTargets { t: (u32::MAX, tc), f: (u32::MAX, fc) });
         Some(Inst::CondBr { op, c: self.operand(op, 0)?, k: self.code.conds.len() as u32 - 1 })
@@ -1159,7 +1176,7 @@ impl Translator<'_> {
         if !yields || !matches!(self.code.insts[at], Inst::Exit { .. }) {
             return false;
         }
-        match self.copies_to(m.operands(last), dsts) {
+        match self.copies_to(last, 0..m.operands(last).len(), dsts) {
             Some(copies) => {
                 self.code.insts[at] = make(last, copies);
                 true

@@ -54,20 +54,29 @@ impl Dense {
         let mut one = Builder::new(&[1], lane)?;
         one.push(s)?;
         let one = one.finish()?;
-        let size = n.checked_mul(one.bytes.len()).ok_or(DenseError::Alloc(usize::MAX))?;
+        one.repeat(shape, n)
+    }
+
+    /// The one element of `self` in each of the `n` elements of `shape`:
+    /// its encoding copied in doubling runs (a memcpy-like fill, not a
+    /// store per element), its poison one run.
+    fn repeat(&self, shape: &[usize], n: usize) -> Result<Dense, DenseError> {
+        let size = n.checked_mul(self.bytes.len()).ok_or(DenseError::Alloc(usize::MAX))?;
         let mut bytes = Vec::new();
         bytes.try_reserve_exact(size).map_err(|_| DenseError::Alloc(size))?;
         // A lane-less (all-poison) element has no bytes to repeat.
-        if !one.bytes.is_empty() {
-            for _ in 0..n {
-                bytes.extend_from_slice(&one.bytes);
+        if n > 0 {
+            bytes.extend_from_slice(&self.bytes);
+            while bytes.len() < size {
+                let more = bytes.len().min(size - bytes.len());
+                bytes.extend_from_within(..more);
             }
         }
         let mut poison = PoisonRuns::default();
-        if let Some(p) = one.poison_at(0).filter(|_| n > 0) {
+        if let Some(p) = self.poison_at(0).filter(|_| n > 0) {
             poison.set(0, n, p);
         }
-        Ok(Dense { shape: shape.into(), lane: one.lane, bytes: bytes.into_boxed_slice(), poison })
+        Ok(Dense { shape: shape.into(), lane: self.lane, bytes: bytes.into_boxed_slice(), poison })
     }
 
     /// Elements given as their encoding: `bytes` holds every lane of
@@ -474,21 +483,29 @@ impl Dense {
     /// A copy with element `positions[k]` replaced by element `k` of `src`
     /// (as many positions as `src` has elements).
     pub fn scatter(&self, positions: &[usize], src: &Dense) -> Result<Dense, DenseError> {
+        let mut out = self.clone();
+        out.scatter_in_place(positions, src)?;
+        Ok(out)
+    }
+
+    /// Replaces element `positions[k]` with element `k` of `src` (as many
+    /// positions as `src` has elements; unchanged if not). An element of
+    /// another kind fails midway: the verifier rules that out.
+    pub fn scatter_in_place(&mut self, positions: &[usize], src: &Dense) -> Result<(), DenseError> {
         if positions.len() != src.len() || positions.iter().any(|&i| i >= self.len()) {
             return Err(DenseError::Shape);
         }
-        let mut out = self.clone();
         if self.lane == src.lane && src.poison.is_empty() && self.poison.is_empty() {
             let n = self.lane.bytes();
             for (k, &i) in positions.iter().enumerate() {
-                out.bytes[i * n..(i + 1) * n].copy_from_slice(&src.bytes[k * n..(k + 1) * n]);
+                self.bytes[i * n..(i + 1) * n].copy_from_slice(&src.bytes[k * n..(k + 1) * n]);
             }
-            return Ok(out);
+            return Ok(());
         }
         for (k, &i) in positions.iter().enumerate() {
-            out.set(i, &src.get(k))?;
+            self.set(i, &src.get(k))?;
         }
-        Ok(out)
+        Ok(())
     }
 
     /// The transpose: result dim `d` is dim `perm[d]`.
@@ -508,6 +525,11 @@ impl Dense {
     /// size-1 or missing dim repeated.
     pub fn broadcast(&self, dims: &[usize]) -> Result<Dense, DenseError> {
         let extra = dims.len().checked_sub(self.shape.len()).ok_or(DenseError::Shape)?;
+        if self.len() == 1 {
+            // A scalar or a single element: every element the same.
+            let n = dims.iter().try_fold(1usize, |n, d| n.checked_mul(*d)).ok_or(DenseError::Shape)?;
+            return self.repeat(dims, n);
+        }
         let strides = row_major_strides(&self.shape);
         let mut by = vec![0usize; dims.len()];
         for (k, (&n, &s)) in self.shape.iter().zip(&strides).enumerate() {

@@ -234,6 +234,24 @@ pub struct Engine<'m> {
     calls: run::Calls,
     /// What executes ops and external functions.
     sem: Semantics,
+    /// Bytes of vector and tensor values copied because an op updating
+    /// one found it shared (see [`Engine::unique`]).
+    copied: std::cell::Cell<u64>,
+}
+
+/// True for the ops whose tensor results are operands they update
+/// (`Engine::take_arg`, `Engine::unique`): they allocate only when that
+/// operand is shared and `Engine::unique` copies it, which reserves the
+/// memory then, so an update in place checks no budget (for a large
+/// tensor, a reading of the host's resident set per op).
+fn updates_operand(kind: OpKind) -> bool {
+    use mlir_ir::ops::{LinalgOp as L, TensorOp as T};
+    match kind.dialect_op() {
+        DialectOp::Tensor(T::Insert | T::InsertSlice | T::Scatter) => true,
+        // The structured ops (`dialects::linalg`'s `structured`).
+        DialectOp::Linalg(l) => !matches!(l, L::Index | L::Yield | L::Softmax | L::Pack | L::Unpack),
+        _ => false,
+    }
 }
 
 /// A structured op's one-block body, run at every point of its loop nest
@@ -340,6 +358,7 @@ impl<'m> Engine<'m> {
             ctl: Vec::new(),
             calls: run::Calls::default(),
             sem,
+            copied: std::cell::Cell::new(0),
         };
         let top = m.top.ok_or_else(|| Error::global(ErrorKind::Internal("no top-level module".into())))?;
         e.collect_funcs(top);
@@ -359,6 +378,9 @@ impl<'m> Engine<'m> {
         }
         for i in 0..m.ops.len() {
             e.decode(OpId(i as u32))?;
+        }
+        for (a, last) in e.aux.iter_mut().zip(crate::last_use::last_reads(m)) {
+            a.last = last;
         }
         e.resolve_slots();
         e.cost = e
@@ -756,7 +778,11 @@ impl<'m> Engine<'m> {
         };
         let results: u64 = m.results(op).map(|v| shaped(&v)).fold(0, u64::saturating_add);
         let operands: u64 = m.operands(op).iter().map(shaped).fold(0, u64::saturating_add);
-        let bytes = usize::try_from(results).unwrap_or(usize::MAX).saturating_mul(std::mem::size_of::<Scalar>());
+        let bytes = if updates_operand(m.op(op).name.kind) {
+            0
+        } else {
+            usize::try_from(results).unwrap_or(usize::MAX).saturating_mul(std::mem::size_of::<Scalar>())
+        };
         (results.saturating_add(operands), bytes)
     }
 
@@ -1109,6 +1135,39 @@ impl<'m> Engine<'m> {
     /// All operands of `op` (cloned: cheap, arrays are shared).
     pub(crate) fn args(&self, fr: &Frame, op: OpId) -> Vec<Value> {
         self.operand_slots_of(op).iter().map(|s| fr[*s as usize].clone()).collect()
+    }
+
+    /// Operand `i` of `op` to update: taken out of its slot when `op` is
+    /// the last read of that tensor (`crate::last_use`), so that
+    /// [`Engine::unique`] finds no other owner; otherwise, or when an
+    /// observer watches (a debugger may show the slot later), a clone.
+    pub(crate) fn take_arg(&self, fr: &mut Frame, op: OpId, i: usize) -> Result<Value> {
+        let (start, n) = self.operand_runs[op.0 as usize];
+        if i >= n as usize {
+            return Err(Error::unverified(op, format!("missing operand #{i}")));
+        }
+        let slot = &mut fr[self.operand_slots[start as usize + i] as usize];
+        let last = i < 64 && self.aux[op.0 as usize].last & (1 << i) != 0;
+        Ok(if last && self.observer.is_none() { std::mem::replace(slot, Value::Opaque) } else { slot.clone() })
+    }
+
+    /// `d` for `op` to update in place: copied first if anything else
+    /// holds it (value semantics), once the memory budget allows the copy
+    /// (these ops reserve nothing before they run, see [`updates_operand`]);
+    /// [`Engine::copied_bytes`] counts the copies.
+    pub(crate) fn unique<'d>(&self, op: OpId, d: &'d mut Rc<Dense>) -> Result<&'d mut Dense> {
+        if Rc::get_mut(d).is_none() {
+            let n = d.bytes().len();
+            self.mem.reserve(op, n, "a copy of a tensor")?;
+            self.copied.set(self.copied.get().saturating_add(n as u64));
+        }
+        Ok(Rc::make_mut(d))
+    }
+
+    /// Bytes of vector and tensor values copied so far because an op
+    /// updating one found it shared (`run --stats` reports them).
+    pub fn copied_bytes(&self) -> u64 {
+        self.copied.get()
     }
 
     /// Operands `range` of `op`.

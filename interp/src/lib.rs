@@ -52,6 +52,7 @@ pub mod float;
 mod fuzz;
 pub mod gen;
 mod lane;
+mod last_use;
 mod lend;
 mod lit;
 pub mod memory;

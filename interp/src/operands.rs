@@ -134,6 +134,16 @@ pub fn dense(e: &Engine, fr: &Frame, op: OpId, i: usize) -> Result<Rc<Dense>> {
     }
 }
 
+/// Operand `i`, a vector or tensor the op updates into its result: taken
+/// out of its slot when the op is its last read (`Engine::take_arg`), so
+/// that `Engine::unique` updates it in place when nothing else holds it.
+pub fn dense_owned(e: &Engine, fr: &mut Frame, op: OpId, i: usize) -> Result<Rc<Dense>> {
+    match e.take_arg(fr, op, i)? {
+        Value::Array(a) => Ok(a),
+        _ => Err(Error::unverified(op, format!("operand #{i} is not a vector or tensor"))),
+    }
+}
+
 /// A value of `shape` with `x` in every element, in the result's element
 /// lane, charged to the memory budget at its byte size.
 pub fn filled(e: &Engine, op: OpId, shape: &[usize], x: &Scalar) -> Result<Value> {

@@ -10,7 +10,7 @@ use crate::exec::Engine;
 use crate::float::libm::{Fn1, Fn2};
 use crate::float::{self, Float, FloatKind, Round};
 use crate::memory::{self, MemRef};
-use crate::value::{FuncRef, Int, Packed, Scalar, Value};
+use crate::value::{Dense, FuncRef, Int, Packed, Scalar, Value};
 use mlir_ir::attrs::Attribute;
 use mlir_ir::ir::OpId;
 use mlir_ir::types::{Signedness, TypeId, TypeKind};
@@ -518,17 +518,23 @@ fn u64_of(i: &Int) -> u64 {
 /// Formats a float as C's `%g` (precision 6) does; f16/bf16 go through
 /// `float` and print the same way (`std::ostream` defaults to `%g`).
 pub fn format_g(f: Float) -> String {
-    let neg = float::is_negative(f);
-    if float::is_nan(f) {
-        return if neg { "-nan" } else { "nan" }.to_string();
-    }
-    if float::is_inf(f) {
-        return if neg { "-inf" } else { "inf" }.to_string();
-    }
-    if float::is_zero(f) {
-        return if neg { "-0" } else { "0" }.to_string();
-    }
-    g_of_f64(float::to_f64(f), 6)
+    let mut out = Vec::new();
+    push_g(f, &mut out);
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// [`format_g`] appended to `out`, with no allocation of its own: the
+/// printers call it once per element of values of any size.
+pub fn push_g(f: Float, out: &mut Vec<u8>) {
+    // The host converts the formats inside f64 exactly and quickly.
+    let x = match f.kind {
+        FloatKind::F32 => f64::from(f32::from_bits({ f.bits } as u32)),
+        FloatKind::F16 => f64::from(half::f16::from_bits({ f.bits } as u16)),
+        FloatKind::BF16 => f64::from(half::bf16::from_bits({ f.bits } as u16)),
+        FloatKind::F64 => f64::from_bits({ f.bits } as u64),
+        _ => float::to_f64(f),
+    };
+    push_g_f64(x, out)
 }
 
 /// What LLVM 22's `printApFloat` prints for an fp8/fp6/fp4 value (the
@@ -537,36 +543,211 @@ pub fn format_g(f: Float) -> String {
 /// and converts f8E8M0FNU's NaN to infinity (both checked against
 /// mlir-runner: `fixtures/exec/vector/print_small_floats.mlir`).
 pub fn format_apfloat(f: Float) -> String {
+    let mut out = Vec::new();
+    push_apfloat(f, &mut out);
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// [`format_apfloat`] appended to `out`.
+fn push_apfloat(f: Float, out: &mut Vec<u8>) {
     use FloatKind as K;
     if float::is_nan(f) {
-        return match f.kind {
-            K::F8E5M2FNUZ | K::F8E4M3FNUZ | K::F8E4M3B11FNUZ => "nan".to_string(),
-            K::F8E8M0FNU => "inf".to_string(),
-            _ => format_g(f),
+        match f.kind {
+            K::F8E5M2FNUZ | K::F8E4M3FNUZ | K::F8E4M3B11FNUZ => return out.extend_from_slice(b"nan"),
+            K::F8E8M0FNU => return out.extend_from_slice(b"inf"),
+            _ => {}
+        }
+    }
+    push_g(f, out)
+}
+
+/// Text of at most 40 bytes formatted on the stack (`write!` into it
+/// fails when the text would not fit).
+struct Stack {
+    buf: [u8; 40],
+    len: usize,
+}
+
+impl std::fmt::Write for Stack {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        let end = self.len.checked_add(s.len()).filter(|e| *e <= self.buf.len()).ok_or(std::fmt::Error)?;
+        self.buf[self.len..end].copy_from_slice(s.as_bytes());
+        self.len = end;
+        Ok(())
+    }
+}
+
+/// C's `%g` (precision 6) of `x`, appended to `out`: `nan`, `-nan`,
+/// `inf`, `-0` as glibc prints them, else the value rounded correctly to
+/// six significant digits in `%e` or `%f` form.
+fn push_g_f64(x: f64, out: &mut Vec<u8>) {
+    let special: &[u8] = match () {
+        _ if x.is_nan() => b"nan",
+        _ if x.is_infinite() => b"inf",
+        _ if x == 0.0 => b"0",
+        _ => b"",
+    };
+    if !special.is_empty() {
+        if x.is_sign_negative() {
+            out.push(b'-');
+        }
+        return out.extend_from_slice(special);
+    }
+    let Some((n, exp)) = six_digits(x.abs()) else { return push_g_exact(x, out) };
+    // `n` has six digits: the first, then the rest without trailing zeros.
+    let mut d = [0u8; 6];
+    let mut m = n;
+    for c in d.iter_mut().rev() {
+        *c = b'0' + (m % 10) as u8;
+        m /= 10;
+    }
+    let mut rest = &d[1..];
+    while let Some((b'0', r)) = rest.split_last() {
+        rest = r;
+    }
+    Sci { neg: x.is_sign_negative(), first: d[0], rest, exp: i64::from(exp) }.push_g(6, out)
+}
+
+/// 10^0 to 10^22: the powers of ten a double holds exactly.
+const POW10: [f64; 23] = [
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20,
+    1e21, 1e22,
+];
+
+/// `x · 10^k` with at most two roundings (relative error below 2^-52),
+/// for `|k| <= 44`.
+fn scale10(x: f64, k: i32) -> Option<f64> {
+    let p = |i: u32| POW10.get(i as usize).copied();
+    let a = k.unsigned_abs();
+    let (hi, lo) = if a > 22 { (p(22)?, p(a - 22)?) } else { (p(a)?, 1.0) };
+    Some(if k >= 0 { x * hi * lo } else { x / hi / lo })
+}
+
+/// The positive normal `x` rounded correctly (to nearest, ties to even,
+/// as glibc) to six significant digits: `(n, e)` with `n` in
+/// `100000..=999999` and `x ≈ n · 10^(e-5)`; `None` when a double's
+/// arithmetic cannot decide it (a tie, or near enough to one; or `x` out
+/// of the range the scaling covers), which [`push_g_exact`] then does.
+///
+/// `y = x · 10^(5-e)` is computed with a relative error below 2^-52, so
+/// under 2.3·10^-10 for `y < 10^6`: unless the fraction of `y` is within
+/// 10^-9 of one half, rounding the computed `y` rounds the exact one the
+/// same way. A `y` just off the range's ends by that error rounds to the
+/// same power of ten either way.
+fn six_digits(x: f64) -> Option<(u32, i32)> {
+    if !x.is_normal() {
+        return None;
+    }
+    // floor(log10(2^e2)): the decimal exponent or one below it.
+    let e2 = i32::try_from((x.to_bits() >> 52) & 0x7ff).ok()? - 1023;
+    let mut e = (e2 * 78913) >> 18;
+    let mut y = scale10(x, 5 - e)?;
+    if y >= 1e6 {
+        e += 1;
+        y = scale10(x, 5 - e)?;
+    } else if y < 1e5 {
+        e -= 1;
+        y = scale10(x, 5 - e)?;
+    }
+    let whole = y.floor();
+    let frac = y - whole;
+    if (frac - 0.5).abs() < 1e-9 || !(99_999.0..=1e6).contains(&whole) {
+        return None;
+    }
+    let mut n = whole as u32 + u32::from(frac > 0.5);
+    if n >= 1_000_000 {
+        // Rounded up to the next power of ten.
+        n = 100_000;
+        e += 1;
+    } else if n < 100_000 {
+        return None;
+    }
+    Some((n, e))
+}
+
+/// [`push_g_f64`]'s digits by the standard library's exact formatting
+/// (`{:.5e}`, correctly rounded as glibc's): for what [`six_digits`]
+/// leaves.
+fn push_g_exact(x: f64, out: &mut Vec<u8>) {
+    use std::fmt::Write as _;
+    let mut s = Stack { buf: [0; 40], len: 0 };
+    match write!(s, "{x:.5e}") {
+        Ok(()) => Sci::parse(&s.buf[..s.len]).push_g(6, out),
+        Err(_) => Sci::parse(format!("{x:.5e}").as_bytes()).push_g(6, out),
+    }
+}
+
+/// A decimal in scientific notation as Rust prints it (`-1.2345e-5`):
+/// sign, significant digits, power of ten of the first digit.
+struct Sci<'a> {
+    neg: bool,
+    /// The first digit.
+    first: u8,
+    /// The digits after the point, trailing zeros removed.
+    rest: &'a [u8],
+    exp: i64,
+}
+
+impl<'a> Sci<'a> {
+    fn parse(text: &'a [u8]) -> Sci<'a> {
+        let (neg, text) = match text.split_first() {
+            Some((b'-', rest)) => (true, rest),
+            _ => (false, text),
         };
+        let e = text.iter().position(|c| *c == b'e').unwrap_or(text.len());
+        let (mant, exp) = text.split_at(e);
+        let first = mant.first().copied().unwrap_or(b'0');
+        let mut rest = mant.get(2..).unwrap_or(&[]);
+        while let Some((b'0', r)) = rest.split_last() {
+            rest = r;
+        }
+        let exp = exp.get(1..).unwrap_or(&[]);
+        let (exp_neg, digits) = match exp.split_first() {
+            Some((b'-', d)) => (true, d),
+            _ => (false, exp),
+        };
+        let e =
+            digits.iter().fold(0i64, |acc, c| acc.saturating_mul(10).saturating_add(i64::from(c.wrapping_sub(b'0'))));
+        Sci { neg, first, rest, exp: if exp_neg { -e } else { e } }
     }
-    format_g(f)
-}
 
-/// `%.{p}g` of a finite nonzero double.
-pub fn g_of_f64(x: f64, p: usize) -> String {
-    let sci = format!("{:.*e}", p - 1, x);
-    let (mant, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
-    let exp: i64 = exp.parse().unwrap_or(0);
-    if exp < -4 || exp >= p as i64 {
-        let mant = strip_zeros(mant);
-        format!("{mant}e{}{:02}", if exp < 0 { '-' } else { '+' }, exp.abs())
-    } else {
-        let prec = (p as i64 - 1 - exp).max(0) as usize;
-        strip_zeros(&format!("{x:.prec$}")).to_string()
-    }
-}
-
-fn strip_zeros(s: &str) -> &str {
-    if s.contains('.') {
-        s.trim_end_matches('0').trim_end_matches('.')
-    } else {
-        s
+    /// C's `%.{p}g` of this decimal (which has at most `p` digits): `%e`
+    /// when the exponent is below -4 or at least `p`, else `%f`; trailing
+    /// zeros of the fraction removed, and a bare point.
+    fn push_g(&self, p: usize, out: &mut Vec<u8>) {
+        let (first, rest) = (self.first, self.rest);
+        if self.neg {
+            out.push(b'-');
+        }
+        if self.exp < -4 || self.exp >= i64::try_from(p).unwrap_or(i64::MAX) {
+            out.push(first);
+            if !rest.is_empty() {
+                out.push(b'.');
+                out.extend_from_slice(rest);
+            }
+            out.push(b'e');
+            out.push(if self.exp < 0 { b'-' } else { b'+' });
+            let e = self.exp.unsigned_abs();
+            if e < 10 {
+                out.push(b'0');
+            }
+            let _ = write!(out, "{e}");
+        } else if self.exp >= 0 {
+            // `exp + 1` digits before the point, zeros past the last one.
+            let more = usize::try_from(self.exp).unwrap_or(0);
+            out.push(first);
+            out.extend_from_slice(&rest[..more.min(rest.len())]);
+            out.extend(std::iter::repeat_n(b'0', more.saturating_sub(rest.len())));
+            if rest.len() > more {
+                out.push(b'.');
+                out.extend_from_slice(&rest[more..]);
+            }
+        } else {
+            out.extend_from_slice(b"0.");
+            out.extend(std::iter::repeat_n(b'0', usize::try_from(-self.exp - 1).unwrap_or(0)));
+            out.push(first);
+            out.extend_from_slice(rest);
+        }
     }
 }
 
@@ -611,88 +792,180 @@ fn punctuation(e: &Engine, op: OpId) -> Punct {
     }
 }
 
-/// `vector.print`: a string literal (printed alone: the lowering ignores the
-/// punctuation then), or a scalar or vector value followed by the
-/// punctuation (a newline by default).
-pub fn vector_print(e: &mut Engine, op: OpId, args: Vec<Value>) -> Result<()> {
-    let mut text = String::new();
-    if let Some(Attribute::String { value, .. }) = e.m.attr(op, "stringLiteral").map(|a| e.m.ctx.attr_kind(a)) {
-        text.push_str(&String::from_utf8_lossy(value));
-        return e.out.write_all(text.as_bytes()).map_err(io(op));
-    } else if let Some(v) = args.first() {
-        e.observe(op, v, "printed by vector.print")?;
-        let ty = e.operand_type(op, 0).ok_or_else(|| bad_arg(op, "vector.print"))?;
-        let et = e.elem_type(ty);
-        match v {
-            Value::Scalar(_) | Value::Wide(_) => {
-                text.push_str(&scalar_text(e, op, &v.scalar().ok_or_else(|| bad_arg(op, "vector.print"))?, et)?)
-            }
-            Value::Array(a) => {
-                let shape = a.shape().to_vec();
-                let elems: Vec<Scalar> = a.iter().collect();
-                let elems: Vec<&Scalar> = elems.iter().collect();
-                nested(e, op, &shape, &elems, et, &mut text)?;
-            }
-            _ => return Err(bad_arg(op, "vector.print")),
-        }
-    }
-    text.push_str(match punctuation(e, op) {
-        Punct::None => "",
-        Punct::Newline => "\n",
-        Punct::Comma => ", ",
-        Punct::Open => "( ",
-        Punct::Close => " )",
-    });
-    e.out.write_all(text.as_bytes()).map_err(io(op))
+/// Printed text on its way to the engine's writer in chunks of about
+/// [`Sink::CHUNK`] bytes, so that a value prints element by element and
+/// its whole text is never in memory. Text not yet handed over when an
+/// error ends the print is dropped.
+struct Sink<'w> {
+    w: &'w mut dyn Write,
+    buf: Vec<u8>,
+    op: OpId,
 }
 
-fn nested(e: &Engine, op: OpId, shape: &[usize], elems: &[&Scalar], et: TypeId, out: &mut String) -> Result<()> {
-    out.push_str("( ");
-    let (n, inner) = match shape.split_first() {
-        Some((n, inner)) => (*n, inner),
-        None => (1, &[][..]),
-    };
-    let chunk = inner.iter().product::<usize>().max(1);
-    for i in 0..n {
-        if i > 0 {
-            out.push_str(", ");
+impl<'w> Sink<'w> {
+    /// Bytes gathered before they go to the writer.
+    const CHUNK: usize = 1 << 16;
+
+    fn new(w: &'w mut dyn Write, op: OpId) -> Sink<'w> {
+        // Room for the last element past a full chunk.
+        Sink { w, buf: Vec::with_capacity(Self::CHUNK + 256), op }
+    }
+
+    /// Hands the text over once a chunk is full (after each element).
+    #[inline]
+    fn spill(&mut self) -> Result<()> {
+        if self.buf.len() >= Self::CHUNK {
+            self.w.write_all(&self.buf).map_err(io(self.op))?;
+            self.buf.clear();
         }
-        let part = elems.get(i * chunk..(i + 1) * chunk).ok_or_else(|| bad_arg(op, "vector.print"))?;
-        if inner.is_empty() {
-            out.push_str(&scalar_text(e, op, part[0], et)?);
-        } else {
-            nested(e, op, inner, part, et, out)?;
+        Ok(())
+    }
+
+    /// Hands the rest of the text over.
+    fn finish(self) -> Result<()> {
+        self.w.write_all(&self.buf).map_err(io(self.op))
+    }
+}
+
+/// How `vector.print` prints an element of a type: decided once per value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Style {
+    /// `index`, `i1` and unsigned integers: `printU64`.
+    Unsigned,
+    /// Other integers of at most 64 bits: `printI64`.
+    Signed,
+    /// f16, bf16, f32, f64: `%g`.
+    G,
+    /// The 8-bit and smaller float formats: `printApFloat`.
+    ApFloat,
+    /// Complex numbers, as printMemrefC32/C64 print an element.
+    Complex,
+    /// A type the runtime cannot print.
+    Unsupported,
+}
+
+impl Style {
+    fn of(e: &Engine, et: TypeId) -> Style {
+        match e.m.ctx.type_kind(et) {
+            TypeKind::Index => Style::Unsigned,
+            TypeKind::Integer { width, signedness } if *width <= 64 => {
+                if *width == 1 || *signedness == Signedness::Unsigned {
+                    Style::Unsigned
+                } else {
+                    Style::Signed
+                }
+            }
+            TypeKind::Float(FloatKind::F16 | FloatKind::BF16 | FloatKind::F32 | FloatKind::F64) => Style::G,
+            TypeKind::Float(k) if k.bit_width() <= 8 => Style::ApFloat,
+            // mlir-opt 22 rejects vector.print of complex; we print it as
+            // printMemrefC32/C64 print an element (`std::complex` through
+            // `std::ostream`: `(re,im)`, each part `%g`).
+            TypeKind::Complex(_) => Style::Complex,
+            _ => Style::Unsupported,
         }
     }
-    out.push_str(" )");
+}
+
+/// `vector.print`: a string literal (printed alone: the lowering ignores the
+/// punctuation then), or a scalar or vector value followed by the
+/// punctuation (a newline by default). A vector's text streams to the
+/// output element by element.
+pub fn vector_print(e: &mut Engine, op: OpId, args: Vec<Value>) -> Result<()> {
+    if let Some(Attribute::String { value, .. }) = e.m.attr(op, "stringLiteral").map(|a| e.m.ctx.attr_kind(a)) {
+        return e.out.write_all(String::from_utf8_lossy(value).as_bytes()).map_err(io(op));
+    }
+    let punct: &[u8] = match punctuation(e, op) {
+        Punct::None => b"",
+        Punct::Newline => b"\n",
+        Punct::Comma => b", ",
+        Punct::Open => b"( ",
+        Punct::Close => b" )",
+    };
+    let Some(v) = args.first() else { return e.out.write_all(punct).map_err(io(op)) };
+    e.observe(op, v, "printed by vector.print")?;
+    let ty = e.operand_type(op, 0).ok_or_else(|| bad_arg(op, "vector.print"))?;
+    let et = e.elem_type(ty);
+    let style = Style::of(e, et);
+    let m = e.m;
+    let unsupported = || {
+        Error::at(
+            op,
+            ErrorKind::Unsupported(format!("vector.print of {}", mlir_ir::printer::type_to_string(&m.ctx, et))),
+        )
+    };
+    if style == Style::Unsupported {
+        return Err(unsupported());
+    }
+    let mut out = Sink::new(&mut *e.out, op);
+    match v {
+        Value::Scalar(_) | Value::Wide(_) => {
+            let s = v.scalar().ok_or_else(|| bad_arg(op, "vector.print"))?;
+            push_scalar(style, &s, &mut out.buf).ok_or_else(unsupported)?;
+        }
+        Value::Array(a) => {
+            let shape = a.shape();
+            nested(a, shape, 0, (style, &unsupported), &mut out)?;
+        }
+        _ => return Err(bad_arg(op, "vector.print")),
+    }
+    out.buf.extend_from_slice(punct);
+    out.finish()
+}
+
+/// The elements of `a` from row-major position `first` under `shape` (the
+/// trailing dims of its shape) as nested `( a, b )`; a rank-0 value prints
+/// as `( a )`. An element of the wrong kind fails with `bad()`.
+fn nested(
+    a: &Dense,
+    shape: &[usize],
+    first: usize,
+    (style, bad): (Style, &dyn Fn() -> Error),
+    out: &mut Sink,
+) -> Result<()> {
+    out.buf.extend_from_slice(b"( ");
+    let (n, inner) = shape.split_first().map_or((1, &[][..]), |(n, inner)| (*n, inner));
+    let chunk: usize = inner.iter().product();
+    for i in 0..n {
+        if i > 0 {
+            out.buf.extend_from_slice(b", ");
+        }
+        let at =
+            i.checked_mul(chunk).and_then(|x| x.checked_add(first)).filter(|x| *x < a.len().max(1)).ok_or_else(bad)?;
+        if inner.is_empty() {
+            push_scalar(style, &a.get(at), &mut out.buf).ok_or_else(bad)?;
+            out.spill()?;
+        } else {
+            nested(a, inner, at, (style, bad), out)?;
+        }
+    }
+    out.buf.extend_from_slice(b" )");
     Ok(())
 }
 
-/// One element as the runtime prints it for element type `et`.
-fn scalar_text(e: &Engine, op: OpId, s: &Scalar, et: TypeId) -> Result<String> {
-    let unsupported = |t: &str| Error::at(op, ErrorKind::Unsupported(format!("vector.print of {t}")));
-    match (s, e.m.ctx.type_kind(et)) {
-        (Scalar::Int(i), TypeKind::Index) => Ok(u64_of(i).to_string()),
-        (Scalar::Int(i), TypeKind::Integer { width, signedness }) if *width <= 64 => {
-            if *width == 1 || *signedness == Signedness::Unsigned {
-                Ok(u64_of(i).to_string())
-            } else {
-                Ok(i.to_i64().unwrap_or(0).to_string())
-            }
+/// One element as the runtime prints it in `style`; `None` for a scalar
+/// of another kind.
+#[inline]
+fn push_scalar(style: Style, s: &Scalar, out: &mut Vec<u8>) -> Option<()> {
+    match (s, style) {
+        (Scalar::Float(f), Style::G) => push_g(*f, out),
+        (Scalar::Int(i), Style::Unsigned) => {
+            let _ = write!(out, "{}", u64_of(i));
         }
-        (Scalar::Float(f), TypeKind::Float(FloatKind::F16 | FloatKind::BF16 | FloatKind::F32 | FloatKind::F64)) => {
-            Ok(format_g(*f))
+        (Scalar::Int(i), Style::Signed) => {
+            let _ = write!(out, "{}", i.to_i64().unwrap_or(0));
         }
-        (Scalar::Float(f), TypeKind::Float(k)) if k.bit_width() <= 8 => Ok(format_apfloat(*f)),
-        // mlir-opt 22 rejects vector.print of complex; we print it as
-        // printMemrefC32/C64 print an element (`std::complex` through
-        // `std::ostream`: `(re,im)`, each part `%g`).
-        (Scalar::Complex(c), TypeKind::Complex(_)) => {
+        (Scalar::Float(f), Style::ApFloat) => push_apfloat(*f, out),
+        (Scalar::Complex(c), Style::Complex) => {
             let (re, im) = c.parts();
-            Ok(format!("({},{})", format_g(re), format_g(im)))
+            out.push(b'(');
+            push_g(re, out);
+            out.push(b',');
+            push_g(im, out);
+            out.push(b')');
         }
-        _ => Err(unsupported(&mlir_ir::printer::type_to_string(&e.m.ctx, et))),
+        _ => return None,
     }
+    Some(())
 }
 
 /// What a RunnerUtils memref function does.
@@ -921,19 +1194,20 @@ fn memref_call(e: &mut Engine, op: OpId, f: MemrefFn, name: &str, args: Vec<Valu
             Ok(Vec::new())
         }
         MemrefAction::Print => {
-            let mut out = Vec::new();
-            out.extend_from_slice(prefix.as_bytes());
-            out.extend_from_slice(memref_header(&m).as_bytes());
-            out.extend_from_slice(b" data = \n");
+            let mut out = Sink::new(&mut *e.out, op);
+            out.buf.extend_from_slice(prefix.as_bytes());
+            out.buf.extend_from_slice(memref_header(&m).as_bytes());
+            out.buf.extend_from_slice(b" data = \n");
             if m.rank() == 0 {
-                out.push(b'[');
+                out.buf.push(b'[');
             }
-            print_data(e, op, name, f.elem, &m, 0, m.offset, &mut out)?;
+            let p = DataPrinter { op, name, ce: f.elem, m: &m };
+            p.print(0, m.offset, &mut out)?;
             if m.rank() == 0 {
-                out.push(b']');
+                out.buf.push(b']');
             }
-            out.push(b'\n');
-            e.out.write_all(&out).map_err(io(op))?;
+            out.buf.push(b'\n');
+            out.finish()?;
             Ok(Vec::new())
         }
         MemrefAction::Verify => {
@@ -979,65 +1253,78 @@ fn c_elem_text(op: OpId, name: &str, ce: CElem, v: &Value, out: &mut Vec<u8>) ->
     match (ce, &s) {
         (CElem::I8, Scalar::Int(i)) => out.push(u64_of(i) as u8),
         (CElem::I16 | CElem::I32 | CElem::I64, Scalar::Int(i)) => {
-            out.extend(i.to_i64().ok_or_else(bad)?.to_string().bytes())
+            let _ = write!(out, "{}", i.to_i64().ok_or_else(bad)?);
         }
-        (CElem::Ind, Scalar::Int(i)) => out.extend(u64_of(i).to_string().bytes()),
-        (CElem::F16 | CElem::BF16 | CElem::F32 | CElem::F64, Scalar::Float(f)) => out.extend(format_g(*f).bytes()),
+        (CElem::Ind, Scalar::Int(i)) => {
+            let _ = write!(out, "{}", u64_of(i));
+        }
+        (CElem::F16 | CElem::BF16 | CElem::F32 | CElem::F64, Scalar::Float(f)) => push_g(*f, out),
         (CElem::C32 | CElem::C64, Scalar::Complex(c)) => {
             let (re, im) = c.parts();
-            out.extend(format!("({},{})", format_g(re), format_g(im)).bytes())
+            out.push(b'(');
+            push_g(re, out);
+            out.push(b',');
+            push_g(im, out);
+            out.push(b')');
         }
         _ => return Err(bad()),
     }
     Ok(())
 }
 
-/// `MemRefDataPrinter::print` of RunnerUtils.h: nested brackets, `, `
-/// plus indentation, a newline between rows of rank >= 2. Like the C++ code
-/// it reads the first element of every dimension even when its size is 0.
-#[allow(clippy::too_many_arguments)]
-fn print_data(
-    e: &Engine,
+/// `MemRefDataPrinter::print` of RunnerUtils.h for one print: the memref
+/// `m` as the C++ instantiation for `ce` prints it, called `name`.
+struct DataPrinter<'a> {
     op: OpId,
-    name: &str,
+    name: &'a str,
     ce: CElem,
-    m: &MemRef,
-    d: usize,
-    offset: i64,
-    out: &mut Vec<u8>,
-) -> Result<()> {
-    let rank = m.rank();
-    if d == rank {
-        let v = m.element_at(op, offset, name)?;
-        e.observe(op, &v, &format!("printed by @{name}"))?;
-        return c_elem_text(op, name, ce, &v, out);
-    }
-    let dim = rank - d;
-    let (n, stride) = (m.sizes[d], m.strides[d]);
-    let at = |i: i64| i.checked_mul(stride).and_then(|x| x.checked_add(offset)).ok_or_else(|| bad_arg(op, name));
-    let space = |out: &mut Vec<u8>| out.extend(std::iter::repeat_n(b' ', rank - dim + 1));
-    out.push(b'[');
-    print_data(e, op, name, ce, m, d + 1, offset, out)?;
-    if n <= 1 {
-        out.push(b']');
-        return Ok(());
-    }
-    out.extend_from_slice(b", ");
-    if dim > 1 {
-        out.push(b'\n');
-    }
-    for i in 1..n - 1 {
-        space(out);
-        print_data(e, op, name, ce, m, d + 1, at(i)?, out)?;
-        out.extend_from_slice(b", ");
-        if dim > 1 {
-            out.push(b'\n');
+    m: &'a MemRef,
+}
+
+impl DataPrinter<'_> {
+    /// Dims `d..` from element `offset`: nested brackets, `, ` plus
+    /// indentation, a newline between rows of rank >= 2, streamed into
+    /// `out`. Like the C++ code it reads the first element of every
+    /// dimension even when its size is 0.
+    fn print(&self, d: usize, offset: i64, out: &mut Sink) -> Result<()> {
+        let (op, name, m) = (self.op, self.name, self.m);
+        let rank = m.rank();
+        if d == rank {
+            let v = m.element_at(op, offset, name)?;
+            if let Some(p) = v.find_poison() {
+                let what = format!("printed by @{name}");
+                return Err(Error::at(op, ErrorKind::Poison { what, origin: p.0 }));
+            }
+            c_elem_text(op, name, self.ce, &v, &mut out.buf)?;
+            return out.spill();
         }
+        let dim = rank - d;
+        let (n, stride) = (m.sizes[d], m.strides[d]);
+        let at = |i: i64| i.checked_mul(stride).and_then(|x| x.checked_add(offset)).ok_or_else(|| bad_arg(op, name));
+        let space = |out: &mut Sink| out.buf.extend(std::iter::repeat_n(b' ', rank - dim + 1));
+        out.buf.push(b'[');
+        self.print(d + 1, offset, out)?;
+        if n <= 1 {
+            out.buf.push(b']');
+            return Ok(());
+        }
+        out.buf.extend_from_slice(b", ");
+        if dim > 1 {
+            out.buf.push(b'\n');
+        }
+        for i in 1..n - 1 {
+            space(out);
+            self.print(d + 1, at(i)?, out)?;
+            out.buf.extend_from_slice(b", ");
+            if dim > 1 {
+                out.buf.push(b'\n');
+            }
+        }
+        space(out);
+        self.print(d + 1, at(n - 1)?, out)?;
+        out.buf.push(b']');
+        Ok(())
     }
-    space(out);
-    print_data(e, op, name, ce, m, d + 1, at(n - 1)?, out)?;
-    out.push(b']');
-    Ok(())
 }
 
 /// `verifyMemRef`: -1 (and both headers on stderr) if offset, sizes or
@@ -1123,5 +1410,68 @@ mod tests {
         assert_eq!(format_g(f64v(f64::INFINITY)), "inf");
         assert_eq!(format_g(f64v(f64::NEG_INFINITY)), "-inf");
         assert_eq!(format_e(f64v(1.5)), "1.500000e+00");
+    }
+
+    /// The host C library's `%g` of `x` (glibc rounds exactly).
+    fn c_g(x: f64) -> String {
+        let mut buf = [0u8; 64];
+        // SAFETY: the buffer is 64 bytes and `snprintf` writes at most that.
+        let n = unsafe { libc::snprintf(buf.as_mut_ptr().cast(), buf.len(), c"%g".as_ptr(), x) };
+        String::from_utf8_lossy(&buf[..n as usize]).into_owned()
+    }
+
+    /// `format_g` agrees with C's `printf("%g")` on every f16 and bf16,
+    /// on f32 and f64 bit patterns from a fixed generator, on short
+    /// decimals and on the values on either side of each rounding and
+    /// notation boundary.
+    #[test]
+    fn percent_g_matches_printf() {
+        let check = |f: Float, x: f64| assert_eq!(format_g(f), c_g(x), "{:?} {x:e}", f.kind);
+        for b in 0..=u16::MAX {
+            let h = half::f16::from_bits(b);
+            check(float::from_bits(FloatKind::F16, u128::from(b)), f64::from(h.to_f32()));
+            let h = half::bf16::from_bits(b);
+            check(float::from_bits(FloatKind::BF16, u128::from(b)), f64::from(h.to_f32()));
+        }
+        let f32v = |x: f32| (float::from_bits(FloatKind::F32, u128::from(x.to_bits())), f64::from(x));
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for _ in 0..200_000 {
+            let r = next();
+            let (f, x) = f32v(f32::from_bits(r as u32));
+            check(f, x);
+            let x = f64::from_bits(r);
+            check(f64v(x), x);
+            // Doubles of magnitude 2^-100 to 2^100, where `six_digits` works.
+            let x = f64::from_bits((r & 0x800f_ffff_ffff_ffff) | ((924 + (r >> 52) % 200) << 52));
+            check(f64v(x), x);
+            // Values with few digits, where the exact mode is slowest.
+            let short = (r % 2_000_001) as f64 / 10f64.powi((r >> 40) as i32 % 12);
+            check(f64v(short), short);
+            let (f, x) = f32v(short as f32);
+            check(f, x);
+        }
+        for e in -40..40 {
+            // Exact ties at the seventh digit (1234565 is 1.23456e+06,
+            // to even) and values next to the notation boundaries.
+            let ties = [1234565.0, 1234575.0, 9999995.0, 1000005.0, 2.5, 0.15625, 1.0000005];
+            for m in ties.into_iter().chain([1.0, 9.999995, 9.9999949, 9.99999, 5.000005, 9.5, 999999.5, 0.99999949]) {
+                let x = m * 10f64.powi(e);
+                for y in [x, x.next_up(), x.next_down(), -x] {
+                    check(f64v(y), y);
+                    let (f, z) = f32v(y as f32);
+                    check(f, z);
+                }
+            }
+        }
+        // The fast path decides the usual values and leaves ties.
+        assert_eq!(six_digits(0.37), Some((370_000, -1)));
+        assert_eq!(six_digits(999_999.7), Some((100_000, 6)));
+        assert_eq!(six_digits(1_234_565.0), None);
     }
 }

@@ -18,7 +18,9 @@ use mlir_ir::ops::TensorOp;
 use mlir_ir::types::{TypeId, TypeKind, DYNAMIC};
 use std::rc::Rc;
 
-use crate::operands::{array, count, dense, dense_error, filled, i64s, index_or_poison, next_index, scalars};
+use crate::operands::{
+    array, count, dense, dense_error, dense_owned, filled, i64s, index_or_poison, next_index, scalars,
+};
 
 /// Executes one tensor op.
 pub fn exec(e: &mut Engine, fr: &mut Frame, op: OpId, kind: TensorOp) -> Result<Flow> {
@@ -221,16 +223,20 @@ fn extract(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     e.assign(fr, op, Value::from_scalar(t.get(i)))
 }
 
-/// `tensor.insert %x into %t[%i..]`; out of bounds is UB.
+/// `tensor.insert %x into %t[%i..]`; out of bounds is UB. The result is
+/// `%t` updated in place when this is its last read (and no other value
+/// shares it), else a copy.
 fn insert(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let x = e.arg(fr, op, 0)?.scalar().ok_or_else(|| Error::unverified(op, "insert of a non-scalar"))?;
-    let t = dense(e, fr, op, 1)?;
-    let idx = indices(e, fr, op, 2..e.m.operands(op).len())?;
-    let p = position(e, op, &idx, t.shape(), e.operand_type(op, 1))?;
-    let i = t.linear(&p).ok_or_else(|| Error::unverified(op, "bad index"))?;
-    let mut out = (*t).clone();
-    out.set(i, &x).map_err(|k| Error::unverified(op, format!("insert: {k:?}")))?;
-    e.assign(fr, op, Value::Array(Rc::new(out)))
+    let i = {
+        let t = dense(e, fr, op, 1)?;
+        let idx = indices(e, fr, op, 2..e.m.operands(op).len())?;
+        let p = position(e, op, &idx, t.shape(), e.operand_type(op, 1))?;
+        t.linear(&p).ok_or_else(|| Error::unverified(op, "bad index"))?
+    };
+    let mut t = dense_owned(e, fr, op, 1)?;
+    e.unique(op, &mut t)?.set(i, &x).map_err(|k| Error::unverified(op, format!("insert: {k:?}")))?;
+    e.assign(fr, op, Value::Array(t))
 }
 
 /// `tensor.dim %t, %i`; an index outside the rank is UB.
@@ -445,17 +451,26 @@ fn insert_slice(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let r = ranges(e, op)?;
     let [_, _, ro, rs, rt] = r.as_slice() else { return Err(Error::unverified(op, "bad operand segments")) };
     let src = dense(e, fr, op, 0)?;
-    let dest = dense(e, fr, op, 1)?;
     let offsets = mixed(e, fr, op, "static_offsets", ro.clone())?;
     let sizes = sizes_of(op, &mixed(e, fr, op, "static_sizes", rs.clone())?)?;
     let strides = mixed(e, fr, op, "static_strides", rt.clone())?;
-    let out = inserted(op, &src, &dest, &offsets, &sizes, &strides)?;
-    e.assign(fr, op, out)
+    let pos = slice_into(op, &src, &*dense(e, fr, op, 1)?, &offsets, &sizes, &strides)?;
+    // In place when this is the destination's last read.
+    let mut dest = dense_owned(e, fr, op, 1)?;
+    e.unique(op, &mut dest)?.scatter_in_place(&pos, &src).map_err(|x| dense_error(op, x))?;
+    e.assign(fr, op, Value::Array(dest))
 }
 
-/// `dest` with `src` written over the slice (`insert_slice` and
-/// `parallel_insert_slice`).
-fn inserted(op: OpId, src: &Dense, dest: &Dense, offsets: &[i64], sizes: &[usize], strides: &[i64]) -> Result<Value> {
+/// The positions in `dest` of the slice `src` is written over
+/// (`insert_slice` and `parallel_insert_slice`).
+fn slice_into(
+    op: OpId,
+    src: &Dense,
+    dest: &Dense,
+    offsets: &[i64],
+    sizes: &[usize],
+    strides: &[i64],
+) -> Result<Vec<usize>> {
     let pos = slice_linear(op, offsets, sizes, strides, dest.shape())?;
     if pos.len() != src.len() {
         return Err(Error::at(
@@ -463,8 +478,7 @@ fn inserted(op: OpId, src: &Dense, dest: &Dense, offsets: &[i64], sizes: &[usize
             ErrorKind::Ub(format!("source of shape {:?} does not fill a slice of sizes {sizes:?}", src.shape())),
         ));
     }
-    let out = dest.scatter(&pos, src).map_err(|x| dense_error(op, x))?;
-    Ok(Value::Array(Rc::new(out)))
+    Ok(pos)
 }
 
 /// `tensor.parallel_insert_slice %src into %dest[..][..][..]`, run by
@@ -481,8 +495,9 @@ fn parallel_insert_slice(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let Value::Array(cur) = e.get(fr, dest).clone() else {
         return Err(Error::unverified(op, "destination is not a tensor"));
     };
-    let new = inserted(op, &src, &cur, &offsets, &sizes, &strides)?;
-    e.set(fr, dest, new);
+    let pos = slice_into(op, &src, &cur, &offsets, &sizes, &strides)?;
+    let new = cur.scatter(&pos, &src).map_err(|x| dense_error(op, x))?;
+    e.set(fr, dest, Value::Array(Rc::new(new)));
     Ok(Flow::Next)
 }
 
@@ -675,8 +690,11 @@ fn scatter(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     if at.len() != src.len() {
         return Err(Error::unverified(op, "the scatter source does not match its coordinates' slices"));
     }
-    let v = dest.scatter(&at, &src).map_err(|x| dense_error(op, x))?;
-    e.assign(fr, op, Value::Array(Rc::new(v)))
+    // In place when this is the destination's last read.
+    drop(dest);
+    let mut dest = dense_owned(e, fr, op, 1)?;
+    e.unique(op, &mut dest)?.scatter_in_place(&at, &src).map_err(|x| dense_error(op, x))?;
+    e.assign(fr, op, Value::Array(dest))
 }
 
 #[cfg(test)]

@@ -549,7 +549,7 @@ impl Engine<'_> {
         // One or two values (a yield's, a loop-carried pair of a branch)
         // are the common cases: unrolled, with no loop to set up.
         match *pairs {
-            [(s, d)] => return copy_slot(fr, s, d),
+            [(s, d)] if !c.temp => return copy_slot(fr, s, d),
             [(s0, d0), (s1, d1)] if !c.temp => {
                 copy_slot(fr, s0, d0);
                 return copy_slot(fr, s1, d1);
@@ -562,8 +562,20 @@ impl Engine<'_> {
             }
             _ => {}
         }
+        // Through the buffer: every source read before any destination is
+        // written; a pair that moves its tensor (the copy is its last read,
+        // `Code::moved`) takes it out of its slot. Translated code runs only
+        // unobserved, so nothing shows the slot.
         self.scratch.clear();
-        self.scratch.extend(pairs.iter().map(|&(s, _)| at(fr, s).clone()));
+        let moved = if c.moves { code.moved.get(c.start as usize..).unwrap_or(&[]) } else { &[] };
+        for (k, &(s, _)) in pairs.iter().enumerate() {
+            let v = if moved.get(k) == Some(&true) {
+                std::mem::replace(at_mut(fr, s), Value::Opaque)
+            } else {
+                at(fr, s).clone()
+            };
+            self.scratch.push(v);
+        }
         for (&(_, d), v) in pairs.iter().zip(self.scratch.drain(..)) {
             *at_mut(fr, d) = v;
         }

@@ -8,7 +8,8 @@
 //! mlir-opt's region builders do); their inputs, outputs and indexing maps
 //! are `mlir_ir::linalg`'s, the same the verifier checked.
 //!
-//! Tensor outputs are updated copies (value semantics); memref outputs
+//! Tensor outputs are updated copies (value semantics), or the output
+//! itself where the op is its last read (`crate::last_use`); memref outputs
 //! are written in place, element by element through the memref's own
 //! checked accesses, so an out-of-bounds window is memory UB at the op.
 
@@ -40,8 +41,9 @@ pub fn exec(e: &mut Engine, fr: &mut Frame, op: OpId, kind: LinalgOp) -> Result<
 enum Operand {
     /// A scalar (`linalg.fill`'s value): read at every point.
     Scalar(Value),
-    /// A tensor: inputs are read; an output is copied on its first write
-    /// (value semantics) and updated in that copy.
+    /// A tensor: inputs are read; an output is copied before the first
+    /// point if anything else holds it (value semantics, `Engine::unique`)
+    /// and updated in place.
     Tensor(Rc<Dense>),
     /// A memref: read and written in place.
     Memref(Rc<MemRef>),
@@ -103,7 +105,10 @@ fn structured(e: &mut Engine, fr: &mut Frame, op: OpId, kind: LinalgOp) -> Resul
     let n_in = mlir_ir::linalg::input_count(e.m, op, kind).ok_or_else(|| Error::unverified(op, "operand split"))?;
     let n_out = e.m.operands(op).len() - n_in;
     let mut operands = Vec::with_capacity(n_in + n_out);
-    for v in e.args(fr, op) {
+    // An output tensor this op reads last is taken from its slot, so that
+    // it is updated in place when nothing else holds it.
+    for i in 0..n_in + n_out {
+        let v = if i < n_in { e.arg(fr, op, i)?.clone() } else { e.take_arg(fr, op, i)? };
         operands.push(match v {
             Value::Array(d) => Operand::Tensor(d),
             Value::Memref(m) => Operand::Memref(m),
@@ -138,6 +143,12 @@ fn structured(e: &mut Engine, fr: &mut Frame, op: OpId, kind: LinalgOp) -> Resul
     let points = ranges.iter().try_fold(1u64, |a, r| a.checked_mul(u64::try_from(*r).unwrap_or(0)));
     e.charge(op, points.unwrap_or(u64::MAX).saturating_sub(1))?;
     if ranges.iter().all(|r| *r > 0) {
+        // Either loop writes outputs that are this op's alone.
+        for o in &mut operands[n_in..] {
+            if let Operand::Tensor(d) = o {
+                e.unique(op, d)?;
+            }
+        }
         if let Some(b) = e.body(op, body)? {
             let used: Vec<bool> = e.m.args(block).map(|a| used_in(e, body, a)).collect();
             let nest = points::Nest {

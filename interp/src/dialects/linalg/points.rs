@@ -97,6 +97,7 @@ pub(super) fn run(e: &mut Engine, fr: &mut Frame, nest: &Nest<'_>, operands: &mu
         walks[k].mem = match o {
             Operand::Scalar(_) => return Err(Error::unverified(nest.op, "a scalar output")),
             Operand::Tensor(d) => {
+                // Unique already (`Engine::unique`): this copies nothing.
                 let d: &mut Dense = Rc::make_mut(d);
                 if clears[j] && d.has_poison() && !d.unpoison_all() {
                     return Err(Error::unverified(nest.op, "an output tensor without bytes"));
