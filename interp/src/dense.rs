@@ -227,12 +227,17 @@ impl Dense {
             }
             put_le(r.bits, out);
         }
-        Some(Dense {
-            shape: a.shape.clone(),
-            lane: a.lane,
-            bytes: bytes.into_boxed_slice(),
-            poison: PoisonRuns::default(),
-        })
+        Some(a.with_bytes(a.lane, bytes))
+    }
+
+    /// Two arrays a host lane loop takes: one shape, one lane, no poison.
+    fn plain_pair(a: &Dense, b: &Dense) -> bool {
+        a.shape == b.shape && a.lane == b.lane && a.poison.is_empty() && b.poison.is_empty()
+    }
+
+    /// A value of this shape whose lanes of `lane` are `bytes`, none poison.
+    fn with_bytes(&self, lane: Lane, bytes: Vec<u8>) -> Dense {
+        Dense { shape: self.shape.clone(), lane, bytes: bytes.into_boxed_slice(), poison: PoisonRuns::default() }
     }
 
     /// `a op b` lane by lane on two same-shaped f32 or f64 arrays without
@@ -243,7 +248,7 @@ impl Dense {
     pub fn host2(a: &Dense, b: &Dense, op: crate::float::host::Bin) -> Option<Dense> {
         use crate::float::host::Bin;
         use crate::float::FloatKind;
-        if a.shape != b.shape || a.lane != b.lane || !a.poison.is_empty() || !b.poison.is_empty() {
+        if !Dense::plain_pair(a, b) {
             return None;
         }
         let Lane::Float(kind @ (FloatKind::F32 | FloatKind::F64)) = a.lane else { return None };
@@ -280,12 +285,7 @@ impl Dense {
                 }
             }
         }
-        Some(Dense {
-            shape: a.shape.clone(),
-            lane: a.lane,
-            bytes: bytes.into_boxed_slice(),
-            poison: PoisonRuns::default(),
-        })
+        Some(a.with_bytes(a.lane, bytes))
     }
 
     /// Wrapping `a op b` lane by lane on two same-shaped arrays of 8-, 16-,
@@ -294,7 +294,7 @@ impl Dense {
     /// semantics do), in a loop the compiler vectorizes. `None` when the
     /// operands do not qualify.
     pub fn host_int2(a: &Dense, b: &Dense, op: IntBin) -> Option<Dense> {
-        if a.shape != b.shape || a.lane != b.lane || !a.poison.is_empty() || !b.poison.is_empty() {
+        if !Dense::plain_pair(a, b) {
             return None;
         }
         let mut bytes = vec![0u8; a.bytes.len()];
@@ -318,12 +318,7 @@ impl Dense {
             Lane::Int(64) => lanes!(u64),
             _ => return None,
         }
-        Some(Dense {
-            shape: a.shape.clone(),
-            lane: a.lane,
-            bytes: bytes.into_boxed_slice(),
-            poison: PoisonRuns::default(),
-        })
+        Some(a.with_bytes(a.lane, bytes))
     }
 
     /// `cmpf` with predicate `pred` (`arith.cmpf`'s enum order) lane by
@@ -333,7 +328,7 @@ impl Dense {
     /// qualify.
     pub fn host_cmpf(a: &Dense, b: &Dense, pred: u8) -> Option<Dense> {
         use crate::float::FloatKind;
-        if a.shape != b.shape || a.lane != b.lane || !a.poison.is_empty() || !b.poison.is_empty() {
+        if !Dense::plain_pair(a, b) {
             return None;
         }
         let Lane::Float(kind @ (FloatKind::F32 | FloatKind::F64)) = a.lane else { return None };
@@ -375,12 +370,7 @@ impl Dense {
         } else {
             lanes!(f64)
         }
-        Some(Dense {
-            shape: a.shape.clone(),
-            lane: Lane::Int(1),
-            bytes: bytes.into_boxed_slice(),
-            poison: PoisonRuns::default(),
-        })
+        Some(a.with_bytes(Lane::Int(1), bytes))
     }
 
     /// Elementwise `c ? t : f` for an `i1` array `c` without poison and
