@@ -1280,8 +1280,8 @@ impl<'m> Engine<'m> {
         Ok(Some(Body { block, args }))
     }
 
-    /// Runs `body` once, its arguments already in their slots (written
-    /// with [`Engine::slot_mut`]); what it yields is then
+    /// Runs `body` once, its arguments already in their slots
+    /// ([`Body::args`], found with [`Engine::slot_of`]); what it yields is then
     /// [`Engine::exit_value`]. The body's ops spend their fuel as they
     /// would in [`Engine::run_region`].
     #[inline]
