@@ -70,6 +70,9 @@ pub(super) fn run(e: &mut Engine, fr: &mut Frame, nest: &Nest<'_>, operands: &mu
         return Ok(false);
     }
     let Some(mut walks) = plan(nest, operands) else { return Ok(false) };
+    if nest.body.args.len() > walks.len() || nest.used.len() != nest.body.args.len() {
+        return Ok(false);
+    }
     let n_out = operands.len() - nest.n_in;
     // An output every point writes and the body does not read starts
     // without its poison (a `tensor.empty`'s): each element is written.
@@ -250,33 +253,35 @@ fn walk(
         return None;
     }
     // The extremes of a linear form over the box of points: each loop at
-    // 0 or at its last value, whichever lowers or raises it.
-    let span = |c: &[i64], k: i128| -> (i128, i128) {
-        c.iter().zip(ranges).fold((k, k), |(lo, hi), (c, r)| {
-            let v = i128::from(*c) * i128::from(r - 1);
-            (lo + v.min(0), hi + v.max(0))
+    // 0 or at its last value, whichever lowers or raises it. Checked
+    // throughout: a form too large for i128 declines the plan.
+    let span = |c: &[i64], k: i128| -> Option<(i128, i128)> {
+        c.iter().zip(ranges).try_fold((k, k), |(lo, hi), (c, r)| {
+            let v = i128::from(*c).checked_mul(i128::from(r - 1))?;
+            Some((lo.checked_add(v.min(0))?, hi.checked_add(v.max(0))?))
         })
     };
     let n = ranges.len();
     let (mut first, mut step) = (i128::from(offset), vec![0i128; n]);
     for ((c, k), (size, stride)) in lin.iter().zip(sizes.iter().zip(strides)) {
-        let (lo, hi) = span(c, i128::from(*k));
+        let (lo, hi) = span(c, i128::from(*k))?;
         if lo < 0 || hi >= i128::from(*size) || c.len() != n {
             return None;
         }
-        first += i128::from(*stride) * i128::from(*k);
+        first = first.checked_add(i128::from(*stride).checked_mul(i128::from(*k))?)?;
         for (s, c) in step.iter_mut().zip(c) {
-            *s += i128::from(*stride) * i128::from(*c);
+            *s = s.checked_add(i128::from(*stride).checked_mul(i128::from(*c))?)?;
         }
     }
     let (eb128, base) = (eb as i128, i128::from(base));
-    let bytes: Vec<i64> = step.iter().map(|s| i64::try_from(s * eb128).ok()).collect::<Option<_>>()?;
-    let (lo, hi) = span(&bytes, base + first * eb128);
-    if lo < 0 || hi + eb128 > len as i128 {
+    let bytes: Vec<i64> = step.iter().map(|s| i64::try_from(s.checked_mul(eb128)?).ok()).collect::<Option<_>>()?;
+    let at = base.checked_add(first.checked_mul(eb128)?)?;
+    let (lo, hi) = span(&bytes, at)?;
+    if lo < 0 || hi.checked_add(eb128)? > len as i128 {
         return None;
     }
     let step = bytes.iter().map(|s| isize::try_from(*s).ok()).collect::<Option<_>>()?;
-    Some(Walk { mem: NONE, scalar: None, at: isize::try_from(base + first * eb128).ok()?, step, lane, eb })
+    Some(Walk { mem: NONE, scalar: None, at: isize::try_from(at).ok()?, step, lane, eb })
 }
 
 /// Steps `point` to the next point (last loop fastest) and every walk's
