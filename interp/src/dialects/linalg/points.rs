@@ -577,7 +577,7 @@ impl Kernel {
             }
             Kernel::MulAdd { kind, a, b, c, acc_first } => {
                 let f = |acc: u64, x: u64, y: u64| mul_add(kind, acc, x, y, acc_first);
-                fold(nest, walks, [(src(a)?, a), (src(b)?, b)], (out, c), kind, f)
+                fold(nest, walks, ((src(a)?, a), Some((src(b)?, b))), (out, c), kind, f)
             }
             Kernel::Bin { kind, f, x, y } => {
                 let g = |k: FloatKind, x: u64, y: u64| apply(f, k, x, y);
@@ -586,10 +586,10 @@ impl Kernel {
                 let at = |k: usize| if k == o { Side::Out } else { Side::In };
                 match (at(x), at(y)) {
                     (Side::Out, Side::In) => {
-                        fold(nest, walks, [(src(y)?, y), (src(y)?, y)], (out, o), kind, |acc, v, _| g(kind, acc, v))
+                        fold(nest, walks, ((src(y)?, y), None), (out, o), kind, |acc, v, _| g(kind, acc, v))
                     }
                     (Side::In, Side::Out) => {
-                        fold(nest, walks, [(src(x)?, x), (src(x)?, x)], (out, o), kind, |acc, v, _| g(kind, v, acc))
+                        fold(nest, walks, ((src(x)?, x), None), (out, o), kind, |acc, v, _| g(kind, v, acc))
                     }
                     (Side::In, Side::In) => {
                         map2(nest, walks, [(src(x)?, x), (src(y)?, y)], (out, o), kind, |u, v| g(kind, u, v))
@@ -698,30 +698,37 @@ fn store(op: OpId, b: &mut [u8], p: isize, kind: FloatKind, v: u64) -> Result<()
     Ok(())
 }
 
-/// Every point of `out = f(out, x, y)`, inputs `ins` (memory, operand),
-/// output `(memory, operand)`. When the output does not move with the
+/// Every point of `out = f(out, x, y)`, inputs `x` and (for a body that
+/// reads two) `y` as (memory, operand), output `(memory, operand)`; `f`
+/// gets 0 for a missing `y`. When the output does not move with the
 /// innermost loop (a reduction there), its element stays in a register
 /// across that loop: nothing else reads or writes it meanwhile.
+#[allow(clippy::type_complexity)]
 fn fold(
     nest: &Nest<'_>,
     walks: &[Walk],
-    ins: [(&[u8], usize); 2],
+    ((xb, x), second): ((&[u8], usize), Option<(&[u8], usize)>),
     (out, o): (&mut [u8], usize),
     kind: FloatKind,
     f: impl Fn(u64, u64, u64) -> u64,
 ) -> Result<()> {
     let op = nest.op;
-    let [(xb, x), (yb, y)] = ins;
-    let (wx, wy, wo) = (&walks[x], &walks[y], &walks[o]);
+    let (wx, wo) = (&walks[x], &walks[o]);
+    let wy = second.map_or(wx, |(_, y)| &walks[y]);
     let last = nest.ranges.len() - 1;
     let n = nest.ranges[last];
     let (sx, sy, so) = (wx.step[last], wy.step[last], wo.step[last]);
+    // The second input's element, or 0 when the body reads one input.
+    let at = |py: isize| match second {
+        Some((yb, _)) => load(op, yb, py, kind),
+        None => Ok(0),
+    };
     rows(nest, [wx, wy, wo], |[px, py, po]| {
         let (mut px, mut py) = (px, py);
         if so == 0 {
             let mut acc = load(op, out, po, kind)?;
             for _ in 0..n {
-                acc = f(acc, load(op, xb, px, kind)?, load(op, yb, py, kind)?);
+                acc = f(acc, load(op, xb, px, kind)?, at(py)?);
                 px += sx;
                 py += sy;
             }
@@ -729,7 +736,7 @@ fn fold(
         } else {
             let mut po = po;
             for _ in 0..n {
-                let v = f(load(op, out, po, kind)?, load(op, xb, px, kind)?, load(op, yb, py, kind)?);
+                let v = f(load(op, out, po, kind)?, load(op, xb, px, kind)?, at(py)?);
                 store(op, out, po, kind, v)?;
                 px += sx;
                 py += sy;
