@@ -79,10 +79,10 @@ pub struct Span {
 
 /// The block-argument copies of a branch: `(from, to)` slot pairs in
 /// [`Code::pairs`]; `temp` when a later copy reads a slot an earlier one
-/// writes, so the copies go through a buffer to stay parallel, when a
+/// writes, so the copies go through a buffer to stay parallel, or when a
 /// slot may hold a scalar out of line (which the buffer's assignments
-/// drop, where the direct copy of a scalar would not), or when a copy
-/// moves its value (`moves`).
+/// drop, where the direct copy of a scalar would not). A pair may move
+/// its value instead of copying it ([`Code::moved`]).
 #[derive(Clone, Copy, Debug)]
 pub struct Copies {
     /// First pair.
@@ -91,10 +91,6 @@ pub struct Copies {
     pub len: u16,
     /// The copies need a buffer.
     pub temp: bool,
-    /// Some pairs move their value (the copy is its tensor's last read,
-    /// [`Code::moved`]): `temp` is set too, and the buffered copy takes
-    /// those values out of their slots.
-    pub moves: bool,
 }
 
 /// A float operation the fast path computes: `addf`, `subf`, `mulf`, `divf`.
@@ -836,12 +832,11 @@ impl Translator<'_> {
         let last = self.inp.aux[op.0 as usize].last;
         let moved: Vec<bool> = range.map(|i| i < 64 && last & (1 << i) != 0).collect();
         let overlap = pairs.iter().enumerate().any(|(i, (_, d))| pairs[i + 1..].iter().any(|(s, _)| s == d));
-        let moves = moved.contains(&true);
-        let temp = overlap || moves || vals.iter().any(|v| may_be_out_of_line(self.m, self.m.type_of(*v)));
+        let temp = overlap || vals.iter().any(|v| may_be_out_of_line(self.m, self.m.type_of(*v)));
         let start = self.code.pairs.len() as u32;
         self.code.pairs.extend(pairs);
         self.code.moved.extend(moved);
-        Some(Copies { start, len: u16::try_from(vals.len()).ok()?, temp, moves })
+        Some(Copies { start, len: u16::try_from(vals.len()).ok()?, temp })
     }
 
     fn cond_br(&mut self, op: OpId) -> Option<Inst> {

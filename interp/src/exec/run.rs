@@ -110,6 +110,15 @@ fn pairs(code: &Code, c: Copies) -> &[(Slot, Slot)] {
 /// (`Copies::temp`), so that old value is a scalar or nothing yet.
 #[inline(always)]
 fn copy_slot(fr: &mut Frame, s: Slot, d: Slot) {
+    copy_pair(fr, s, d, None);
+}
+
+/// [`copy_slot`] for a pair of a branch's copies, `moved` its entry of
+/// [`Code::moved`]: a value that is not a scalar is then taken out of
+/// `s` (the copy is its last read), so that an op updating it later finds
+/// no other owner. Only a pair that is not a scalar looks at `moved`.
+#[inline(always)]
+fn copy_pair(fr: &mut Frame, s: Slot, d: Slot, moved: Option<&bool>) {
     let src: *const Value = at(fr, s);
     // SAFETY: `src` points into `fr` (see `at`) and no reference to it is
     // live while `at_mut`'s is. A `Value::Scalar` owns nothing, so its
@@ -118,6 +127,9 @@ fn copy_slot(fr: &mut Frame, s: Slot, d: Slot) {
     unsafe {
         if matches!(*src, Value::Scalar(_)) {
             std::ptr::copy(src, at_mut(fr, d), 1);
+        } else if moved == Some(&true) {
+            let v = std::mem::replace(at_mut(fr, s), Value::Opaque);
+            *at_mut(fr, d) = v;
         } else {
             *at_mut(fr, d) = (*src).clone();
         }
@@ -546,28 +558,35 @@ impl Engine<'_> {
     #[inline(always)]
     fn copy(&mut self, fr: &mut Frame, code: &Code, c: Copies) {
         let pairs = pairs(code, c);
+        let moved = |k: u32| code.moved.get(k as usize);
         // One or two values (a yield's, a loop-carried pair of a branch)
         // are the common cases: unrolled, with no loop to set up.
         match *pairs {
-            [(s, d)] if !c.temp => return copy_slot(fr, s, d),
+            [(s, d)] if !c.temp => copy_pair(fr, s, d, moved(c.start)),
             [(s0, d0), (s1, d1)] if !c.temp => {
-                copy_slot(fr, s0, d0);
-                return copy_slot(fr, s1, d1);
+                copy_pair(fr, s0, d0, moved(c.start));
+                copy_pair(fr, s1, d1, moved(c.start + 1));
             }
             _ if !c.temp => {
-                for &(s, d) in pairs {
-                    copy_slot(fr, s, d);
+                for (k, &(s, d)) in (c.start..).zip(pairs) {
+                    copy_pair(fr, s, d, moved(k));
                 }
-                return;
             }
-            _ => {}
+            _ => self.copy_buffered(fr, code, c),
         }
-        // Through the buffer: every source read before any destination is
-        // written; a pair that moves its tensor (the copy is its last read,
-        // `Code::moved`) takes it out of its slot. Translated code runs only
-        // unobserved, so nothing shows the slot.
+    }
+
+    /// The copies of `c` through the buffer (`c.temp`): every source read
+    /// before any destination is written, and a pair that moves its value
+    /// (the copy is its last read, `Code::moved`) takes it out of its
+    /// slot. Translated code runs only unobserved, so nothing shows the
+    /// slot. Out of line, so that the direct copies above stay small where
+    /// they are inlined into every branch.
+    #[inline(never)]
+    fn copy_buffered(&mut self, fr: &mut Frame, code: &Code, c: Copies) {
+        let pairs = pairs(code, c);
+        let moved = code.moved.get(c.start as usize..).unwrap_or(&[]);
         self.scratch.clear();
-        let moved = if c.moves { code.moved.get(c.start as usize..).unwrap_or(&[]) } else { &[] };
         for (k, &(s, _)) in pairs.iter().enumerate() {
             let v = if moved.get(k) == Some(&true) {
                 std::mem::replace(at_mut(fr, s), Value::Opaque)
