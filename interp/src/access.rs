@@ -137,6 +137,83 @@ impl MemRef {
         out.finish().map_err(|x| self.dense_error(at, what, x))
     }
 
+    /// The block of scalar elements at `base` of `shape` over the view's
+    /// trailing dims (`crate::block`), as one value, when nothing about it
+    /// needs reporting: a strided view of a live buffer whose every byte is
+    /// written and none poison, every element in bounds. Rows are copied
+    /// as bytes. `None` sends the access down the per-element path, which
+    /// reports what is wrong or reads the poison.
+    pub fn read_block(&self, base: &[i64], shape: &[usize]) -> Option<Dense> {
+        let (blk, eb) = self.block(base, shape)?;
+        let b = self.buf.borrow();
+        if !b.clean() {
+            return None;
+        }
+        self.block_bytes(&blk, eb, b.len())?;
+        let mut out = Vec::with_capacity(blk.starts.len() * blk.len * eb);
+        for &start in &blk.starts {
+            // In range: `block_bytes` bounded every element.
+            let at = self.base + start as usize * eb;
+            if blk.step == 1 {
+                out.extend_from_slice(&b.data[at..at + blk.len * eb]);
+            } else {
+                for k in 0..blk.len as i64 {
+                    let at = (at as i64 + k * blk.step * eb as i64) as usize;
+                    out.extend_from_slice(&b.data[at..at + eb]);
+                }
+            }
+        }
+        Dense::from_le_bytes(shape, self.elem.lane, out).ok()
+    }
+
+    /// Writes `v` (shaped like a block of [`MemRef::read_block`], of the
+    /// element's lane, no poison) at `base`, when nothing about it needs
+    /// reporting: a strided view of a live, writable buffer, every element
+    /// in bounds. False when it wrote nothing: the per-element path then
+    /// stores or reports.
+    pub fn write_block(&self, base: &[i64], v: &Dense) -> bool {
+        if v.lane() != self.elem.lane || v.has_poison() {
+            return false;
+        }
+        let Some((blk, eb)) = self.block(base, v.shape()) else { return false };
+        let mut b = self.buf.borrow_mut();
+        if b.freed.is_some() || b.read_only.is_some() || self.block_bytes(&blk, eb, b.len()).is_none() {
+            return false;
+        }
+        let row = blk.len * eb;
+        for (&start, src) in blk.starts.iter().zip(v.bytes().chunks_exact(row)) {
+            let at = self.base + start as usize * eb;
+            if blk.step == 1 {
+                b.data[at..at + row].copy_from_slice(src);
+                b.mark_written(at, row);
+            } else {
+                for (k, lane) in src.chunks_exact(eb).enumerate() {
+                    let at = (at as i64 + k as i64 * blk.step * eb as i64) as usize;
+                    b.data[at..at + eb].copy_from_slice(lane);
+                    b.mark_written(at, eb);
+                }
+            }
+        }
+        true
+    }
+
+    /// The rows of the block at `base` of `shape` in a strided view of
+    /// scalars, with the element's size.
+    fn block(&self, base: &[i64], shape: &[usize]) -> Option<(crate::block::Block, usize)> {
+        let eb = self.elem.scalar_bytes;
+        if self.map.is_some() || eb == 0 || !self.elem.vshape.is_empty() {
+            return None;
+        }
+        Some((crate::block::of(&self.sizes, &self.strides, self.offset, base, shape)?, eb))
+    }
+
+    /// `Some` when every element of `blk` lies in a buffer of `len` bytes.
+    fn block_bytes(&self, blk: &crate::block::Block, eb: usize, len: usize) -> Option<()> {
+        let byte = |lin: i64| usize::try_from(lin).ok()?.checked_mul(eb)?.checked_add(self.base);
+        byte(blk.lo)?;
+        (byte(blk.hi)?.checked_add(eb)? <= len).then_some(())
+    }
+
     /// The error for a dense value `what` could not build.
     fn dense_error(&self, at: OpId, what: &str, e: DenseError) -> Error {
         match e {

@@ -230,6 +230,49 @@ impl Dense {
         Some(a.with_bytes(a.lane, bytes))
     }
 
+    /// The block at `base` of `shape` over this tensor's trailing dims
+    /// (`crate::block`), rows copied as bytes, when every element is in
+    /// bounds and none is poison; `None` sends the access down the
+    /// per-element path.
+    pub fn read_block(&self, base: &[i64], shape: &[usize]) -> Option<Dense> {
+        let (blk, n) = self.rows(base, shape)?;
+        if !self.poison.is_empty() {
+            return None;
+        }
+        let mut out = Vec::with_capacity(blk.starts.len() * blk.len * n);
+        for &start in &blk.starts {
+            let at = start as usize * n;
+            out.extend_from_slice(self.bytes.get(at..at + blk.len * n)?);
+        }
+        Dense::from_le_bytes(shape, self.lane, out).ok()
+    }
+
+    /// Writes `v` (of this tensor's lane, no poison) as the block at
+    /// `base` (see [`Dense::read_block`]); false when it wrote nothing.
+    pub fn write_block(&mut self, base: &[i64], v: &Dense) -> bool {
+        if v.lane != self.lane || !v.poison.is_empty() {
+            return false;
+        }
+        let Some((blk, n)) = self.rows(base, &v.shape) else { return false };
+        let row = blk.len * n;
+        for (&start, src) in blk.starts.iter().zip(v.bytes.chunks_exact(row)) {
+            let at = start as usize * n;
+            let Some(dst) = self.bytes.get_mut(at..at + row) else { return false };
+            dst.copy_from_slice(src);
+            self.poison.clear(at / n, blk.len);
+        }
+        true
+    }
+
+    /// The rows of the block at `base` of `shape` in this row-major
+    /// tensor, with the lane's size in bytes.
+    fn rows(&self, base: &[i64], shape: &[usize]) -> Option<(crate::block::Block, usize)> {
+        let sizes: Vec<i64> = self.shape.iter().map(|d| i64::try_from(*d).ok()).collect::<Option<_>>()?;
+        let strides: Vec<i64> =
+            row_major_strides(&self.shape).iter().map(|s| i64::try_from(*s).ok()).collect::<Option<_>>()?;
+        Some((crate::block::of(&sizes, &strides, 0, base, shape)?, self.lane.bytes()))
+    }
+
     /// Two arrays a host lane loop takes: one shape, one lane, no poison.
     fn plain_pair(a: &Dense, b: &Dense) -> bool {
         a.shape == b.shape && a.lane == b.lane && a.poison.is_empty() && b.poison.is_empty()

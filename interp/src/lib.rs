@@ -34,6 +34,7 @@
 mod access;
 mod api;
 mod args;
+mod block;
 #[doc(hidden)]
 pub mod cli;
 mod code;

@@ -1309,6 +1309,33 @@ impl Place {
         }
     }
 
+    /// The scalar elements at `base` + every position of `shape` on the
+    /// trailing dims, as one value, when none needs a report or is poison
+    /// (`MemRef::read_block`, `Dense::read_block`); `None` leaves the
+    /// access to the per-element path, as does an observer (the tests
+    /// compare both paths that way).
+    fn read_block(&self, e: &Engine, base: &[i64], shape: &[usize]) -> Option<Dense> {
+        if e.observer.is_some() {
+            return None;
+        }
+        match self {
+            Place::Mem(m) => m.read_block(base, shape),
+            Place::Tensor(t) => t.read_block(base, shape),
+        }
+    }
+
+    /// Writes `v` as the block at `base` (see [`Place::read_block`]);
+    /// false when it wrote nothing.
+    fn write_block(&mut self, e: &Engine, base: &[i64], v: &Dense) -> bool {
+        if e.observer.is_some() {
+            return false;
+        }
+        match self {
+            Place::Mem(m) => m.write_block(base, v),
+            Place::Tensor(t) => Rc::make_mut(t).write_block(base, v),
+        }
+    }
+
     /// The element at `idx`; out of bounds is undefined behaviour.
     fn get(&self, op: OpId, idx: &[i64], what: &str) -> Result<Value> {
         match self {
@@ -1519,6 +1546,9 @@ fn vload(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let p = Place::of(e, fr, op, 0)?;
     let idx = indices(e, fr, op, 1..e.m.operands(op).len())?;
     let rdims = vector_dims(e, op, e.result_type(op, 0))?;
+    if let Some(d) = p.read_block(e, &idx, &rdims) {
+        return e.assign(fr, op, Value::Array(Rc::new(d)));
+    }
     let mut lanes = Vec::new();
     each_position(op, &lane_dims(op, &rdims, &p.elem_shape())?, |_, pos| {
         push_lanes(op, &mut lanes, p.get(op, &shifted(op, &idx, pos)?, "vector.load")?)
@@ -1531,6 +1561,9 @@ fn vstore(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let v = dense(e, fr, op, 0)?;
     let mut p = Place::of(e, fr, op, 1)?;
     let idx = indices(e, fr, op, 2..e.m.operands(op).len())?;
+    if p.write_block(e, &idx, &v) {
+        return p.finish(e, fr, op);
+    }
     let eshape = p.elem_shape();
     let flat: Vec<Scalar> = v.iter().collect();
     each_position(op, &lane_dims(op, v.shape(), &eshape)?, |k, pos| {
@@ -1743,6 +1776,13 @@ impl Transfer {
         Ok(Transfer { dims, in_bounds })
     }
 
+    /// True when the vector's dims walk the source's trailing dims in
+    /// order, none broadcast: the lanes are a block (`crate::block`).
+    fn minor_identity(&self, rank: usize) -> bool {
+        let lead = rank.wrapping_sub(self.dims.len());
+        self.dims.len() <= rank && self.dims.iter().enumerate().all(|(j, d)| *d == Some(lead + j))
+    }
+
     /// The mask lane of vector position `pos`: the mask is shaped like the
     /// non-broadcast vector dims in the order of the source dims they walk
     /// ("before any permutation or broadcasting", op doc).
@@ -1796,6 +1836,11 @@ fn transfer_read(e: &Engine, fr: &mut Frame, op: OpId, outer: Option<&Dense>) ->
             format!("permutation_map has {} results for a rank-{} vector", t.dims.len(), vdims.len()),
         ));
     }
+    if mask.is_none() && t.minor_identity(r) {
+        if let Some(d) = p.read_block(e, &idx, &rdims) {
+            return e.assign(fr, op, Value::Array(Rc::new(d)));
+        }
+    }
     let mut lanes = Vec::new();
     each_position(op, &vdims, |_, pos| {
         let on = mask.as_ref().is_none_or(|m| m.get(t.mask_lane(pos, &vdims)).copied().unwrap_or(false));
@@ -1827,6 +1872,9 @@ fn transfer_write(e: &Engine, fr: &mut Frame, op: OpId, outer: Option<&Dense>) -
             op,
             format!("permutation_map has {} results for a rank-{} vector", t.dims.len(), vdims.len()),
         ));
+    }
+    if mask.is_none() && t.minor_identity(r) && p.write_block(e, &idx, &v) {
+        return p.finish(e, fr, op);
     }
     let flat: Vec<Scalar> = v.iter().collect();
     each_position(op, &vdims, |k, pos| {
