@@ -16,7 +16,19 @@ fn dir(name: &str) -> PathBuf {
     d
 }
 
-const PROGRAM: &str = "func.func private @printI64(i64)
+/// A program in the LLVM dialect, which mlir-runner runs as it is.
+const PROGRAM: &str = "llvm.func @printI64(i64)
+llvm.func @printNewline()
+llvm.func @main() {
+  %c = llvm.mlir.constant(42 : i64) : i64
+  llvm.call @printI64(%c) : (i64) -> ()
+  llvm.call @printNewline() : () -> ()
+  llvm.return
+}
+";
+
+/// The same program before lowering, which mlir-runner refuses.
+const UNLOWERED: &str = "func.func private @printI64(i64)
 func.func private @printNewline()
 func.func @main() {
   %c = arith.constant 42 : i64
@@ -27,8 +39,12 @@ func.func @main() {
 ";
 
 fn write(d: &Path, name: &str, header: &str) -> PathBuf {
+    write_program(d, name, header, PROGRAM)
+}
+
+fn write_program(d: &Path, name: &str, header: &str, program: &str) -> PathBuf {
     let p = d.join(name);
-    std::fs::write(&p, format!("{header}{PROGRAM}")).unwrap();
+    std::fs::write(&p, format!("{header}{program}")).unwrap();
     p
 }
 
@@ -156,7 +172,7 @@ fn lit_fixtures_pass_here_and_with_llvm() {
 fn direct_runs_the_source_without_mlir_opt() {
     let d = dir("direct");
     let run = "// RUN: mlir-opt %s -test-lower-to-llvm | mlir-runner -e main -entry-point-result=void \\\n// RUN:   -shared-libs=%mlir_c_runner_utils | FileCheck %s\n// RUN: mlir-opt %s -canonicalize | FileCheck %s --check-prefix=IR\n";
-    let t = write(&d, "direct.mlir", &format!("{run}// CHECK: 42\n// IR: func.func\n"));
+    let t = write_program(&d, "direct.mlir", &format!("{run}// CHECK: 42\n// IR: func.func\n"), UNLOWERED);
     let (code, out) = lit(&[&t]);
     assert_eq!(code, 0, "{out}");
     assert!(out.starts_with("UNSUPPORTED:"), "{out}");
@@ -167,3 +183,16 @@ fn direct_runs_the_source_without_mlir_opt() {
     let (code, _) = lit_with(&["--direct", "--llvm"], &[&t]);
     assert_eq!(code, 2);
 }
+
+/// Without `--direct` the runner is a drop-in for mlir-runner: a RUN line
+/// that hands it the unlowered program fails, with mlir-runner's message.
+#[test]
+fn an_unlowered_program_fails_as_with_mlir_runner() {
+    let d = dir("unlowered");
+    let run = "// RUN: mlir-runner %s -e main -entry-point-result=void | FileCheck %s\n// CHECK: 42\n";
+    let t = write_program(&d, "t.mlir", run, UNLOWERED);
+    let (code, out) = lit_with(&["-v"], &[&t]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("error: Dialect `func' not found for custom op 'func.func'"), "{out}");
+}
+
