@@ -196,3 +196,41 @@ fn an_unlowered_program_fails_as_with_mlir_runner() {
     assert!(out.contains("error: Dialect `func' not found for custom op 'func.func'"), "{out}");
 }
 
+/// lit's conditions, evaluated against this host's features as lit does
+/// with MLIR's configuration (verdicts checked with LLVM 22's lit on the
+/// same files and those features): `%if`/`%else` pick a branch, a
+/// `REQUIRES:` the host meets runs, an `UNSUPPORTED:` it meets does not,
+/// an `XFAIL:` expression that holds expects failure, a malformed `%if` is
+/// UNRESOLVED; and a tool after `env VAR=...` is ours too.
+#[test]
+fn features_if_else_and_env_as_lit() {
+    if !cfg!(all(target_arch = "x86_64", target_os = "linux")) {
+        return;
+    }
+    let d = dir("features");
+    let run = "// RUN: env FOO=1 mlir-runner %s -e main -entry-point-result=void \\\n// RUN:   %if x86-native-target %{ | FileCheck %s %} %else %{ | FileCheck %s --check-prefix=NO %}\n";
+    let ok = write(
+        &d,
+        "ok.mlir",
+        &format!("// REQUIRES: system-linux, host-supports-jit\n// UNSUPPORTED: target=aarch64{{{{.*}}}}\n{run}// CHECK: 42\n// NO: 43\n"),
+    );
+    let unsup = write(&d, "unsup.mlir", "// UNSUPPORTED: system-linux && !asan\n// RUN: false\n");
+    let xfail = write(&d, "xfail.mlir", "// XFAIL: target={{.*}}-linux{{.*}}\n// RUN: false\n");
+    let bad = write(&d, "bad.mlir", "// RUN: %if system-linux %{ true\n");
+    let env = write_program(
+        &d,
+        "env.mlir",
+        "// RUN: env FOO=1 not mlir-runner %s -e main 2>&1 | FileCheck %s\n// CHECK: Dialect `func' not found\n",
+        UNLOWERED,
+    );
+    let (code, out) = lit(&[&ok, &unsup, &xfail, &bad, &env]);
+    assert_eq!(code, 1, "{out}");
+    for (v, f) in [("PASS", &ok), ("UNSUPPORTED", &unsup), ("XFAIL", &xfail), ("UNRESOLVED", &bad), ("PASS", &env)] {
+        assert!(out.contains(&format!("{v}: {}", f.display())), "{v} {}: {out}", f.display());
+    }
+    assert!(out.contains("'%}' is missing for %if substitution"), "{out}");
+    assert!(
+        out.contains("Test does not support the following features and/or targets: system-linux && !asan"),
+        "{out}"
+    );
+}
