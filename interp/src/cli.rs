@@ -283,7 +283,8 @@ pub enum Cmd {
         args: Vec<String>,
     },
     /// Run FILE here and through mlir-opt + mlir-runner (LLVM 22); report
-    /// the first difference (exit 0 same, 1 different, 2 unusable input).
+    /// the first difference (exit 0 same, 1 different, 2 unusable input,
+    /// 4 undefined behaviour here: nothing to compare).
     Diff(DiffArgs),
     /// Check that a pass pipeline preserves FILE's meaning: run the entry
     /// function before and after the optimizer on the same inputs and judge
