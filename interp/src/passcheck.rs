@@ -539,12 +539,84 @@ pub(crate) fn input_sets(text: &str, o: &Options) -> Result<Vec<Vec<String>>, St
     sets.map_err(|e| e.report().1)?
 }
 
-/// The command-line form of an input set.
-fn shown(args: &[String]) -> String {
+/// The entry (`// ENTRY: f`) and input (`// ARGS: --arg '5' --arg '2'`)
+/// a file names for itself, as `reduce` writes them into a reduced
+/// program so that it re-checks alone; third, the words of the ARGS line
+/// that are not `--arg` values (an exec fixture's run options, such as
+/// `--vscale 2`), which passcheck does not take from the file. `Err` for
+/// an ARGS line that does not split into words.
+pub fn file_input(text: &str) -> Result<(Option<String>, Vec<String>, Vec<String>), String> {
+    let directive = |k: &str| text.lines().find_map(|l| l.trim().strip_prefix(k).map(str::trim));
+    let entry = directive("// ENTRY:").filter(|e| !e.is_empty()).map(str::to_string);
+    let Some(line) = directive("// ARGS:") else { return Ok((entry, Vec::new(), Vec::new())) };
+    let (mut args, mut other) = (Vec::new(), Vec::new());
+    let mut it = shell_words(line)?.into_iter();
+    while let Some(w) = it.next() {
+        match (w.as_str(), w.strip_prefix("--arg=")) {
+            ("--arg", _) => args.push(it.next().ok_or("the // ARGS: line ends in --arg without a value")?),
+            (_, Some(v)) => args.push(v.to_string()),
+            _ => other.push(w),
+        }
+    }
+    Ok((entry, args, other))
+}
+
+/// `line` split into words as `sh` splits it (single and double quotes,
+/// backslashes outside single quotes).
+fn shell_words(line: &str) -> Result<Vec<String>, String> {
+    let (mut out, mut cur, mut word) = (Vec::new(), String::new(), false);
+    let mut chars = line.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\'' => {
+                word = true;
+                loop {
+                    match chars.next() {
+                        Some('\'') => break,
+                        Some(x) => cur.push(x),
+                        None => return Err(format!("unterminated quote in the // ARGS: line: {line}")),
+                    }
+                }
+            }
+            '"' => {
+                word = true;
+                loop {
+                    match chars.next() {
+                        Some('"') => break,
+                        Some('\\') => cur.extend(chars.next()),
+                        Some(x) => cur.push(x),
+                        None => return Err(format!("unterminated quote in the // ARGS: line: {line}")),
+                    }
+                }
+            }
+            '\\' => {
+                word = true;
+                cur.extend(chars.next());
+            }
+            c if c.is_whitespace() => {
+                if word {
+                    out.push(std::mem::take(&mut cur));
+                    word = false;
+                }
+            }
+            c => {
+                word = true;
+                cur.push(c);
+            }
+        }
+    }
+    if word {
+        out.push(cur);
+    }
+    Ok(out)
+}
+
+/// The command-line form of an input set (each value quoted for `sh`).
+pub fn shown(args: &[String]) -> String {
     if args.is_empty() {
         return "(no arguments)".to_string();
     }
-    args.iter().map(|a| format!("--arg '{a}'")).collect::<Vec<_>>().join(" ")
+    args.iter().map(|a| format!("--arg {}", shell_quote(a))).collect::<Vec<_>>().join(" ")
 }
 
 /// A temporary file that is removed when dropped.
@@ -877,6 +949,18 @@ mod tests {
         let (mut x, y) = (ret(&[Some("0.0")]), ret(&[Some("-0.0")]));
         x.unspecified_zero = true;
         assert!(matches!(judge(&x, &y, false), Verdict::Refines(_)));
+    }
+
+    /// What `shown` writes, `file_input` reads back.
+    #[test]
+    fn args_lines_round_trip() {
+        let args: Vec<String> = ["5", "-2", "dense<[1, 2]>", "it's"].map(String::from).to_vec();
+        let text = format!("// ENTRY: f\n// ARGS: {}\nfunc.func @f() {{\n}}\n", shown(&args));
+        assert_eq!(file_input(&text).unwrap(), (Some("f".to_string()), args, Vec::new()));
+        assert_eq!(file_input("// ARGS: --arg=\"a b\" --arg c\n").unwrap().1, ["a b", "c"]);
+        assert_eq!(file_input("// ARGS: --vscale 2\n").unwrap().2, ["--vscale", "2"]);
+        assert!(file_input("// ARGS: --arg 'x\n").is_err());
+        assert_eq!(file_input("func.func @main() {\n}\n").unwrap(), (None, Vec::new(), Vec::new()));
     }
 
     #[test]
