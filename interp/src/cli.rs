@@ -462,7 +462,8 @@ impl CheckArgs {
     /// where the command line gives none.
     fn options(&self, file: &str, cfg: Config) -> Result<crate::passcheck::Options, String> {
         let text = std::fs::read_to_string(file).unwrap_or_default();
-        let (entry, args, other) = crate::passcheck::file_input(&text).map_err(|e| format!("error: {file}: {e}"))?;
+        let crate::passcheck::FileInput { entry, args, other } =
+            crate::passcheck::file_input(&text).map_err(|e| format!("error: {file}: {e}"))?;
         if !other.is_empty() {
             eprintln!(
                 "note: {file}: passcheck takes only --arg values from the // ARGS: line; give '{}' on the command line",

@@ -539,16 +539,25 @@ pub(crate) fn input_sets(text: &str, o: &Options) -> Result<Vec<Vec<String>>, St
     sets.map_err(|e| e.report().1)?
 }
 
-/// The entry (`// ENTRY: f`) and input (`// ARGS: --arg '5' --arg '2'`)
-/// a file names for itself, as `reduce` writes them into a reduced
-/// program so that it re-checks alone; third, the words of the ARGS line
-/// that are not `--arg` values (an exec fixture's run options, such as
-/// `--vscale 2`), which passcheck does not take from the file. `Err` for
-/// an ARGS line that does not split into words.
-pub fn file_input(text: &str) -> Result<(Option<String>, Vec<String>, Vec<String>), String> {
+/// The entry and input a file names for itself.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct FileInput {
+    /// `// ENTRY: f`.
+    pub entry: Option<String>,
+    /// The `--arg` values of `// ARGS: --arg '5' --arg '2'`.
+    pub args: Vec<String>,
+    /// The other words of the ARGS line (an exec fixture's run options,
+    /// such as `--vscale 2`), which passcheck does not take from the file.
+    pub other: Vec<String>,
+}
+
+/// The `// ENTRY:` and `// ARGS:` lines of `text`, as `reduce` writes them
+/// into a reduced program so that it re-checks alone. `Err` for an ARGS
+/// line that does not split into words.
+pub fn file_input(text: &str) -> Result<FileInput, String> {
     let directive = |k: &str| text.lines().find_map(|l| l.trim().strip_prefix(k).map(str::trim));
     let entry = directive("// ENTRY:").filter(|e| !e.is_empty()).map(str::to_string);
-    let Some(line) = directive("// ARGS:") else { return Ok((entry, Vec::new(), Vec::new())) };
+    let Some(line) = directive("// ARGS:") else { return Ok(FileInput { entry, ..FileInput::default() }) };
     let (mut args, mut other) = (Vec::new(), Vec::new());
     let mut it = shell_words(line)?.into_iter();
     while let Some(w) = it.next() {
@@ -558,7 +567,7 @@ pub fn file_input(text: &str) -> Result<(Option<String>, Vec<String>, Vec<String
             _ => other.push(w),
         }
     }
-    Ok((entry, args, other))
+    Ok(FileInput { entry, args, other })
 }
 
 /// `line` split into words as `sh` splits it (single and double quotes,
@@ -956,11 +965,11 @@ mod tests {
     fn args_lines_round_trip() {
         let args: Vec<String> = ["5", "-2", "dense<[1, 2]>", "it's"].map(String::from).to_vec();
         let text = format!("// ENTRY: f\n// ARGS: {}\nfunc.func @f() {{\n}}\n", shown(&args));
-        assert_eq!(file_input(&text).unwrap(), (Some("f".to_string()), args, Vec::new()));
-        assert_eq!(file_input("// ARGS: --arg=\"a b\" --arg c\n").unwrap().1, ["a b", "c"]);
-        assert_eq!(file_input("// ARGS: --vscale 2\n").unwrap().2, ["--vscale", "2"]);
+        assert_eq!(file_input(&text).unwrap(), FileInput { entry: Some("f".to_string()), args, other: Vec::new() });
+        assert_eq!(file_input("// ARGS: --arg=\"a b\" --arg c\n").unwrap().args, ["a b", "c"]);
+        assert_eq!(file_input("// ARGS: --vscale 2\n").unwrap().other, ["--vscale", "2"]);
         assert!(file_input("// ARGS: --arg 'x\n").is_err());
-        assert_eq!(file_input("func.func @main() {\n}\n").unwrap(), (None, Vec::new(), Vec::new()));
+        assert_eq!(file_input("func.func @main() {\n}\n").unwrap(), FileInput::default());
     }
 
     #[test]
