@@ -421,8 +421,10 @@ pub struct CheckArgs {
     #[arg(long)]
     pub passes: Option<String>,
     /// The optimizer, run through the shell as `CMD [--pass-pipeline=...]
-    /// FILE` with the transformed module on its stdout (default: LLVM 22's
-    /// mlir-opt; any MLIR tool or script works).
+    /// --mlir-print-op-generic FILE` with the transformed module on its
+    /// stdout (default: LLVM 22's mlir-opt; any MLIR tool or script works),
+    /// or, if it has `{file}` or `{passes}` placeholders, as written with
+    /// them filled in (`sed s/a/b/ {file}`).
     #[arg(long, value_name = "CMD")]
     pub opt: Option<String>,
     /// The function to run (default: the file's `// ENTRY:` line, else
