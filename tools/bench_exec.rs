@@ -51,7 +51,7 @@ fn work(text: &str) -> Option<(f64, String)> {
 
 fn pipeline(text: &str) -> String {
     let line = text.lines().find_map(|l| l.trim_start().strip_prefix("// PIPELINE:"));
-    line.map_or(differential::DEFAULT_PIPELINE.to_string(), |p| p.trim().to_string())
+    line.map_or(differential::ORACLE_PIPELINE.to_string(), |p| p.trim().to_string())
 }
 
 /// The number before `unit` after `key` in a `--stats` line.

@@ -283,7 +283,8 @@ pub enum Cmd {
         args: Vec<String>,
     },
     /// Run FILE here and through mlir-opt + mlir-runner (LLVM 22); report
-    /// the first difference (exit 0 same, 1 different, 2 unusable input).
+    /// the first difference (exit 0 same, 1 different, 2 unusable input,
+    /// 4 undefined behaviour here: nothing to compare).
     Diff(DiffArgs),
     /// Check that a pass pipeline preserves FILE's meaning: run the entry
     /// function before and after the optimizer on the same inputs and judge
@@ -420,15 +421,19 @@ pub struct CheckArgs {
     #[arg(long)]
     pub passes: Option<String>,
     /// The optimizer, run through the shell as `CMD [--pass-pipeline=...]
-    /// FILE` with the transformed module on its stdout (default: LLVM 22's
-    /// mlir-opt; any MLIR tool or script works).
+    /// --mlir-print-op-generic FILE` with the transformed module on its
+    /// stdout (default: LLVM 22's mlir-opt; any MLIR tool or script works),
+    /// or, if it has `{file}` or `{passes}` placeholders, as written with
+    /// them filled in (`sed s/a/b/ {file}`).
     #[arg(long, value_name = "CMD")]
     pub opt: Option<String>,
-    /// The function to run.
-    #[arg(short = 'e', long = "entry", default_value = "main")]
-    pub entry: String,
+    /// The function to run (default: the file's `// ENTRY:` line, else
+    /// `main`).
+    #[arg(short = 'e', long = "entry")]
+    pub entry: Option<String>,
     /// A value for the entry function's next parameter (as `run --arg`):
-    /// this one input instead of random ones.
+    /// this one input instead of random ones (default: the file's
+    /// `// ARGS:` line, which `reduce` writes, if it has one).
     #[arg(long = "arg", value_name = "V", allow_hyphen_values = true)]
     pub args: Vec<String>,
     /// How many random input sets to try when the entry takes parameters
@@ -454,14 +459,25 @@ pub struct CheckArgs {
 }
 
 impl CheckArgs {
-    /// passcheck's options for `file`, with runs configured by `cfg`.
-    fn options(&self, file: &str, cfg: Config) -> crate::passcheck::Options {
-        crate::passcheck::Options {
+    /// passcheck's options for `file`, with runs configured by `cfg`; the
+    /// entry and input the file's `// ENTRY:` and `// ARGS:` lines give
+    /// where the command line gives none.
+    fn options(&self, file: &str, cfg: Config) -> Result<crate::passcheck::Options, String> {
+        let text = std::fs::read_to_string(file).unwrap_or_default();
+        let crate::passcheck::FileInput { entry, args, other } =
+            crate::passcheck::file_input(&text).map_err(|e| format!("error: {file}: {e}"))?;
+        if !other.is_empty() {
+            eprintln!(
+                "note: {file}: passcheck takes only --arg values from the // ARGS: line; give '{}' on the command line",
+                other.join(" ")
+            );
+        }
+        Ok(crate::passcheck::Options {
             file: file.to_string(),
             passes: self.passes.clone(),
             opt: self.opt.clone(),
-            entry: self.entry.clone(),
-            args: self.args.clone(),
+            entry: self.entry.clone().or(entry).unwrap_or_else(|| "main".to_string()),
+            args: if self.args.is_empty() { args } else { self.args.clone() },
             inputs: self.inputs.max(1),
             seed: self.seed,
             each_pass: false,
@@ -469,7 +485,7 @@ impl CheckArgs {
             ir_dir: None,
             opt_timeout: self.opt_timeout,
             cfg,
-        }
+        })
     }
 }
 
@@ -653,9 +669,14 @@ pub fn main_with(cli: Cli) -> i32 {
                 return EXIT_INPUT;
             }
             let cfg = a.check.engine.config(Some(a.check.timeout), false);
-            let o =
-                crate::passcheck::Options { each_pass: a.each_pass, ir_dir: a.ir_dir, ..a.check.options(&a.file, cfg) };
-            crate::passcheck::main(&o)
+            let o = match a.check.options(&a.file, cfg) {
+                Ok(o) => o,
+                Err(e) => {
+                    eprintln!("{e}");
+                    return EXIT_INPUT;
+                }
+            };
+            crate::passcheck::main(&crate::passcheck::Options { each_pass: a.each_pass, ir_dir: a.ir_dir, ..o })
         }
         Cmd::Gen { seed, kind, size } => {
             match crate::gen::program(&crate::gen::Options { seed, kind, size: size as usize }) {
@@ -729,16 +750,22 @@ fn reduce(a: ReduceArgs) -> i32 {
             return EXIT_INPUT;
         }
     };
+    let opts = match c.options(&a.file, cfg.clone()) {
+        Ok(o) => o,
+        Err(e) => {
+            eprintln!("{e}");
+            return EXIT_INPUT;
+        }
+    };
     let prop = match &a.test {
         Some(cmd) => Property::Test {
             cmd: cmd.clone(),
-            entry: c.entry.clone(),
-            args: c.args.clone(),
+            entry: opts.entry.clone(),
+            args: opts.args.clone(),
             cfg: cfg.clone(),
             timeout: c.timeout,
         },
         None if c.passes.is_some() || c.opt.is_some() => {
-            let opts = c.options(&a.file, cfg.clone());
             let inputs = match crate::passcheck::failing_inputs(&opts) {
                 Ok(i) if !i.is_empty() => i,
                 Ok(_) => {
@@ -765,6 +792,11 @@ fn reduce(a: ReduceArgs) -> i32 {
     }
     let mut log = |line: &str| eprintln!("reduce: {line}");
     let (out, Stats { tried, kept }) = crate::reduce::reduce(&text, &prop, a.max_tests, &mut log);
+    // The input it miscompiles on goes with it, so it re-checks alone.
+    let out = match &prop {
+        Property::Miscompile { opts, inputs } => crate::reduce::with_input(&out, &opts.entry, &inputs[0]),
+        Property::Test { .. } => out,
+    };
     eprintln!(
         "reduce: {} to {} lines ({tried} candidates tried, {kept} kept)",
         text.lines().count(),

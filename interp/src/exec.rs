@@ -610,7 +610,16 @@ impl<'m> Engine<'m> {
             let name = m.ctx.str(*id);
             // Single integers (every integer constant's value) are cheap to
             // read where used; arrays are what the views and vector ops read.
-            let array = |a| matches!(m.ctx.attr_kind(a), Attribute::DenseArray { .. } | Attribute::Array(_));
+            // Only lists of integers: decoding another list (the string
+            // tags of `llvm.intr.assume`'s bundles) is an invariant error,
+            // which debug builds stop at.
+            let array = |a| match m.ctx.attr_kind(a) {
+                Attribute::DenseArray { .. } => true,
+                Attribute::Array(items) => {
+                    items.iter().all(|i| matches!(m.ctx.attr_kind(*i), Attribute::Integer { .. }))
+                }
+                _ => false,
+            };
             if out.iter().any(|(n, _)| *n == name) || !m.attr(op, name).is_some_and(array) {
                 continue;
             }

@@ -288,7 +288,9 @@ fn miscompile(
             inputs: one.clone(),
         };
         let (reduced, _) = crate::reduce::reduce(&c.text, &prop, FUZZ_REDUCE_LIMIT, &mut |_| {});
-        let _ = std::fs::write(o.out.join(format!("seed-{seed}.reduced.mlir")), &reduced);
+        // With its entry and failing input, so `passcheck FILE --passes P` re-checks it.
+        let kept = crate::reduce::with_input(&reduced, &popts.entry, input);
+        let _ = std::fs::write(o.out.join(format!("seed-{seed}.reduced.mlir")), &kept);
         // What the reduced program still computes groups it best.
         bucket = signature(&reduced);
     }

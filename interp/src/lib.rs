@@ -56,6 +56,7 @@ mod lane;
 mod last_use;
 mod lend;
 mod lit;
+mod lit_expr;
 pub mod memory;
 mod names;
 mod npy;

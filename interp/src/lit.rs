@@ -4,9 +4,13 @@
 //! `DEFINE:`/`REDEFINE:` substitutions, `%s`, `%t`, the runner-library
 //! substitutions) run in `bash` with `pipefail`, as lit's shell runs them;
 //! `mlir-opt` is the real one (`$MLIR_OPT`, else LLVM 22's, else `PATH`).
-//! A RUN line that needs a tool that is not installed is skipped and
-//! named; a test with all lines skipped, or a `REQUIRES:` feature, is
-//! unsupported. `XFAIL: *` inverts the verdict. Exit 1 if a test failed.
+//! The tools are found through `PATH` (wrappers in a directory of their
+//! own), so `env VAR=1 mlir-runner` and `not FileCheck` reach them too.
+//! `REQUIRES:`, `UNSUPPORTED:`, `XFAIL:` and `%if COND %{ .. %} %else
+//! %{ .. %}` are evaluated as lit does against the features MLIR's lit
+//! configuration gives this host (`lit_expr.rs`). A RUN line that needs a
+//! tool that is not installed is skipped and named; a test with all lines
+//! skipped is unsupported. Exit 1 if a test failed.
 //!
 //! `--direct` needs no LLVM at all: a RUN line `mlir-opt %s PASSES |
 //! mlir-runner ...` runs the test file itself (the interpreter executes the
@@ -26,6 +30,9 @@ enum Verdict {
     Unsupported,
     Xfail,
     Xpass,
+    /// The test's directives could not be read (a malformed `%if` or
+    /// feature expression); a failure, as in lit.
+    Unresolved,
 }
 
 impl Verdict {
@@ -36,6 +43,7 @@ impl Verdict {
             Verdict::Unsupported => "UNSUPPORTED",
             Verdict::Xfail => "XFAIL",
             Verdict::Xpass => "XPASS",
+            Verdict::Unresolved => "UNRESOLVED",
         }
     }
 }
@@ -45,19 +53,24 @@ impl Verdict {
 struct Script {
     /// RUN commands with their line numbers, continuations joined.
     runs: Vec<(usize, String)>,
+    /// `REQUIRES:` expressions: all must hold.
     requires: Vec<String>,
-    xfail: bool,
+    /// `UNSUPPORTED:` expressions: none may hold.
+    unsupported: Vec<String>,
+    /// `XFAIL:` expressions (`*` for all): the test fails if one holds.
+    xfail: Vec<String>,
 }
 
 /// Where the tools the RUN lines name come from.
 struct Tools {
-    me: PathBuf,
     mlir_opt: Option<PathBuf>,
-    /// `--llvm`: LLVM 22's own mlir-runner and FileCheck, as a reference.
-    llvm: bool,
     /// `--direct`: the interpreter runs the test file instead of what
     /// mlir-opt makes of it.
     direct: bool,
+    /// The features lit's expressions are evaluated against.
+    features: Vec<String>,
+    /// The directory of tool wrappers put first on `PATH`.
+    bin: PathBuf,
 }
 
 /// Runs `mlir-interp lit [-v] [--timeout S] FILE|DIR...`.
@@ -107,7 +120,13 @@ pub fn main(args: &[String]) -> i32 {
         }
     }
     let me = std::env::current_exe().unwrap_or_else(|_| PathBuf::from("mlir-interp"));
-    let tools = Tools { me, mlir_opt: find_mlir_opt(), llvm, direct };
+    let mlir_opt = find_mlir_opt();
+    let bin = std::env::temp_dir().join(format!("mlir-interp-lit-bin-{}", std::process::id()));
+    if let Err(e) = write_tools(&bin, &me, mlir_opt.as_deref(), llvm, direct) {
+        eprintln!("lit: cannot write the tool wrappers in {}: {e}", bin.display());
+        return 2;
+    }
+    let tools = Tools { mlir_opt, direct, features: crate::lit_expr::host_features(), bin };
     if tools.mlir_opt.is_none() && !direct {
         eprintln!(
             "lit: note: mlir-opt not found ($MLIR_OPT, /usr/lib/llvm-22/bin, PATH): RUN lines using it are skipped"
@@ -119,7 +138,9 @@ pub fn main(args: &[String]) -> i32 {
         let (v, detail) = run_test(f, &tools, timeout);
         *counts.entry(v.name()).or_default() += 1;
         println!("{}: {} ({} of {n})", v.name(), f.display(), k + 1);
-        if !detail.is_empty() && (verbose || matches!(v, Verdict::Fail | Verdict::Xpass | Verdict::Unsupported)) {
+        if !detail.is_empty()
+            && (verbose || matches!(v, Verdict::Fail | Verdict::Xpass | Verdict::Unsupported | Verdict::Unresolved))
+        {
             let show = if verbose || v != Verdict::Unsupported {
                 detail.clone()
             } else {
@@ -130,11 +151,12 @@ pub fn main(args: &[String]) -> i32 {
             }
         }
     }
+    let _ = std::fs::remove_dir_all(&tools.bin);
     println!("\nTotal Discovered Tests: {n}");
     for (name, c) in &counts {
         println!("  {name}: {c}");
     }
-    i32::from(counts.contains_key("FAIL") || counts.contains_key("XPASS"))
+    i32::from(["FAIL", "XPASS", "UNRESOLVED"].iter().any(|k| counts.contains_key(k)))
 }
 
 /// `p`, or the `.mlir` files under it, sorted.
@@ -172,7 +194,7 @@ fn parse(text: &str) -> Script {
     let mut s = Script::default();
     let mut pending: Option<(usize, String)> = None;
     for (i, line) in text.lines().enumerate() {
-        let Some(at) = line.find("RUN:").or_else(|| line.find("REQUIRES:")).or_else(|| line.find("XFAIL:")) else {
+        let Some(at) = ["RUN:", "REQUIRES:", "UNSUPPORTED:", "XFAIL:"].iter().find_map(|k| line.find(k)) else {
             continue;
         };
         let (kw, rest) = line[at..].split_once(':').unwrap_or(("", ""));
@@ -196,13 +218,61 @@ fn parse(text: &str) -> Script {
                     s.runs.extend(pending.take());
                 }
             }
-            "REQUIRES" => s.requires.extend(rest.split(',').map(|x| x.trim().to_string()).filter(|x| !x.is_empty())),
-            "XFAIL" => s.xfail |= rest.split(',').any(|x| x.trim() == "*"),
+            "REQUIRES" => s.requires.extend(items(rest)),
+            "UNSUPPORTED" => s.unsupported.extend(items(rest)),
+            "XFAIL" => s.xfail.extend(items(rest)),
             _ => {}
         }
     }
     s.runs.extend(pending);
     s
+}
+
+/// The comma-separated expressions of a `REQUIRES:`-style line.
+fn items(rest: &str) -> impl Iterator<Item = String> + '_ {
+    rest.split(',').map(|x| x.trim().to_string()).filter(|x| !x.is_empty())
+}
+
+/// Writes the tools RUN lines name into `bin` as scripts, so they are
+/// found through `PATH` wherever a command names them (after `env VAR=1`,
+/// `not`, `xargs`), as lit's tool substitutions reach them.
+fn write_tools(bin: &Path, me: &Path, mlir_opt: Option<&Path>, llvm: bool, direct: bool) -> std::io::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::create_dir_all(bin)?;
+    let me = shell_quote(&me.display().to_string());
+    let (runner, filecheck) = if llvm {
+        let libs = ["libmlir_c_runner_utils", "libmlir_runner_utils", "libmlir_apfloat_wrappers"]
+            .map(|l| format!("{LLVM_LIB}/{l}.so.22.1"))
+            .join(",");
+        (format!("/usr/lib/llvm-22/bin/mlir-runner -shared-libs={libs}"), "/usr/lib/llvm-22/bin/FileCheck".to_string())
+    } else if direct {
+        // The source runs unlowered: that is the point of --direct.
+        (format!("{me} runner --allow-unlowered"), format!("{me} filecheck"))
+    } else {
+        // Refusing what mlir-runner refuses, so an incomplete lowering
+        // fails here as it fails there.
+        (format!("{me} runner"), format!("{me} filecheck"))
+    };
+    let opt = mlir_opt.map_or_else(|| "mlir-opt-not-found".to_string(), |p| shell_quote(&p.display().to_string()));
+    let not = "if [ \"$1\" = --crash ]; then shift; \"$@\"; [ $? -ge 128 ]; else \"$@\"; [ $? -ne 0 ]; fi";
+    let scripts = [
+        ("mlir-runner", format!("exec {runner} \"$@\"")),
+        ("mlir-cpu-runner", format!("exec {runner} \"$@\"")),
+        ("FileCheck", format!("exec {filecheck} \"$@\"")),
+        ("mlir-opt", format!("exec {opt} \"$@\"")),
+        ("not", not.to_string()),
+    ];
+    for (name, body) in scripts {
+        let p = bin.join(name);
+        std::fs::write(&p, format!("#!/bin/sh\n{body}\n"))?;
+        std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755))?;
+    }
+    Ok(())
+}
+
+/// `s` quoted for `sh`.
+fn shell_quote(s: &str) -> String {
+    format!("'{}'", s.replace('\'', "'\\''"))
 }
 
 /// `DEFINE: %{name} = value` lines (a value may continue on the next
@@ -244,7 +314,13 @@ fn defines(text: &str) -> Vec<(usize, String, String)> {
 /// Where mlir-22-tools installs LLVM 22's MLIR runtime libraries.
 const LLVM_LIB: &str = "/usr/lib/llvm-22/lib";
 
-fn substitute(cmd: &str, file: &Path, tmp: &Path, defs: &[(String, String)]) -> String {
+fn substitute(
+    cmd: &str,
+    file: &Path,
+    tmp: &Path,
+    defs: &[(String, String)],
+    features: &[String],
+) -> Result<String, String> {
     let mut c = cmd.to_string();
     // `%{name}` definitions may use each other: expand to a fixed point.
     for _ in 0..16 {
@@ -256,6 +332,9 @@ fn substitute(cmd: &str, file: &Path, tmp: &Path, defs: &[(String, String)]) -> 
             break;
         }
     }
+    // `%if` before the other substitutions, with `%%` kept out of it, as
+    // lit orders them.
+    let c = crate::lit_expr::substitute_if_else(&c.replace("%%", "\0"), features)?.replace('\0', "%%");
     let dir = file.parent().map_or_else(|| ".".into(), |d| d.display().to_string());
     let dir = if dir.is_empty() { ".".to_string() } else { dir };
     let t = tmp.join("t").display().to_string();
@@ -296,7 +375,7 @@ fn substitute(cmd: &str, file: &Path, tmp: &Path, defs: &[(String, String)]) -> 
         rest = &rest[1..];
     }
     out.push_str(rest);
-    out
+    Ok(out.trim().to_string())
 }
 
 /// Whether `word` appears in `cmd` as a command word (not inside a path
@@ -312,10 +391,25 @@ fn run_test(file: &Path, tools: &Tools, timeout: Duration) -> (Verdict, String) 
         Err(e) => return (Verdict::Fail, format!("cannot read: {e}")),
     };
     let script = parse(&text);
-    let unmet: Vec<&String> = script.requires.iter().filter(|r| !holds_without_features(r)).collect();
-    if !unmet.is_empty() {
-        let unmet: Vec<&str> = unmet.iter().map(|r| r.as_str()).collect();
-        return (Verdict::Unsupported, format!("REQUIRES: {} (no features are available)", unmet.join(", ")));
+    let holds = |e: &String| e == "*" || crate::lit_expr::eval(e, &tools.features).unwrap_or(false);
+    let bad = script.requires.iter().chain(&script.unsupported).chain(&script.xfail).filter(|e| *e != "*");
+    if let Some(msg) = bad.filter_map(|e| crate::lit_expr::eval(e, &tools.features).err()).next() {
+        return (Verdict::Unresolved, msg);
+    }
+    let missing: Vec<&str> = script.requires.iter().filter(|e| !holds(e)).map(String::as_str).collect();
+    let excluded: Vec<&str> = script.unsupported.iter().filter(|e| holds(e)).map(String::as_str).collect();
+    let xfail = script.xfail.iter().any(holds);
+    if !missing.is_empty() {
+        return (
+            Verdict::Unsupported,
+            format!("Test requires the following unavailable features: {}", missing.join(", ")),
+        );
+    }
+    if !excluded.is_empty() {
+        return (
+            Verdict::Unsupported,
+            format!("Test does not support the following features and/or targets: {}", excluded.join(", ")),
+        );
     }
     if script.runs.is_empty() {
         return (Verdict::Unsupported, "no RUN lines".into());
@@ -337,7 +431,13 @@ fn run_test(file: &Path, tools: &Tools, timeout: Duration) -> (Verdict, String) 
             all_defs.iter().filter(|d| d.0 < *line).map(|d| (d.1.clone(), d.2.clone())).rev().collect();
         let mut seen = std::collections::HashSet::new();
         let defs: Vec<_> = defs.into_iter().filter(|d| seen.insert(d.0.clone())).collect();
-        let mut cmd = substitute(cmd, file, &tmp, &defs);
+        let mut cmd = match substitute(cmd, file, &tmp, &defs, &tools.features) {
+            Ok(c) => c,
+            Err(e) => {
+                let _ = std::fs::remove_dir_all(&tmp);
+                return (Verdict::Unresolved, format!("line {line}: {e}"));
+            }
+        };
         if tools.direct {
             match direct_command(&cmd, &text, &tmp) {
                 Ok(c) => cmd = c,
@@ -357,30 +457,11 @@ fn run_test(file: &Path, tools: &Tools, timeout: Duration) -> (Verdict, String) 
             continue;
         }
         ran += 1;
-        let me = tools.me.display().to_string();
-        let opt = tools.mlir_opt.as_ref().map_or_else(|| "mlir-opt".into(), |p| p.display().to_string());
-        // Tools as shell functions: the RUN text stays as written.
-        let (runner, filecheck) = if tools.llvm {
-            let libs = ["libmlir_c_runner_utils", "libmlir_runner_utils", "libmlir_apfloat_wrappers"]
-                .map(|l| format!("{LLVM_LIB}/{l}.so.22.1"))
-                .join(",");
-            (
-                format!("/usr/lib/llvm-22/bin/mlir-runner -shared-libs={libs}"),
-                "/usr/lib/llvm-22/bin/FileCheck".to_string(),
-            )
-        } else {
-            (format!("'{me}' runner"), format!("'{me}' filecheck"))
-        };
-        let prelude = format!(
-            "set -o pipefail\n\
-             mlir-runner() {{ {runner} \"$@\"; }}\n\
-             mlir-cpu-runner() {{ {runner} \"$@\"; }}\n\
-             FileCheck() {{ {filecheck} \"$@\"; }}\n\
-             mlir-opt() {{ '{opt}' \"$@\"; }}\n\
-             not() {{ if [ \"$1\" = --crash ]; then shift; \"$@\"; [ $? -ge 128 ]; else \"$@\"; [ $? -ne 0 ]; fi; }}\n"
-        );
+        let path = std::env::var_os("PATH").unwrap_or_default();
+        let path = std::env::join_paths(std::iter::once(tools.bin.clone()).chain(std::env::split_paths(&path)))
+            .unwrap_or(path);
         let mut bash = Command::new("bash");
-        bash.arg("-c").arg(format!("{prelude}{cmd}")).current_dir(&tmp).stdin(Stdio::null());
+        bash.arg("-c").arg(format!("set -o pipefail\n{cmd}")).current_dir(&tmp).env("PATH", path).stdin(Stdio::null());
         let (code, out, err) = match crate::differential::run_bounded(bash, timeout) {
             Ok(x) => x,
             Err(e) => (None, String::new(), e),
@@ -404,7 +485,7 @@ fn run_test(file: &Path, tools: &Tools, timeout: Duration) -> (Verdict, String) 
     if ran == 0 {
         return (Verdict::Unsupported, detail);
     }
-    let v = match (failed, script.xfail) {
+    let v = match (failed, xfail) {
         (false, false) => Verdict::Pass,
         (true, false) => Verdict::Fail,
         (true, true) => Verdict::Xfail,
@@ -426,46 +507,6 @@ const CHANGES_MEANING: &[&str] = &[
     "test-linalg",
     "test-tensor",
 ];
-
-/// Whether lit's boolean feature expression `expr` (`!`, `&&`, `||`,
-/// parentheses) holds when no feature is available: `REQUIRES:
-/// !mlir-expensive-checks` does, `REQUIRES: asan` does not.
-fn holds_without_features(expr: &str) -> bool {
-    fn or(t: &[&str], i: &mut usize) -> bool {
-        let mut v = and(t, i);
-        while t.get(*i) == Some(&"||") {
-            *i += 1;
-            v |= and(t, i);
-        }
-        v
-    }
-    fn and(t: &[&str], i: &mut usize) -> bool {
-        let mut v = not(t, i);
-        while t.get(*i) == Some(&"&&") {
-            *i += 1;
-            v &= not(t, i);
-        }
-        v
-    }
-    fn not(t: &[&str], i: &mut usize) -> bool {
-        let tok = t.get(*i).copied().unwrap_or("");
-        *i += 1;
-        match tok {
-            "!" => !not(t, i),
-            "(" => {
-                let v = or(t, i);
-                *i += 1;
-                v
-            }
-            "true" => true,
-            _ => false,
-        }
-    }
-    let spaced =
-        expr.replace("&&", " && ").replace("||", " || ").replace('!', " ! ").replace('(', " ( ").replace(')', " ) ");
-    let toks: Vec<&str> = spaced.split_whitespace().collect();
-    or(&toks, &mut 0)
-}
 
 /// The `--direct` form of RUN command `cmd`: its `mlir-opt FILE PASSES`
 /// stages dropped and FILE given to the runner (or copied to the file
@@ -615,10 +656,10 @@ mod tests {
 
     #[test]
     fn run_lines_join_continuations_and_skip_glued_keywords() {
-        let s = parse("// RUN: a \\\n// RUN:   | b\n// XRUN: no\n// REQUIRES: x, y\n// XFAIL: *\n");
+        let s = parse("// RUN: a \\\n// RUN:   | b\n// XRUN: no\n// REQUIRES: x, y\n// XFAIL: *\n// UNSUPPORTED: z\n");
         assert_eq!(s.runs, vec![(1, "a | b".to_string())]);
         assert_eq!(s.requires, vec!["x", "y"]);
-        assert!(s.xfail);
+        assert_eq!((s.xfail, s.unsupported), (vec!["*".to_string()], vec!["z".to_string()]));
     }
 
     #[test]
@@ -627,10 +668,24 @@ mod tests {
             ("%{run}".to_string(), "mlir-runner -e main %{libs}".to_string()),
             ("%{libs}".into(), "-shared-libs=%mlir_c_runner_utils".into()),
         ];
-        let c = substitute("%{run} %s | FileCheck %s 100%%", Path::new("d/x.mlir"), Path::new("/tmp/q"), &defs);
+        let c = substitute("%{run} %s | FileCheck %s 100%%", Path::new("d/x.mlir"), Path::new("/tmp/q"), &defs, &[])
+            .unwrap();
         let want = "mlir-runner -e main -shared-libs=/usr/lib/llvm-22/lib/libmlir_c_runner_utils.so.22.1 d/x.mlir | FileCheck d/x.mlir 100%";
         assert_eq!(c, want);
-        assert_eq!(substitute("%t.o %S", Path::new("d/x.mlir"), Path::new("/tmp/q"), &[]), "/tmp/q/t.o d");
+        assert_eq!(
+            substitute("%t.o %S", Path::new("d/x.mlir"), Path::new("/tmp/q"), &[], &[]).unwrap(),
+            "/tmp/q/t.o d"
+        );
+        // `%if` sees the features; `%%if` is no `%if`.
+        let f = vec!["system-linux".to_string()];
+        let c = substitute(
+            "%if system-linux %{a %s%} %else %{b%} %%if x %{",
+            Path::new("x.mlir"),
+            Path::new("/t"),
+            &[],
+            &f,
+        );
+        assert_eq!(c.unwrap(), "a x.mlir %if x %{");
     }
 
     #[test]
@@ -687,8 +742,6 @@ mod tests {
         assert_eq!(erase_schedule("func.func @f() {\n}\n"), None);
         let named = "module @t attributes { transform.with_named_sequence } {\n}\ntransform.sequence failures(propagate) {\n}\nz\n";
         assert_eq!(erase_schedule(named).unwrap(), "z\n");
-        assert!(holds_without_features("!mlir-expensive-checks"));
-        assert!(!holds_without_features("asan || (x && !y)"));
     }
 
     #[test]

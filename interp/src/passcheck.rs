@@ -27,7 +27,8 @@ pub struct Options {
     /// `None` runs the optimizer without `--pass-pipeline`.
     pub passes: Option<String>,
     /// The optimizer command (`mlir-opt` when `None`), run through the
-    /// shell as `CMD [--pass-pipeline=...] FILE`.
+    /// shell as `CMD [--pass-pipeline=...] --mlir-print-op-generic FILE`,
+    /// or with its `{file}` and `{passes}` placeholders filled in.
     pub opt: Option<String>,
     /// The entry function.
     pub entry: String,
@@ -184,6 +185,15 @@ pub fn as_pipeline(passes: &str) -> String {
 }
 
 /// Runs the optimizer on `input` and returns the module it printed.
+///
+/// A command with a `{file}` or `{passes}` placeholder runs with them
+/// filled in (the input's path; the pipeline as `builtin.module(...)`),
+/// both quoted for the shell, and nothing else added: a plain filter such
+/// as `sed s/a/b/ {file}` works. Any other command, mlir-opt's included,
+/// gets mlir-opt's arguments, `--mlir-print-op-generic` among them: the
+/// generic form is the one every MLIR tool reads back (LLVM 22 prints a
+/// `vector.print` of punctuation followed by an op that it then misreads
+/// as the print's operand).
 pub fn optimize(
     opt: Option<&str>,
     pipeline: Option<&str>,
@@ -191,20 +201,30 @@ pub fn optimize(
     timeout: std::time::Duration,
 ) -> Result<String, String> {
     let tc = crate::differential::Toolchain::default();
-    let cmd_text = opt.map_or_else(|| shell_quote(&tc.mlir_opt), str::to_string);
-    // The command goes through the shell (so `--opt 'heir-opt --foo'` or a
-    // script works); its own arguments follow as "$@", quoted.
     let mut cmd = std::process::Command::new("sh");
-    cmd.arg("-c").arg(format!("{cmd_text} \"$@\"")).arg("passcheck");
-    if let Some(p) = pipeline {
-        cmd.arg(format!("--pass-pipeline={}", as_pipeline(p)));
-    }
-    cmd.arg(input);
-    let shown = format!(
-        "{cmd_text}{} {}",
-        pipeline.map_or(String::new(), |p| format!(" --pass-pipeline='{}'", as_pipeline(p))),
-        input.display()
-    );
+    let shown = match opt.filter(|c| has_placeholders(c)) {
+        Some(c) => {
+            let passes = pipeline.map_or(String::new(), |p| shell_quote(&as_pipeline(p)));
+            let text = c.replace("{file}", &shell_quote(&input.display().to_string())).replace("{passes}", &passes);
+            cmd.arg("-c").arg(&text);
+            text
+        }
+        None => {
+            let cmd_text = opt.map_or_else(|| shell_quote(&tc.mlir_opt), str::to_string);
+            // The command goes through the shell (so `--opt 'heir-opt --foo'`
+            // or a script works); its own arguments follow as "$@", quoted.
+            cmd.arg("-c").arg(format!("{cmd_text} \"$@\"")).arg("passcheck");
+            if let Some(p) = pipeline {
+                cmd.arg(format!("--pass-pipeline={}", as_pipeline(p)));
+            }
+            cmd.arg("--mlir-print-op-generic").arg(input);
+            format!(
+                "{cmd_text}{} --mlir-print-op-generic {}",
+                pipeline.map_or(String::new(), |p| format!(" --pass-pipeline='{}'", as_pipeline(p))),
+                input.display()
+            )
+        }
+    };
     let (code, out, err) = crate::differential::run_bounded(cmd, timeout).map_err(|e| format!("`{shown}` {e}"))?;
     if code != Some(0) {
         let how = code.map_or("was killed by a signal".to_string(), |c| format!("exited {c}"));
@@ -214,6 +234,25 @@ pub fn optimize(
         return Err(format!("the optimizer printed no module (`{shown}`):\n{err}"));
     }
     Ok(out)
+}
+
+/// Whether an `--opt` command says where its input and pipeline go.
+pub fn has_placeholders(cmd: &str) -> bool {
+    cmd.contains("{file}") || cmd.contains("{passes}")
+}
+
+/// `text` as LLVM 22's mlir-opt prints it in custom form, for people to
+/// read (the modules passed between stages are generic); `text` itself
+/// when mlir-opt cannot read it (a dialect it does not know).
+fn readable(text: &str, timeout: std::time::Duration) -> String {
+    let tc = crate::differential::Toolchain::default();
+    let Ok(f) = TempFile::with(text, "passcheck-show") else { return text.to_string() };
+    let mut cmd = std::process::Command::new(&tc.mlir_opt);
+    cmd.arg(&f.0);
+    match crate::differential::run_bounded(cmd, timeout) {
+        Ok((Some(0), out, _)) if !out.trim().is_empty() => out,
+        _ => text.to_string(),
+    }
 }
 
 /// `s` quoted for `sh`.
@@ -266,6 +305,13 @@ fn observe(
         Ok(()) => End::Returned(res),
         Err(err) => {
             let diag = err.render(m, src);
+            if let Some(why) = err.op.and_then(|op| unlowered_among_lowered(m, op)) {
+                return Observation {
+                    stdout: String::from_utf8_lossy(&buf).into_owned(),
+                    end: End::Unusable(format!("{diag}{why}")),
+                    unspecified_zero: false,
+                };
+            }
             match err.kind {
                 ErrorKind::Ub(_)
                 | ErrorKind::MemUb { .. }
@@ -282,6 +328,30 @@ fn observe(
         }
     };
     Observation { stdout, end, unspecified_zero: crate::sem::fp::unspecified_choices() != choices }
+}
+
+/// Why the failure of `op` says nothing about the program: `op` is left
+/// outside the LLVM dialect but works on a value the lowering already
+/// converted (it comes through `builtin.unrealized_conversion_cast`), so
+/// the pipeline stopped short around it (a `memref.realloc` without
+/// `expand-realloc` before the lowering): such a module is not one
+/// mlir-runner runs either, and this engine does not model memory
+/// crossing the two dialects' views.
+fn unlowered_among_lowered(m: &mlir_ir::Module, op: mlir_ir::ir::OpId) -> Option<String> {
+    let name = m.op_name(op);
+    if name.starts_with("llvm.") || name == "builtin.unrealized_conversion_cast" {
+        return None;
+    }
+    let bridged = m.operands(op).iter().any(|v| match m.value(*v).def {
+        mlir_ir::ir::ValueDef::Result(d, _) => m.op_name(d) == "builtin.unrealized_conversion_cast",
+        mlir_ir::ir::ValueDef::Arg(..) => false,
+    });
+    bridged.then(|| {
+        format!(
+            "note: the pipeline left '{name}' unlowered on a value it already lowered (through \
+             builtin.unrealized_conversion_cast): the module cannot run as lowered code, here or under mlir-runner"
+        )
+    })
 }
 
 /// The entry's results as [`Res`] (read before the module's destructors
@@ -469,12 +539,93 @@ pub(crate) fn input_sets(text: &str, o: &Options) -> Result<Vec<Vec<String>>, St
     sets.map_err(|e| e.report().1)?
 }
 
-/// The command-line form of an input set.
-fn shown(args: &[String]) -> String {
+/// The entry and input a file names for itself.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct FileInput {
+    /// `// ENTRY: f`.
+    pub entry: Option<String>,
+    /// The `--arg` values of `// ARGS: --arg '5' --arg '2'`.
+    pub args: Vec<String>,
+    /// The other words of the ARGS line (an exec fixture's run options,
+    /// such as `--vscale 2`), which passcheck does not take from the file.
+    pub other: Vec<String>,
+}
+
+/// The `// ENTRY:` and `// ARGS:` lines of `text`, as `reduce` writes them
+/// into a reduced program so that it re-checks alone. `Err` for an ARGS
+/// line that does not split into words.
+pub fn file_input(text: &str) -> Result<FileInput, String> {
+    let directive = |k: &str| text.lines().find_map(|l| l.trim().strip_prefix(k).map(str::trim));
+    let entry = directive("// ENTRY:").filter(|e| !e.is_empty()).map(str::to_string);
+    let Some(line) = directive("// ARGS:") else { return Ok(FileInput { entry, ..FileInput::default() }) };
+    let (mut args, mut other) = (Vec::new(), Vec::new());
+    let mut it = shell_words(line)?.into_iter();
+    while let Some(w) = it.next() {
+        match (w.as_str(), w.strip_prefix("--arg=")) {
+            ("--arg", _) => args.push(it.next().ok_or("the // ARGS: line ends in --arg without a value")?),
+            (_, Some(v)) => args.push(v.to_string()),
+            _ => other.push(w),
+        }
+    }
+    Ok(FileInput { entry, args, other })
+}
+
+/// `line` split into words as `sh` splits it (single and double quotes,
+/// backslashes outside single quotes).
+fn shell_words(line: &str) -> Result<Vec<String>, String> {
+    let (mut out, mut cur, mut word) = (Vec::new(), String::new(), false);
+    let mut chars = line.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\'' => {
+                word = true;
+                loop {
+                    match chars.next() {
+                        Some('\'') => break,
+                        Some(x) => cur.push(x),
+                        None => return Err(format!("unterminated quote in the // ARGS: line: {line}")),
+                    }
+                }
+            }
+            '"' => {
+                word = true;
+                loop {
+                    match chars.next() {
+                        Some('"') => break,
+                        Some('\\') => cur.extend(chars.next()),
+                        Some(x) => cur.push(x),
+                        None => return Err(format!("unterminated quote in the // ARGS: line: {line}")),
+                    }
+                }
+            }
+            '\\' => {
+                word = true;
+                cur.extend(chars.next());
+            }
+            c if c.is_whitespace() => {
+                if word {
+                    out.push(std::mem::take(&mut cur));
+                    word = false;
+                }
+            }
+            c => {
+                word = true;
+                cur.push(c);
+            }
+        }
+    }
+    if word {
+        out.push(cur);
+    }
+    Ok(out)
+}
+
+/// The command-line form of an input set (each value quoted for `sh`).
+pub fn shown(args: &[String]) -> String {
     if args.is_empty() {
         return "(no arguments)".to_string();
     }
-    args.iter().map(|a| format!("--arg '{a}'")).collect::<Vec<_>>().join(" ")
+    args.iter().map(|a| format!("--arg {}", shell_quote(a))).collect::<Vec<_>>().join(" ")
 }
 
 /// A temporary file that is removed when dropped.
@@ -622,10 +773,14 @@ pub(crate) fn first_bad_pass(
     if passes.is_empty() {
         return Err("error: --each-pass needs --passes with at least one pass".to_string());
     }
-    // The module as the optimizer prints it without passes, so the first
-    // pass's diff shows what it did rather than how the printer formats.
-    let printed =
-        TempFile::with(source, "passcheck").and_then(|f| optimize(o.opt.as_deref(), Some(""), &f.0, o.opt_timeout));
+    // The module as mlir-opt prints it without passes, so the first pass's
+    // diff shows what it did rather than how the printer formats. Another
+    // optimizer may not be one that passes nothing through unchanged (a
+    // filter applies itself whatever the pipeline): it gets the source.
+    let printed = match o.opt {
+        Some(_) => Ok(source.to_string()),
+        None => TempFile::with(source, "passcheck").and_then(|f| optimize(None, Some(""), &f.0, o.opt_timeout)),
+    };
     let mut before = printed.unwrap_or_else(|_| source.to_string());
     for (k, pass) in passes.iter().enumerate() {
         let input = TempFile::with(&before, "passcheck")?;
@@ -633,6 +788,13 @@ pub(crate) fn first_bad_pass(
         let stage = check_target(&format!("<after {pass}>"), &after, o, inputs, src_obs)?;
         on_stage(k, pass, &after, &stage)?;
         if stage.first_miscompile().is_some() {
+            // Both readable when either is generic, so the diff compares like with like.
+            let generic = |t: &str| t.contains("\"builtin.module\"()");
+            let (before, after) = if generic(&before) || generic(&after) {
+                (readable(&before, o.opt_timeout), readable(&after, o.opt_timeout))
+            } else {
+                (before, after)
+            };
             return Ok(Some(BadPass { index: k, of: passes.len(), pass: pass.clone(), before, after, stage }));
         }
         before = after;
@@ -796,6 +958,18 @@ mod tests {
         let (mut x, y) = (ret(&[Some("0.0")]), ret(&[Some("-0.0")]));
         x.unspecified_zero = true;
         assert!(matches!(judge(&x, &y, false), Verdict::Refines(_)));
+    }
+
+    /// What `shown` writes, `file_input` reads back.
+    #[test]
+    fn args_lines_round_trip() {
+        let args: Vec<String> = ["5", "-2", "dense<[1, 2]>", "it's"].map(String::from).to_vec();
+        let text = format!("// ENTRY: f\n// ARGS: {}\nfunc.func @f() {{\n}}\n", shown(&args));
+        assert_eq!(file_input(&text).unwrap(), FileInput { entry: Some("f".to_string()), args, other: Vec::new() });
+        assert_eq!(file_input("// ARGS: --arg=\"a b\" --arg c\n").unwrap().args, ["a b", "c"]);
+        assert_eq!(file_input("// ARGS: --vscale 2\n").unwrap().other, ["--vscale", "2"]);
+        assert!(file_input("// ARGS: --arg 'x\n").is_err());
+        assert_eq!(file_input("func.func @main() {\n}\n").unwrap(), FileInput::default());
     }
 
     #[test]

@@ -72,6 +72,22 @@ fn test_passes(cmd: &str, text: &str, timeout: std::time::Duration) -> bool {
     matches!(crate::differential::run_bounded(c, timeout), Ok((Some(0), _, _)))
 }
 
+/// `text` headed by the entry and the input it miscompiles on, as the
+/// `// ENTRY:` and `// ARGS:` lines passcheck reads when its command line
+/// names none, so the reduced program re-checks alone; lines of that kind
+/// the text already has give way.
+pub fn with_input(text: &str, entry: &str, args: &[String]) -> String {
+    let mut head = String::new();
+    if entry != "main" {
+        head.push_str(&format!("// ENTRY: {entry}\n"));
+    }
+    if !args.is_empty() {
+        head.push_str(&format!("// ARGS: {}\n", passcheck::shown(args)));
+    }
+    let own = |l: &&str| !(l.starts_with("// ENTRY:") || l.starts_with("// ARGS:"));
+    head + &text.lines().filter(own).map(|l| format!("{l}\n")).collect::<String>()
+}
+
 /// Progress and the outcome of a reduction.
 #[derive(Debug, Default)]
 pub struct Stats {

@@ -7,6 +7,13 @@
 //! next argument); the messages and exit codes of the failures mlir-runner
 //! reports are its own. The runtime libraries are built in: the known ones
 //! are accepted silently, any other is a warning.
+//!
+//! As a drop-in it refuses what mlir-runner refuses: an op outside the LLVM
+//! dialect (mlir-runner registers only the dialects it can translate, so a
+//! left-over `arith` or `vector` op fails its parse) or a
+//! `builtin.unrealized_conversion_cast` (which it cannot translate), each
+//! with mlir-runner's message, so an incomplete lowering fails here as it
+//! fails there. `--allow-unlowered` runs every dialect the interpreter does.
 
 use crate::driver::{self, EntryResult, EXIT_INTERNAL, EXIT_RUNTIME};
 use crate::exec::{Config, Engine};
@@ -26,6 +33,10 @@ struct Opts {
     matrix_row_major: bool,
     /// `-matrix-allow-contract`.
     matrix_contract: bool,
+    /// `--no-implicit-module`: the file must be one top-level module.
+    no_implicit_module: bool,
+    /// `--allow-unlowered` (ours): run ops mlir-runner cannot translate.
+    allow_unlowered: bool,
 }
 
 /// Options taking a value that are accepted and ignored (code generation
@@ -49,7 +60,6 @@ const IGNORED_FLAGS: &[&str] = &[
     "O3",
     "dump-object-file",
     "link-nested-modules",
-    "no-implicit-module",
     "debug",
     "color",
     "mlir-disable-threading",
@@ -103,6 +113,8 @@ fn parse(args: &[String], prog: &str) -> Result<Opts, String> {
             }
             "shared-libs" => o.libs.extend(value(&mut it)?.split(',').filter(|s| !s.is_empty()).map(String::from)),
             "host-supports-jit" => o.host_supports_jit = true,
+            "no-implicit-module" if inline.is_none() => o.no_implicit_module = true,
+            "allow-unlowered" if inline.is_none() => o.allow_unlowered = true,
             // LLVM's lowering of the matrix intrinsics: how they read their
             // flat vectors, and whether multiply-adds fuse.
             "matrix-default-layout" => {
@@ -136,6 +148,8 @@ fn usage(prog: &str) -> String {
          \x20 --entry-point-result=<f32|i32|i64|void>  - Textual description of the function type to be called (default: f32)\n\
          \x20 --shared-libs=<string>                   - Libraries to link dynamically (the runtime is built in)\n\
          \x20 --host-supports-jit                      - Report host JIT support\n\
+         \x20 --no-implicit-module                     - Disable implicit addition of a top-level module op during parsing\n\
+         \x20 --allow-unlowered                        - Run ops mlir-runner cannot translate (arith, vector, func, ...) too\n\
          \x20 --O0 .. --O3, --march, --mattr, --mcpu   - Accepted and ignored\n"
     )
 }
@@ -188,10 +202,22 @@ pub fn main(args: &[String], prog: &str) -> i32 {
             return EXIT_RUNTIME;
         }
     };
+    // In mlir-runner's order: the parse fails at an unregistered dialect
+    // before the top level is looked at.
+    let refused = (!o.allow_unlowered)
+        .then(|| unregistered(&m, &src))
+        .flatten()
+        .or_else(|| check_top_level(&m, &src, o.no_implicit_module).err());
+    if let Some(msg) = refused {
+        eprintln!("{msg}");
+        eprintln!("could not parse the input IR");
+        return EXIT_RUNTIME;
+    }
     let cfg = Config { matrix_row_major: o.matrix_row_major, matrix_contract: o.matrix_contract, ..Config::default() };
     let entry = o.entry.unwrap_or_else(|| "main".to_string());
     let res = o.result.unwrap_or(EntryResult::F32);
-    match driver::on_engine_thread(&cfg, || run(&m, &src, cfg.clone(), &entry, res)) {
+    let strict = !o.allow_unlowered;
+    match driver::on_engine_thread(&cfg, || run(&m, &src, cfg.clone(), &entry, res, strict)) {
         Ok(code) => code,
         Err(e) => {
             let (code, msg) = e.report();
@@ -230,7 +256,7 @@ fn io_reason(e: &std::io::Error) -> String {
 
 /// Checks the entry as mlir-runner does before running it, runs it and
 /// prints its result.
-fn run(m: &mlir_ir::Module, src: &Source, cfg: Config, entry: &str, res: EntryResult) -> i32 {
+fn run(m: &mlir_ir::Module, src: &Source, cfg: Config, entry: &str, res: EntryResult, strict: bool) -> i32 {
     let stdout = std::io::stdout();
     let out = Box::new(std::io::BufWriter::new(stdout.lock()));
     let mut e = match Engine::load(m, cfg, out) {
@@ -241,6 +267,8 @@ fn run(m: &mlir_ir::Module, src: &Source, cfg: Config, entry: &str, res: EntryRe
         }
     };
     let func = e.func_by_name(entry).map(|f| e.funcs[f.0 as usize].clone()).filter(|f| f.body.is_some());
+    // mlir-runner looks the entry up in the top-level module only.
+    let func = func.filter(|f| !strict || m.parent_op(f.op) == m.top);
     let Some(func) = func else {
         eprintln!("Error: entry point not found");
         return EXIT_RUNTIME;
@@ -251,6 +279,12 @@ fn run(m: &mlir_ir::Module, src: &Source, cfg: Config, entry: &str, res: EntryRe
     }
     if let Err(msg) = driver::check_result_type(&e, &func.results, res) {
         eprintln!("Error: {msg}");
+        return EXIT_RUNTIME;
+    }
+    // mlir-runner translates the module to LLVM IR after checking the entry.
+    if let Some(msg) = strict.then(|| untranslatable(m, src)).flatten() {
+        eprintln!("{msg}");
+        eprintln!("Error: could not convert to LLVM IR");
         return EXIT_RUNTIME;
     }
     let r = e.run_entry_then(entry, Vec::new(), |e, vals| driver::print_result(e, entry, vals, res)).map(|_| ());
@@ -267,6 +301,90 @@ fn run(m: &mlir_ir::Module, src: &Source, cfg: Config, entry: &str, res: EntryRe
             }
         }
     }
+}
+
+/// mlir-runner's location of offset `at`: `loc("FILE":LINE:COL)`.
+fn loc(src: &Source, at: usize) -> String {
+    let (line, col) = src.line_col(at as u32);
+    format!("loc(\"{}\":{line}:{col})", src.name)
+}
+
+/// Where `op`'s name is written, and whether in generic form (quoted);
+/// `None` for an op the text does not spell at its span (one the parser
+/// added, or whose dialect prefix is elided).
+fn name_at(m: &mlir_ir::Module, src: &Source, op: mlir_ir::ir::OpId) -> Option<(usize, bool)> {
+    let name = m.op_name(op);
+    let start = m.op(op).span.start as usize;
+    let text = src.text.get(start..)?;
+    // Results come first: `%a, %b:2 = name`.
+    let skip = if text.starts_with('%') { text.find('=')? + 1 } else { 0 };
+    let rest = &text[skip..];
+    let at = start + skip + (rest.len() - rest.trim_start().len());
+    let rest = rest.trim_start();
+    if rest.starts_with('"') && rest[1..].starts_with(name) && rest[1 + name.len()..].starts_with('"') {
+        return Some((at, true));
+    }
+    let ends = |r: &str| !r.starts_with(|c: char| c.is_alphanumeric() || c == '_' || c == '.' || c == '$');
+    (rest.starts_with(name) && ends(&rest[name.len()..])).then_some((at, false))
+}
+
+/// Ops in the order their names appear in the text.
+fn ops_in_text_order(m: &mlir_ir::Module, src: &Source) -> Vec<(usize, bool, mlir_ir::ir::OpId)> {
+    let mut ops: Vec<_> = (0..m.ops.len() as u32)
+        .map(mlir_ir::ir::OpId)
+        .filter_map(|op| name_at(m, src, op).map(|(at, generic)| (at, generic, op)))
+        .collect();
+    ops.sort_unstable_by_key(|x| x.0);
+    ops
+}
+
+/// mlir-runner's parse error for the first op of a dialect it does not
+/// register (it registers the dialects it translates to LLVM IR, none of
+/// which but `llvm` and `builtin` this engine runs).
+fn unregistered(m: &mlir_ir::Module, src: &Source) -> Option<String> {
+    ops_in_text_order(m, src).into_iter().find_map(|(at, generic, op)| {
+        let name = m.op_name(op);
+        let dialect = name.split_once('.').map_or(name, |d| d.0);
+        if matches!(dialect, "llvm" | "builtin") {
+            return None;
+        }
+        Some(if generic {
+            // MLIR points after the quoted name.
+            format!(
+                "{}: error: operation being parsed with an unregistered dialect. If this is intended, please use -allow-unregistered-dialect with the MLIR tool used",
+                loc(src, at + name.len() + 2)
+            )
+        } else {
+            // (mlir-runner's message ends in a space.)
+            format!("{}: error: Dialect `{dialect}' not found for custom op '{name}' ", loc(src, at))
+        })
+    })
+}
+
+/// mlir-runner's translation error for the first op of a registered
+/// dialect that has no translation to LLVM IR.
+fn untranslatable(m: &mlir_ir::Module, src: &Source) -> Option<String> {
+    ops_in_text_order(m, src).into_iter().find_map(|(at, _, op)| {
+        let name = m.op_name(op);
+        (name == "builtin.unrealized_conversion_cast")
+            .then(|| format!("{}: error: LLVM Translation failed for operation: {name}", loc(src, at)))
+    })
+}
+
+/// `--no-implicit-module`: the text must be one op, a module (mlir-runner
+/// wraps anything else in a module unless told not to).
+fn check_top_level(m: &mlir_ir::Module, src: &Source, no_implicit_module: bool) -> Result<(), String> {
+    let Some(top) = m.top.filter(|_| no_implicit_module) else { return Ok(()) };
+    // The parser's implicit module spans nothing; a written one spans its text.
+    if m.op(top).span.end > 0 {
+        return Ok(());
+    }
+    let body = m.regions(top).first().and_then(|r| m.region(*r).blocks.first());
+    let count = body.map_or(0, |b| m.block(*b).ops.len());
+    if count == 1 {
+        return Err("Error: top-level op must be a symbol table.".to_string());
+    }
+    Err(format!("loc(\"{}\":0:0): error: source must contain a single top-level operation, found: {count}", src.name))
 }
 
 #[cfg(test)]

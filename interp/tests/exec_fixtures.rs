@@ -79,7 +79,7 @@ const RUNNER: &str = "/usr/lib/llvm-22/bin/mlir-runner";
 /// Runs `path` through mlir-opt and mlir-runner as `oracle.sh` does (the
 /// same code as `mlir-interp diff`).
 fn oracle(path: &Path, text: &str) -> Result<String, String> {
-    let pipeline = directive(text, "PIPELINE").first().map_or(differential::DEFAULT_PIPELINE, |s| s);
+    let pipeline = directive(text, "PIPELINE").first().map_or(differential::ORACLE_PIPELINE, |s| s);
     let entry = directive(text, "ENTRY").first().copied().unwrap_or("main");
     let tc = differential::Toolchain::default();
     let out = differential::run_reference(

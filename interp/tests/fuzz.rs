@@ -54,6 +54,13 @@ fn a_wrong_optimizer_is_caught_reduced_and_bucketed() {
         let reduced = std::fs::read_to_string(out.join(format!("seed-{seed}.reduced.mlir"))).expect("reduced");
         let original = std::fs::read_to_string(out.join(format!("seed-{seed}.mlir"))).expect("original");
         assert!(reduced.lines().count() < original.lines().count(), "{reduced}");
+        // It carries its entry and failing input: it re-checks alone.
+        let path = out.join(format!("seed-{seed}.reduced.mlir"));
+        let again = Command::new(env!("CARGO_BIN_EXE_mlir-interp"))
+            .args(["passcheck", path.to_str().unwrap(), "--passes", "cse", "--opt", &opt])
+            .output()
+            .expect("run");
+        assert_eq!(again.status.code(), Some(1), "{reduced}\n{}", String::from_utf8_lossy(&again.stdout));
         let report = std::fs::read_to_string(out.join(format!("seed-{seed}.txt"))).expect("report");
         assert!(report.contains(&format!("mlir-interp gen --seed {seed} --kind int")) && report.contains("MISCOMPILE"));
     }

@@ -106,7 +106,7 @@ fn modern_form_runs_in_llvm_with_the_same_output() {
         } else if !text.contains("// NO-ORACLE:") {
             let tc = differential::Toolchain::default();
             let directive = text.lines().find_map(|l| l.strip_prefix("// PIPELINE:")).map(str::trim);
-            let pipeline = directive.unwrap_or(differential::DEFAULT_PIPELINE);
+            let pipeline = directive.unwrap_or(differential::ORACLE_PIPELINE);
             let r = differential::run_reference(
                 &tc,
                 &modern,
@@ -509,7 +509,7 @@ fn a_view_outside_its_source_fails_at_the_view() {
         let r = differential::run_reference(
             &tc,
             &path,
-            differential::DEFAULT_PIPELINE,
+            differential::ORACLE_PIPELINE,
             "main",
             EntryResult::Void,
             std::time::Duration::from_secs(120),

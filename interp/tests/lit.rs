@@ -16,7 +16,19 @@ fn dir(name: &str) -> PathBuf {
     d
 }
 
-const PROGRAM: &str = "func.func private @printI64(i64)
+/// A program in the LLVM dialect, which mlir-runner runs as it is.
+const PROGRAM: &str = "llvm.func @printI64(i64)
+llvm.func @printNewline()
+llvm.func @main() {
+  %c = llvm.mlir.constant(42 : i64) : i64
+  llvm.call @printI64(%c) : (i64) -> ()
+  llvm.call @printNewline() : () -> ()
+  llvm.return
+}
+";
+
+/// The same program before lowering, which mlir-runner refuses.
+const UNLOWERED: &str = "func.func private @printI64(i64)
 func.func private @printNewline()
 func.func @main() {
   %c = arith.constant 42 : i64
@@ -27,8 +39,12 @@ func.func @main() {
 ";
 
 fn write(d: &Path, name: &str, header: &str) -> PathBuf {
+    write_program(d, name, header, PROGRAM)
+}
+
+fn write_program(d: &Path, name: &str, header: &str, program: &str) -> PathBuf {
     let p = d.join(name);
-    std::fs::write(&p, format!("{header}{PROGRAM}")).unwrap();
+    std::fs::write(&p, format!("{header}{program}")).unwrap();
     p
 }
 
@@ -156,7 +172,7 @@ fn lit_fixtures_pass_here_and_with_llvm() {
 fn direct_runs_the_source_without_mlir_opt() {
     let d = dir("direct");
     let run = "// RUN: mlir-opt %s -test-lower-to-llvm | mlir-runner -e main -entry-point-result=void \\\n// RUN:   -shared-libs=%mlir_c_runner_utils | FileCheck %s\n// RUN: mlir-opt %s -canonicalize | FileCheck %s --check-prefix=IR\n";
-    let t = write(&d, "direct.mlir", &format!("{run}// CHECK: 42\n// IR: func.func\n"));
+    let t = write_program(&d, "direct.mlir", &format!("{run}// CHECK: 42\n// IR: func.func\n"), UNLOWERED);
     let (code, out) = lit(&[&t]);
     assert_eq!(code, 0, "{out}");
     assert!(out.starts_with("UNSUPPORTED:"), "{out}");
@@ -166,4 +182,55 @@ fn direct_runs_the_source_without_mlir_opt() {
     assert!(out.contains("line 3: skipped (checks compiler output, not execution)"), "{out}");
     let (code, _) = lit_with(&["--direct", "--llvm"], &[&t]);
     assert_eq!(code, 2);
+}
+
+/// Without `--direct` the runner is a drop-in for mlir-runner: a RUN line
+/// that hands it the unlowered program fails, with mlir-runner's message.
+#[test]
+fn an_unlowered_program_fails_as_with_mlir_runner() {
+    let d = dir("unlowered");
+    let run = "// RUN: mlir-runner %s -e main -entry-point-result=void | FileCheck %s\n// CHECK: 42\n";
+    let t = write_program(&d, "t.mlir", run, UNLOWERED);
+    let (code, out) = lit_with(&["-v"], &[&t]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("error: Dialect `func' not found for custom op 'func.func'"), "{out}");
+}
+
+/// lit's conditions, evaluated against this host's features as lit does
+/// with MLIR's configuration (verdicts checked with LLVM 22's lit on the
+/// same files and those features): `%if`/`%else` pick a branch, a
+/// `REQUIRES:` the host meets runs, an `UNSUPPORTED:` it meets does not,
+/// an `XFAIL:` expression that holds expects failure, a malformed `%if` is
+/// UNRESOLVED; and a tool after `env VAR=...` is ours too.
+#[test]
+fn features_if_else_and_env_as_lit() {
+    if !cfg!(all(target_arch = "x86_64", target_os = "linux")) {
+        return;
+    }
+    let d = dir("features");
+    let run = "// RUN: env FOO=1 mlir-runner %s -e main -entry-point-result=void \\\n// RUN:   %if x86-native-target %{ | FileCheck %s %} %else %{ | FileCheck %s --check-prefix=NO %}\n";
+    let ok = write(
+        &d,
+        "ok.mlir",
+        &format!("// REQUIRES: system-linux, host-supports-jit\n// UNSUPPORTED: target=aarch64{{{{.*}}}}\n{run}// CHECK: 42\n// NO: 43\n"),
+    );
+    let unsup = write(&d, "unsup.mlir", "// UNSUPPORTED: system-linux && !asan\n// RUN: false\n");
+    let xfail = write(&d, "xfail.mlir", "// XFAIL: target={{.*}}-linux{{.*}}\n// RUN: false\n");
+    let bad = write(&d, "bad.mlir", "// RUN: %if system-linux %{ true\n");
+    let env = write_program(
+        &d,
+        "env.mlir",
+        "// RUN: env FOO=1 not mlir-runner %s -e main 2>&1 | FileCheck %s\n// CHECK: Dialect `func' not found\n",
+        UNLOWERED,
+    );
+    let (code, out) = lit(&[&ok, &unsup, &xfail, &bad, &env]);
+    assert_eq!(code, 1, "{out}");
+    for (v, f) in [("PASS", &ok), ("UNSUPPORTED", &unsup), ("XFAIL", &xfail), ("UNRESOLVED", &bad), ("PASS", &env)] {
+        assert!(out.contains(&format!("{v}: {}", f.display())), "{v} {}: {out}", f.display());
+    }
+    assert!(out.contains("'%}' is missing for %if substitution"), "{out}");
+    assert!(
+        out.contains("Test does not support the following features and/or targets: system-linux && !asan"),
+        "{out}"
+    );
 }

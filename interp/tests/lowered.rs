@@ -104,7 +104,7 @@ fn every_stage_of_every_lowering_prints_the_same() {
         // lower (comb, removed ops): those are skipped at their first stage.
         let by_hand = directive(&text, "NO-ORACLE").is_some();
         let args: Vec<&str> = directive(&text, "ARGS").map(|a| a.split_whitespace().collect()).unwrap_or_default();
-        let pipeline = directive(&text, "PIPELINE").unwrap_or(mlir_interp::differential::DEFAULT_PIPELINE);
+        let pipeline = directive(&text, "PIPELINE").unwrap_or(mlir_interp::differential::ORACLE_PIPELINE);
         let entry = directive(&text, "ENTRY").unwrap_or("main");
         let mut all_ran = true;
         let list = passes(pipeline);

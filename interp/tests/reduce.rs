@@ -117,6 +117,84 @@ fn a_test_keeps_its_property_and_never_gets_undefined_behaviour() {
     assert_eq!(code, 0, "the reduced program has UB:\n{err}\n{text}");
 }
 
+/// A reduced program carries the entry and the input it miscompiles on
+/// (`// ENTRY:` and `// ARGS:` lines), so `passcheck` re-checks it with
+/// no `-e` or `--arg`: the wrong optimizer turns `muli` into `addi`,
+/// which 3 * 3 against 3 + 3 shows and 2 * 2 against 2 + 2 does not.
+#[test]
+fn a_reduced_program_re_checks_alone() {
+    let d = scratch(SUITE, "alone");
+    let opt = script(&d, "bad.sh", "for f; do :; done\nsed 's/arith.muli/arith.addi/g' \"$f\"");
+    let src = "func.func @f(%a: i32, %b: i32) -> i32 {
+  %m = arith.muli %a, %b : i32
+  %c = arith.constant 1 : i32
+  %s = arith.subi %m, %c : i32
+  %t = arith.addi %s, %c : i32
+  return %t : i32
+}
+func.func @main() {
+  %x = arith.constant 2 : i32
+  %r = call @f(%x, %x) : (i32, i32) -> i32
+  vector.print %r : i32
+  return
+}
+";
+    let f = d.join("p.mlir");
+    std::fs::write(&f, src).expect("write");
+    let reduced = d.join("reduced.mlir");
+    let (code, _, err) = mlir_interp(&[
+        "reduce",
+        f.to_str().unwrap(),
+        "--passes",
+        "cse",
+        "--opt",
+        &opt,
+        "-e",
+        "f",
+        "--arg",
+        "3",
+        "--arg",
+        "3",
+        "-o",
+        reduced.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let text = std::fs::read_to_string(&reduced).expect("reduced");
+    assert!(text.starts_with("// ENTRY: f\n// ARGS: --arg '3' --arg '3'\n"), "{text}");
+    let (code, out, err) = mlir_interp(&["passcheck", reduced.to_str().unwrap(), "--passes", "cse", "--opt", &opt]);
+    assert_eq!(code, 1, "{out}{err}\n{text}");
+    assert!(out.contains("input 1: --arg '3' --arg '3': MISCOMPILE"), "{out}");
+    // The command line still wins: on 2 and 2 the rewrite happens to agree.
+    let (code, out, _) = mlir_interp(&[
+        "passcheck",
+        reduced.to_str().unwrap(),
+        "--passes",
+        "cse",
+        "--opt",
+        &opt,
+        "--arg",
+        "2",
+        "--arg",
+        "2",
+    ]);
+    assert_eq!(code, 0, "{out}");
+    // Reducing the reduced program again keeps one pair of lines.
+    let again = d.join("again.mlir");
+    let (code, _, err) = mlir_interp(&[
+        "reduce",
+        reduced.to_str().unwrap(),
+        "--passes",
+        "cse",
+        "--opt",
+        &opt,
+        "-o",
+        again.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let twice = std::fs::read_to_string(&again).expect("again");
+    assert_eq!(twice.matches("// ARGS:").count(), 1, "{twice}");
+}
+
 #[test]
 fn nothing_to_keep_is_an_error() {
     let d = scratch(SUITE, "none");

@@ -87,8 +87,56 @@ fn behaves_like_mlir_runner() {
     }
 }
 
+/// Modules mlir-runner refuses, each with its own message: a left-over op
+/// of a dialect it does not register (custom and generic form, first in
+/// the text), a cast it cannot translate (after the entry checks), and
+/// the top level `--no-implicit-module` rejects. Compared with it on the
+/// same files, as a lowering that stops short leaves them.
+#[test]
+fn refuses_what_mlir_runner_refuses() {
+    if !toolchain() {
+        return;
+    }
+    let dir = setup();
+    let ours = dir.join("mlir-runner");
+    let files: &[(&str, &str)] = &[
+        ("arith.mlir", "module {\n  llvm.func @main() {\n    %0 = llvm.mlir.constant(1 : i32) : i32\n    %1 = arith.addi %0, %0 : i32\n    %2 = vector.broadcast %1 : i32 to vector<2xi32>\n    llvm.return\n  }\n}\n"),
+        ("generic.mlir", "llvm.func @main() {\n  %0 = \"ub.poison\"() : () -> i32\n  llvm.return\n}\n"),
+        ("func.mlir", "func.func @main() {\n  return\n}\n"),
+        ("cast.mlir", "module {\n  llvm.func @main() {\n    %0 = llvm.mlir.constant(1 : i32) : i32\n    %1 = builtin.unrealized_conversion_cast %0 : i32 to index\n    llvm.return\n  }\n}\n"),
+        ("bare.mlir", "llvm.func @main() {\n  llvm.return\n}\n"),
+        ("two.mlir", "llvm.func @main() {\n  llvm.return\n}\nllvm.func @g() {\n  llvm.return\n}\n"),
+        ("nested.mlir", "module {\n  module {\n    llvm.func @main() {\n      llvm.return\n    }\n  }\n}\n"),
+    ];
+    for (name, text) in files {
+        std::fs::write(dir.join(name), text).unwrap();
+    }
+    let cases: &[&[&str]] = &[
+        &["arith.mlir", "-e", "main", "-entry-point-result=void"],
+        &["generic.mlir", "-e", "main", "-entry-point-result=void"],
+        &["func.mlir", "-e", "main", "-entry-point-result=void", "--no-implicit-module"],
+        &["cast.mlir", "-e", "main", "-entry-point-result=void"],
+        &["cast.mlir", "-e", "nope", "-entry-point-result=void"],
+        &["bare.mlir", "-e", "main", "-entry-point-result=void", "--no-implicit-module"],
+        &["bare.mlir", "-e", "main", "-entry-point-result=void"],
+        &["two.mlir", "-e", "main", "-entry-point-result=void", "--no-implicit-module"],
+        &["nested.mlir", "-e", "main", "-entry-point-result=void"],
+        &["nested.mlir", "-e", "main", "-entry-point-result=void", "--no-implicit-module"],
+    ];
+    for args in cases {
+        let want = outcome(&dir, REFERENCE, args);
+        let got = outcome(&dir, ours.to_str().unwrap(), args);
+        assert_eq!(got, want, "mlir-runner {args:?}");
+    }
+    // `--allow-unlowered` runs them as the interpreter does.
+    let (code, _, err) =
+        outcome(&dir, ours.to_str().unwrap(), &["arith.mlir", "-entry-point-result=void", "--allow-unlowered"]);
+    assert_eq!(code, Some(0), "{err}");
+}
+
 /// `mlir-interp runner` reads the same command line, stdin when no file is
-/// named, and runs what mlir-runner cannot (the func dialect, unlowered).
+/// named, and with `--allow-unlowered` runs what mlir-runner cannot (the
+/// func dialect, unlowered).
 #[test]
 fn runner_subcommand() {
     let dir = setup();
@@ -109,10 +157,20 @@ fn runner_subcommand() {
         "func.func @main() {\n  %c = arith.constant 5 : i32\n  vector.print %c : i32\n  return\n}\n",
     )
     .unwrap();
-    let (code, out, err) = outcome(&dir, exe, &["runner", "f.mlir", "-e", "main", "-entry-point-result=void"]);
+    let (code, out, err) =
+        outcome(&dir, exe, &["runner", "f.mlir", "-e", "main", "-entry-point-result=void", "--allow-unlowered"]);
     assert_eq!((code, out.as_str()), (Some(0), "5\n"), "{err}");
-    let (code, _, err) =
-        outcome(&dir, exe, &["runner", "f.mlir", "-entry-point-result=void", "--shared-libs=/x/libfoo.so"]);
+    let (code, out, err) = outcome(&dir, exe, &["runner", "f.mlir", "-e", "main", "-entry-point-result=void"]);
+    assert_eq!((code, out.as_str()), (Some(1), ""));
+    assert_eq!(
+        err,
+        "loc(\"f.mlir\":1:1): error: Dialect `func' not found for custom op 'func.func' \ncould not parse the input IR\n"
+    );
+    let (code, _, err) = outcome(
+        &dir,
+        exe,
+        &["runner", "f.mlir", "-entry-point-result=void", "--shared-libs=/x/libfoo.so", "--allow-unlowered"],
+    );
     assert_eq!(code, Some(0));
     assert!(err.contains("'/x/libfoo.so' is not built in"), "{err}");
 }
