@@ -2,7 +2,7 @@
 //! compute what the general point loop computes: random structured ops
 //! (matmul, a convolution, a max pooling, elementwise binaries, a column
 //! sum, a body no kernel covers, copy, transpose, fill) on random shapes, over tensors and over
-//! memref views with non-contiguous, transposed-order and negative strides,
+//! memref views with non-contiguous, transposed-order, negative and zero strides,
 //! filled with edge values (NaN payloads, ±0, ±inf, subnormals, the largest
 //! finite values, integer extremes), run both ways: the same returned bits,
 //! the same outcome (result or error) and the same number of executed ops.
@@ -122,6 +122,9 @@ enum Layout {
     Strided(bool),
     /// The last dim backwards (a negative stride).
     Reversed,
+    /// The first dim at stride 0: every index of it is the same memory
+    /// (a buffer of the other dims; a one-element one for rank 1).
+    Zero,
 }
 
 /// An operand: its constant, its view as the op reads it, and for the
@@ -149,6 +152,8 @@ fn operand(id: &str, shape: &[usize], el: Elem, seed: &[u16], memref: bool, layo
     let layout = if shape.is_empty() || !memref { Layout::Plain } else { layout };
     let big: Vec<usize> = match layout {
         Layout::Strided(_) => shape.iter().map(|d| 2 * d).collect(),
+        Layout::Zero if shape.len() == 1 => vec![1],
+        Layout::Zero => shape[1..].to_vec(),
         _ => shape.to_vec(),
     };
     let n: usize = big.iter().product();
@@ -173,6 +178,17 @@ fn operand(id: &str, shape: &[usize], el: Elem, seed: &[u16], memref: bool, layo
                 list(&off),
                 list(shape),
                 list(&vec![2; shape.len()])
+            ));
+            (format!("%{id}_v"), ty)
+        }
+        Layout::Zero => {
+            let inner = if shape.len() == 1 { &[][..] } else { &row_major[..] };
+            let strides: Vec<String> = std::iter::once(0).chain(inner.iter().copied()).map(|s| s.to_string()).collect();
+            let ty = mref(shape, &format!(", strided<[{}]>", strides.join(", ")));
+            defs.push_str(&format!(
+                "  %{id}_v = memref.reinterpret_cast %{id}_b to offset: [0], sizes: [{}], strides: [{}] : {bt} to {ty}\n",
+                shape.iter().map(|d| d.to_string()).collect::<Vec<_>>().join(", "),
+                strides.join(", ")
             ));
             (format!("%{id}_v"), ty)
         }
@@ -331,7 +347,12 @@ fn case() -> impl Strategy<Value = Case> {
 }
 
 fn layout() -> impl Strategy<Value = Layout> {
-    prop_oneof![Just(Layout::Plain), any::<bool>().prop_map(Layout::Strided), Just(Layout::Reversed)]
+    prop_oneof![
+        Just(Layout::Plain),
+        any::<bool>().prop_map(Layout::Strided),
+        Just(Layout::Reversed),
+        Just(Layout::Zero)
+    ]
 }
 
 fn elem() -> impl Strategy<Value = Elem> {
