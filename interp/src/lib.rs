@@ -50,6 +50,7 @@ pub mod exec;
 #[doc(hidden)]
 pub mod filecheck;
 pub mod float;
+mod fold;
 mod fuzz;
 pub mod gen;
 mod lane;

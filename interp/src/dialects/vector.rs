@@ -815,6 +815,20 @@ fn multi_reduction(e: &Engine, fr: &mut Frame, op: OpId, mask: Option<&Dense>) -
     // lanes in lexicographic order, which is the order the lowering folds in.
     let pshape: Vec<usize> = par.iter().map(|d| src.shape()[*d]).collect();
     let pstrides = row_major_strides(&pshape);
+    if let (None, Some(c), None) = (mask, comb(k), &e.observer) {
+        // Each source dim's stride into the output: 0 where it is reduced.
+        let ostrides: Vec<usize> =
+            (0..rank).map(|d| par.iter().position(|p| *p == d).map_or(0, |i| pstrides[i])).collect();
+        let lanes = Dense::new(&acc_shape, &out, Some(src.lane())).ok();
+        if let Some(r) = lanes.and_then(|a| crate::fold::reduce(&src, &a, &ostrides, c)) {
+            let v = if e.m.ctx.type_kind(e.result_type(op, 0)).shape().is_some() {
+                Value::Array(Rc::new(r))
+            } else {
+                Value::from_scalar(r.get(0))
+            };
+            return e.assign(fr, op, v);
+        }
+    }
     let mut idx = vec![0usize; rank];
     for (flat, lane) in src.iter().enumerate() {
         let o: usize = par.iter().zip(&pstrides).map(|(d, s)| idx[*d] * s).sum();
@@ -831,6 +845,26 @@ fn multi_reduction(e: &Engine, fr: &mut Frame, op: OpId, mask: Option<&Dense>) -
         Value::from_scalar(out.pop().ok_or_else(|| Error::unverified(op, "empty accumulator"))?)
     };
     e.assign(fr, op, v)
+}
+
+/// The host fold (`crate::fold`) of a combining kind, if it has one.
+fn comb(k: Kind) -> Option<crate::fold::Comb> {
+    use crate::fold::Comb;
+    Some(match k {
+        Kind::Add => Comb::Add,
+        Kind::Mul => Comb::Mul,
+        Kind::MaximumF => Comb::Maximum,
+        Kind::MinimumF => Comb::Minimum,
+        Kind::And => Comb::And,
+        Kind::Or => Comb::Or,
+        Kind::Xor => Comb::Xor,
+        Kind::MinSI => Comb::MinS,
+        Kind::MaxSI => Comb::MaxS,
+        Kind::MinUI => Comb::MinU,
+        Kind::MaxUI => Comb::MaxU,
+        // maxnumf/minnumf count the choices they make (`sem::fp`).
+        Kind::MinNumF | Kind::MaxNumF => return None,
+    })
 }
 
 /// Element `idx` of `d` (a position the op's types guarantee in bounds).
@@ -987,6 +1021,31 @@ fn contract(e: &Engine, fr: &mut Frame, op: OpId, mask: Option<&Dense>) -> Resul
         && matches!(acc_kind, mlir_ir::types::TypeKind::Float(_))
         && same_elem_types(e, op)
         && contract_lowers_to_dot(&[dims_of(ma), dims_of(mb), dims_of(mc)], &iters);
+    if mask.is_none() && k == Kind::Add && same_elem_types(e, op) && e.observer.is_none() {
+        // Each operand's offset per iteration dim, when its map is a
+        // projection (every result a dim).
+        let strides = |m: &mlir_ir::affine::AffineMap, shape: &[usize]| -> Option<Vec<usize>> {
+            let rm = row_major_strides(shape);
+            let mut st = vec![0usize; n];
+            for (r, ex) in m.results.iter().enumerate() {
+                let mlir_ir::affine::AffineExpr::Dim(d) = ex else { return None };
+                *st.get_mut(*d as usize)? += *rm.get(r)?;
+            }
+            Some(st)
+        };
+        let accd = Dense::new(&acc_shape, &acc, Some(lhs.lane())).ok();
+        let (sa, sb, sc) = (strides(ma, lhs.shape()), strides(mb, rhs.shape()), strides(mc, &acc_shape));
+        if let (Some(a), Some(sa), Some(sb), Some(sc)) = (accd, sa, sb, sc) {
+            if let Some(r) = crate::fold::contract(&lhs, &rhs, &a, &space, [&sa, &sb, &sc], dot) {
+                let v = if acc_shape.is_empty() && e.m.ctx.type_kind(e.result_type(op, 0)).shape().is_none() {
+                    Value::from_scalar(r.get(0))
+                } else {
+                    Value::Array(Rc::new(r))
+                };
+                return e.assign(fr, op, v);
+            }
+        }
+    }
     // The dot lowering sums from +0.0 and adds the accumulator afterwards.
     let mut out: Vec<Scalar> = if dot {
         acc.iter()
