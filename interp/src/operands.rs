@@ -714,3 +714,19 @@ pub fn int1(e: &Engine, fr: &mut Frame, op: OpId, f: impl Fn(&Int) -> Int) -> Re
     )?;
     e.assign(fr, op, v)
 }
+
+/// An elementwise op on two arrays by `lanes`, a host lane loop over their
+/// bytes (`Dense::host2`, `Dense::host_cmpf`); `None` when the operands
+/// are not two arrays it takes (scalars, poison lanes, other formats).
+pub fn host_lanes(
+    e: &Engine,
+    fr: &mut Frame,
+    op: OpId,
+    lanes: impl Fn(&Dense, &Dense) -> Option<Dense>,
+) -> Result<Option<Flow>> {
+    let (Value::Array(a), Value::Array(b)) = (e.arg(fr, op, 0)?, e.arg(fr, op, 1)?) else { return Ok(None) };
+    match lanes(a, b) {
+        Some(d) => e.assign(fr, op, Value::Array(std::rc::Rc::new(d))).map(Some),
+        None => Ok(None),
+    }
+}

@@ -20,8 +20,8 @@ use crate::exec::{Engine, Flow, Frame};
 use crate::float::{self, host::Bin as FBin, Float, Round};
 use crate::int_op;
 use crate::operands::{
-    bad_shape, bad_types, bitcast, cast, convert, float1, float2, float_to_int, int2, int2x, int_cast, int_to_float,
-    result_to, select,
+    bad_shape, bad_types, bitcast, cast, convert, float1, float2, float_to_int, host_lanes, int2, int2x, int_cast,
+    int_to_float, result_to, select,
 };
 use crate::sem::fp::*;
 use crate::sem::int::*;
@@ -130,22 +130,6 @@ pub fn exec(e: &mut Engine, fr: &mut Frame, op: OpId, kind: ArithOp) -> Result<F
 }
 
 // ---- plumbing ------------------------------------------------------------
-
-/// An elementwise op on two arrays by `lanes`, a host lane loop over their
-/// bytes (`Dense::host2`, `Dense::host_cmpf`); `None` when the operands
-/// are not two arrays it takes (scalars, poison lanes, other formats).
-fn host_lanes(
-    e: &Engine,
-    fr: &mut Frame,
-    op: OpId,
-    lanes: impl Fn(&Dense, &Dense) -> Option<Dense>,
-) -> Result<Option<Flow>> {
-    let (Value::Array(a), Value::Array(b)) = (e.arg(fr, op, 0)?, e.arg(fr, op, 1)?) else { return Ok(None) };
-    match lanes(a, b) {
-        Some(d) => e.assign(fr, op, Value::Array(std::rc::Rc::new(d))).map(Some),
-        None => Ok(None),
-    }
-}
 
 /// Reports (under `--float-policy strict`) a `divf`/`remf` by zero in a
 /// finite-only format (f4E2M1FN, f6E2M3FN, f6E3M2FN), whose IEEE result

@@ -12,17 +12,18 @@
 //! allocation is undefined behaviour naming the global; storing into a
 //! `constant` global is too.
 
+use crate::dense::IntBin;
 use crate::error::{Error, ErrorKind, Result};
 use crate::exec::{Engine, Flow, Frame};
 use crate::int_op;
 use crate::memory::{AllocKind, Buffer, Ptr, CONSTANT_GLOBAL};
 use crate::operands::{
-    alloc_name, bitcast, cast, cond_branch, convert, filled, float1, float2, float_to_int, int2, int_cast,
+    alloc_name, bitcast, cast, cond_branch, convert, filled, float1, float2, float_to_int, host_lanes, int2, int_cast,
     int_to_float, select, successor,
 };
 use crate::sem::fp::cmpf;
 use crate::sem::int::*;
-use crate::value::{Int, Packed, Poison, Scalar, Value};
+use crate::value::{Dense, Int, Packed, Poison, Scalar, Value};
 use mlir_ir::attrs::Attribute;
 use mlir_ir::datalayout;
 use mlir_ir::ir::OpId;
@@ -84,7 +85,10 @@ pub fn exec(e: &mut Engine, fr: &mut Frame, op: OpId, kind: LlvmOp) -> Result<Fl
         }
         Fcmp => {
             let p = e.aux[op.0 as usize].pred;
-            float2(e, fr, op, |a, b| Ok(Scalar::Int(Int::bool(cmpf(p, a, b)))))
+            match host_lanes(e, fr, op, |a, b| Dense::host_cmpf(a, b, p))? {
+                Some(flow) => Ok(flow),
+                None => float2(e, fr, op, |a, b| Ok(Scalar::Int(Int::bool(cmpf(p, a, b))))),
+            }
         }
         Select => select(e, fr, op),
         Br => Ok(Flow::Branch(successor(e, op, 0)?, e.args(fr, op))),
@@ -258,6 +262,22 @@ fn int_binary(e: &Engine, fr: &mut Frame, op: OpId, kind: LlvmOp) -> Result<Flow
     let bits = |f: fn(u128, u128) -> u128, g: fn(&Big, &Big) -> Big| {
         move |_: u32, a: &Int, b: &Int| Some(Out::Val(bitwise(a, b, f, g)))
     };
+    // Vectors of 8- to 64-bit integers without poison or flags: one host
+    // loop, wrapping as the flagless ops do (`Dense::host_int2`).
+    let host = match kind {
+        Add if fl == 0 => Some(IntBin::Add),
+        Sub if fl == 0 => Some(IntBin::Sub),
+        Mul if fl == 0 => Some(IntBin::Mul),
+        And => Some(IntBin::And),
+        Or if fl & DISJOINT == 0 => Some(IntBin::Or),
+        Xor => Some(IntBin::Xor),
+        _ => None,
+    };
+    if let Some(b) = host {
+        if let Some(flow) = host_lanes(e, fr, op, |x, y| Dense::host_int2(x, y, b))? {
+            return Ok(flow);
+        }
+    }
     match kind {
         Add => int2(e, fr, op, |w, a, b| int_op!(w, addi(a, b, fl))),
         Sub => int2(e, fr, op, |w, a, b| int_op!(w, subi(a, b, fl))),
@@ -282,9 +302,23 @@ fn int_binary(e: &Engine, fr: &mut Frame, op: OpId, kind: LlvmOp) -> Result<Flow
 /// The float ops: IEEE results in the default environment (fast-math
 /// flags are accepted and do not change them).
 fn float_op(e: &Engine, fr: &mut Frame, op: OpId, kind: LlvmOp) -> Result<Flow> {
-    use crate::float::{self, Round};
+    use crate::float::{self, host::Bin, Round};
     use LlvmOp::*;
     let r = Round::NearestEven;
+    // Vectors of f32/f64 without poison: one host loop (the same bits,
+    // `Dense::host2`).
+    let host = match kind {
+        Fadd => Some(Bin::Add),
+        Fsub => Some(Bin::Sub),
+        Fmul => Some(Bin::Mul),
+        Fdiv => Some(Bin::Div),
+        _ => None,
+    };
+    if let Some(b) = host {
+        if let Some(flow) = host_lanes(e, fr, op, |x, y| Dense::host2(x, y, b))? {
+            return Ok(flow);
+        }
+    }
     match kind {
         Fadd => float2(e, fr, op, |a, b| Ok(Scalar::Float(float::add(a, b, r)))),
         Fsub => float2(e, fr, op, |a, b| Ok(Scalar::Float(float::sub(a, b, r)))),
