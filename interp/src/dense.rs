@@ -330,6 +330,69 @@ impl Dense {
         Some(a.with_bytes(a.lane, bytes))
     }
 
+    /// The lanes converted to lane `to` on the host's conversions, in a
+    /// loop the compiler vectorizes: integers of 8 to 64 bits extended
+    /// (`how` says by sign or by zeros) or truncated to such integers, or
+    /// converted to f32/f64 (Rust's `as`, which rounds to nearest-even as
+    /// `sitofp`/`uitofp` do); f32 to f64 and back (nearest-even), a NaN
+    /// lane recomputed by `nan` for its canonical encoding. `None` when
+    /// the value has poison, the pair is another one, or `nan` gives none.
+    pub fn host_cast(&self, to: Lane, how: HostCast, nan: impl Fn(Float) -> Option<Float>) -> Option<Dense> {
+        use crate::float::FloatKind::{F32, F64};
+        if !self.poison.is_empty() {
+            return None;
+        }
+        let n = self.len();
+        // Integer lanes as i64 (by sign) or u64 (by zeros), then to `to`.
+        macro_rules! from_int {
+            ($u:ty, $i:ty) => {{
+                let x = words::<$u>(&self.bytes)?;
+                let signed = how == HostCast::Signed;
+                let wide = x.iter().map(move |&v| if signed { v as $i as i64 as u64 } else { v as u64 });
+                match to {
+                    Lane::Int(8) => collect_words(n, wide.map(|v| v as u8)),
+                    Lane::Int(16) => collect_words(n, wide.map(|v| v as u16)),
+                    Lane::Int(32) => collect_words(n, wide.map(|v| v as u32)),
+                    Lane::Int(64) => collect_words(n, wide),
+                    Lane::Float(F32) if signed => collect_words(n, wide.map(|v| v as i64 as f32)),
+                    Lane::Float(F32) => collect_words(n, wide.map(|v| v as f32)),
+                    Lane::Float(F64) if signed => collect_words(n, wide.map(|v| v as i64 as f64)),
+                    Lane::Float(F64) => collect_words(n, wide.map(|v| v as f64)),
+                    _ => None,
+                }
+            }};
+        }
+        // f32 <-> f64, then the NaN lanes exactly.
+        macro_rules! float_to {
+            ($f:ty, $t:ty, $from:expr, $to:expr) => {{
+                let x = words::<$f>(&self.bytes)?;
+                let mut bytes = collect_words(n, x.iter().map(|&v| v as $t))?;
+                if any_nan(words::<$t>(&bytes)?) {
+                    for (v, out) in x.iter().zip(bytes.chunks_exact_mut(std::mem::size_of::<$t>())) {
+                        if v.is_nan() {
+                            let r = nan(Float { kind: $from, bits: u128::from(v.to_bits()) })?;
+                            if r.kind != $to {
+                                return None;
+                            }
+                            put_le(r.bits, out);
+                        }
+                    }
+                }
+                Some(bytes)
+            }};
+        }
+        let bytes = match (self.lane, to) {
+            (Lane::Int(8), _) if how != HostCast::Float => from_int!(u8, i8),
+            (Lane::Int(16), _) if how != HostCast::Float => from_int!(u16, i16),
+            (Lane::Int(32), _) if how != HostCast::Float => from_int!(u32, i32),
+            (Lane::Int(64), _) if how != HostCast::Float => from_int!(u64, i64),
+            (Lane::Float(F32), Lane::Float(F64)) if how == HostCast::Float => float_to!(f32, f64, F32, F64),
+            (Lane::Float(F64), Lane::Float(F32)) if how == HostCast::Float => float_to!(f64, f32, F64, F32),
+            _ => None,
+        }?;
+        Some(self.with_bytes(to, bytes))
+    }
+
     /// Wrapping `a op b` lane by lane on two same-shaped arrays of 8-, 16-,
     /// 32- or 64-bit integers without poison (the flagless `addi`, `subi`,
     /// `muli`, `andi`, `ori`, `xori`: two's complement wraps as the
@@ -615,6 +678,17 @@ pub(crate) fn words<T: Word>(b: &[u8]) -> Option<&[T]> {
     // integers), and `align_to` only hands out the aligned middle.
     let (head, mid, tail) = unsafe { b.align_to::<T>() };
     (head.is_empty() && tail.is_empty()).then_some(mid)
+}
+
+/// How [`Dense::host_cast`] reads its lanes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HostCast {
+    /// Integers by sign (`extsi`, `index_cast`, `trunci`, `sitofp`).
+    Signed,
+    /// Integers by zeros (`extui`, `index_castui`, `uitofp`).
+    Unsigned,
+    /// Floats (`extf`, `truncf`).
+    Float,
 }
 
 /// `c[i] ? t[i] : f[i]` over lanes of `n` bytes (1, 2, 4 or 8) as whole
@@ -1118,6 +1192,54 @@ mod host_lanes {
             let picked = Dense::select(&c, &a, &b).expect("qualifies");
             for (i, p) in pairs.iter().enumerate() {
                 prop_assert_eq!(picked.get(i), if p.2 { a.get(i) } else { b.get(i) });
+            }
+        }
+    }
+
+    proptest! {
+        /// Host casts give the exact path's lanes: integers of every host
+        /// width to every other and to f32/f64, by sign and by zeros, and
+        /// f32 <-> f64 on edge values (NaN lanes recomputed exactly).
+        #[test]
+        fn host_casts_are_the_exact_casts(
+            words in prop::collection::vec(any::<u64>(), 1..70),
+            picks in prop::collection::vec(0usize..64, 1..70),
+        ) {
+            use crate::float::FloatKind::{F32 as K32, F64 as K64};
+            use crate::scalar::Int;
+            let lanes = [Lane::Int(8), Lane::Int(16), Lane::Int(32), Lane::Int(64), Lane::Float(K32), Lane::Float(K64)];
+            for from in [8u32, 16, 32, 64] {
+                let mask = if from == 64 { u64::MAX } else { (1u64 << from) - 1 };
+                let elems: Vec<Scalar> = words.iter().map(|w| Scalar::Int(Int::from_u128(from, u128::from(w & mask)))).collect();
+                let src = Dense::new(&[elems.len()], &elems, Some(Lane::Int(from))).unwrap();
+                for to in lanes {
+                    for how in [HostCast::Signed, HostCast::Unsigned] {
+                        let host = src.host_cast(to, how, |_| None).expect("host pairs qualify");
+                        for (i, x) in elems.iter().enumerate() {
+                            let Scalar::Int(x) = x else { unreachable!() };
+                            let v = if how == HostCast::Signed {
+                                x.to_sbig()
+                            } else {
+                                num_bigint::BigInt::from(x.bits128().unwrap_or(0))
+                            };
+                            let want = match to {
+                                Lane::Int(w) => Scalar::Int(Int::from_big(w, &v)),
+                                Lane::Float(k) => Scalar::Float(crate::float::from_int(&v, k, Round::NearestEven).unwrap()),
+                                Lane::Complex(_) => unreachable!(),
+                            };
+                            prop_assert_eq!(host.get(i), want, "i{} to {:?} {:?} lane {}", from, to, how, i);
+                        }
+                    }
+                }
+            }
+            for (from, to) in [(K32, K64), (K64, K32)] {
+                let src = array(from, &picks);
+                let exact = |f: Float| crate::float::convert(f, to, Round::NearestEven).ok();
+                let host = src.host_cast(Lane::Float(to), HostCast::Float, exact).expect("f32/f64 qualify");
+                for i in 0..src.len() {
+                    let Scalar::Float(x) = src.get(i) else { unreachable!() };
+                    prop_assert_eq!(host.get(i), Scalar::Float(exact(x).unwrap()), "{:?} lane {}", from, i);
+                }
             }
         }
     }

@@ -730,3 +730,24 @@ pub fn host_lanes(
         None => Ok(None),
     }
 }
+
+/// A cast of an array on the host's conversions (`Dense::host_cast`),
+/// `nan` giving the exact result of a NaN lane; `None` when the operand
+/// is not an array it takes.
+pub fn host_cast(
+    e: &Engine,
+    fr: &mut Frame,
+    op: OpId,
+    how: crate::dense::HostCast,
+    nan: impl Fn(Float) -> Option<Float>,
+) -> Result<Option<Flow>> {
+    let Value::Array(a) = e.arg(fr, op, 0)? else { return Ok(None) };
+    let to = match result_to(e, op)? {
+        To::Int(w) => Lane::Int(w),
+        To::Float(k) => Lane::Float(k),
+    };
+    match a.host_cast(to, how, nan) {
+        Some(d) => e.assign(fr, op, Value::Array(Rc::new(d))).map(Some),
+        None => Ok(None),
+    }
+}

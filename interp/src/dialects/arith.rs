@@ -14,14 +14,14 @@
 //!   `maxnumf`/`minnumf` order -0 below +0 like `maximumf`.
 //! - `fptosi`/`fptoui` of NaN, inf or an out-of-range value give poison.
 
-use crate::dense::IntBin;
+use crate::dense::{HostCast, IntBin};
 use crate::error::{Error, ErrorKind, Result};
 use crate::exec::{Engine, Flow, Frame};
 use crate::float::{self, host::Bin as FBin, Float, Round};
 use crate::int_op;
 use crate::operands::{
-    bad_shape, bad_types, bitcast, cast, convert, float1, float2, float_to_int, host_lanes, int2, int2x, int_cast,
-    int_to_float, result_to, select,
+    bad_shape, bad_types, bitcast, cast, convert, float1, float2, float_to_int, host_cast, host_lanes, int2, int2x,
+    int_cast, int_to_float, result_to, select,
 };
 use crate::sem::fp::*;
 use crate::sem::int::*;
@@ -78,6 +78,25 @@ pub fn exec(e: &mut Engine, fr: &mut Frame, op: OpId, kind: ArithOp) -> Result<F
             None => float2(e, fr, op, |a, b| Ok(Scalar::Int(Int::bool(cmpf(pred, a, b))))),
         },
         Select => select(e, fr, op),
+        // Flagless casts of arrays: one host loop (`Dense::host_cast`).
+        Extsi | IndexCast | Trunci | Sitofp
+            if fl == 0 && host_cast(e, fr, op, HostCast::Signed, |_| None)?.is_some() =>
+        {
+            Ok(Flow::Next)
+        }
+        Extui | IndexCastui | Uitofp if fl == 0 && host_cast(e, fr, op, HostCast::Unsigned, |_| None)?.is_some() => {
+            Ok(Flow::Next)
+        }
+        Extf | Truncf
+            if (kind == Extf || round_mode(pred) == Round::NearestEven)
+                && host_cast(e, fr, op, HostCast::Float, |f| {
+                    let To::Float(k) = result_to(e, op).ok()? else { return None };
+                    float::convert_with(f, k, Round::NearestEven, pol).ok()
+                })?
+                .is_some() =>
+        {
+            Ok(Flow::Next)
+        }
         Extsi => int_cast(e, fr, op, |w, a, to| int_op!(w, extsi(a, to))),
         Extui => int_cast(e, fr, op, |w, a, to| int_op!(w, extui(a, to, fl))),
         Trunci => int_cast(e, fr, op, |w, a, to| int_op!(w, trunci(a, to, fl))),
