@@ -610,7 +610,16 @@ impl<'m> Engine<'m> {
             let name = m.ctx.str(*id);
             // Single integers (every integer constant's value) are cheap to
             // read where used; arrays are what the views and vector ops read.
-            let array = |a| matches!(m.ctx.attr_kind(a), Attribute::DenseArray { .. } | Attribute::Array(_));
+            // Only arrays `decode_ints` accepts: asking it about another
+            // (`in_bounds`, `indexing_maps`) builds an `unverified` error,
+            // whose debug assertion fails every debug-build run.
+            let array = |a| match m.ctx.attr_kind(a) {
+                Attribute::DenseArray { values: DenseValues::Ints(_), .. } => true,
+                Attribute::Array(items) => {
+                    items.iter().all(|x| matches!(m.ctx.attr_kind(*x), Attribute::Integer { .. }))
+                }
+                _ => false,
+            };
             if out.iter().any(|(n, _)| *n == name) || !m.attr(op, name).is_some_and(array) {
                 continue;
             }
