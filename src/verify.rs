@@ -818,10 +818,17 @@ func.func @ok(%v: vector<1x4xf32>, %w: vector<2x4x8xf32>, %i: index, %m: memref<
                  return\n}",
                 "the bound maps take 0 dims and symbols, but the op has 1 operands",
             ),
+            // mlir-opt accepts it; LLVM's IR verifier rejects the module.
+            (
+                "llvm.func @f(%ap: !llvm.ptr) {\n  llvm.intr.vastart %ap : !llvm.ptr\n  llvm.return\n}",
+                "'llvm.intr.vastart' op is not in a variadic function",
+            ),
         ] {
             let err = check(text).unwrap_err();
             assert!(err.contains(msg), "{text}: {err}");
         }
+        check("llvm.func @g(%ap: !llvm.ptr, ...) {\n  llvm.br ^b\n^b:\n  llvm.intr.vastart %ap : !llvm.ptr\n  llvm.return\n}")
+            .unwrap();
         // What LLVM does run stays accepted: a splat fills the whole global,
         // an element count that fits needs no particular shape.
         check("llvm.mlir.global internal @a(dense<1> : tensor<3xi64>) : !llvm.array<4 x i64>").unwrap();

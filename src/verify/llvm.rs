@@ -48,6 +48,7 @@ impl<'m> Verifier<'m> {
             OpKind::LlvmLoad => self.llvm_ptr_operand(op, 0, "LLVM pointer type"),
             OpKind::LlvmStore => self.llvm_ptr_operand(op, 1, "LLVM pointer type"),
             OpKind::LlvmReturn => self.llvm_return(op),
+            OpKind::LlvmVaStart => self.llvm_vastart(op),
             OpKind::LlvmConstant => self.llvm_constant(op),
             OpKind::LlvmInsertvalue | OpKind::LlvmExtractvalue => self.llvm_aggregate_access(op, kind),
             OpKind::LlvmAdd
@@ -584,6 +585,24 @@ impl<'m> Verifier<'m> {
             (false, Some(v)) if m.type_of(*v) != ret => self.op_err(op, "mismatching result types"),
             _ => Ok(()),
         }
+    }
+
+    /// `llvm.intr.vastart` must be in a variadic function. mlir-opt does not
+    /// check it, but LLVM's IR verifier rejects the translated module ("va_start
+    /// called in a non-varargs function"), so no run of it exists to match.
+    fn llvm_vastart(&self, op: OpId) -> VResult {
+        let m = self.m;
+        let mut f = m.parent_op(op);
+        while let Some(p) = f.filter(|p| !matches!(self.kind(*p), OpKind::LlvmFunc | OpKind::FuncFunc)) {
+            f = m.parent_op(p);
+        }
+        let variadic = f
+            .and_then(|f| self.type_attr(f, "function_type"))
+            .is_some_and(|t| matches!(m.ctx.type_kind(t), TypeKind::LlvmFunc { vararg: true, .. }));
+        if variadic {
+            return Ok(());
+        }
+        self.op_err(op, "is not in a variadic function (LLVM's verifier: va_start called in a non-varargs function)")
     }
 
     fn llvm_constant(&self, op: OpId) -> VResult {

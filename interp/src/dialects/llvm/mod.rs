@@ -35,6 +35,7 @@ use std::rc::Rc;
 mod common;
 mod intr;
 mod mem;
+mod va;
 
 use common::{check_default_layout, layout, type_attr, unsupported};
 
@@ -133,6 +134,10 @@ pub fn exec(e: &mut Engine, fr: &mut Frame, op: OpId, kind: LlvmOp) -> Result<Fl
         Cmpxchg => intr::cmpxchg(e, fr, op),
         // One thread: a fence orders nothing.
         Fence => Ok(Flow::Next),
+        VaStart => va::start(e, fr, op),
+        VaArg => va::arg(e, fr, op),
+        VaCopy => va::copy(e, fr, op),
+        VaEnd => va::end(e, fr, op),
         _ => intr::exec(e, fr, op, kind),
     }
 }
