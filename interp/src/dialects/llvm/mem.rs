@@ -11,7 +11,7 @@
 //! their provenance. An address in no allocation makes a pointer that is
 //! undefined behaviour to dereference.
 
-use super::common::{layout, type_attr, unsupported, vector_dims_of};
+use super::common::{check_default_layout, layout, type_attr, unsupported, vector_dims_of};
 use crate::error::{Error, ErrorKind, Result};
 use crate::exec::Engine;
 use crate::memory::{mem_ub, AllocKind, Buffer, Lane, Ptr, CONSTANT_GLOBAL};
@@ -19,7 +19,8 @@ use crate::operands::{alloc_name, place};
 use crate::value::{Int, Packed, Scalar, Value};
 use mlir_ir::attrs::{AttrId, Attribute};
 use mlir_ir::datalayout;
-use mlir_ir::ir::OpId;
+use mlir_ir::ir::{OpId, ValueDef};
+use mlir_ir::ops::OpKind;
 use mlir_ir::types::{LlvmStructBody, TypeId, TypeKind};
 use std::rc::Rc;
 
@@ -407,11 +408,29 @@ pub(super) fn access_bytes(
     let addr = buf.borrow().addr + at as u64;
     if !addr.is_multiple_of(align) {
         let origin = buf.borrow().origin;
+        // An alloca that names no alignment has the one LLVM gives it; say
+        // which, since the IR does not show it.
+        let unnamed = e.m.op(origin).name.kind == OpKind::LlvmAlloca && e.m.attr(origin, "alignment").is_none();
+        let has = if unnamed {
+            type_attr(e, origin, "elem_type").and_then(|t| alloca_alignment(e, origin, t)).ok()
+        } else {
+            None
+        };
+        let why = match has {
+            Some(has) if is_static_alloca(e, origin) => format!(
+                "; the llvm.alloca names no alignment, so as a static alloca (constant count, entry block) \
+                 it has its type's preferred alignment, {has} byte(s)"
+            ),
+            Some(_) => format!(
+                "; the llvm.alloca names no alignment, and as a dynamic alloca it starts {STACK_ALIGN}-byte aligned"
+            ),
+            None => String::new(),
+        };
         return Err(mem_ub(
             op,
             origin,
             format!(
-                "misaligned {what}: address {addr:#x} (offset {at} of {}) is not {align}-byte aligned",
+                "misaligned {what}: address {addr:#x} (offset {at} of {}) is not {align}-byte aligned{why}",
                 alloc_name(e, origin)
             ),
         ));
@@ -472,9 +491,57 @@ pub(super) fn alloca(e: &mut Engine, op: OpId, n: &Value) -> Result<Value> {
     };
     let bytes =
         n.to_u64().and_then(|n| n.checked_mul(l.alloc)).and_then(|b| usize::try_from(b).ok()).ok_or_else(too_big)?;
-    let align = alignment(e, op, ty)?;
+    let align = alloca_alignment(e, op, ty)?;
+    let align = if is_static_alloca(e, op) { align } else { align.max(STACK_ALIGN) };
     let buf = e.mem.new_buffer_exact(op, bytes, AllocKind::Alloca, align)?;
     Ok(Value::Ptr(Ptr { buf: Some(buf), offset: 0 }))
+}
+
+/// The alignment `llvm.alloca` `op` of `ty` names: its `alignment`
+/// attribute, else the type's preferred alignment (what LLVM writes in).
+fn alloca_alignment(e: &Engine, op: OpId, ty: TypeId) -> Result<u64> {
+    match e.ints_attr(op, "alignment")?.and_then(|v| v.first().copied()) {
+        Some(a) if a > 0 => Ok(a as u64),
+        _ => {
+            check_default_layout(e, op)?;
+            datalayout::pref_align(&e.m.ctx, ty, e.cfg.index_bits).map_err(|m| unsupported(op, m))
+        }
+    }
+}
+
+/// The stack alignment of mlir-runner's target, x86-64 (System V ABI):
+/// LLVM keeps the stack pointer aligned to it, so every dynamically sized
+/// allocation on the stack starts at a multiple of it.
+const STACK_ALIGN: u64 = 16;
+
+/// Whether `op` is what LLVM calls a static alloca (`isStaticAlloca`): in
+/// its function's entry block with a constant count. LLVM gives a static
+/// alloca a slot of the frame aligned as the alloca says (its `alignment`,
+/// else the preferred alignment of its type, which MLIR's translation
+/// writes in), and no more; any other alloca moves the stack pointer, so
+/// it starts at [`STACK_ALIGN`]. LangRef lets the target choose ("the
+/// value result of the allocation is guaranteed to be aligned to at least
+/// that boundary"), and this is mlir-runner's choice. It matters for
+/// MLIR's own lowerings of unranked memrefs (`memref.reshape` to an
+/// unranked result, unranked call results): they allocate the descriptor
+/// as `llvm.alloca %size x i8` (align 1) and store pointers and `i64`s
+/// into it, which is well-defined at the address x86-64 gives it. A count
+/// IRBuilder would fold to a constant (arithmetic on constants) is not
+/// seen as constant here, so such an alloca gets the larger alignment.
+fn is_static_alloca(e: &Engine, op: OpId) -> bool {
+    let m = e.m;
+    let constant_count = m.operands(op).first().is_some_and(|v| match m.value(*v).def {
+        ValueDef::Result(d, _) => matches!(m.op(d).name.kind, OpKind::LlvmConstant | OpKind::ArithConstant),
+        ValueDef::Arg(..) => false,
+    });
+    let entry = m.op(op).parent.is_some_and(|b| {
+        let r = m.block(b).parent;
+        r.is_some_and(|r| {
+            m.region(r).blocks.first() == Some(&b)
+                && m.region(r).parent.is_some_and(|f| m.op(f).name.kind == OpKind::LlvmFunc)
+        })
+    });
+    constant_count && entry
 }
 
 /// `llvm.ptrtoint`: the address, truncated or zero-extended to the
