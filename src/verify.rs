@@ -818,6 +818,18 @@ func.func @ok(%v: vector<1x4xf32>, %w: vector<2x4x8xf32>, %i: index, %m: memref<
                  return\n}",
                 "the bound maps take 0 dims and symbols, but the op has 1 operands",
             ),
+            // mlir-opt rejects it too, but its bound overflows i64 and it
+            // prints a different garbage number on every run ("... greater
+            // than or equal to 94882116141777, but found 8"), so it cannot
+            // be recorded in fixtures/invalid; the bound here is exact.
+            (
+                "func.func @f(%in: memref<1x8x8x1xf32>, %k: memref<3x3x1x1xf32>, %out: memref<1x6x6x1xf32>) {\n  \
+                 linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, \
+                 strides = dense<[4611686018427387904, 1]> : tensor<2xi64>}\n    \
+                 ins(%in, %k : memref<1x8x8x1xf32>, memref<3x3x1x1xf32>) outs(%out : memref<1x6x6x1xf32>)\n  return\n}",
+                "'linalg.conv_2d_nhwc_hwcf' op inferred input/output operand #0 has shape's dimension #1 to be \
+                 greater than or equal to 23058430092136939523, but found 8",
+            ),
             // mlir-opt accepts it; LLVM's IR verifier rejects the module.
             (
                 "llvm.func @f(%ap: !llvm.ptr) {\n  llvm.intr.vastart %ap : !llvm.ptr\n  llvm.return\n}",
