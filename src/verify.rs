@@ -830,6 +830,14 @@ func.func @ok(%v: vector<1x4xf32>, %w: vector<2x4x8xf32>, %i: index, %m: memref<
                 "'linalg.conv_2d_nhwc_hwcf' op inferred input/output operand #0 has shape's dimension #1 to be \
                  greater than or equal to 23058430092136939523, but found 8",
             ),
+            (
+                "llvm.mlir.global internal @w(dense<[1.5, 2.5]> : tensor<2xf64>) : !llvm.array<2 x i32>",
+                "initializer of 'f64' elements cannot initialize a global of 'i32' elements",
+            ),
+            (
+                "llvm.mlir.global internal @s(dense<1.5> : tensor<2xf32>) : !llvm.array<2 x f64>",
+                "FloatAttr does not match expected type of the constant",
+            ),
             // mlir-opt accepts it; LLVM's IR verifier rejects the module.
             (
                 "llvm.func @f(%ap: !llvm.ptr) {\n  llvm.intr.vastart %ap : !llvm.ptr\n  llvm.return\n}",
@@ -844,6 +852,10 @@ func.func @ok(%v: vector<1x4xf32>, %w: vector<2x4x8xf32>, %i: index, %m: memref<
         // What LLVM does run stays accepted: a splat fills the whole global,
         // an element count that fits needs no particular shape.
         check("llvm.mlir.global internal @a(dense<1> : tensor<3xi64>) : !llvm.array<4 x i64>").unwrap();
+        // Another element type of the same width, or integers of another
+        // width, translate (and run: fixtures/exec/llvm/global_dense_other_element_type.mlir).
+        check("llvm.mlir.global internal @c(dense<[1.5, 2.5]> : tensor<2xf32>) : !llvm.array<2 x i32>").unwrap();
+        check("llvm.mlir.global internal @d(dense<[1, 2]> : tensor<2xi8>) : !llvm.array<2 x i32>").unwrap();
         check(
             "llvm.mlir.global internal @b(dense<[[1, 2], [3, 4]]> : tensor<2x2xi64>) : !llvm.array<2 x array<2 x i64>>",
         )

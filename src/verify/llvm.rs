@@ -475,7 +475,11 @@ impl<'m> Verifier<'m> {
                 ),
             );
         }
-        let Attribute::Dense { ty: dty, splat: false, .. } = m.ctx.attr_kind(a) else { return Ok(()) };
+        let Attribute::Dense { ty: dty, splat, .. } = m.ctx.attr_kind(a) else { return Ok(()) };
+        self.llvm_global_dense_elements(op, *dty, ty)?;
+        if *splat {
+            return Ok(());
+        }
         let Some(have) = m.ctx.type_kind(*dty).shape().and_then(crate::types::num_elements) else { return Ok(()) };
         let mut holds = Some(1i64);
         let mut t = ty;
@@ -500,6 +504,39 @@ impl<'m> Verifier<'m> {
                     "initializer has {have} elements, but its type '{}' holds {n} (mlir-opt accepts this, but \
                      LLVM's translation cannot: the initializer does not fit the global's type)",
                     self.ty(ty)
+                ),
+            ),
+            _ => Ok(()),
+        }
+    }
+
+    /// A dense initializer of float elements for a global whose elements
+    /// have another width: mlir-opt accepts it, LLVM's translation rejects
+    /// it ("FloatAttr does not match expected type of the constant"). Other
+    /// element types than the global's run: the same width reinterprets
+    /// the bits, as the translation copies the raw data; an integer of
+    /// another width is extended or truncated.
+    fn llvm_global_dense_elements(&self, op: OpId, dty: TypeId, ty: TypeId) -> VResult {
+        let m = self.m;
+        let mut leaf = ty;
+        while let TypeKind::LlvmArray { elem, .. } | TypeKind::Vector { elem, .. } = m.ctx.type_kind(leaf) {
+            leaf = *elem;
+        }
+        let Some(elem) = m.ctx.type_kind(dty).elem() else { return Ok(()) };
+        let width = |t: TypeId| match m.ctx.type_kind(t) {
+            TypeKind::Integer { width, .. } => Some(*width),
+            TypeKind::Float(k) => Some(k.bit_width()),
+            _ => None,
+        };
+        let float = matches!(m.ctx.type_kind(elem), TypeKind::Float(_));
+        match (width(elem), width(leaf)) {
+            (Some(a), Some(b)) if float && a != b => self.op_err(
+                op,
+                format!(
+                    "initializer of '{}' elements cannot initialize a global of '{}' elements (mlir-opt accepts \
+                     this, but LLVM's translation rejects it: FloatAttr does not match expected type of the constant)",
+                    self.ty(elem),
+                    self.ty(leaf)
                 ),
             ),
             _ => Ok(()),

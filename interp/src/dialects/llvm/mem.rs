@@ -154,17 +154,49 @@ fn fill(e: &Engine, op: OpId, ty: TypeId, lanes: &mut impl Iterator<Item = Scala
         return Ok(Value::Agg(Rc::from(vals)));
     }
     match e.m.ctx.type_kind(ty) {
-        TypeKind::Vector { .. } => {
+        &TypeKind::Vector { elem, .. } => {
             let dims = vector_dims_of(e, op, ty)?;
             let n: usize = dims.iter().product();
-            let xs: Vec<Scalar> = lanes.take(n).collect();
+            let xs = lanes.take(n).map(|x| recast(e, op, x, elem)).collect::<Result<Vec<Scalar>>>()?;
             if xs.len() != n {
                 return Err(short());
             }
             crate::operands::array(op, &dims, xs)
         }
-        _ => lanes.next().map(Value::from_scalar).ok_or_else(short),
+        _ => Ok(Value::from_scalar(recast(e, op, lanes.next().ok_or_else(short)?, ty)?)),
     }
+}
+
+/// Element `x` of a dense initializer as an element of type `ty`, as
+/// LLVM's translation of `llvm.mlir.global` builds it when the two types
+/// differ (mlir-opt accepts that): an element of the same width keeps its
+/// bits (the translation copies the attribute's raw data), an integer of
+/// another width is sign-extended or truncated (`sextOrTrunc`; `i1` is
+/// zero-extended, a true bit becomes 1). The verifier has rejected floats
+/// of another width, which the translation rejects.
+pub(super) fn recast(e: &Engine, op: OpId, x: Scalar, ty: TypeId) -> Result<Scalar> {
+    let k = e.m.ctx.type_kind(ty);
+    Ok(match (x, k) {
+        (Scalar::Int(i), &TypeKind::Integer { width, .. }) if i.width() != width => {
+            let v = if i.width() == 1 { i.to_ubig() } else { i.to_sbig() };
+            Scalar::Int(Int::from_big(width, &v))
+        }
+        (Scalar::Float(f), &TypeKind::Integer { width, .. }) if f.kind.bit_width() == width => {
+            Scalar::Int(Int::from_u128(width, f.bits))
+        }
+        (Scalar::Int(i), &TypeKind::Float(kind)) if i.width() == kind.bit_width() => {
+            Scalar::Float(crate::float::from_bits(kind, i.bits128().unwrap_or(0)))
+        }
+        (Scalar::Int(i), TypeKind::Float(_)) => {
+            let msg = format!(
+                "a dense initializer of i{} elements for a global of {} elements (LLVM's translation makes it zeros)",
+                i.width(),
+                mlir_ir::printer::type_to_string(&e.m.ctx, ty)
+            );
+            return Err(unsupported(op, msg));
+        }
+        (x, _) => x,
+    })
 }
 
 /// The members of aggregate `v` of type `ty` (a poison aggregate has a

@@ -626,7 +626,7 @@ fn init_from_attr(e: &Engine, g: OpId, buf: &Rc<RefCell<Buffer>>, a: mlir_ir::at
         for k in 0..n {
             let at = k.checked_mul(step).and_then(|a| usize::try_from(a).ok());
             let at = at.ok_or_else(|| Error::unverified(g, "initializer offset overflows"))?;
-            mem::write(e, g, &mut b, at, elem, &Value::from_scalar(item(k)))?;
+            mem::write(e, g, &mut b, at, elem, &Value::from_scalar(mem::recast(e, g, item(k), elem)?))?;
         }
         Ok(())
     };
