@@ -570,7 +570,7 @@ fn is_static_alloca(e: &Engine, op: OpId) -> bool {
         let r = m.block(b).parent;
         r.is_some_and(|r| {
             m.region(r).blocks.first() == Some(&b)
-                && m.region(r).parent.is_some_and(|f| m.op(f).name.kind == OpKind::LlvmFunc)
+                && m.region(r).parent.is_some_and(|f| matches!(m.op(f).name.kind, OpKind::LlvmFunc | OpKind::FuncFunc))
         })
     });
     constant_count && entry

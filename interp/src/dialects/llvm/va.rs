@@ -13,7 +13,8 @@
 //! `va_arg` reads the types that were passed; reading another type is not
 //! defined by LangRef and differs between targets, and here reads the
 //! slot's bytes. The area lives until the variadic function returns;
-//! `va_arg` through a list that outlives it is a use after free.
+//! `va_arg` through a list that outlives it is undefined behaviour
+//! (reported as a pointer into no allocation, the area being gone).
 
 use super::common::layout;
 use super::mem;
