@@ -118,6 +118,24 @@ pub fn layout(ctx: &Context, ty: TypeId, index_bits: u32) -> Result<Layout, Layo
     }
 }
 
+/// The preferred alignment of `ty` (`DataLayout::getPrefTypeAlign`): what
+/// LLVM gives an `alloca` that names no alignment, since MLIR's translation
+/// leaves it to `IRBuilder::CreateAlloca`. It is the ABI alignment except
+/// for integers wider than 32 bits (i64's preferred 64 bits, which wider
+/// ones take too), structs (at least the default `a:0:64` preference, 8
+/// bytes, packed ones too) and arrays (their element's). Checked against
+/// `mlir-translate --mlir-to-llvmir` of LLVM 22: `alloca i64` is `align 8`,
+/// `alloca { i8, i8 }` is `align 8`, `alloca i8` is `align 1`.
+pub fn pref_align(ctx: &Context, ty: TypeId, index_bits: u32) -> Result<u64, LayoutError> {
+    match ctx.type_kind(ty) {
+        TypeKind::Integer { width, .. } if *width > 32 => Ok(8),
+        TypeKind::Index if index_bits > 32 => Ok(8),
+        TypeKind::LlvmArray { elem, .. } => pref_align(ctx, *elem, index_bits),
+        TypeKind::LlvmStruct { .. } => Ok(layout(ctx, ty, index_bits)?.align.max(8)),
+        _ => Ok(layout(ctx, ty, index_bits)?.align),
+    }
+}
+
 /// Field offsets, size and alignment of a struct with `fields`.
 pub fn struct_layout(
     ctx: &Context,

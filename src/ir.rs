@@ -2,7 +2,7 @@
 //! `u32` ids, plus the [`Context`] that uniques types and attributes. The IR
 //! is built once by the parser and read-only afterwards.
 
-use crate::attrs::{AttrId, Attribute};
+use crate::attrs::{AttrId, Attribute, IntVal};
 use crate::diag::Span;
 use crate::ident::{Ident, Interner};
 use crate::ops::OpKind;
@@ -92,8 +92,21 @@ impl Default for Context {
 
 impl Context {
     /// The id of type `t`.
-    pub fn ty(&mut self, t: TypeKind) -> TypeId {
+    pub fn ty(&mut self, mut t: TypeKind) -> TypeId {
+        if let TypeKind::MemRef { space, .. } | TypeKind::UnrankedMemRef { space, .. } = &mut t {
+            *space = space.filter(|&a| !self.is_default_memory_space(a));
+        }
         TypeId(self.types.intern(t))
+    }
+
+    /// Whether `a` names the default memory space: an integer 0 of any type,
+    /// `false` included (a `BoolAttr` is an i1 `IntegerAttr`). MLIR's
+    /// `MemRefType::get` drops such an attribute (`skipDefaultMemorySpace`),
+    /// so `memref<4xf32, 0 : i32>` *is* `memref<4xf32>`; interning it without
+    /// the space makes the spellings one type everywhere (uses, equality,
+    /// printing, lowering).
+    fn is_default_memory_space(&self, a: AttrId) -> bool {
+        matches!(self.attr_kind(a), Attribute::Integer { value: IntVal::Small(0), .. } | Attribute::Bool(false))
     }
 
     /// The structure of type `t`.

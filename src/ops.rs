@@ -338,8 +338,13 @@ pub enum Fmt {
     LlvmIntr,
     /// `%a, %b, %c {..} : (A, B, C) -> R` (`llvm.intr.masked.load`, `.gather`).
     LlvmIntrOperands,
-    /// `%p {..} : T` with no result (`llvm.intr.stackrestore`).
+    /// `%p {..} : T` with no result (`llvm.intr.stackrestore`, `vastart`).
     LlvmIntrOperand,
+    /// `%src to %dst {..} : D, S` (`llvm.intr.vacopy`: operands in the
+    /// order dest, src; the types in operand order).
+    LlvmVaCopy,
+    /// `%list {..} : (!llvm.ptr) -> T` (`llvm.va_arg`).
+    LlvmVaArg,
     /// `%v, %p, %mask {..} : V, M into P` (`llvm.intr.masked.store`, `.scatter`).
     LlvmMaskedStore,
     /// `%c ["align"(%p, %n : !llvm.ptr, i64)] : i1` (`llvm.intr.assume`).
@@ -1089,5 +1094,9 @@ ops! {
         LlvmPrefetch / Prefetch = "llvm.intr.prefetch", 0, GenericOnly;
         LlvmVscale / Vscale = "llvm.intr.vscale", 0, GenericOnly;
         LlvmStepvector / Stepvector = "llvm.intr.stepvector", 0, TypeOnly;
+        LlvmVaStart / VaStart = "llvm.intr.vastart", 0, LlvmIntrOperand;
+        LlvmVaEnd / VaEnd = "llvm.intr.vaend", 0, LlvmIntrOperand;
+        LlvmVaCopy / VaCopy = "llvm.intr.vacopy", 0, LlvmVaCopy;
+        LlvmVaArg / VaArg = "llvm.va_arg", 0, LlvmVaArg;
     }
 }

@@ -818,13 +818,44 @@ func.func @ok(%v: vector<1x4xf32>, %w: vector<2x4x8xf32>, %i: index, %m: memref<
                  return\n}",
                 "the bound maps take 0 dims and symbols, but the op has 1 operands",
             ),
+            // mlir-opt rejects it too, but its bound overflows i64 and it
+            // prints a different garbage number on every run ("... greater
+            // than or equal to 94882116141777, but found 8"), so it cannot
+            // be recorded in fixtures/invalid; the bound here is exact.
+            (
+                "func.func @f(%in: memref<1x8x8x1xf32>, %k: memref<3x3x1x1xf32>, %out: memref<1x6x6x1xf32>) {\n  \
+                 linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, \
+                 strides = dense<[4611686018427387904, 1]> : tensor<2xi64>}\n    \
+                 ins(%in, %k : memref<1x8x8x1xf32>, memref<3x3x1x1xf32>) outs(%out : memref<1x6x6x1xf32>)\n  return\n}",
+                "'linalg.conv_2d_nhwc_hwcf' op inferred input/output operand #0 has shape's dimension #1 to be \
+                 greater than or equal to 23058430092136939523, but found 8",
+            ),
+            (
+                "llvm.mlir.global internal @w(dense<[1.5, 2.5]> : tensor<2xf64>) : !llvm.array<2 x i32>",
+                "initializer of 'f64' elements cannot initialize a global of 'i32' elements",
+            ),
+            (
+                "llvm.mlir.global internal @s(dense<1.5> : tensor<2xf32>) : !llvm.array<2 x f64>",
+                "FloatAttr does not match expected type of the constant",
+            ),
+            // mlir-opt accepts it; LLVM's IR verifier rejects the module.
+            (
+                "llvm.func @f(%ap: !llvm.ptr) {\n  llvm.intr.vastart %ap : !llvm.ptr\n  llvm.return\n}",
+                "'llvm.intr.vastart' op is not in a variadic function",
+            ),
         ] {
             let err = check(text).unwrap_err();
             assert!(err.contains(msg), "{text}: {err}");
         }
+        check("llvm.func @g(%ap: !llvm.ptr, ...) {\n  llvm.br ^b\n^b:\n  llvm.intr.vastart %ap : !llvm.ptr\n  llvm.return\n}")
+            .unwrap();
         // What LLVM does run stays accepted: a splat fills the whole global,
         // an element count that fits needs no particular shape.
         check("llvm.mlir.global internal @a(dense<1> : tensor<3xi64>) : !llvm.array<4 x i64>").unwrap();
+        // Another element type of the same width, or integers of another
+        // width, translate (and run: fixtures/exec/llvm/global_dense_other_element_type.mlir).
+        check("llvm.mlir.global internal @c(dense<[1.5, 2.5]> : tensor<2xf32>) : !llvm.array<2 x i32>").unwrap();
+        check("llvm.mlir.global internal @d(dense<[1, 2]> : tensor<2xi8>) : !llvm.array<2 x i32>").unwrap();
         check(
             "llvm.mlir.global internal @b(dense<[[1, 2], [3, 4]]> : tensor<2x2xi64>) : !llvm.array<2 x array<2 x i64>>",
         )

@@ -143,6 +143,16 @@ pub struct Func {
     pub(crate) fast: Option<FastEntry>,
 }
 
+/// The extra arguments of a call of a variadic function, for
+/// `llvm.intr.vastart` in its body.
+#[derive(Debug)]
+pub(crate) struct VaArgs {
+    /// Each extra argument with its type at the call.
+    pub(crate) args: Vec<(TypeId, Value)>,
+    /// The memory the llvm dialect laid them out in, once a `vastart` did.
+    pub(crate) area: Option<Value>,
+}
+
 /// All a call from translated code reads of a defined function, in one
 /// lookup (see [`Func::fast`]).
 #[derive(Clone, Copy, Debug)]
@@ -206,6 +216,9 @@ pub struct Engine<'m> {
     /// past the fuel spent, once that has reached them).
     check_at: u64,
     depth: u32,
+    /// The variadic arguments of the open calls of variadic functions,
+    /// each with the call depth its body runs at.
+    va: Vec<(u32, VaArgs)>,
     /// Where print functions write.
     pub out: Box<dyn Write + 'm>,
     /// Buffers, allocation scopes, globals.
@@ -345,6 +358,7 @@ impl<'m> Engine<'m> {
             next_clock: 0,
             check_at: 1,
             depth: 0,
+            va: Vec::new(),
             out,
             mem: crate::memory::Memory::with_limit(cfg.max_memory),
             global_slots: FxHashMap::default(),
@@ -393,7 +407,10 @@ impl<'m> Engine<'m> {
         let inputs = crate::code::Inputs { slot: &e.slot, aux: &e.aux, index_bits: cfg.index_bits, arity: &arity };
         e.code = Rc::new(crate::code::translate(m, &inputs));
         for f in e.funcs.iter_mut() {
-            f.fast = f.entry.filter(|(b, _)| e.code.need(*b) <= f.nslots as usize).map(|(b, arg0)| FastEntry {
+            // A variadic function is called through `Engine::call`, which
+            // keeps its extra arguments.
+            let fits = |b: BlockId| e.code.need(b) <= f.nslots as usize && !f.vararg;
+            f.fast = f.entry.filter(|(b, _)| fits(*b)).map(|(b, arg0)| FastEntry {
                 start: e.code.start(b) as u32,
                 arg0,
                 nslots: f.nslots,
@@ -610,13 +627,13 @@ impl<'m> Engine<'m> {
             let name = m.ctx.str(*id);
             // Single integers (every integer constant's value) are cheap to
             // read where used; arrays are what the views and vector ops read.
-            // Only lists of integers: decoding another list (the string
-            // tags of `llvm.intr.assume`'s bundles) is an invariant error,
-            // which debug builds stop at.
+            // Only arrays `decode_ints` accepts: asking it about another
+            // (`in_bounds`, `indexing_maps`) builds an `unverified` error,
+            // whose debug assertion fails every debug-build run.
             let array = |a| match m.ctx.attr_kind(a) {
-                Attribute::DenseArray { .. } => true,
+                Attribute::DenseArray { values: DenseValues::Ints(_), .. } => true,
                 Attribute::Array(items) => {
-                    items.iter().all(|i| matches!(m.ctx.attr_kind(*i), Attribute::Integer { .. }))
+                    items.iter().all(|x| matches!(m.ctx.attr_kind(*x), Attribute::Integer { .. }))
                 }
                 _ => false,
             };
@@ -1522,6 +1539,14 @@ impl<'m> Engine<'m> {
         self.left = (self.check_at - work).max(1);
     }
 
+    /// The variadic arguments of the innermost open call when that is a
+    /// call of a variadic function whose body runs now; `None` otherwise
+    /// (the running function is not variadic).
+    pub(crate) fn va_args(&mut self) -> Option<&mut VaArgs> {
+        let depth = self.depth;
+        self.va.last_mut().filter(|(d, _)| *d == depth).map(|(_, va)| va)
+    }
+
     /// Number of ops executed so far.
     pub fn steps(&self) -> u64 {
         self.work().wrapping_sub(self.extra)
@@ -1533,12 +1558,23 @@ impl<'m> Engine<'m> {
         let Some(body) = func.body else {
             return (self.sem.external)(self, at, f, args);
         };
-        // A defined variadic function's extra arguments are reachable only
-        // through `llvm.intr.vastart`, which the engine does not model (it
-        // fails as an unsupported op); a body that does not read them runs.
-        if func.vararg && args.len() > func.inputs.len() {
-            args.truncate(func.inputs.len());
-        }
+        // A defined variadic function keeps its extra arguments (with the
+        // call's operand types) for `llvm.intr.vastart` in its body; the
+        // llvm dialect lays them out in memory when it is asked to.
+        let va = if func.vararg {
+            let extra = args.split_off(func.inputs.len().min(args.len()));
+            let first = self.m.operands(at).len().saturating_sub(extra.len());
+            let types = (first..).map(|i| self.operand_type(at, i));
+            let args = types
+                .zip(extra)
+                .map(|(t, v)| {
+                    t.map(|t| (t, v)).ok_or_else(|| Error::unverified(at, "a variadic argument without a type"))
+                })
+                .collect::<Result<Vec<_>>>()?;
+            Some(VaArgs { args, area: None })
+        } else {
+            None
+        };
         if args.len() != func.inputs.len() {
             return Err(Error::unverified(
                 at,
@@ -1554,7 +1590,13 @@ impl<'m> Engine<'m> {
         }
         // A function body is an allocation scope: its allocas die on return.
         self.mem.push_scope();
+        if let Some(va) = va {
+            self.va.push((self.depth, va));
+        }
         let r = self.run_region(&mut fr, body, args);
+        if self.va.last().is_some_and(|(d, _)| *d == self.depth) {
+            self.va.pop();
+        }
         self.mem.pop_scope();
         self.leave_call(frame);
         let results = r?.1;

@@ -549,6 +549,8 @@ impl<'a> Parser<'a> {
             | Fmt::LlvmIntr
             | Fmt::LlvmIntrOperands
             | Fmt::LlvmIntrOperand
+            | Fmt::LlvmVaCopy
+            | Fmt::LlvmVaArg
             | Fmt::LlvmMaskedStore
             | Fmt::LlvmAssume
             | Fmt::LlvmXtors => self.parse_llvm_family(fmt, kind, st, name_span)?,

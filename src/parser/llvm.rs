@@ -526,6 +526,28 @@ impl<'a> Parser<'a> {
                 st.operands.push(v);
                 Ok(())
             }
+            Fmt::LlvmVaCopy => {
+                let src = self.parse_use_name()?;
+                self.expect_kw_custom("to")?;
+                let dst = self.parse_use_name()?;
+                self.parse_optional_attrs(st)?;
+                self.expect(Tok::Colon, "':'")?;
+                let dt = self.parse_type()?;
+                self.expect(Tok::Comma, "','")?;
+                let srct = self.parse_type()?;
+                // Operands in the op's order: destination, then source.
+                self.resolve_all(st, &[dst, src], &[dt, srct], name_span)?;
+                Ok(())
+            }
+            Fmt::LlvmVaArg => {
+                let u = self.parse_use_name()?;
+                self.parse_optional_attrs(st)?;
+                self.expect(Tok::Colon, "':'")?;
+                let (ins, outs) = self.parse_function_signature_types()?;
+                self.resolve_all(st, &[u], &ins, name_span)?;
+                st.result_types = outs;
+                Ok(())
+            }
             Fmt::LlvmMaskedStore => {
                 let uses = self.parse_n_operands(3)?;
                 self.parse_optional_attrs(st)?;

@@ -194,8 +194,10 @@ pub(crate) fn arity(kind: OpKind) -> Arity {
         | OpKind::MemrefDealloc
         | OpKind::BufferizationDeallocTensor
         | OpKind::LlvmStackrestore
+        | OpKind::LlvmVaStart
+        | OpKind::LlvmVaEnd
         | OpKind::LlvmPrefetch => a(Exactly(0), Exactly(0), Any, Exactly(1)),
-        OpKind::MemrefCopy | OpKind::MemrefTensorStore | OpKind::LlvmStore => {
+        OpKind::MemrefCopy | OpKind::MemrefTensorStore | OpKind::LlvmStore | OpKind::LlvmVaCopy => {
             a(Exactly(0), Exactly(0), Any, Exactly(2))
         }
         OpKind::LlvmMemcpy
@@ -485,6 +487,7 @@ pub(crate) fn arity(kind: OpKind) -> Arity {
         | OpKind::LlvmAddrspacecast
         | OpKind::LlvmExtractvalue
         | OpKind::LlvmAlloca
+        | OpKind::LlvmVaArg
         | OpKind::LlvmFabs
         | OpKind::LlvmSqrt
         | OpKind::LlvmSin

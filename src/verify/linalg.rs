@@ -155,7 +155,10 @@ impl Verifier<'_> {
                 if size == DYNAMIC || size == 0 {
                     continue;
                 }
-                let (Ok(a), Ok(z)) = (e.eval(&start, &[]), e.eval(&end, &[])) else { continue };
+                // In i128: a huge stride overflows i64 (mlir-opt then
+                // prints a garbage bound; the exact one is printed here).
+                let (Some(a), Some(z)) = (eval_wide(e, &start), eval_wide(e, &end)) else { continue };
+                let size = i128::from(size);
                 if a.min(z) < 0 {
                     return self.op_err(op, format!("unexpected result less than 0 at expression #{d} in {mp}"));
                 }
@@ -806,4 +809,29 @@ impl Verifier<'_> {
 /// `4, 8` for mlir-opt's comma-separated shapes (`?` prints as its i64).
 fn join(s: &[i64]) -> String {
     s.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(", ")
+}
+
+/// `e` at the point `dims`, without overflow for the maps linalg ops use
+/// (sums and products of loop indices and constants); `None` when it does
+/// not evaluate (a symbol, a non-positive divisor, beyond i128).
+fn eval_wide(e: &AffineExpr, dims: &[i64]) -> Option<i128> {
+    use AffineExpr::*;
+    match e {
+        Dim(i) => dims.get(*i as usize).map(|d| i128::from(*d)),
+        Sym(_) => None,
+        Const(c) => Some(i128::from(*c)),
+        Add(a, b) => eval_wide(a, dims)?.checked_add(eval_wide(b, dims)?),
+        Mul(a, b) => eval_wide(a, dims)?.checked_mul(eval_wide(b, dims)?),
+        Mod(a, b) | FloorDiv(a, b) | CeilDiv(a, b) => {
+            let (x, y) = (eval_wide(a, dims)?, eval_wide(b, dims)?);
+            if y <= 0 {
+                return None;
+            }
+            Some(match e {
+                Mod(..) => x.rem_euclid(y),
+                FloorDiv(..) => x.div_euclid(y),
+                _ => x.div_euclid(y) + i128::from(x.rem_euclid(y) != 0),
+            })
+        }
+    }
 }

@@ -48,6 +48,7 @@ impl<'m> Verifier<'m> {
             OpKind::LlvmLoad => self.llvm_ptr_operand(op, 0, "LLVM pointer type"),
             OpKind::LlvmStore => self.llvm_ptr_operand(op, 1, "LLVM pointer type"),
             OpKind::LlvmReturn => self.llvm_return(op),
+            OpKind::LlvmVaStart => self.llvm_vastart(op),
             OpKind::LlvmConstant => self.llvm_constant(op),
             OpKind::LlvmInsertvalue | OpKind::LlvmExtractvalue => self.llvm_aggregate_access(op, kind),
             OpKind::LlvmAdd
@@ -474,7 +475,11 @@ impl<'m> Verifier<'m> {
                 ),
             );
         }
-        let Attribute::Dense { ty: dty, splat: false, .. } = m.ctx.attr_kind(a) else { return Ok(()) };
+        let Attribute::Dense { ty: dty, splat, .. } = m.ctx.attr_kind(a) else { return Ok(()) };
+        self.llvm_global_dense_elements(op, *dty, ty)?;
+        if *splat {
+            return Ok(());
+        }
         let Some(have) = m.ctx.type_kind(*dty).shape().and_then(crate::types::num_elements) else { return Ok(()) };
         let mut holds = Some(1i64);
         let mut t = ty;
@@ -499,6 +504,39 @@ impl<'m> Verifier<'m> {
                     "initializer has {have} elements, but its type '{}' holds {n} (mlir-opt accepts this, but \
                      LLVM's translation cannot: the initializer does not fit the global's type)",
                     self.ty(ty)
+                ),
+            ),
+            _ => Ok(()),
+        }
+    }
+
+    /// A dense initializer of float elements for a global whose elements
+    /// have another width: mlir-opt accepts it, LLVM's translation rejects
+    /// it ("FloatAttr does not match expected type of the constant"). Other
+    /// element types than the global's run: the same width reinterprets
+    /// the bits, as the translation copies the raw data; an integer of
+    /// another width is extended or truncated.
+    fn llvm_global_dense_elements(&self, op: OpId, dty: TypeId, ty: TypeId) -> VResult {
+        let m = self.m;
+        let mut leaf = ty;
+        while let TypeKind::LlvmArray { elem, .. } | TypeKind::Vector { elem, .. } = m.ctx.type_kind(leaf) {
+            leaf = *elem;
+        }
+        let Some(elem) = m.ctx.type_kind(dty).elem() else { return Ok(()) };
+        let width = |t: TypeId| match m.ctx.type_kind(t) {
+            TypeKind::Integer { width, .. } => Some(*width),
+            TypeKind::Float(k) => Some(k.bit_width()),
+            _ => None,
+        };
+        let float = matches!(m.ctx.type_kind(elem), TypeKind::Float(_));
+        match (width(elem), width(leaf)) {
+            (Some(a), Some(b)) if float && a != b => self.op_err(
+                op,
+                format!(
+                    "initializer of '{}' elements cannot initialize a global of '{}' elements (mlir-opt accepts \
+                     this, but LLVM's translation rejects it: FloatAttr does not match expected type of the constant)",
+                    self.ty(elem),
+                    self.ty(leaf)
                 ),
             ),
             _ => Ok(()),
@@ -584,6 +622,24 @@ impl<'m> Verifier<'m> {
             (false, Some(v)) if m.type_of(*v) != ret => self.op_err(op, "mismatching result types"),
             _ => Ok(()),
         }
+    }
+
+    /// `llvm.intr.vastart` must be in a variadic function. mlir-opt does not
+    /// check it, but LLVM's IR verifier rejects the translated module ("va_start
+    /// called in a non-varargs function"), so no run of it exists to match.
+    fn llvm_vastart(&self, op: OpId) -> VResult {
+        let m = self.m;
+        let mut f = m.parent_op(op);
+        while let Some(p) = f.filter(|p| !matches!(self.kind(*p), OpKind::LlvmFunc | OpKind::FuncFunc)) {
+            f = m.parent_op(p);
+        }
+        let variadic = f
+            .and_then(|f| self.type_attr(f, "function_type"))
+            .is_some_and(|t| matches!(m.ctx.type_kind(t), TypeKind::LlvmFunc { vararg: true, .. }));
+        if variadic {
+            return Ok(());
+        }
+        self.op_err(op, "is not in a variadic function (LLVM's verifier: va_start called in a non-varargs function)")
     }
 
     fn llvm_constant(&self, op: OpId) -> VResult {

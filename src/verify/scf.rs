@@ -127,10 +127,21 @@ impl Verifier<'_> {
         Ok(())
     }
 
-    /// `scf.parallel`: one result per initial value.
+    /// `scf.parallel`: no constant step below 1 (a loop that would never
+    /// end, or never start), one result per initial value.
     fn scf_parallel(&self, op: OpId) -> VResult {
-        let results = self.m.results(op).len();
-        let inits = self.ints(op, "operandSegmentSizes").and_then(|s| s.get(3).copied()).unwrap_or(0);
+        let m = self.m;
+        let segs = self.ints(op, "operandSegmentSizes").unwrap_or_default();
+        if let [lbs, ubs, steps, ..] = segs[..] {
+            let start = usize::try_from(lbs.saturating_add(ubs)).unwrap_or(usize::MAX);
+            let n = usize::try_from(steps).unwrap_or(0);
+            let steps = m.operands(op).iter().skip(start).take(n);
+            if steps.filter_map(|v| self.constant_int(*v)).any(|c| c <= 0) {
+                return self.op_err(op, "constant step operand must be positive");
+            }
+        }
+        let results = m.results(op).len();
+        let inits = segs.get(3).copied().unwrap_or(0);
         if inits != results as i64 {
             return self.op_err(
                 op,
@@ -138,6 +149,21 @@ impl Verifier<'_> {
             );
         }
         Ok(())
+    }
+
+    /// The value of `v` when a constant op defines it as an integer (what
+    /// MLIR's `getConstantIntValue` sees: `arith.constant`,
+    /// `index.constant`, `llvm.mlir.constant`).
+    fn constant_int(&self, v: crate::ir::ValueId) -> Option<i128> {
+        let m = self.m;
+        let crate::ir::ValueDef::Result(d, _) = m.value(v).def else { return None };
+        if !matches!(self.kind(d), OpKind::ArithConstant | OpKind::IndexConstant | OpKind::LlvmConstant) {
+            return None;
+        }
+        match m.ctx.attr_kind(m.attr(d, "value")?) {
+            Attribute::Integer { value: crate::attrs::IntVal::Small(x), .. } => Some(*x),
+            _ => None,
+        }
     }
 
     /// `scf.parallel`, once its body is verified: one result per reduction

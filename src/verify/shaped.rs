@@ -159,7 +159,8 @@ impl<'m> Verifier<'m> {
         let dims: String = sizes.iter().map(|d| format!("{}x", show(*d))).collect();
         let st: Vec<String> = strides.iter().map(|v| show(*v)).collect();
         let offset = if off == 0 { String::new() } else { format!(", offset: {}", show(off)) };
-        let space = space.map(|a| format!(", {}", crate::printer::attr_to_string(&m.ctx, a))).unwrap_or_default();
+        let space =
+            space.map(|a| format!(", {}", crate::printer::elided_attr_to_string(&m.ctx, a))).unwrap_or_default();
         let want = format!("memref<{dims}{}, strided<[{}]{offset}>{space}>", self.ty(*elem), st.join(", "));
         let mismatch = |what: &str| {
             self.err(
@@ -405,7 +406,8 @@ impl<'m> Verifier<'m> {
             },
         };
         let show = |v: i64| if v == crate::types::DYNAMIC { "?".to_string() } else { v.to_string() };
-        let space = space.map(|a| format!(", {}", crate::printer::attr_to_string(&m.ctx, a))).unwrap_or_default();
+        let space =
+            space.map(|a| format!(", {}", crate::printer::elided_attr_to_string(&m.ctx, a))).unwrap_or_default();
         let dims: String = shape.iter().map(|d| format!("{}x", show(*d))).collect();
         let found = self.ty(r);
         if identity(sl) {

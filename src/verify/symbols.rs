@@ -46,9 +46,26 @@ impl<'m> Verifier<'m> {
             if let Some(a) = self.m.attr(op, "name") {
                 if let Attribute::SymbolRef { root, nested } = self.m.ctx.attr_kind(a) {
                     let found = self.lookup_symbol(op, root, nested).filter(|t| self.kind(*t) == OpKind::MemrefGlobal);
-                    if found.is_none() {
-                        let n = String::from_utf8_lossy(root).into_owned();
+                    let n = String::from_utf8_lossy(root).into_owned();
+                    let Some(g) = found else {
                         return self.op_err(op, format!("'{n}' does not reference a valid global memref"));
+                    };
+                    // The engine reads the global's storage as the result's
+                    // type, so the two must be one type (mlir-opt's
+                    // GetGlobalOp::verifySymbolUses).
+                    let global = self.m.attr(g, "type").map(|a| self.m.ctx.attr_kind(a));
+                    let result = self.m.results(op).next().map(|r| self.m.type_of(r));
+                    if let (Some(Attribute::Type(gt)), Some(rt)) = (global, result) {
+                        if *gt != rt {
+                            return self.op_err(
+                                op,
+                                format!(
+                                    "result type '{}' does not match type '{}' of the global memref @{n}",
+                                    self.ty(rt),
+                                    self.ty(*gt)
+                                ),
+                            );
+                        }
                     }
                 }
             }

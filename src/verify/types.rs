@@ -154,6 +154,8 @@ fn rules(kind: OpKind) -> (&'static [(usize, Is)], Option<Is>) {
         "llvm.intr.stepvector" => (&[], Some(LlvmIntVector)),
         "llvm.alloca" => (&[(0, SignlessInt)], None),
         "llvm.atomicrmw" | "llvm.cmpxchg" => (&[(0, LlvmPtr), (1, Any)], None),
+        "llvm.intr.vastart" | "llvm.intr.vaend" | "llvm.va_arg" => (&[(0, LlvmPtr)], None),
+        "llvm.intr.vacopy" => (&[(0, LlvmPtr), (1, LlvmPtr)], None),
         "llvm.intr.memcpy" | "llvm.intr.memmove" => (&[(0, LlvmPtr), (2, Any)], None),
         "llvm.intr.memset" => (&[(0, LlvmPtr), (1, Any)], None),
         "llvm.intr.masked.load" => (&[(0, LlvmPtr), (1, Any)], None),

@@ -486,6 +486,15 @@ fn check_sizes(op: OpId, maps: &[Compiled], shapes: &[Vec<i64>], ranges: &[i64])
     let first = vec![0i64; ranges.len()];
     let last: Vec<i64> = ranges.iter().map(|r| r - 1).collect();
     for (k, (map, shape)) in maps.iter().zip(shapes).enumerate() {
+        // A map that overflows i64 at the last point (a huge stride the
+        // verifier could not check on dynamic sizes) indexes past any
+        // operand: the lowered loops' index arithmetic wraps.
+        if let Err(mlir_ir::affine::AffineEvalError::Overflow) = map.eval(&last) {
+            let what = format!(
+                "the indexing map of input/output operand #{k} overflows i64 at the loops' last point {last:?}"
+            );
+            return Err(Error::at(op, ErrorKind::Ub(what)));
+        }
         let (lo, hi) = (at(op, map, &first)?, at(op, map, &last)?);
         for (d, size) in shape.iter().enumerate().take(map.results()) {
             let (min, max) = (lo[d].min(hi[d]), lo[d].max(hi[d]));

@@ -11,7 +11,7 @@
 //! their provenance. An address in no allocation makes a pointer that is
 //! undefined behaviour to dereference.
 
-use super::common::{layout, type_attr, unsupported, vector_dims_of};
+use super::common::{check_default_layout, layout, type_attr, unsupported, vector_dims_of};
 use crate::error::{Error, ErrorKind, Result};
 use crate::exec::Engine;
 use crate::memory::{mem_ub, AllocKind, Buffer, Lane, Ptr, CONSTANT_GLOBAL};
@@ -19,7 +19,8 @@ use crate::operands::{alloc_name, place};
 use crate::value::{Int, Packed, Scalar, Value};
 use mlir_ir::attrs::{AttrId, Attribute};
 use mlir_ir::datalayout;
-use mlir_ir::ir::OpId;
+use mlir_ir::ir::{OpId, ValueDef};
+use mlir_ir::ops::OpKind;
 use mlir_ir::types::{LlvmStructBody, TypeId, TypeKind};
 use std::rc::Rc;
 
@@ -153,17 +154,49 @@ fn fill(e: &Engine, op: OpId, ty: TypeId, lanes: &mut impl Iterator<Item = Scala
         return Ok(Value::Agg(Rc::from(vals)));
     }
     match e.m.ctx.type_kind(ty) {
-        TypeKind::Vector { .. } => {
+        &TypeKind::Vector { elem, .. } => {
             let dims = vector_dims_of(e, op, ty)?;
             let n: usize = dims.iter().product();
-            let xs: Vec<Scalar> = lanes.take(n).collect();
+            let xs = lanes.take(n).map(|x| recast(e, op, x, elem)).collect::<Result<Vec<Scalar>>>()?;
             if xs.len() != n {
                 return Err(short());
             }
             crate::operands::array(op, &dims, xs)
         }
-        _ => lanes.next().map(Value::from_scalar).ok_or_else(short),
+        _ => Ok(Value::from_scalar(recast(e, op, lanes.next().ok_or_else(short)?, ty)?)),
     }
+}
+
+/// Element `x` of a dense initializer as an element of type `ty`, as
+/// LLVM's translation of `llvm.mlir.global` builds it when the two types
+/// differ (mlir-opt accepts that): an element of the same width keeps its
+/// bits (the translation copies the attribute's raw data), an integer of
+/// another width is sign-extended or truncated (`sextOrTrunc`; `i1` is
+/// zero-extended, a true bit becomes 1). The verifier has rejected floats
+/// of another width, which the translation rejects.
+pub(super) fn recast(e: &Engine, op: OpId, x: Scalar, ty: TypeId) -> Result<Scalar> {
+    let k = e.m.ctx.type_kind(ty);
+    Ok(match (x, k) {
+        (Scalar::Int(i), &TypeKind::Integer { width, .. }) if i.width() != width => {
+            let v = if i.width() == 1 { i.to_ubig() } else { i.to_sbig() };
+            Scalar::Int(Int::from_big(width, &v))
+        }
+        (Scalar::Float(f), &TypeKind::Integer { width, .. }) if f.kind.bit_width() == width => {
+            Scalar::Int(Int::from_u128(width, f.bits))
+        }
+        (Scalar::Int(i), &TypeKind::Float(kind)) if i.width() == kind.bit_width() => {
+            Scalar::Float(crate::float::from_bits(kind, i.bits128().unwrap_or(0)))
+        }
+        (Scalar::Int(i), TypeKind::Float(_)) => {
+            let msg = format!(
+                "a dense initializer of i{} elements for a global of {} elements (LLVM's translation makes it zeros)",
+                i.width(),
+                mlir_ir::printer::type_to_string(&e.m.ctx, ty)
+            );
+            return Err(unsupported(op, msg));
+        }
+        (x, _) => x,
+    })
 }
 
 /// The members of aggregate `v` of type `ty` (a poison aggregate has a
@@ -407,11 +440,29 @@ pub(super) fn access_bytes(
     let addr = buf.borrow().addr + at as u64;
     if !addr.is_multiple_of(align) {
         let origin = buf.borrow().origin;
+        // An alloca that names no alignment has the one LLVM gives it; say
+        // which, since the IR does not show it.
+        let unnamed = e.m.op(origin).name.kind == OpKind::LlvmAlloca && e.m.attr(origin, "alignment").is_none();
+        let has = if unnamed {
+            type_attr(e, origin, "elem_type").and_then(|t| alloca_alignment(e, origin, t)).ok()
+        } else {
+            None
+        };
+        let why = match has {
+            Some(has) if is_static_alloca(e, origin) => format!(
+                "; the llvm.alloca names no alignment, so as a static alloca (constant count, entry block) \
+                 it has its type's preferred alignment, {has} byte(s)"
+            ),
+            Some(_) => format!(
+                "; the llvm.alloca names no alignment, and as a dynamic alloca it starts {STACK_ALIGN}-byte aligned"
+            ),
+            None => String::new(),
+        };
         return Err(mem_ub(
             op,
             origin,
             format!(
-                "misaligned {what}: address {addr:#x} (offset {at} of {}) is not {align}-byte aligned",
+                "misaligned {what}: address {addr:#x} (offset {at} of {}) is not {align}-byte aligned{why}",
                 alloc_name(e, origin)
             ),
         ));
@@ -472,9 +523,57 @@ pub(super) fn alloca(e: &mut Engine, op: OpId, n: &Value) -> Result<Value> {
     };
     let bytes =
         n.to_u64().and_then(|n| n.checked_mul(l.alloc)).and_then(|b| usize::try_from(b).ok()).ok_or_else(too_big)?;
-    let align = alignment(e, op, ty)?;
+    let align = alloca_alignment(e, op, ty)?;
+    let align = if is_static_alloca(e, op) { align } else { align.max(STACK_ALIGN) };
     let buf = e.mem.new_buffer_exact(op, bytes, AllocKind::Alloca, align)?;
     Ok(Value::Ptr(Ptr { buf: Some(buf), offset: 0 }))
+}
+
+/// The alignment `llvm.alloca` `op` of `ty` names: its `alignment`
+/// attribute, else the type's preferred alignment (what LLVM writes in).
+fn alloca_alignment(e: &Engine, op: OpId, ty: TypeId) -> Result<u64> {
+    match e.ints_attr(op, "alignment")?.and_then(|v| v.first().copied()) {
+        Some(a) if a > 0 => Ok(a as u64),
+        _ => {
+            check_default_layout(e, op)?;
+            datalayout::pref_align(&e.m.ctx, ty, e.cfg.index_bits).map_err(|m| unsupported(op, m))
+        }
+    }
+}
+
+/// The stack alignment of mlir-runner's target, x86-64 (System V ABI):
+/// LLVM keeps the stack pointer aligned to it, so every dynamically sized
+/// allocation on the stack starts at a multiple of it.
+const STACK_ALIGN: u64 = 16;
+
+/// Whether `op` is what LLVM calls a static alloca (`isStaticAlloca`): in
+/// its function's entry block with a constant count. LLVM gives a static
+/// alloca a slot of the frame aligned as the alloca says (its `alignment`,
+/// else the preferred alignment of its type, which MLIR's translation
+/// writes in), and no more; any other alloca moves the stack pointer, so
+/// it starts at [`STACK_ALIGN`]. LangRef lets the target choose ("the
+/// value result of the allocation is guaranteed to be aligned to at least
+/// that boundary"), and this is mlir-runner's choice. It matters for
+/// MLIR's own lowerings of unranked memrefs (`memref.reshape` to an
+/// unranked result, unranked call results): they allocate the descriptor
+/// as `llvm.alloca %size x i8` (align 1) and store pointers and `i64`s
+/// into it, which is well-defined at the address x86-64 gives it. A count
+/// IRBuilder would fold to a constant (arithmetic on constants) is not
+/// seen as constant here, so such an alloca gets the larger alignment.
+fn is_static_alloca(e: &Engine, op: OpId) -> bool {
+    let m = e.m;
+    let constant_count = m.operands(op).first().is_some_and(|v| match m.value(*v).def {
+        ValueDef::Result(d, _) => matches!(m.op(d).name.kind, OpKind::LlvmConstant | OpKind::ArithConstant),
+        ValueDef::Arg(..) => false,
+    });
+    let entry = m.op(op).parent.is_some_and(|b| {
+        let r = m.block(b).parent;
+        r.is_some_and(|r| {
+            m.region(r).blocks.first() == Some(&b)
+                && m.region(r).parent.is_some_and(|f| matches!(m.op(f).name.kind, OpKind::LlvmFunc | OpKind::FuncFunc))
+        })
+    });
+    constant_count && entry
 }
 
 /// `llvm.ptrtoint`: the address, truncated or zero-extended to the

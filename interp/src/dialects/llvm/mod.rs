@@ -36,6 +36,7 @@ use std::rc::Rc;
 mod common;
 mod intr;
 mod mem;
+mod va;
 
 use common::{check_default_layout, layout, type_attr, unsupported};
 
@@ -137,6 +138,10 @@ pub fn exec(e: &mut Engine, fr: &mut Frame, op: OpId, kind: LlvmOp) -> Result<Fl
         Cmpxchg => intr::cmpxchg(e, fr, op),
         // One thread: a fence orders nothing.
         Fence => Ok(Flow::Next),
+        VaStart => va::start(e, fr, op),
+        VaArg => va::arg(e, fr, op),
+        VaCopy => va::copy(e, fr, op),
+        VaEnd => va::end(e, fr, op),
         _ => intr::exec(e, fr, op, kind),
     }
 }
@@ -655,7 +660,7 @@ fn init_from_attr(e: &Engine, g: OpId, buf: &Rc<RefCell<Buffer>>, a: mlir_ir::at
         for k in 0..n {
             let at = k.checked_mul(step).and_then(|a| usize::try_from(a).ok());
             let at = at.ok_or_else(|| Error::unverified(g, "initializer offset overflows"))?;
-            mem::write(e, g, &mut b, at, elem, &Value::from_scalar(item(k)))?;
+            mem::write(e, g, &mut b, at, elem, &Value::from_scalar(mem::recast(e, g, item(k), elem)?))?;
         }
         Ok(())
     };
