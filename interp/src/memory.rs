@@ -317,7 +317,10 @@ impl Buffer {
         match Self::init_mask(at, n) {
             Some(m) => {
                 let w = &mut self.init[at / 64];
-                let new = (m & !*w).count_ones() as usize;
+                // A first write sets all `n` bits: no population count
+                // (which the baseline x86-64 target has no instruction for).
+                let fresh = m & !*w;
+                let new = if fresh == m { n } else { fresh.count_ones() as usize };
                 *w |= m;
                 if new != 0 {
                     self.written(new);
