@@ -133,9 +133,13 @@ pub fn reduce(src: &Dense, acc: &Dense, ostrides: &[usize], c: Comb) -> Option<D
         return None;
     }
     let strides = crate::dense::row_major_strides(src.shape());
-    let reach: usize = src.shape().iter().zip(ostrides).map(|(n, s)| n.saturating_sub(1).saturating_mul(*s)).sum();
+    let reach = src
+        .shape()
+        .iter()
+        .zip(ostrides)
+        .try_fold(0usize, |t, (n, s)| t.checked_add(n.checked_sub(1)?.checked_mul(*s)?));
     let lanes = acc.bytes().len() / acc.lane().bytes().max(1);
-    if src.is_empty() || reach >= lanes {
+    if reach.is_none_or(|r| r >= lanes) {
         return None;
     }
     let mut out = acc.bytes().to_vec();
@@ -219,12 +223,14 @@ pub fn contract(
         dot: bool,
     ) -> Option<()> {
         let (x, y, o) = (words::<T>(l)?, words::<T>(r)?, words_mut::<T>(out)?);
-        // Every offset is in range: the strides come from the shapes.
-        let reach = |w: &[T], s: &[usize]| space.iter().zip(s).map(|(n, s)| (n - 1) * s).sum::<usize>() < w.len();
-        if space.contains(&0) || !reach(x, s[0]) || !reach(y, s[1]) {
-            return None;
-        }
-        if !space.iter().zip(s[2]).all(|(n, st)| (n - 1) * st < o.len().max(1)) {
+        // Every offset in range (the strides come from the shapes; checked
+        // here all the same, as the largest offset each walk reaches).
+        let reach = |len: usize, s: &[usize]| {
+            let top =
+                space.iter().zip(s).try_fold(0usize, |t, (n, s)| t.checked_add(n.checked_sub(1)?.checked_mul(*s)?));
+            top.is_some_and(|t| t < len)
+        };
+        if !reach(x.len(), s[0]) || !reach(y.len(), s[1]) || !reach(o.len(), s[2]) {
             return None;
         }
         walk(space, s, |_, i, j, k| o[k] = arith(o[k], arith(x[i], y[j], true), false));
