@@ -9,29 +9,10 @@
 //! An observer, even one that does nothing, sends every op through its
 //! dialect's general loop.
 
-use mlir_interp::exec::{Config, Engine, Observer};
-use mlir_ir::diag::Source;
+#[path = "common/paths.rs"]
+mod paths;
+use paths::run;
 use proptest::prelude::*;
-
-/// Watches nothing; its presence alone selects the general loop.
-struct Nothing;
-impl Observer for Nothing {}
-
-/// The returned values (as the engine shows them, bits included) or the
-/// rendered error, and the op count.
-fn run(text: &str, observed: bool) -> (String, u64) {
-    let src = Source::new("points.mlir", text);
-    let m = mlir_ir::parse_and_verify(&src).unwrap_or_else(|e| panic!("{e:?}\n{text}"));
-    let mut e = Engine::load(&m, Config::default(), Box::new(std::io::sink())).expect("load");
-    if observed {
-        e.observer = Some(Box::new(Nothing));
-    }
-    let outcome = match e.run_entry("main") {
-        Ok(vals) => format!("{vals:?}"),
-        Err(err) => err.render(&m, &src),
-    };
-    (outcome, e.steps())
-}
 
 /// f32 encodings where rounding, NaN propagation and signed zeros differ.
 const F32: [u32; 16] = [
