@@ -677,12 +677,12 @@ fn scatter(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let idx = dense(e, fr, op, 2)?;
     let dims = dims_attr(e, op, "scatter_dims")?;
     let mut at = Vec::with_capacity(src.len());
-    let mut seen = Vec::new();
+    // A set, not a list: a scatter of n coordinates checks in O(n).
+    let mut seen = rustc_hash::FxHashSet::default();
     for c in coords(op, &idx)? {
-        if seen.contains(&c) {
+        if !seen.insert(c.clone()) {
             return Err(ub(op, format!("tensor.scatter coordinate {c:?} appears twice but the op is 'unique'")));
         }
-        seen.push(c.clone());
         for p in coord_slice(op, &c, &dims, dest.shape())? {
             at.push(dest.linear(&p).ok_or_else(|| Error::unverified(op, "bad index"))?);
         }
