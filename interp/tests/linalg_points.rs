@@ -11,28 +11,9 @@
 
 #[path = "common/paths.rs"]
 mod paths;
-use paths::run;
+use paths::{run, F32};
 use proptest::prelude::*;
 
-/// f32 encodings where rounding, NaN propagation and signed zeros differ.
-const F32: [u32; 16] = [
-    0x7FC0_0000,
-    0x7FA0_0001,
-    0xFFC0_0123,
-    0x8000_0000,
-    0x0000_0000,
-    0x7F80_0000,
-    0xFF80_0000,
-    0x0000_0001,
-    0x807F_FFFF,
-    0x7F7F_FFFF,
-    0xFF7F_FFFF,
-    0x3F80_0000,
-    0xC020_0000,
-    0x3EAA_AAAB,
-    0x4B80_0001,
-    0x3380_0000,
-];
 /// The same for f64.
 const F64: [u64; 14] = [
     0x7FF8_0000_0000_0000,

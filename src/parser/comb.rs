@@ -78,11 +78,7 @@ impl<'a> Parser<'a> {
                 let i32t = self.m.ctx.int_type(32);
                 let a = self.m.ctx.attr(Attribute::Integer { value: IntVal::Small(low as i128), ty: i32t });
                 self.set_attr(st, "lowBit", a);
-                self.parse_optional_attrs(st)?;
-                self.expect(Tok::Colon, "':'")?;
-                let (ins, outs) = self.parse_function_signature_types()?;
-                self.resolve_all(st, &[u], &ins, name_span)?;
-                st.result_types = outs;
+                self.parse_functional_tail(st, &[u], name_span)?;
             }
             Fmt::CombIcmp => {
                 let n = self.parse_enum_keyword("predicate", ICMP_PREDICATES)?;
@@ -98,19 +94,11 @@ impl<'a> Parser<'a> {
             }
             Fmt::CombLut => {
                 let uses = self.parse_optional_operand_list()?;
-                self.parse_optional_attrs(st)?;
-                self.expect(Tok::Colon, "':'")?;
-                let (ins, outs) = self.parse_function_signature_types()?;
-                self.resolve_all(st, &uses, &ins, name_span)?;
-                st.result_types = outs;
+                self.parse_functional_tail(st, &uses, name_span)?;
             }
             Fmt::CombReplicate => {
                 let u = self.parse_use_name()?;
-                self.parse_optional_attrs(st)?;
-                self.expect(Tok::Colon, "':'")?;
-                let (ins, outs) = self.parse_function_signature_types()?;
-                self.resolve_all(st, &[u], &ins, name_span)?;
-                st.result_types = outs;
+                self.parse_functional_tail(st, &[u], name_span)?;
             }
             Fmt::CombTruthTable => {
                 let uses = self.parse_operand_list_nonempty()?;

@@ -188,11 +188,7 @@ impl<'a> Parser<'a> {
                 let callee = self.parse_symbol_ref_attr()?;
                 self.set_attr(st, "callee", callee);
                 let uses = self.parse_paren_operands()?;
-                self.parse_optional_attrs(st)?;
-                self.expect(Tok::Colon, "':'")?;
-                let (ins, outs) = self.parse_function_signature_types()?;
-                self.resolve_all(st, &uses, &ins, name_span)?;
-                st.result_types = outs;
+                self.parse_functional_tail(st, &uses, name_span)?;
             }
             Fmt::CallIndirect => {
                 let callee = self.parse_use_name()?;
@@ -719,6 +715,18 @@ impl<'a> Parser<'a> {
             let v = self.resolve(*u, *t)?;
             st.operands.push(v);
         }
+        Ok(())
+    }
+
+    /// `attr-dict : functional-type(uses, results)`, the tail of many
+    /// custom forms: the attributes, then the operands resolved to the
+    /// signature's inputs and the results given its outputs.
+    pub(super) fn parse_functional_tail(&mut self, st: &mut OpState, uses: &[UseName], span: Span) -> PResult<()> {
+        self.parse_optional_attrs(st)?;
+        self.expect(Tok::Colon, "':'")?;
+        let (ins, outs) = self.parse_function_signature_types()?;
+        self.resolve_all(st, uses, &ins, span)?;
+        st.result_types = outs;
         Ok(())
     }
 

@@ -456,11 +456,7 @@ impl<'a> Parser<'a> {
                 let et = self.parse_type()?;
                 let ea = self.m.ctx.attr(Attribute::Type(et));
                 self.set_attr(st, "elem_type", ea);
-                self.parse_optional_attrs(st)?;
-                self.expect(Tok::Colon, "':'")?;
-                let (ins, outs) = self.parse_function_signature_types()?;
-                self.resolve_all(st, &[n], &ins, name_span)?;
-                st.result_types = outs;
+                self.parse_functional_tail(st, &[n], name_span)?;
                 Ok(())
             }
             Fmt::LlvmSwitch => self.parse_llvm_switch(st),
@@ -511,11 +507,7 @@ impl<'a> Parser<'a> {
                 } else {
                     self.parse_optional_operand_list()?
                 };
-                self.parse_optional_attrs(st)?;
-                self.expect(Tok::Colon, "':'")?;
-                let (ins, outs) = self.parse_function_signature_types()?;
-                self.resolve_all(st, &uses, &ins, name_span)?;
-                st.result_types = outs;
+                self.parse_functional_tail(st, &uses, name_span)?;
                 Ok(())
             }
             Fmt::LlvmIntrOperand => {
@@ -541,11 +533,7 @@ impl<'a> Parser<'a> {
             }
             Fmt::LlvmVaArg => {
                 let u = self.parse_use_name()?;
-                self.parse_optional_attrs(st)?;
-                self.expect(Tok::Colon, "':'")?;
-                let (ins, outs) = self.parse_function_signature_types()?;
-                self.resolve_all(st, &[u], &ins, name_span)?;
-                st.result_types = outs;
+                self.parse_functional_tail(st, &[u], name_span)?;
                 Ok(())
             }
             Fmt::LlvmMaskedStore => {
