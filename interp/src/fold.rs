@@ -39,11 +39,11 @@ pub enum Comb {
     MaxU,
 }
 
-/// Calls `f(pos, a, b, c)` for every position of `shape` in row-major
-/// order, `pos` its flat number and `a`, `b`, `c` the offsets that
-/// `strides` give it (the sums of index times stride).
+/// Calls `f(a, b, c)` for every position of `shape` in row-major order,
+/// `a`, `b`, `c` the offsets that `strides` give it (the sums of index
+/// times stride).
 #[inline(always)]
-fn walk(shape: &[usize], strides: [&[usize]; 3], mut f: impl FnMut(usize, usize, usize, usize)) {
+fn walk(shape: &[usize], strides: [&[usize]; 3], mut f: impl FnMut(usize, usize, usize)) {
     let total: usize = shape.iter().product();
     if total == 0 {
         return;
@@ -55,13 +55,11 @@ fn walk(shape: &[usize], strides: [&[usize]; 3], mut f: impl FnMut(usize, usize,
     };
     let mut idx = vec![0usize; rank.saturating_sub(1)];
     let mut off = [0usize; 3];
-    let mut pos = 0;
     loop {
         let [mut a, mut b, mut c] = off;
         for _ in 0..inner {
-            f(pos, a, b, c);
+            f(a, b, c);
             (a, b, c) = (a + sa, b + sb, c + sc);
-            pos += 1;
         }
         // The odometer over the outer dims.
         let mut d = idx.len();
@@ -147,7 +145,7 @@ pub fn reduce(src: &Dense, acc: &Dense, ostrides: &[usize], c: Comb) -> Option<D
     // One walk per kind, each with its operation inlined.
     macro_rules! go {
         ($x:ident, $o:ident, $f:expr) => {
-            walk(src.shape(), [&strides, ostrides, &z], |_, s, d, _| $o[d] = $f($o[d], $x[s]))
+            walk(src.shape(), [&strides, ostrides, &z], |s, d, _| $o[d] = $f($o[d], $x[s]))
         };
     }
     macro_rules! floats {
@@ -233,7 +231,7 @@ pub fn contract(
         if !reach(x.len(), s[0]) || !reach(y.len(), s[1]) || !reach(o.len(), s[2]) {
             return None;
         }
-        walk(space, s, |_, i, j, k| o[k] = arith(o[k], arith(x[i], y[j], true), false));
+        walk(space, s, |i, j, k| o[k] = arith(o[k], arith(x[i], y[j], true), false));
         if dot {
             for (o, a) in o.iter_mut().zip(words::<T>(a)?) {
                 *o = arith(*o, *a, false);

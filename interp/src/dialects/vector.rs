@@ -796,30 +796,28 @@ fn multi_reduction(e: &Engine, fr: &mut Frame, op: OpId, mask: Option<&Dense>) -
         .into_iter()
         .map(|d| in_range(d, rank).ok_or_else(|| Error::unverified(op, format!("reduction dim {d} out of range"))))
         .collect::<Result<_>>()?;
-    let bits = match mask {
-        Some(m) => mask_bits(op, m)?,
-        None => vec![Some(true); src.len()],
-    };
     let par: Vec<usize> = (0..rank).filter(|d| !red.contains(d)).collect();
     // The accumulator is a vector, or a scalar when every dim is reduced.
-    let (mut out, acc_shape): (Vec<Scalar>, Vec<usize>) = match &acc {
-        Value::Array(a) => (a.iter().collect(), a.shape().to_vec()),
-        Value::Scalar(x) => (vec![x.unpack()], Vec::new()),
-        Value::Wide(x) => (vec![(**x).clone()], Vec::new()),
+    let acc_shape: Vec<usize> = match &acc {
+        Value::Array(a) => a.shape().to_vec(),
+        Value::Scalar(_) | Value::Wide(_) => Vec::new(),
         _ => return Err(Error::unverified(op, "bad multi_reduction accumulator")),
     };
-    if out.len() != count(op, &par.iter().map(|d| src.shape()[*d]).collect::<Vec<_>>())? {
-        return Err(Error::unverified(op, "accumulator shape does not match the parallel dims"));
-    }
     // Row-major order over the source visits each output lane's reduced
     // lanes in lexicographic order, which is the order the lowering folds in.
     let pshape: Vec<usize> = par.iter().map(|d| src.shape()[*d]).collect();
+    if count(op, &acc_shape)? != count(op, &pshape)? {
+        return Err(Error::unverified(op, "accumulator shape does not match the parallel dims"));
+    }
     let pstrides = row_major_strides(&pshape);
     if let (None, Some(c), None) = (mask, comb(k), &e.observer) {
         // Each source dim's stride into the output: 0 where it is reduced.
         let ostrides: Vec<usize> =
             (0..rank).map(|d| par.iter().position(|p| *p == d).map_or(0, |i| pstrides[i])).collect();
-        let lanes = Dense::new(&acc_shape, &out, Some(src.lane())).ok();
+        let lanes = match &acc {
+            Value::Array(a) => Some(a.clone()),
+            _ => acc.scalar().and_then(|x| Dense::new(&[], &[x], Some(src.lane())).ok()).map(Rc::new),
+        };
         if let Some(r) = lanes.and_then(|a| crate::fold::reduce(&src, &a, &ostrides, c)) {
             let v = if e.m.ctx.type_kind(e.result_type(op, 0)).shape().is_some() {
                 Value::Array(Rc::new(r))
@@ -829,6 +827,16 @@ fn multi_reduction(e: &Engine, fr: &mut Frame, op: OpId, mask: Option<&Dense>) -
             return e.assign(fr, op, v);
         }
     }
+    let bits = match mask {
+        Some(m) => mask_bits(op, m)?,
+        None => vec![Some(true); src.len()],
+    };
+    let mut out: Vec<Scalar> = match &acc {
+        Value::Array(a) => a.iter().collect(),
+        Value::Scalar(x) => vec![x.unpack()],
+        Value::Wide(x) => vec![(**x).clone()],
+        _ => return Err(Error::unverified(op, "bad multi_reduction accumulator")),
+    };
     let mut idx = vec![0usize; rank];
     for (flat, lane) in src.iter().enumerate() {
         let o: usize = par.iter().zip(&pstrides).map(|(d, s)| idx[*d] * s).sum();
@@ -1033,7 +1041,10 @@ fn contract(e: &Engine, fr: &mut Frame, op: OpId, mask: Option<&Dense>) -> Resul
             }
             Some(st)
         };
-        let accd = Dense::new(&acc_shape, &acc, Some(lhs.lane())).ok();
+        let accd = match e.arg(fr, op, 2)? {
+            Value::Array(a) => Some(a.clone()),
+            _ => Dense::new(&acc_shape, &acc, Some(lhs.lane())).ok().map(Rc::new),
+        };
         let (sa, sb, sc) = (strides(ma, lhs.shape()), strides(mb, rhs.shape()), strides(mc, &acc_shape));
         if let (Some(a), Some(sa), Some(sb), Some(sc)) = (accd, sa, sb, sc) {
             if let Some(r) = crate::fold::contract(&lhs, &rhs, &a, &space, [&sa, &sb, &sc], dot) {
