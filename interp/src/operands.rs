@@ -524,6 +524,28 @@ pub fn float1(e: &Engine, fr: &mut Frame, op: OpId, f: impl Fn(Float) -> Float) 
     float1_try(e, fr, op, |x| Ok(f(x)))
 }
 
+/// `f` over the lanes of an f32/f64 array without poison, read from and
+/// written to the encoded words (no `Scalar` per lane), the first error
+/// in lane order returned as the general path would; `None` for any other
+/// operand, or a lane `f` gives in another format.
+fn float_lanes1(v: &Value, f: &impl Fn(Float) -> Result<Float>) -> Result<Option<Dense>> {
+    let Value::Array(a) = v else { return Ok(None) };
+    let Lane::Float(kind @ (float::FloatKind::F32 | float::FloatKind::F64)) = a.lane() else { return Ok(None) };
+    if a.has_poison() {
+        return Ok(None);
+    }
+    let n = kind.bit_width() as usize / 8;
+    let mut out = Vec::with_capacity(a.bytes().len());
+    for lane in a.bytes().chunks_exact(n) {
+        let r = f(Float { kind, bits: crate::lane::le_u128(lane) })?;
+        if r.kind != kind {
+            return Ok(None);
+        }
+        out.extend_from_slice(&r.bits.to_le_bytes()[..n]);
+    }
+    Ok(Dense::from_le_bytes(a.shape(), a.lane(), out).ok())
+}
+
 /// `arith.select` and `llvm.select`: an i1 condition picks whole operands, a shaped one picks
 /// elements; a poison condition gives poison, the unpicked operand may be poison.
 pub fn select(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
@@ -632,6 +654,9 @@ pub fn libm1(e: &Engine, fr: &mut Frame, op: OpId, f: Fn1) -> Result<Flow> {
 
 /// A unary float op, elementwise; poison in gives poison out.
 pub fn float1_try(e: &Engine, fr: &mut Frame, op: OpId, f: impl Fn(Float) -> Result<Float>) -> Result<Flow> {
+    if let Some(v) = float_lanes1(e.arg(fr, op, 0)?, &f)? {
+        return e.assign(fr, op, Value::Array(Rc::new(v)));
+    }
     let v = map1(
         e.arg(fr, op, 0)?,
         |x| match x {

@@ -206,3 +206,32 @@ func.func @main() -> vector<2x2xf32> {
     let bytes: Vec<u8> = [19.5f32, 22.5, 43.5, 50.5].iter().flat_map(|x| x.to_le_bytes()).collect();
     assert!(out.contains(&format!("bytes: {bytes:?}")), "{out}");
 }
+
+/// Unary float ops on f32 arrays run over the encoded words
+/// (`operands::float_lanes1`); each lane must be what the op gives that
+/// lane as a scalar, on every edge value.
+#[test]
+fn unary_float_lanes_are_their_scalars() {
+    let n = F32.len();
+    let hex: String = F32.iter().flat_map(|x| x.to_le_bytes()).map(|b| format!("{b:02X}")).collect();
+    for op in ["math.sqrt", "math.floor", "math.roundeven", "math.absf", "arith.negf", "math.exp"] {
+        let mut text = format!(
+            "func.func @main() -> (vector<{n}xf32>, vector<{n}xf32>) {{\n  %v = arith.constant dense<\"0x{hex}\"> : vector<{n}xf32>\n  %r = {op} %v : vector<{n}xf32>\n  %s0 = arith.constant dense<0.0> : vector<{n}xf32>\n"
+        );
+        for i in 0..n {
+            text.push_str(&format!(
+                "  %x{i} = vector.extract %v[{i}] : f32 from vector<{n}xf32>\n  %y{i} = {op} %x{i} : f32\n  %s{} = vector.insert %y{i}, %s{i} [{i}] : f32 into vector<{n}xf32>\n",
+                i + 1
+            ));
+        }
+        text.push_str(&format!("  return %r, %s{n} : vector<{n}xf32>, vector<{n}xf32>\n}}\n"));
+        let (out, _) = run(&text, false);
+        let halves: Vec<&str> = out.split("Array(").collect();
+        assert_eq!(halves.len(), 3, "{out}");
+        assert_eq!(
+            halves[1].trim_end_matches(", "),
+            halves[2].trim_end_matches(')').trim_end_matches(']'),
+            "{op}: {out}"
+        );
+    }
+}
