@@ -298,6 +298,22 @@ pub enum Fmt {
     CombReplicate,
     /// `%a, %b -> 6 : ui4`.
     CombTruthTable,
+    /// `%a, %b {attrs} : (A, B) -> R`: tosa's declarative form, the
+    /// operands, the attribute dictionary and a function type.
+    TosaFunctional,
+    /// An op mlir-opt declares with no custom form at all (`tosa.const`):
+    /// the custom spelling is an error, as there.
+    TosaNoCustom,
+    /// `tosa.cond_if %c (%a = %x) : tensor<i1> (T) -> R { .. } else { .. }`.
+    TosaCondIf,
+    /// `tosa.while_loop (%a = %x) : (T) -> R { .. } do { .. }`.
+    TosaWhileLoop,
+    /// `tosa.variable @v [= dense<..>] : tensor<..>`.
+    TosaVariable,
+    /// `tosa.variable_read @v : tensor<..>`.
+    TosaVariableRead,
+    /// `tosa.variable_write @v, %a : tensor<..>`.
+    TosaVariableWrite,
     /// `llvm.mlir.global internal constant @s("x\00") {..} : T { .. }`.
     LlvmGlobal,
     /// `llvm.func internal @f(%a: T) -> R attributes {..} { .. }`.
@@ -475,6 +491,7 @@ pub const CLOSED_DIALECTS: &[&str] = &[
     "tensor",
     "bufferization",
     "vector",
+    "tosa",
 ];
 
 impl OpKind {
@@ -908,6 +925,102 @@ ops! {
         VectorTypeCast / TypeCast = "vector.type_cast", 0, Cast;
         VectorVscale / Vscale = "vector.vscale", 0, NoOperands;
         VectorYield / Yield = "vector.yield", TERMINATOR, Return;
+    }
+    Tosa TosaOp {
+        TosaAbs / Abs = "tosa.abs", 0, TosaFunctional;
+        TosaAdd / Add = "tosa.add", 0, TosaFunctional;
+        TosaAddShape / AddShape = "tosa.add_shape", 0, TosaFunctional;
+        TosaApplyScale / ApplyScale = "tosa.apply_scale", 0, TosaFunctional;
+        TosaArgmax / Argmax = "tosa.argmax", 0, TosaFunctional;
+        TosaArithmeticRightShift / ArithmeticRightShift = "tosa.arithmetic_right_shift", 0, TosaFunctional;
+        TosaAvgPool2d / AvgPool2d = "tosa.avg_pool2d", 0, TosaFunctional;
+        TosaBitwiseAnd / BitwiseAnd = "tosa.bitwise_and", 0, TosaFunctional;
+        TosaBitwiseNot / BitwiseNot = "tosa.bitwise_not", 0, TosaFunctional;
+        TosaBitwiseOr / BitwiseOr = "tosa.bitwise_or", 0, TosaFunctional;
+        TosaBitwiseXor / BitwiseXor = "tosa.bitwise_xor", 0, TosaFunctional;
+        TosaCast / Cast = "tosa.cast", 0, TosaFunctional;
+        TosaCastFromBlockScaled / CastFromBlockScaled = "tosa.cast_from_block_scaled", 0, TosaFunctional;
+        TosaCastToBlockScaled / CastToBlockScaled = "tosa.cast_to_block_scaled", 0, TosaFunctional;
+        TosaCeil / Ceil = "tosa.ceil", 0, TosaFunctional;
+        TosaClamp / Clamp = "tosa.clamp", 0, TosaFunctional;
+        TosaClz / Clz = "tosa.clz", 0, TosaFunctional;
+        TosaConcat / Concat = "tosa.concat", 0, TosaFunctional;
+        TosaConcatShape / ConcatShape = "tosa.concat_shape", 0, TosaFunctional;
+        TosaCondIf / CondIf = "tosa.cond_if", 0, TosaCondIf;
+        TosaConst / Const = "tosa.const", 0, TosaNoCustom;
+        TosaConstShape / ConstShape = "tosa.const_shape", 0, TosaFunctional;
+        TosaConv2d / Conv2d = "tosa.conv2d", 0, TosaFunctional;
+        TosaConv3d / Conv3d = "tosa.conv3d", 0, TosaFunctional;
+        TosaCos / Cos = "tosa.cos", 0, TosaFunctional;
+        TosaCustom / Custom = "tosa.custom", 0, TosaFunctional;
+        TosaDepthwiseConv2d / DepthwiseConv2d = "tosa.depthwise_conv2d", 0, TosaFunctional;
+        TosaDim / Dim = "tosa.dim", 0, TosaFunctional;
+        TosaDivCeilShape / DivCeilShape = "tosa.div_ceil_shape", 0, TosaFunctional;
+        TosaDivFloorShape / DivFloorShape = "tosa.div_floor_shape", 0, TosaFunctional;
+        TosaEqual / Equal = "tosa.equal", 0, TosaFunctional;
+        TosaErf / Erf = "tosa.erf", 0, TosaFunctional;
+        TosaExp / Exp = "tosa.exp", 0, TosaFunctional;
+        TosaExp2Shape / Exp2Shape = "tosa.exp2_shape", 0, TosaFunctional;
+        TosaFft2d / Fft2d = "tosa.fft2d", 0, TosaFunctional;
+        TosaFloor / Floor = "tosa.floor", 0, TosaFunctional;
+        TosaGather / Gather = "tosa.gather", 0, TosaFunctional;
+        TosaGreater / Greater = "tosa.greater", 0, TosaFunctional;
+        TosaGreaterEqual / GreaterEqual = "tosa.greater_equal", 0, TosaFunctional;
+        TosaIdentity / Identity = "tosa.identity", 0, TosaFunctional;
+        TosaIntdiv / Intdiv = "tosa.intdiv", 0, TosaFunctional;
+        TosaLog / Log = "tosa.log", 0, TosaFunctional;
+        TosaLog2CeilShape / Log2CeilShape = "tosa.log2_ceil_shape", 0, TosaFunctional;
+        TosaLog2FloorShape / Log2FloorShape = "tosa.log2_floor_shape", 0, TosaFunctional;
+        TosaLogicalAnd / LogicalAnd = "tosa.logical_and", 0, TosaFunctional;
+        TosaLogicalLeftShift / LogicalLeftShift = "tosa.logical_left_shift", 0, TosaFunctional;
+        TosaLogicalNot / LogicalNot = "tosa.logical_not", 0, TosaFunctional;
+        TosaLogicalOr / LogicalOr = "tosa.logical_or", 0, TosaFunctional;
+        TosaLogicalRightShift / LogicalRightShift = "tosa.logical_right_shift", 0, TosaFunctional;
+        TosaLogicalXor / LogicalXor = "tosa.logical_xor", 0, TosaFunctional;
+        TosaMatmul / Matmul = "tosa.matmul", 0, TosaFunctional;
+        TosaMatmulTBlockScaled / MatmulTBlockScaled = "tosa.matmul_t_block_scaled", 0, TosaFunctional;
+        TosaMaxPool2d / MaxPool2d = "tosa.max_pool2d", 0, TosaFunctional;
+        TosaMaxShape / MaxShape = "tosa.max_shape", 0, TosaFunctional;
+        TosaMaximum / Maximum = "tosa.maximum", 0, TosaFunctional;
+        TosaMinShape / MinShape = "tosa.min_shape", 0, TosaFunctional;
+        TosaMinimum / Minimum = "tosa.minimum", 0, TosaFunctional;
+        TosaModShape / ModShape = "tosa.mod_shape", 0, TosaFunctional;
+        TosaMul / Mul = "tosa.mul", 0, TosaFunctional;
+        TosaMulShape / MulShape = "tosa.mul_shape", 0, TosaFunctional;
+        TosaNegate / Negate = "tosa.negate", 0, TosaFunctional;
+        TosaPad / Pad = "tosa.pad", 0, TosaFunctional;
+        TosaPow / Pow = "tosa.pow", 0, TosaFunctional;
+        TosaReciprocal / Reciprocal = "tosa.reciprocal", 0, TosaFunctional;
+        TosaReduceAll / ReduceAll = "tosa.reduce_all", 0, TosaFunctional;
+        TosaReduceAny / ReduceAny = "tosa.reduce_any", 0, TosaFunctional;
+        TosaReduceMax / ReduceMax = "tosa.reduce_max", 0, TosaFunctional;
+        TosaReduceMin / ReduceMin = "tosa.reduce_min", 0, TosaFunctional;
+        TosaReduceProduct / ReduceProduct = "tosa.reduce_product", 0, TosaFunctional;
+        TosaReduceSum / ReduceSum = "tosa.reduce_sum", 0, TosaFunctional;
+        TosaRescale / Rescale = "tosa.rescale", 0, TosaFunctional;
+        TosaReshape / Reshape = "tosa.reshape", 0, TosaFunctional;
+        TosaResize / Resize = "tosa.resize", 0, TosaFunctional;
+        TosaReverse / Reverse = "tosa.reverse", 0, TosaFunctional;
+        TosaRfft2d / Rfft2d = "tosa.rfft2d", 0, TosaFunctional;
+        TosaRsqrt / Rsqrt = "tosa.rsqrt", 0, TosaFunctional;
+        TosaScatter / Scatter = "tosa.scatter", 0, TosaFunctional;
+        TosaSelect / Select = "tosa.select", 0, TosaFunctional;
+        TosaSigmoid / Sigmoid = "tosa.sigmoid", 0, TosaFunctional;
+        TosaSin / Sin = "tosa.sin", 0, TosaFunctional;
+        TosaSlice / Slice = "tosa.slice", 0, TosaFunctional;
+        TosaSliceShape / SliceShape = "tosa.slice_shape", 0, TosaFunctional;
+        TosaSub / Sub = "tosa.sub", 0, TosaFunctional;
+        TosaSubShape / SubShape = "tosa.sub_shape", 0, TosaFunctional;
+        TosaTable / Table = "tosa.table", 0, TosaFunctional;
+        TosaTanh / Tanh = "tosa.tanh", 0, TosaFunctional;
+        TosaTile / Tile = "tosa.tile", 0, TosaFunctional;
+        TosaTranspose / Transpose = "tosa.transpose", 0, TosaFunctional;
+        TosaTransposeConv2d / TransposeConv2d = "tosa.transpose_conv2d", 0, TosaFunctional;
+        TosaVariable / Variable = "tosa.variable", 0, TosaVariable;
+        TosaVariableRead / VariableRead = "tosa.variable_read", 0, TosaVariableRead;
+        TosaVariableWrite / VariableWrite = "tosa.variable_write", 0, TosaVariableWrite;
+        TosaWhileLoop / WhileLoop = "tosa.while_loop", 0, TosaWhileLoop;
+        TosaYield / Yield = "tosa.yield", TERMINATOR, Return;
     }
     Comb CombOp {
         CombAdd / Add = "comb.add", 0, CombVariadic;

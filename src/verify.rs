@@ -38,6 +38,7 @@ mod scf;
 mod shaped;
 mod symbols;
 mod tensor;
+mod tosa;
 mod types;
 mod vector;
 
@@ -560,6 +561,7 @@ impl<'m> Verifier<'m> {
             DialectOp::Bufferization(o) => self.check_bufferization(op, o),
             DialectOp::Vector(o) => self.check_vector(op, o),
             DialectOp::Comb(o) => self.check_comb(op, o),
+            DialectOp::Tosa(o) => self.check_tosa(op, o),
             DialectOp::Llvm(_) => self.check_llvm(op, kind),
             DialectOp::Builtin(crate::ops::BuiltinOp::UnrealizedConversionCast) if self.m.op(op).results.len == 0 => {
                 self.op_err(op, "expected at least one result for cast operation")

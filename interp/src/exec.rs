@@ -851,6 +851,20 @@ impl<'m> Engine<'m> {
                 aux.constant = m.attr(op, "value").and_then(|a| self.attr_value(op, a, ty).ok());
             }
         }
+        // `tosa.const` holds a tensor of its result type; `tosa.const_shape`
+        // a `tensor<Nxindex>` standing for its `!tosa.shape<N>`.
+        if matches!(kind, OpKind::TosaConst | OpKind::TosaConstShape) {
+            let a = m.attr(op, "values").ok_or_else(|| Error::unverified(op, "constant without values"))?;
+            let ty = match m.ctx.attr_kind(a) {
+                Attribute::Dense { ty, .. } if kind == OpKind::TosaConstShape => *ty,
+                _ => m.type_of(m.result(op, 0)),
+            };
+            match self.attr_value(op, a, ty) {
+                Ok(v) => aux.constant = Some(v),
+                Err(Error { kind: ErrorKind::NoDefinedResult(msg), .. }) => aux.no_result = Some(msg),
+                Err(err) => return Err(err),
+            }
+        }
         if matches!(kind, OpKind::ArithConstant | OpKind::IndexConstant | OpKind::IndexBoolConstant) {
             let a = m.attr(op, "value").ok_or_else(|| Error::unverified(op, "constant without a value"))?;
             if m.op(op).results.len != 1 {

@@ -550,6 +550,13 @@ impl<'a> Parser<'a> {
             | Fmt::LlvmMaskedStore
             | Fmt::LlvmAssume
             | Fmt::LlvmXtors => self.parse_llvm_family(fmt, kind, st, name_span)?,
+            Fmt::TosaFunctional
+            | Fmt::TosaNoCustom
+            | Fmt::TosaCondIf
+            | Fmt::TosaWhileLoop
+            | Fmt::TosaVariable
+            | Fmt::TosaVariableRead
+            | Fmt::TosaVariableWrite => self.parse_tosa_family(fmt, kind, st, name_span)?,
             Fmt::ScfFor => self.parse_scf_for(st)?,
             Fmt::ScfIf => self.parse_scf_if(st)?,
             Fmt::ScfWhile => self.parse_scf_while(st)?,
@@ -1248,7 +1255,7 @@ impl<'a> Parser<'a> {
         self.parse_optional_attrs(st)
     }
 
-    fn parse_scf_while(&mut self, st: &mut OpState) -> PResult<()> {
+    pub(super) fn parse_scf_while(&mut self, st: &mut OpState) -> PResult<()> {
         let mut args: Vec<(UseName, UseName)> = Vec::new();
         if self.is(Tok::LParen) {
             self.comma_list(Tok::LParen, Tok::RParen, "in while arguments", |p| {

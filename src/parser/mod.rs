@@ -15,6 +15,7 @@ mod llvm;
 pub use llvm::{ATOMIC_BIN_OPS, GEP_DYNAMIC, GEP_INBOUNDS_FLAG, GEP_NUSW, GEP_NUW, LINKAGES};
 mod memref;
 mod tensor;
+mod tosa;
 mod types;
 mod vector;
 

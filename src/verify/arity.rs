@@ -163,6 +163,98 @@ pub(crate) fn blocks(kind: OpKind) -> Blocks {
 pub(crate) fn arity(kind: OpKind) -> Arity {
     match kind {
         OpKind::Unknown => ANY,
+        // tosa (read off mlir-opt 22 as the rest).
+        OpKind::TosaAbs
+        | OpKind::TosaArgmax
+        | OpKind::TosaBitwiseNot
+        | OpKind::TosaCast
+        | OpKind::TosaCeil
+        | OpKind::TosaClamp
+        | OpKind::TosaClz
+        | OpKind::TosaCos
+        | OpKind::TosaDim
+        | OpKind::TosaErf
+        | OpKind::TosaExp
+        | OpKind::TosaExp2Shape
+        | OpKind::TosaFloor
+        | OpKind::TosaIdentity
+        | OpKind::TosaLog
+        | OpKind::TosaLog2CeilShape
+        | OpKind::TosaLog2FloorShape
+        | OpKind::TosaLogicalNot
+        | OpKind::TosaMaxPool2d
+        | OpKind::TosaReciprocal
+        | OpKind::TosaReduceAll
+        | OpKind::TosaReduceAny
+        | OpKind::TosaReduceMax
+        | OpKind::TosaReduceMin
+        | OpKind::TosaReduceProduct
+        | OpKind::TosaReduceSum
+        | OpKind::TosaReverse
+        | OpKind::TosaRsqrt
+        | OpKind::TosaSigmoid
+        | OpKind::TosaSin
+        | OpKind::TosaTanh
+        | OpKind::TosaTranspose => a(Exactly(0), Exactly(1), Any, Exactly(1)),
+        OpKind::TosaAdd
+        | OpKind::TosaAddShape
+        | OpKind::TosaArithmeticRightShift
+        | OpKind::TosaBitwiseAnd
+        | OpKind::TosaBitwiseOr
+        | OpKind::TosaBitwiseXor
+        | OpKind::TosaCastFromBlockScaled
+        | OpKind::TosaDivCeilShape
+        | OpKind::TosaDivFloorShape
+        | OpKind::TosaEqual
+        | OpKind::TosaGather
+        | OpKind::TosaGreater
+        | OpKind::TosaGreaterEqual
+        | OpKind::TosaIntdiv
+        | OpKind::TosaLogicalAnd
+        | OpKind::TosaLogicalLeftShift
+        | OpKind::TosaLogicalOr
+        | OpKind::TosaLogicalRightShift
+        | OpKind::TosaLogicalXor
+        | OpKind::TosaMaxShape
+        | OpKind::TosaMaximum
+        | OpKind::TosaMinShape
+        | OpKind::TosaMinimum
+        | OpKind::TosaModShape
+        | OpKind::TosaMulShape
+        | OpKind::TosaPow
+        | OpKind::TosaReshape
+        | OpKind::TosaSub
+        | OpKind::TosaSubShape
+        | OpKind::TosaTable
+        | OpKind::TosaTile => a(Exactly(0), Exactly(1), Any, Exactly(2)),
+        OpKind::TosaApplyScale
+        | OpKind::TosaAvgPool2d
+        | OpKind::TosaMul
+        | OpKind::TosaNegate
+        | OpKind::TosaPad
+        | OpKind::TosaScatter
+        | OpKind::TosaSelect
+        | OpKind::TosaSlice
+        | OpKind::TosaSliceShape => a(Exactly(0), Exactly(1), Any, Exactly(3)),
+        OpKind::TosaConv2d
+        | OpKind::TosaConv3d
+        | OpKind::TosaDepthwiseConv2d
+        | OpKind::TosaRescale
+        | OpKind::TosaTransposeConv2d => a(Exactly(0), Exactly(1), Any, Exactly(5)),
+        OpKind::TosaConcat | OpKind::TosaConcatShape => a(Exactly(0), Exactly(1), Any, Any),
+        OpKind::TosaCustom => a(Exactly(0), Any, Any, Any),
+        OpKind::TosaConst | OpKind::TosaConstShape | OpKind::TosaVariableRead => {
+            a(Exactly(0), Exactly(1), Any, Exactly(0))
+        }
+        OpKind::TosaMatmul | OpKind::TosaMatmulTBlockScaled | OpKind::TosaResize => {
+            a(Exactly(0), Exactly(1), Any, Exactly(4))
+        }
+        OpKind::TosaCastToBlockScaled | OpKind::TosaRfft2d => a(Exactly(0), Exactly(2), Any, Exactly(1)),
+        OpKind::TosaCondIf | OpKind::TosaWhileLoop => a(Exactly(2), Any, Any, Any),
+        OpKind::TosaFft2d => a(Exactly(0), Exactly(2), Any, Exactly(2)),
+        OpKind::TosaVariable => a(Exactly(0), Exactly(0), Any, Exactly(0)),
+        OpKind::TosaVariableWrite => a(Exactly(0), Exactly(0), Any, Exactly(1)),
+        OpKind::TosaYield => a(Exactly(0), Exactly(0), Any, Any),
         OpKind::LlvmVpReduceFmaximum | OpKind::LlvmVpReduceFminimum => a(Any, Any, Any, Any),
         OpKind::AffineDmaStart | OpKind::AffineDmaWait => a(Any, Exactly(0), Any, Any),
         OpKind::ScfReduce => a(Any, Exactly(0), Exactly(0), Any),

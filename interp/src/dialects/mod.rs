@@ -25,6 +25,7 @@ pub mod math;
 pub mod memref;
 pub mod scf;
 pub mod tensor;
+pub mod tosa;
 pub mod ub;
 pub mod vector;
 
@@ -60,6 +61,7 @@ fn exec(e: &mut Engine<'_>, fr: &mut Frame, op: OpId) -> Result<Flow> {
         DialectOp::Bufferization(o) => bufferization::exec(e, fr, op, o),
         DialectOp::Comb(o) => comb::exec(e, fr, op, o),
         DialectOp::Llvm(o) => llvm::exec(e, fr, op, o),
+        DialectOp::Tosa(o) => tosa::exec(e, fr, op, o),
         DialectOp::Unknown => unknown(e, fr, op),
     }
 }
