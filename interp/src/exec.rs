@@ -225,6 +225,9 @@ pub struct Engine<'m> {
     pub mem: crate::memory::Memory,
     /// Frame sizes of the initializer regions of `llvm.mlir.global` ops.
     pub(crate) global_slots: FxHashMap<OpId, u32>,
+    /// The values of `tosa.variable`s written so far, by declaring op: the
+    /// persistent state `tosa.variable_read`/`variable_write` share.
+    pub(crate) tosa_variables: FxHashMap<OpId, Value>,
     /// The `llvm.mlir.global_ctors` and `global_dtors` ops.
     xtor_ops: Vec<OpId>,
     /// Who watches the run (trace, debugger, pass checking); `None` costs
@@ -362,6 +365,7 @@ impl<'m> Engine<'m> {
             out,
             mem: crate::memory::Memory::with_limit(cfg.max_memory),
             global_slots: FxHashMap::default(),
+            tosa_variables: FxHashMap::default(),
             xtor_ops: Vec::new(),
             observer: None,
             code: Rc::new(Code::default()),

@@ -262,7 +262,17 @@ impl<'a> Parser<'a> {
             }
             // 2019 dictionaries write `{fruit: "banana"}`.
             let sep = p.eat(Tok::Equal)? || (p.lang2019 && p.eat(Tok::Colon)?);
-            let v = if sep { p.parse_attribute(None)? } else { p.m.ctx.attr(Attribute::Unit) };
+            let bare = p.bare_enums.iter().find(|(n, _)| *n == name).filter(|_| sep && p.is(Tok::BareId));
+            let v = if let Some((_, mnemonic)) = bare {
+                let body = format!(".{mnemonic}<{}>", p.spelling()).into_boxed_str();
+                p.bump()?;
+                let d = p.m.ctx.ident("tosa");
+                p.m.ctx.attr(Attribute::Dialect { dialect: d, body })
+            } else if sep {
+                p.parse_attribute(None)?
+            } else {
+                p.m.ctx.attr(Attribute::Unit)
+            };
             entries.push((id, v));
             Ok(())
         })?;

@@ -123,6 +123,10 @@ pub(crate) struct Parser<'a> {
     /// Reading the 2019 language (`lang2019.rs`): unprefixed op names,
     /// bare affine maps, `:` in attribute dictionaries.
     pub lang2019: bool,
+    /// Attribute names whose values an op's declarative form may write as a
+    /// bare enum keyword, with the dialect attribute they stand for
+    /// (`rounding_mode = SINGLE_ROUND` is `#tosa.rounding_mode<SINGLE_ROUND>`).
+    pub(crate) bare_enums: &'static [(&'static str, &'static str)],
     /// Ops a 2019 instruction expands to besides its last one (the index
     /// constant of `dim`, all but the last `affine.apply` of a multi-result
     /// `affine_apply`); the block being parsed takes them before that op.
@@ -152,6 +156,7 @@ impl<'a> Parser<'a> {
             max_depth: crate::Limits::default().max_nesting,
             pending_loc_aliases: Vec::new(),
             lang2019: false,
+            bare_enums: &[],
             pending: Vec::new(),
             views_2019: FxHashMap::default(),
         })

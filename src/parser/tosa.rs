@@ -10,6 +10,10 @@ use crate::lexer::Tok;
 use crate::ops::{Fmt, OpKind};
 use crate::types::TypeKind;
 
+/// The enum properties tosa's declarative forms print as bare keywords.
+const TOSA_ENUMS: &[(&str, &str)] =
+    &[("rounding_mode", "rounding_mode"), ("mode", "resize_mode"), ("nan_mode", "nan_mode")];
+
 impl<'a> Parser<'a> {
     /// Parses the custom form of a tosa op.
     pub(super) fn parse_tosa_family(
@@ -22,7 +26,10 @@ impl<'a> Parser<'a> {
         match fmt {
             Fmt::TosaFunctional => {
                 let uses = self.parse_optional_operand_list()?;
-                self.parse_functional_tail(st, &uses, name_span)?;
+                self.bare_enums = TOSA_ENUMS;
+                let tail = self.parse_functional_tail(st, &uses, name_span);
+                self.bare_enums = &[];
+                tail?;
             }
             Fmt::TosaNoCustom => {
                 return self.err_at(name_span, format!("custom op '{}' has no custom assembly form", kind.name()))

@@ -1,7 +1,7 @@
 //! tosa's data layout operators: each output element is one input element
 //! (or the pad value), so they move encoded elements without decoding them.
 
-use super::{build, int_attr, invalid, scalar_operand, shape_operand};
+use super::{build, int_at, int_attr, invalid, require, scalar_operand, shape_operand};
 use crate::dense::{positions, row_major_strides};
 use crate::error::{Error, Result};
 use crate::exec::{Engine, Flow, Frame};
@@ -206,4 +206,68 @@ pub(super) fn reverse(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> 
         next_index(&mut idx, &shape);
     }
     gathered(e, fr, op, &x, &shape, src)
+}
+
+/// `tosa.gather %values, %indices`: `[N,K,C]` values, `[N,W]` indices,
+/// `[N,W,C]` result; an index outside `0..K` fails a REQUIRE.
+pub(super) fn gather(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
+    let (v, ix) = (dense(e, fr, op, 0)?, dense(e, fr, op, 1)?);
+    let (&[n, k, c], &[ni, w]) = (v.shape(), ix.shape()) else {
+        return Err(invalid(op, "gather takes [N,K,C] values and [N,W] indices"));
+    };
+    if n != ni {
+        return Err(invalid(op, format!("gather batch sizes {n} and {ni} differ")));
+    }
+    let mut src = Vec::with_capacity(n * w * c);
+    for b in 0..n {
+        for j in 0..w {
+            let at = int_at(op, &ix, b * w + j)?;
+            let kk = usize::try_from(at)
+                .ok()
+                .filter(|x| *x < k)
+                .ok_or_else(|| require(op, format!("gather index {at} at [{b}, {j}] is outside 0..{k}")))?;
+            src.extend((0..c).map(|ch| (b * k + kk) * c + ch));
+        }
+    }
+    gathered(e, fr, op, &v, &[n, w, c], src)
+}
+
+/// `tosa.scatter %values_in, %indices, %input`: `[N,K,C]` values updated
+/// at `[N,W]` indices from `[N,W,C]` input; writing one position twice or
+/// an index outside `0..K` fails a REQUIRE.
+pub(super) fn scatter(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
+    let (v, ix, x) = (dense(e, fr, op, 0)?, dense(e, fr, op, 1)?, dense(e, fr, op, 2)?);
+    let (&[n, k, c], &[ni, w], &[nx, wx, cx]) = (v.shape(), ix.shape(), x.shape()) else {
+        return Err(invalid(op, "scatter takes [N,K,C] values, [N,W] indices and [N,W,C] input"));
+    };
+    if n != ni || n != nx || w != wx || c != cx {
+        return Err(invalid(
+            op,
+            format!("scatter shapes {:?}, {:?} and {:?} disagree", v.shape(), ix.shape(), x.shape()),
+        ));
+    }
+    let mut src: Vec<Option<usize>> = vec![None; n * k * c];
+    for b in 0..n {
+        for j in 0..w {
+            let at = int_at(op, &ix, b * w + j)?;
+            let kk = usize::try_from(at)
+                .ok()
+                .filter(|y| *y < k)
+                .ok_or_else(|| require(op, format!("scatter index {at} at [{b}, {j}] is outside 0..{k}")))?;
+            for ch in 0..c {
+                let slot = &mut src[(b * k + kk) * c + ch];
+                if slot.is_some() {
+                    return Err(require(op, format!("scatter writes position [{b}, {kk}, {ch}] twice")));
+                }
+                *slot = Some((b * w + j) * c + ch);
+            }
+        }
+    }
+    e.charge(op, src.len() as u64)?;
+    let elems = src.iter().enumerate().map(|(p, s)| match s {
+        Some(q) => x.get(*q),
+        None => v.get(p),
+    });
+    let v = build(e, op, 0, &[n, k, c], elems.collect())?;
+    e.assign(fr, op, v)
 }

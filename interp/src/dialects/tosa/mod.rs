@@ -19,7 +19,10 @@
 
 mod data;
 mod elementwise;
+mod image;
+mod quant;
 mod reduce;
+mod shape;
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::exec::{Engine, Flow, Frame};
@@ -116,14 +119,28 @@ fn run(e: &mut Engine, fr: &mut Frame, op: OpId, kind: TosaOp) -> Result<Flow> {
         ReduceAll | ReduceAny | ReduceMax | ReduceMin | ReduceProduct | ReduceSum => reduce::reduce(e, fr, op, kind),
         Argmax => reduce::argmax(e, fr, op),
         Matmul => reduce::matmul(e, fr, op),
+        Rescale => quant::rescale(e, fr, op),
+        ApplyScale => quant::apply_scale(e, fr, op),
+        Table => quant::table(e, fr, op),
+        Gather => data::gather(e, fr, op),
+        Resize => image::resize(e, fr, op),
+        AddShape | SubShape | MulShape | DivCeilShape | DivFloorShape | ModShape | MaxShape | MinShape | Exp2Shape
+        | Log2CeilShape | Log2FloorShape => shape::arith(e, fr, op, kind),
+        ConcatShape => shape::concat(e, fr, op),
+        SliceShape => shape::slice(e, fr, op),
+        Dim => shape::dim(e, fr, op),
+        VariableRead => shape::read(e, fr, op),
+        VariableWrite => shape::write(e, fr, op),
+        // A declaration; its value is made when first read.
+        Variable => Ok(Flow::Next),
+        Fft2d => image::fft(e, fr, op, false),
+        Rfft2d => image::fft(e, fr, op, true),
+        Scatter => data::scatter(e, fr, op),
         Yield => Ok(Flow::Exit(e.args(fr, op))),
         CondIf => cond_if(e, fr, op),
         WhileLoop => while_loop(e, fr, op),
-        AddShape | ApplyScale | AvgPool2d | CastFromBlockScaled | CastToBlockScaled | ConcatShape | Conv2d | Conv3d
-        | Custom | DepthwiseConv2d | Dim | DivCeilShape | DivFloorShape | Exp2Shape | Fft2d | Gather
-        | Log2CeilShape | Log2FloorShape | MatmulTBlockScaled | MaxPool2d | MaxShape | MinShape | ModShape
-        | MulShape | Rescale | Resize | Rfft2d | Scatter | SliceShape | SubShape | Table | TransposeConv2d
-        | Variable | VariableRead | VariableWrite => {
+        AvgPool2d | CastFromBlockScaled | CastToBlockScaled | Conv2d | Conv3d | Custom | DepthwiseConv2d
+        | MatmulTBlockScaled | MaxPool2d | TransposeConv2d => {
             Err(Error::at(op, ErrorKind::Unsupported(format!("operation '{}'", e.m.op_name(op)))))
         }
     }
