@@ -128,14 +128,14 @@ pub(super) fn reduce(e: &mut Engine, fr: &mut Frame, op: OpId, kind: TosaOp) -> 
     e.assign(fr, op, v)
 }
 
-/// The infinity of format `k`, or its largest value where it has none
-/// (the spec's `minimum_s`/`maximum_s` of a float).
+/// The infinity of format `k`, or its largest finite value where it has
+/// none (the spec's `maximum_s` of a float: fp8e4m3 has no infinity).
 fn inf(k: FloatKind) -> Float {
-    let big = Float { kind: FloatKind::F64, bits: u128::from(f64::INFINITY.to_bits()) };
-    match float::convert(big, k, RNE) {
-        Ok(f) if !float::is_nan(f) => f,
-        _ => float::convert(big, k, Round::TowardZero).unwrap_or_else(|_| float::nan(k)),
+    let f64_of = |v: f64| Float { kind: FloatKind::F64, bits: u128::from(v.to_bits()) };
+    if float::has_inf(k) {
+        return float::convert(f64_of(f64::INFINITY), k, RNE).unwrap_or_else(|_| float::nan(k));
     }
+    float::convert(f64_of(f64::MAX), k, Round::TowardZero).unwrap_or_else(|_| float::nan(k))
 }
 
 /// `tosa.argmax %x {axis, nan_mode}`: the first index of the largest value
