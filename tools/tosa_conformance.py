@@ -130,7 +130,7 @@ VERIFY_DTYPE = {
 def float_bits(a, width):
     """The encodings of float array `a` (any dtype of that width: float,
     ml_dtypes, void or unsigned) as unsigned integers."""
-    a = np.ascontiguousarray(a)
+    a = np.asarray(a, order="C")
     if a.dtype.itemsize * 8 != width:
         raise ValueError(f"dtype {a.dtype} does not hold {width}-bit floats")
     return a.view(UINT_OF_WIDTH[width])
@@ -139,7 +139,7 @@ def float_bits(a, width):
 def int_values(a, width):
     """Integer (or bool) array `a` as int64 values wrapped to `width` bits,
     signed: a signless comparison (ui8 written as i8 is the same value)."""
-    v = np.ascontiguousarray(a).astype(np.int64) if a.dtype != np.uint64 else a.astype(np.int64)
+    v = np.asarray(a, order="C").astype(np.int64) if a.dtype != np.uint64 else a.astype(np.int64)
     if width >= 64:
         return v
     if width == 1:
@@ -218,11 +218,12 @@ def for_verifier(imp, data_type):
     want = VERIFY_DTYPE.get(data_type)
     if want is None:
         return imp
-    imp = np.ascontiguousarray(imp)
+    imp = np.asarray(imp, order="C")
     if imp.dtype == want:
         return imp
     if want.kind == "V" or imp.dtype.itemsize == want.itemsize and data_type in FLOATS:
-        return imp.view(want) if imp.dtype.itemsize == want.itemsize else imp
+        # (A 0-d array viewed as another dtype becomes 1-d: reshape it back.)
+        return imp.reshape(-1).view(want).reshape(imp.shape) if imp.dtype.itemsize == want.itemsize else imp
     return imp.astype(want)
 
 
@@ -504,7 +505,7 @@ def make_data(tools, tests):
 def tosa_bytes(a, dtype):
     """Array `a` as the serializer stores a tensor of TOSA type `dtype`
     (little-endian; INT48 in 6 bytes, INT4 two to a byte, BOOL a byte)."""
-    a = np.ascontiguousarray(a).reshape(-1)
+    a = np.asarray(a, order="C").reshape(-1)
     if dtype == "INT4":
         v = a.astype(np.uint8) & 0xF
         if v.size % 2:
@@ -1090,6 +1091,7 @@ def self_test(venv=None):
     check("verify bf16", for_verifier(np.array([0x3F80], np.uint16), "BF16").dtype, np.dtype("V2"))
     check("verify e4m3", for_verifier(np.array([0x38], np.uint8), "FP8E4M3").dtype, np.dtype("V1"))
     check("verify i48", for_verifier(np.array([1], np.int64), "INT48").dtype, np.dtype("int64"))
+    check("verify rank 0", for_verifier(np.array(0x3F80, np.uint16), "BF16").shape, ())
     # Literals.
     check("dense f32", dense_literal(f32(0x3F800000, 0x7FC00000).reshape(1, 2), "f32"), "[[0x3F800000, 0x7FC00000]]")
     check("dense bf16", dense_literal(bfv(0x3F80), "bf16"), "[0x3F80]")
