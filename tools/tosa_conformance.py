@@ -259,6 +259,8 @@ class Tools:
         self.schema = os.path.join(sp, "bin", "tosa.fbs")
         self.genlib = os.path.join(sp, "tosa_reference_model", "libtosa_reference_generate_lib.so")
         self.flatc = os.path.join(sp, "bin", "flatc")
+        dist = [d for d in os.listdir(sp) if d.startswith("tosa_tools-") and d.endswith(".dist-info")]
+        self.version = dist[0][len("tosa_tools-"):-len(".dist-info")] if dist else "?"
         for p in (self.gen, self.refmodel, self.verify, self.tosa_opt, self.schema, self.genlib):
             if not os.path.exists(p):
                 sys.exit(f"tosa_conformance: {p} missing: is {v} a venv with tosa-tools?")
@@ -867,7 +869,7 @@ def record(args, chosen):
         for tdir in tests:
             name = os.path.basename(tdir)
             why = record_one(args, tools, tdir, name)
-            counts[why.split(":")[0]] += 1
+            counts[re.split(r"[: ]", why)[0]] += 1
             print(f"  {name}: {why}", flush=True)
     print("\n" + ", ".join(f"{k}: {n}" for k, n in sorted(counts.items())))
     return 0 if counts.keys() <= {"recorded", "skipped"} else 1
@@ -895,7 +897,7 @@ def record_one(args, tools, tdir, name):
         info = comp.get(n)
         modes.append(f"result{i}=" + (mode_text(info) if info else "EXACT"))
     head = (f"// COMPLIANCE: {' '.join(modes)}\n"
-            f"// Recorded by {TOOL} from ARM's TOSA reference model (tosa-tools), generator seed "
+            f"// Recorded by {TOOL} from ARM's TOSA reference model (tosa-tools {tools.version}), generator seed "
             f"{args.seed}, test {name}.\n")
     path = os.path.join(args.record, f"{name}.mlir")
     tmp = path + ".tmp.mlir"
