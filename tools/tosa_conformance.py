@@ -452,11 +452,15 @@ EXTENSIONS_1_0 = ["tosa-ext-int16", "tosa-ext-int4", "tosa-ext-bf16", "tosa-ext-
 def generate(args, gendir, lazy=True, filter=None):
     """The tests, their data not yet made (--lazy-data-generation: making
     every test's data takes minutes; `make_data` makes the chosen tests')."""
-    cmd = [args.tools.gen, "-o", gendir] + (
-        ["--lazy-data-generation", "--generate-lib-path", args.tools.genlib] if lazy else []) + [
-           "--filter", filter or args.filter, "--tosa-version", args.tosa_version,
-           "--test-type", "positive", "--seed", str(args.seed), "--tensor-dim-range", args.dims,
-           "--max-batch-size", "1", "--max-conv-padding", "1", "--max-conv-stride", "2",
+    cmd = [args.tools.gen, "-o", gendir]
+    if lazy:
+        cmd += ["--lazy-data-generation", "--generate-lib-path", args.tools.genlib]
+    cmd += ["--filter", filter or args.filter, "--tosa-version", args.tosa_version, "--test-type", "positive",
+            "--seed", str(args.seed)]
+    # The generator drops target shapes outside the dim range.
+    if "--target-shape" not in args.gen_arg:
+        cmd += ["--tensor-dim-range", args.dims]
+    cmd += ["--max-batch-size", "1", "--max-conv-padding", "1", "--max-conv-stride", "2",
            "--max-conv-dilation", "2", "--max-pooling-padding", "1", "--max-pooling-stride", "2",
            "--max-pooling-kernel", "2", "--max-resize-output-dim", "8", "--num-rand-permutations", "2"]
     if args.profile:
@@ -781,6 +785,13 @@ def run_test_unguarded(args, tdir):
     if ours == "UNSUPPORTED":
         m = re.search(r"'((?:tosa|arith|func)\.\w+)'", r.stderr)
         ours_msg = m.group(1) if m else ours_msg
+    elif ours in ("REJECTED", "UB", "INTERNAL") and r is not None:
+        # The source line under the diagnostic names the op.
+        lines = r.stderr.splitlines()
+        at = next((k for k, l in enumerate(lines) if "error" in l), None)
+        m = re.search(r"\b(tosa\.\w+)", lines[at + 1]) if at is not None and at + 1 < len(lines) else None
+        if m and m.group(1) not in ours_msg:
+            ours_msg += f" [{m.group(1)}]"
 
     def finish(verdict, detail):
         if note:
@@ -863,8 +874,11 @@ def report(results, out):
         reasons = collections.Counter()
         for r in results:
             if r["verdict"] == v:
-                key = r["detail"] if v in ("MISMATCH", "UB", "INTERNAL", "REJECTED") else re.sub(
-                    r"\(ours:.*\)$", "", r["detail"]).strip()
+                # Grouped by message: without the file's path, our outcome
+                # (NOT-LLVM22) and the harness's notes.
+                key = re.sub(r"\S+\.mlir:\d+:\d+: ", "", r["detail"])
+                key = re.sub(r" \(ours:.*$", "", key) if v == "NOT-LLVM22" else key
+                key = key.split("; ran test.run.mlir")[0].strip()
                 reasons[key[:200]] += 1
         print(f"\n{v}:")
         for reason, n in reasons.most_common(12 if v not in ("MISMATCH", "REJECTED", "INTERNAL", "UB") else 50):
