@@ -13,8 +13,13 @@ numpy ml_dtypes` makes one.) LLVM 22's mlir-opt is needed too
 
 Run mode (default). `tosa_verif_build_tests` generates positive tests for
 the ops matching --filter (small tensors: --dims, default 1,4; small conv
-and pooling parameters), --limit of them per op (spread over the data
-types). For each test:
+and pooling parameters; for --tosa-version 1.0 only TOSA 1.0's extensions
+unless --extension says otherwise), --limit of them per op (spread over
+the data types). The filter sees the generator's op names: the conv ops
+are `conv2d_TEMPLATE` and so on, so `^conv2d` (not `^conv2d$`). Tests are
+generated without data (fast) and the chosen ones' data made after, by
+the reference model's data generator, their constants written back into
+test.tosa (while_loop's are generated again with their data). For each:
 
 1. the reference model runs it (`tosa_reference_model --test_desc`); it
    runs again in precise mode (FP64 results, plus the bounds files of the
@@ -41,10 +46,12 @@ types). For each test:
    either neighbour at a tie, a flushed subnormal).
 
 Verdicts: PASS; MISMATCH (first differing index, both values, the mode);
-UNSUPPORTED (exit 2 or 1 naming an unsupported op or custom syntax);
-REJECTED (exit 2 otherwise: mlir-opt 22 accepted the file, so we disagree);
-UB (exit 1: a disagreement unless the reference model also failed or said
-UNPREDICTABLE); INTERNAL (exit 3); TIMEOUT; REF-FAILED (the reference
+UNSUPPORTED (exit 2 or 1 naming an unsupported op or custom syntax: the
+engine stops an op it does not run with exit 1); REJECTED (exit 2
+otherwise: mlir-opt 22 accepted the file, so we disagree); UB (exit 1
+otherwise, which includes a result `--out` cannot write: a disagreement
+unless the reference model said UNPREDICTABLE); INTERNAL (exit 3);
+TIMEOUT (--timeout, or the fuel); REF-FAILED (the reference
 model failed: not our problem); NOT-LLVM22 (mlir-opt 22 rejects the
 deserialized file); SKIPPED (the harness could not make the test: the
 deserializer failed). Prints a table per op and verdict and the failures;
@@ -72,9 +79,18 @@ Other options: --bin (default target/release/mlir-interp), --venv
 (default $TOSA_VENV or .tosa-venv at the repo root), --seed, --tosa-version
 (1.0), --jobs, --out (work dir, default /tmp/tosa_conformance),
 --profile/--extension (passed to the generator), --dtype (generator's
---target-dtype), --gen-arg ARG (passed through, repeatable; float
-DOT_PRODUCT tests need >= 1000 outputs, e.g. `--gen-arg=--target-shape
---gen-arg=1,34,32` for matmul), --timeout (seconds per run).
+--target-dtype), --rank (its --target-rank), --dims (its
+--tensor-dim-range), --gen-arg ARG (passed through, repeatable: the
+generator skips float DOT_PRODUCT tests (matmul, conv, avg_pool2d,
+reduce_sum, fft) with fewer than 1000 outputs, so ask for a shape, e.g.
+`--filter '^matmul$' --dtype fp32 --gen-arg=--target-shape
+--gen-arg=1,34,32`; --dims is then not passed, as the generator drops
+shapes outside it), --timeout (seconds per run), --keep.
+
+Example, against the engine as built in another tree:
+
+    .tosa-venv/bin/python tools/tosa_conformance.py --filter '.*' --limit 3 \
+        --bin ../main/target/release/mlir-interp --jobs 2 --out /tmp/tc
 """
 
 import argparse
