@@ -1185,6 +1185,8 @@ def self_test(venv=None):
         e2e = self_test_e2e(venv)
         count[0] += 1
         fails += e2e
+    else:
+        print(f"(the end-to-end part needs tosa-tools: no venv at {venv}, see --venv)")
     for f in fails:
         print("FAIL", f)
     print(f"self-test: {count[0] - len(fails)} passed, {len(fails)} failed")
