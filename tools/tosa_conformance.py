@@ -1071,15 +1071,17 @@ def self_test_e2e(venv):
         with open(fake, "w") as f:
             f.write(f"#!/bin/sh\nexec {shlex.quote(sys.executable)} {shlex.quote(script)} \"$@\"\n")
         os.chmod(fake, 0o755)
-        args = argparse.Namespace(venv=venv, bin=fake, timeout=30, tosa_ref="", filter="^(add|cast)$",
+        args = argparse.Namespace(venv=venv, bin=fake, timeout=30, tosa_ref="", filter="^(add|cast|mul)$",
                                   tosa_version="1.0", seed=1, dims="1,3", profile=None, extension=None,
+                                  limit=8,
                                   dtype=["fp32", "bf16", "int32"], rank=[2], gen_arg=[], generic=False)
         args.tools = Tools(args)
         gendir = os.path.join(work, "gen")
         os.makedirs(gendir)
         generate(args, gendir)
-        tests = [t for ts in choose(gendir, 0, 1).values() for t in ts]
-        make_data(args.tools, tests)
+        chosen = choose(gendir, 8, 1)
+        tests = [t for ts in chosen.values() for t in ts]
+        eager_where_needed(args, chosen, make_data(args.tools, tests))
         want = {"right": "PASS", "wrong": "MISMATCH", "unsupported": "UNSUPPORTED", "rejected": "REJECTED",
                 "ub": "UB", "internal": "INTERNAL"}
         seen_modes = collections.Counter()
