@@ -127,6 +127,7 @@ FLOATS = {
     "BF16": (ml_dtypes.bfloat16, 16),
     "FP8E4M3": (ml_dtypes.float8_e4m3fn, 8),
     "FP8E5M2": (ml_dtypes.float8_e5m2, 8),
+    "FP8UE8M0": (ml_dtypes.float8_e8m0fnu, 8),
 }
 INTS = {"BOOL": 1, "INT4": 4, "INT8": 8, "INT16": 16, "INT32": 32, "INT48": 48, "INT64": 64,
         "UINT8": 8, "UINT16": 16, "SHAPE": 64}
@@ -344,7 +345,7 @@ TYPE_RE = r"(?:tensor<[^>]*>|!tosa\.shape<\d+>|[\w.]+)"
 ARG_RE = re.compile(r"%(\w+): (" + TYPE_RE + r")(?: \{tosa\.tensor_name = \"([^\"]*)\"\})?")
 RES_RE = re.compile(r"(" + TYPE_RE + r")(?: \{tosa\.tensor_name = \"([^\"]*)\"\})?")
 MAIN_RE = re.compile(r"^(\s*)func\.func @main\((.*)\) -> (.*) \{$")
-NPY_ELEMS = {"i1", "i8", "i16", "i32", "i64", "f16", "f32", "f64", "bf16", "f8E4M3FN", "f8E5M2"}
+NPY_ELEMS = {"i1", "i8", "i16", "i32", "i64", "f16", "f32", "f64", "bf16", "f8E4M3FN", "f8E5M2", "f8E8M0FNU"}
 WIDEN = {"i4": "i8", "i48": "i64"}
 
 
@@ -377,13 +378,16 @@ def dense_literal(a, elem):
     """`a` as MLIR dense element text for element type `elem`: floats as hex
     bit patterns (exact), integers in decimal, i1 as true/false."""
     a = np.asarray(a)
-    if elem in ("f32", "f16", "bf16", "f8E4M3FN", "f8E5M2", "f64"):
-        width = {"f64": 64, "f32": 32, "f16": 16, "bf16": 16, "f8E4M3FN": 8, "f8E5M2": 8}[elem]
+    if elem in ("f32", "f16", "bf16", "f8E4M3FN", "f8E5M2", "f8E8M0FNU", "f64"):
+        width = {"f64": 64, "f32": 32, "f16": 16, "bf16": 16}.get(elem, 8)
         flat = [f"0x{int(b):0{width // 4}X}" for b in float_bits(a, width).ravel()]
     elif elem == "i1":
         flat = ["true" if bool(x) else "false" for x in a.ravel()]
     elif re.fullmatch(r"u?i\d+", elem):
         flat = [str(int(x)) for x in a.ravel()]
+    elif elem in ("f6E2M3FN", "f6E3M2FN", "f4E2M1FN"):
+        # TOSA 1.1's block-scaled data: the generator packs it in its .npy.
+        raise ValueError(f"{elem} inputs (packed in their .npy) are not handled")
     else:
         raise ValueError(f"no literal for element type {elem}")
     if a.ndim == 0:
