@@ -871,9 +871,9 @@ def run_test_unguarded(args, tdir):
             return finish("MISMATCH", f"{oname} [{mt}]: the spec's checker could not run")
         if not ok:
             d = compare_exact(ref, imp, data_type) if np.shape(ref) == np.shape(imp) else None
-            where = (f"first difference from the reference's output at {d['index']}: ours {d['imp']}, "
+            where = (f"; first difference from the reference's output at {d['index']}: ours {d['imp']}, "
                      f"reference {d['ref']}" if d and "index" in d else "")
-            return finish("MISMATCH", f"{oname} [{mt}, {data_type}]: non-compliant; {where}")
+            return finish("MISMATCH", f"{oname} [{mt}, {data_type}]: non-compliant{where}")
     return finish("PASS", "")
 
 
