@@ -87,8 +87,7 @@ pub(super) fn rescale(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> 
     let unsigned_of = |v: i64, w: u32| (v as u64 & if w >= 64 { u64::MAX } else { (1u64 << w) - 1 }) as i64;
     let (izp, ozp) = (if iu { unsigned_of(izp, iw) } else { izp }, if ou { unsigned_of(ozp, ow) } else { ozp });
     // The ERROR_IFs on types and zero points.
-    let zp_ok =
-        |w: u32, unsigned: bool, zp: i64| w == 8 || zp == 0 || (w == 16 && unsigned && zp == 32768);
+    let zp_ok = |w: u32, unsigned: bool, zp: i64| w == 8 || zp == 0 || (w == 16 && unsigned && zp == 32768);
     let checks = [
         (!zp_ok(iw, iu, izp), format!("input_zp {izp} is not allowed for this input type")),
         (!zp_ok(ow, ou, ozp), format!("output_zp {ozp} is not allowed for this output type")),

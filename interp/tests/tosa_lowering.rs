@@ -1,0 +1,70 @@
+//! LLVM 22's tosa lowering against the specification: every
+//! `fixtures/tosa/X.mlir` (whose results `tosa_ref.rs` checks against ARM's
+//! reference model) goes through `mlir-interp passcheck` with the lowering
+//! to linalg, arith, tensor and scf, and must keep its meaning. The
+//! exceptions are listed with their reasons: a lowering bug (with its
+//! reproducer in `fixtures/found/`), a freedom the specification grants
+//! that the lowering takes, or an op LLVM 22 does not lower. Skipped without
+//! mlir-22-tools, except under CI.
+
+use std::path::Path;
+use std::process::Command;
+
+/// The lowering pipeline: tosa-to-scf first, so that control flow and
+/// scatter become scf before the rest goes to linalg.
+const LOWERING: &str = "builtin.module(func.func(tosa-to-scf,tosa-to-linalg-named,tosa-to-linalg,\
+                        tosa-to-arith{include-apply-rescale},tosa-to-tensor))";
+
+/// Fixtures whose lowering does not keep their meaning, passcheck's exit
+/// status for them (1 a miscompile, 2 no check possible), and why.
+const KNOWN: &[(&str, i32, &str)] = &[
+    (
+        "float_elementwise.mlir",
+        1,
+        "tosa.maximum(-0.0, +0.0) lowers to arith.maximumf, +0.0; the pseudocode gives -0.0, and the spec's \
+         precision rules permit a zero of either sign, so this is not a bug",
+    ),
+    ("resize.mlir", 1, "llvm#193821: integer bilinear resize with a negative offset (fixtures/found/tosa_resize_*)"),
+    ("variables_shapes.mlir", 2, "LLVM 22 has no lowering for tosa.variable_read / variable_write"),
+];
+
+fn toolchain() -> bool {
+    let there = Path::new("/usr/lib/llvm-22/bin/mlir-opt").exists();
+    assert!(there || std::env::var("CI").as_deref() != Ok("true"), "CI needs mlir-22-tools");
+    if !there {
+        eprintln!("skipped: mlir-opt not found");
+    }
+    there
+}
+
+#[test]
+fn the_tosa_lowering_keeps_the_fixtures_meaning() {
+    if !toolchain() {
+        return;
+    }
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/tosa");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .expect("fixtures/tosa")
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "mlir"))
+        .collect();
+    files.sort();
+    let mut failures = Vec::new();
+    for f in &files {
+        let name = f.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let out = Command::new(env!("CARGO_BIN_EXE_mlir-interp"))
+            .arg("passcheck")
+            .arg(f)
+            .arg("--passes")
+            .arg(LOWERING)
+            .output()
+            .expect("run passcheck");
+        let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+        let want = KNOWN.iter().find(|(k, _, _)| *k == name).map_or(0, |(_, code, _)| *code);
+        if out.status.code() != Some(want) {
+            failures.push(format!("{name}: exit {:?}, expected {want}\n{text}", out.status.code()));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
