@@ -79,8 +79,56 @@ impl Verifier<'_> {
             }
             AffineOp::For => self.affine_for(op),
             AffineOp::DelinearizeIndex | AffineOp::LinearizeIndex => self.affine_basis(op, o),
-            AffineOp::DmaStart | AffineOp::DmaWait => Ok(()),
+            AffineOp::DmaStart | AffineOp::DmaWait => self.affine_dma(op, o),
         }
+    }
+
+    /// `affine.dma_start` / `affine.dma_wait`: the maps split the operands
+    /// into memrefs and their index lists, as mlir-opt's verifier reads them.
+    /// A missing or non-map attribute is an error here; mlir-opt 22 crashes
+    /// on a missing one and miscounts a non-map one.
+    fn affine_dma(&self, op: OpId, o: AffineOp) -> VResult {
+        let m = self.m;
+        let names: &[(&str, &str)] = if o == AffineOp::DmaStart {
+            &[("src_map", "source"), ("dst_map", "destination"), ("tag_map", "tag")]
+        } else {
+            &[("tag_map", "tag")]
+        };
+        let mut inputs = Vec::with_capacity(names.len());
+        for (attr, _) in names {
+            let Some(map) = self.affine_map(op, attr) else {
+                return self.op_err(op, format!("requires attribute '{attr}' to be an affine map"));
+            };
+            inputs.push((map.num_dims + map.num_syms) as usize);
+        }
+        let ops = m.operands(op);
+        let is_memref = |i: usize| ops.get(i).is_some_and(|v| matches!(m.ctx.type_kind(m.type_of(*v)), TypeKind::MemRef { .. }));
+        let is_index = |v: &ValueId| matches!(m.ctx.type_kind(m.type_of(*v)), TypeKind::Index);
+        let mut at = 0;
+        for ((_, what), n) in names.iter().zip(&inputs) {
+            if !is_memref(at) {
+                return self.op_err(op, format!("expected DMA {what} to be of memref type"));
+            }
+            at += 1 + n;
+        }
+        let total: usize = inputs.iter().sum();
+        let fixed = if o == AffineOp::DmaStart { 4 } else { 2 };
+        let counts_ok = ops.len() == total + fixed || (o == AffineOp::DmaStart && ops.len() == total + fixed + 2);
+        if !counts_ok {
+            return self.op_err(op, "incorrect number of operands");
+        }
+        let mut at = 0;
+        for ((attr, _), n) in names.iter().zip(&inputs) {
+            if !ops[at + 1..at + 1 + n].iter().all(is_index) {
+                let msg = match (o, *attr) {
+                    (AffineOp::DmaWait, _) => "index to dma_wait must have 'index' type".to_string(),
+                    (_, a) => format!("{} index to dma_start must have 'index' type", &a[..3]),
+                };
+                return self.op_err(op, msg);
+            }
+            at += 1 + n;
+        }
+        Ok(())
     }
 
     /// `affine.for`: its inits, iteration arguments and results agree, as
