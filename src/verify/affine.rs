@@ -79,8 +79,68 @@ impl Verifier<'_> {
             }
             AffineOp::For => self.affine_for(op),
             AffineOp::DelinearizeIndex | AffineOp::LinearizeIndex => self.affine_basis(op, o),
-            AffineOp::DmaStart | AffineOp::DmaWait => Ok(()),
+            AffineOp::DmaStart => self.affine_dma(op, &[("src", "source"), ("dst", "destination"), ("tag", "tag")]),
+            AffineOp::DmaWait => self.affine_dma(op, &[("tag", "tag")]),
         }
+    }
+
+    /// `affine.dma_start` (source, destination, tag) and `affine.dma_wait`
+    /// (tag): each memref followed by its map's inputs, then the element
+    /// count (and, for a start, an optional stride pair). mlir-opt's rules
+    /// first, in its order; then, beyond them, each map has a result per
+    /// dimension of its memref and the counts are `index` (mlir-opt accepts
+    /// a generic op that breaks them, and its lowering then reads past the
+    /// indices or takes a memref for a count).
+    fn affine_dma(&self, op: OpId, parts: &[(&str, &str)]) -> VResult {
+        let m = self.m;
+        let ts: Vec<TypeId> = m.operands(op).iter().map(|v| m.type_of(*v)).collect();
+        let start = parts.len() == 3;
+        let mut maps = Vec::new();
+        for (key, _) in parts {
+            let Some(map) = self.affine_map(op, &format!("{key}_map")) else { return Ok(()) };
+            maps.push(map);
+        }
+        // Where each memref sits.
+        let mut at = Vec::new();
+        let mut next = 0usize;
+        for map in &maps {
+            at.push(next);
+            next += 1 + (map.num_dims + map.num_syms) as usize;
+        }
+        let is_memref = |i: usize| ts.get(i).is_some_and(|t| matches!(m.ctx.type_kind(*t), TypeKind::MemRef { .. }));
+        for ((_, what), &i) in parts.iter().zip(&at) {
+            if !is_memref(i) {
+                let what = if start { format!("DMA {what}") } else { "DMA tag".into() };
+                return self.op_err(op, format!("expected {what} to be of memref type"));
+            }
+        }
+        if start && ts.len() != next + 1 && ts.len() != next + 3 {
+            return self.op_err(op, "incorrect number of operands");
+        }
+        if !start && ts.len() != next + 1 {
+            return self.op_err(op, "incorrect number of operands");
+        }
+        let index = |t: &TypeId| matches!(m.ctx.type_kind(*t), TypeKind::Index);
+        for (((key, _), &i), map) in parts.iter().zip(&at).zip(&maps) {
+            let n = (map.num_dims + map.num_syms) as usize;
+            if !ts[i + 1..i + 1 + n].iter().all(index) {
+                let who = if start { format!("{key} index to dma_start") } else { "index to dma_wait".into() };
+                return self.op_err(op, format!("{who} must have 'index' type"));
+            }
+        }
+        for (((_, what), &i), map) in parts.iter().zip(&at).zip(&maps) {
+            let rank = self.shape_of(ts[i]).map_or(0, |s| s.len());
+            if map.results.len() != rank {
+                return self.op_err(
+                    op,
+                    format!("the {what} map has {} results, but the memref has rank {rank}", map.results.len()),
+                );
+            }
+        }
+        if let Some(t) = ts[next..].iter().find(|t| !index(t)) {
+            return self.op_err(op, format!("the element count and strides must be index, but got '{}'", self.ty(*t)));
+        }
+        Ok(())
     }
 
     /// `affine.for`: its inits, iteration arguments and results agree, as

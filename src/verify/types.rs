@@ -19,6 +19,8 @@ enum Is {
     I8,
     /// `BoolLike`: `i1`, or a vector or tensor of `i1`.
     BoolLike,
+    /// `SignlessIntegerLike`: a signless integer or index, or a vector or tensor of them.
+    SignlessIntLike,
     /// `FloatLike`: a float, or a vector or tensor of floats.
     FloatLike,
     /// `AnyFloat`.
@@ -60,6 +62,12 @@ enum Is {
     TensorOrMemRef,
     /// `AnyTensor`.
     Tensor,
+    /// `RankedTensorOf<[AnySignlessInteger, Index]>`.
+    IndexTensor,
+    /// `AnyShaped`: a vector, tensor or memref.
+    Shaped,
+    /// `AnyNon0RankedOrUnrankedMemRef`.
+    Non0RankMemRef,
     /// `AnyComplex`.
     Complex,
     /// `Complex<AnyFloat>`.
@@ -107,6 +115,7 @@ impl Is {
             Is::I1 => "1-bit signless integer",
             Is::I8 => "8-bit signless integer",
             Is::BoolLike => "bool-like",
+            Is::SignlessIntLike => "signless-integer-like",
             Is::FloatLike => "floating-point-like",
             Is::Float => "floating-point",
             Is::RankedTensor => "ranked tensor of any type values",
@@ -128,6 +137,9 @@ impl Is {
             Is::AnyMemRef => "ranked or unranked memref of any type values",
             Is::TensorOrMemRef => "Tensor or MemRef of any type values",
             Is::Tensor => "tensor of any type values",
+            Is::IndexTensor => "ranked tensor of signless integer or index values",
+            Is::Shaped => "shaped of any type values",
+            Is::Non0RankMemRef => "unranked.memref of any type values or non-0-ranked.memref of any type values",
             Is::Complex => "complex-type",
             Is::ComplexFloat => "complex type with floating-point elements",
             Is::SignlessInt => "signless integer",
@@ -170,6 +182,7 @@ impl Is {
         };
         let signless = |k: &TypeKind| matches!(k, TypeKind::Integer { signedness: Signedness::Signless, .. });
         let i1 = |k: &TypeKind| k.is_signless_int(1);
+        let int_like = |k: &TypeKind| signless(k) || matches!(k, TypeKind::Index);
         let float = |k: &TypeKind| matches!(k, TypeKind::Float(_));
         let ptr = |k: &TypeKind| matches!(k, TypeKind::LlvmPtr(_));
         let fixed = matches!(k, TypeKind::Vector { scalable, .. } if !scalable.iter().any(|s| *s));
@@ -180,6 +193,7 @@ impl Is {
             Is::I8 => k.is_signless_int(8),
             Is::BoolLike => i1(k) || shaped_of(&i1),
             Is::FloatLike => float(k) || shaped_of(&float),
+            Is::SignlessIntLike => int_like(k) || shaped_of(&int_like),
             Is::Float => float(k),
             Is::RankedTensor => matches!(k, TypeKind::RankedTensor { .. }),
             Is::StaticTensor => {
@@ -212,6 +226,21 @@ impl Is {
                     | TypeKind::UnrankedTensor { .. }
             ),
             Is::Tensor => matches!(k, TypeKind::RankedTensor { .. } | TypeKind::UnrankedTensor { .. }),
+            Is::IndexTensor => {
+                matches!(k, TypeKind::RankedTensor { elem, .. } if int_like(ctx.type_kind(*elem)))
+            }
+            Is::Shaped => matches!(
+                k,
+                TypeKind::Vector { .. }
+                    | TypeKind::MemRef { .. }
+                    | TypeKind::UnrankedMemRef { .. }
+                    | TypeKind::RankedTensor { .. }
+                    | TypeKind::UnrankedTensor { .. }
+            ),
+            Is::Non0RankMemRef => {
+                matches!(k, TypeKind::UnrankedMemRef { .. })
+                    || matches!(k, TypeKind::MemRef { shape, .. } if !shape.is_empty())
+            }
             Is::Complex => matches!(k, TypeKind::Complex(_)),
             Is::ComplexFloat => matches!(k, TypeKind::Complex(e) if float(ctx.type_kind(*e))),
             Is::SignlessInt => signless(k),
@@ -341,7 +370,7 @@ fn sig(kind: OpKind) -> Sig {
         "math.isnan" | "math.isinf" | "math.isfinite" | "math.isnormal" => {
             s(&[One(FloatLike)], &[One(BoolLike)], &[I1Shape(Opnd(0), Res(0))])
         }
-        "math.fpowi" => s(&[One(FloatLike), One(Any)], &[One(FloatLike)], &[AllMatch(&[Opnd(0), Res(0)], "{lhs, result}")]),
+        "math.fpowi" => s(&[One(FloatLike), One(SignlessIntLike)], &[One(FloatLike)], &[AllMatch(&[Opnd(0), Res(0)], "{lhs, result}")]),
         "complex.create" => s(&[One(Float), One(Float)], &[One(ComplexFloat)], &[]),
         "complex.powi" => s(
             &[One(ComplexFloat), One(SignlessInt)],
@@ -361,7 +390,9 @@ fn sig(kind: OpKind) -> Sig {
         "memref.get_global" => s(&[], &[One(StaticMemRef)], &[]),
         "memref.view" => s(&[One(Any), One(Index), Many(Index)], &[One(MemRef)], &[]),
         "memref.reinterpret_cast" => s(&[One(Any), Many(Index), Many(Index), Many(Index)], &[One(MemRef)], &[]),
-        "memref.dim" => s(&[One(Any), One(Index)], &[One(Index)], &[]),
+        "memref.dim" => s(&[One(Non0RankMemRef), One(Index)], &[One(Index)], &[]),
+        "memref.rank" => s(&[One(AnyMemRef)], &[One(Index)], &[]),
+        "memref.copy" => s(&[One(AnyMemRef), One(AnyMemRef)], &[], &[]),
         "memref.assume_alignment" => s(&[One(MemRef)], &[One(MemRef)], &[SameAll]),
         "memref.memory_space_cast" => s(&[One(AnyMemRef)], &[One(AnyMemRef)], &[]),
         "memref.extract_aligned_pointer_as_index" => s(&[One(AnyMemRef)], &[One(Index)], &[]),
@@ -381,8 +412,12 @@ fn sig(kind: OpKind) -> Sig {
         "tensor.insert" => s(
             &[One(Any), One(RankedTensor), Many(Index)],
             &[One(RankedTensor)],
-            &[Match(Res(0), Opnd(1), "result type matches type of dest")],
+            &[
+                Match(Res(0), Opnd(1), "result type matches type of dest"),
+                ElemOf(Opnd(0), Opnd(1), "scalar type matches element type of dest"),
+            ],
         ),
+        "tensor.gather" => s(&[One(RankedTensor), One(IndexTensor)], &[One(RankedTensor)], &[]),
         "tensor.insert_slice" => s(
             &[One(RankedTensor), One(RankedTensor), Many(Index), Many(Index), Many(Index)],
             &[One(RankedTensor)],
@@ -426,9 +461,12 @@ fn sig(kind: OpKind) -> Sig {
         "vector.scatter" => {
             s(&[One(TensorOrMemRef), Many(Index), One(VectorIntOrIndex), One(VectorI1), One(Vector)], &[], &[])
         }
-        "vector.transfer_read" => s(&[One(Any), Many(Index), One(Any), Opt(VectorI1)], &[One(Vector)], &[]),
+        "vector.transfer_read" => s(&[One(Shaped), Many(Index), One(Any), Opt(VectorI1)], &[One(Vector)], &[]),
         "vector.transfer_write" => {
-            s(&[One(Vector), One(Any), Many(Index), Opt(VectorI1)], &[Opt(RankedTensor)], &[])
+            s(&[One(Vector), One(Shaped), Many(Index), Opt(VectorI1)], &[Opt(RankedTensor)], &[])
+        }
+        "vector.from_elements" => {
+            s(&[Many(Any)], &[One(FixedVector)], &[OperandsElemOf(Res(0), "operand types match result element type")])
         }
         "vector.constant_mask" | "vector.create_mask" => s(&[Many(Index)], &[One(VectorI1)], &[]),
         "vector.vscale" => s(&[], &[One(Index)], &[]),
@@ -463,15 +501,17 @@ fn sig(kind: OpKind) -> Sig {
             &[One(Vector)],
             &[AllMatch(&[Opnd(1), Res(0)], "{dest, result}")],
         ),
-        "vector.interleave" => s(&[One(Vector), One(Vector)], &[One(Vector)], &[]),
-        "vector.type_cast" => s(&[], &[One(MemRef)], &[]),
+        "vector.interleave" => {
+            s(&[One(Vector), One(Vector)], &[One(Vector)], &[AllMatch(&[Opnd(0), Opnd(1)], "{lhs, rhs}")])
+        }
+        "vector.type_cast" => s(&[One(StaticMemRef)], &[One(MemRef)], &[]),
         // llvm
         "llvm.zext" | "llvm.sext" | "llvm.trunc" | "llvm.fptosi" | "llvm.fptoui" => s(&[], &[One(LlvmIntOrVector)], &[]),
         "llvm.fptrunc" | "llvm.fpext" | "llvm.sitofp" | "llvm.uitofp" => s(&[], &[One(LlvmFloatOrVector)], &[]),
         "llvm.ptrtoint" => s(&[One(LlvmPtrOrVector)], &[One(LlvmIntOrVector)], &[]),
         "llvm.inttoptr" => s(&[One(LlvmIntOrVector)], &[One(LlvmPtrOrVector)], &[]),
         "llvm.bitcast" => s(&[One(LlvmNonAggregate)], &[One(LlvmNonAggregate)], &[]),
-        "llvm.getelementptr" => s(&[], &[One(LlvmPtrOrVector)], &[]),
+        "llvm.getelementptr" => s(&[One(LlvmPtrOrVector), Many(LlvmIntOrVector)], &[One(LlvmPtrOrVector)], &[]),
         "llvm.alloca" => s(&[One(SignlessInt)], &[One(LlvmPtr)], &[]),
         "llvm.mlir.addressof" => s(&[], &[One(LlvmPtr)], &[]),
         "llvm.mlir.poison" | "llvm.mlir.undef" | "llvm.mlir.zero" | "llvm.intr.stacksave" => s(&[], LLVM1, &[]),
@@ -492,7 +532,10 @@ fn sig(kind: OpKind) -> Sig {
         "llvm.insertelement" => s(
             &[One(LlvmVector), One(Any), One(SignlessInt)],
             &[One(LlvmVector)],
-            &[ElemOf(Opnd(1), Opnd(0), "argument type matches vector element type")],
+            &[
+                ElemOf(Opnd(1), Opnd(0), "argument type matches vector element type"),
+                AllMatch(&[Res(0), Opnd(0)], "{res, vector}"),
+            ],
         ),
         "llvm.shufflevector" => s(
             &[One(LlvmVector), One(LlvmVector)],
@@ -518,7 +561,9 @@ fn sig(kind: OpKind) -> Sig {
         "llvm.intr.masked.gather" => s(&[One(Any), One(LlvmI1Vector), Many(Any)], LLVM1, &[]),
         "llvm.intr.masked.scatter" => s(&[One(Any), One(Any), One(LlvmI1Vector)], &[], &[]),
         "llvm.intr.is.fpclass" => s(&[One(LlvmFloatOrVector)], LLVM1, &[]),
-        "llvm.intr.vector.extract" => s(&[], &[One(LlvmVector)], &[]),
+        "llvm.intr.vector.extract" => s(&[One(LlvmVector)], &[One(LlvmVector)], &[]),
+        "llvm.intr.vector.insert" => s(&[One(LlvmVector), One(LlvmVector)], &[One(LlvmVector)], &[]),
+        "llvm.intr.powi" => s(&[One(LlvmFloatOrVector), One(SignlessInt)], LLVM1, &[]),
         "llvm.intr.stepvector" => s(&[], &[One(LlvmIntVector)], &[]),
         "llvm.intr.vector.reduce.add"
         | "llvm.intr.vector.reduce.mul"
@@ -541,7 +586,7 @@ fn sig(kind: OpKind) -> Sig {
         | "llvm.intr.trunc" | "llvm.intr.sqrt" | "llvm.intr.copysign" | "llvm.intr.minnum" | "llvm.intr.maxnum"
         | "llvm.intr.minimum" | "llvm.intr.maximum" | "llvm.intr.fma" | "llvm.intr.fmuladd" | "llvm.intr.smax"
         | "llvm.intr.smin" | "llvm.intr.umax" | "llvm.intr.umin" | "llvm.intr.ctpop" | "llvm.intr.ctlz"
-        | "llvm.intr.cttz" | "llvm.intr.bitreverse" | "llvm.intr.bswap" | "llvm.intr.abs" | "llvm.intr.fshl"
+        | "llvm.intr.cttz" | "llvm.intr.bitreverse" | "llvm.intr.bswap" | "llvm.intr.fshl"
         | "llvm.intr.fshr" | "llvm.intr.exp" | "llvm.intr.exp2" | "llvm.intr.log" | "llvm.intr.log2"
         | "llvm.intr.log10" | "llvm.intr.sin" | "llvm.intr.cos" | "llvm.intr.pow" | "llvm.intr.rint"
         | "llvm.intr.nearbyint" | "llvm.intr.sadd.sat" | "llvm.intr.uadd.sat" | "llvm.intr.ssub.sat"
