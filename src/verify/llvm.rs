@@ -133,8 +133,10 @@ impl<'m> Verifier<'m> {
                     return self.op_err(op, "cannot cast vector of pointers to pointer");
                 }
                 if x != y {
-                    return self
-                        .op_err(op, "cannot cast pointers of different address spaces, use 'llvm.addrspacecast' instead");
+                    return self.op_err(
+                        op,
+                        "cannot cast pointers of different address spaces, use 'llvm.addrspacecast' instead",
+                    );
                 }
                 Ok(())
             }
@@ -143,9 +145,9 @@ impl<'m> Verifier<'m> {
             }
             _ => {
                 let size = |t: TypeId| {
-                    let lanes = self.vector(t).map_or(Some(1), |(s, c, _)| {
-                        (!c.iter().any(|x| *x)).then(|| s.iter().product::<i64>() as u64)
-                    });
+                    let lanes = self
+                        .vector(t)
+                        .map_or(Some(1), |(s, c, _)| (!c.iter().any(|x| *x)).then(|| s.iter().product::<i64>() as u64));
                     Some(lanes? * self.bits(self.scalar_of(t))?)
                 };
                 match (size(a), size(r)) {

@@ -95,7 +95,8 @@ impl Verifier<'_> {
             }
             MemrefOp::DmaStart => self.memref_dma_start(op),
             MemrefOp::DmaWait => {
-                let (rank, n) = (self.opnd(op, 0).and_then(|t| self.shape_of(t)).map_or(0, |s| s.len()), m.operands(op).len());
+                let (rank, n) =
+                    (self.opnd(op, 0).and_then(|t| self.shape_of(t)).map_or(0, |s| s.len()), m.operands(op).len());
                 let indices = n.saturating_sub(2);
                 if indices != rank {
                     return self.op_err(
@@ -150,7 +151,11 @@ impl Verifier<'_> {
         let rank = |t: TypeId| self.shape_of(t).map(|s| s.len());
         // The memref at `at` and its indices; where the next operand starts.
         let memref = |at: usize, what: &str, want: usize| -> Result<usize, Diagnostic> {
-            let Some(r) = ts.get(at).and_then(|t| rank(*t)).filter(|_| matches!(m.ctx.type_kind(ts[at]), TypeKind::MemRef { .. })) else {
+            let Some(r) = ts
+                .get(at)
+                .and_then(|t| rank(*t))
+                .filter(|_| matches!(m.ctx.type_kind(ts[at]), TypeKind::MemRef { .. }))
+            else {
                 return Err(self.op_diag(op, format!("expected {what} to be of memref type")));
             };
             let want = want + r;

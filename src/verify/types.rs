@@ -175,9 +175,9 @@ impl Is {
             _ => false,
         };
         let shaped_of = |f: &dyn Fn(&TypeKind) -> bool| match k {
-            TypeKind::Vector { elem, .. }
-            | TypeKind::RankedTensor { elem, .. }
-            | TypeKind::UnrankedTensor { elem } => f(ctx.type_kind(*elem)),
+            TypeKind::Vector { elem, .. } | TypeKind::RankedTensor { elem, .. } | TypeKind::UnrankedTensor { elem } => {
+                f(ctx.type_kind(*elem))
+            }
             _ => false,
         };
         let signless = |k: &TypeKind| matches!(k, TypeKind::Integer { signedness: Signedness::Signless, .. });
@@ -245,9 +245,7 @@ impl Is {
             Is::ComplexFloat => matches!(k, TypeKind::Complex(e) if float(ctx.type_kind(*e))),
             Is::SignlessInt => signless(k),
             Is::LlvmType => llvm_compatible(ctx, t),
-            Is::LlvmSized => {
-                llvm_compatible(ctx, t) && !matches!(k, TypeKind::LlvmVoid | TypeKind::LlvmFunc { .. })
-            }
+            Is::LlvmSized => llvm_compatible(ctx, t) && !matches!(k, TypeKind::LlvmVoid | TypeKind::LlvmFunc { .. }),
             Is::LlvmNonAggregate => {
                 llvm_compatible(ctx, t) && !matches!(k, TypeKind::LlvmStruct { .. } | TypeKind::LlvmArray { .. })
             }
@@ -350,10 +348,11 @@ fn sig(kind: OpKind) -> Sig {
     let name = kind.name();
     match name {
         // index: integers of the target's width, as `index`.
-        "index.add" | "index.sub" | "index.mul" | "index.divs" | "index.divu" | "index.ceildivs"
-        | "index.ceildivu" | "index.floordivs" | "index.rems" | "index.remu" | "index.maxs" | "index.maxu"
-        | "index.mins" | "index.minu" | "index.shl" | "index.shrs" | "index.shru" | "index.and" | "index.or"
-        | "index.xor" => s(INDEX2, &[One(Index)], &[]),
+        "index.add" | "index.sub" | "index.mul" | "index.divs" | "index.divu" | "index.ceildivs" | "index.ceildivu"
+        | "index.floordivs" | "index.rems" | "index.remu" | "index.maxs" | "index.maxu" | "index.mins"
+        | "index.minu" | "index.shl" | "index.shrs" | "index.shru" | "index.and" | "index.or" | "index.xor" => {
+            s(INDEX2, &[One(Index)], &[])
+        }
         "index.cmp" => s(INDEX2, &[One(I1)], &[]),
         "index.sizeof" => s(&[], &[One(Index)], &[]),
         // affine
@@ -370,7 +369,11 @@ fn sig(kind: OpKind) -> Sig {
         "math.isnan" | "math.isinf" | "math.isfinite" | "math.isnormal" => {
             s(&[One(FloatLike)], &[One(BoolLike)], &[I1Shape(Opnd(0), Res(0))])
         }
-        "math.fpowi" => s(&[One(FloatLike), One(SignlessIntLike)], &[One(FloatLike)], &[AllMatch(&[Opnd(0), Res(0)], "{lhs, result}")]),
+        "math.fpowi" => s(
+            &[One(FloatLike), One(SignlessIntLike)],
+            &[One(FloatLike)],
+            &[AllMatch(&[Opnd(0), Res(0)], "{lhs, result}")],
+        ),
         "complex.create" => s(&[One(Float), One(Float)], &[One(ComplexFloat)], &[]),
         "complex.powi" => s(
             &[One(ComplexFloat), One(SignlessInt)],
@@ -404,11 +407,9 @@ fn sig(kind: OpKind) -> Sig {
         "memref.realloc" => s(&[One(MemRef1D), Opt(Index)], &[One(MemRef1D)], &[]),
         "memref.reshape" => s(&[One(AnyMemRef), One(MemRef1D)], &[One(AnyMemRef)], &[]),
         // tensor
-        "tensor.extract" => s(
-            &[One(Any), Many(Index)],
-            &[],
-            &[ElemOf(Res(0), Opnd(0), "result type matches element type of tensor")],
-        ),
+        "tensor.extract" => {
+            s(&[One(Any), Many(Index)], &[], &[ElemOf(Res(0), Opnd(0), "result type matches element type of tensor")])
+        }
         "tensor.insert" => s(
             &[One(Any), One(RankedTensor), Many(Index)],
             &[One(RankedTensor)],
@@ -429,7 +430,9 @@ fn sig(kind: OpKind) -> Sig {
         "tensor.dim" => s(&[One(Non0RankTensor), One(Index)], &[One(Index)], &[]),
         "tensor.rank" => s(&[One(Tensor)], &[One(Index)], &[]),
         "tensor.empty" => s(&[Many(Index)], &[One(RankedTensor)], &[]),
-        "tensor.extract_slice" => s(&[One(RankedTensor), Many(Index), Many(Index), Many(Index)], &[One(RankedTensor)], &[]),
+        "tensor.extract_slice" => {
+            s(&[One(RankedTensor), Many(Index), Many(Index), Many(Index)], &[One(RankedTensor)], &[])
+        }
         "tensor.expand_shape" => s(&[One(Tensor), Many(Index)], &[One(Tensor)], &[]),
         "tensor.collapse_shape" => s(&[One(Tensor)], &[One(Tensor)], &[]),
         "tensor.reshape" => s(&[One(Tensor), One(ShapeTensor)], &[One(Tensor)], &[]),
@@ -496,17 +499,17 @@ fn sig(kind: OpKind) -> Sig {
             &[One(Vector1)],
             &[SameElem(&[Opnd(0), Res(0)], "all of {source, result} have same element type")],
         ),
-        "vector.insert_strided_slice" => s(
-            &[One(Vector), One(Vector)],
-            &[One(Vector)],
-            &[AllMatch(&[Opnd(1), Res(0)], "{dest, result}")],
-        ),
+        "vector.insert_strided_slice" => {
+            s(&[One(Vector), One(Vector)], &[One(Vector)], &[AllMatch(&[Opnd(1), Res(0)], "{dest, result}")])
+        }
         "vector.interleave" => {
             s(&[One(Vector), One(Vector)], &[One(Vector)], &[AllMatch(&[Opnd(0), Opnd(1)], "{lhs, rhs}")])
         }
         "vector.type_cast" => s(&[One(StaticMemRef)], &[One(MemRef)], &[]),
         // llvm
-        "llvm.zext" | "llvm.sext" | "llvm.trunc" | "llvm.fptosi" | "llvm.fptoui" => s(&[], &[One(LlvmIntOrVector)], &[]),
+        "llvm.zext" | "llvm.sext" | "llvm.trunc" | "llvm.fptosi" | "llvm.fptoui" => {
+            s(&[], &[One(LlvmIntOrVector)], &[])
+        }
         "llvm.fptrunc" | "llvm.fpext" | "llvm.sitofp" | "llvm.uitofp" => s(&[], &[One(LlvmFloatOrVector)], &[]),
         "llvm.ptrtoint" => s(&[One(LlvmPtrOrVector)], &[One(LlvmIntOrVector)], &[]),
         "llvm.inttoptr" => s(&[One(LlvmIntOrVector)], &[One(LlvmPtrOrVector)], &[]),
@@ -537,11 +540,9 @@ fn sig(kind: OpKind) -> Sig {
                 AllMatch(&[Res(0), Opnd(0)], "{res, vector}"),
             ],
         ),
-        "llvm.shufflevector" => s(
-            &[One(LlvmVector), One(LlvmVector)],
-            &[One(LlvmVector)],
-            &[AllMatch(&[Opnd(0), Opnd(1)], "{v1, v2}")],
-        ),
+        "llvm.shufflevector" => {
+            s(&[One(LlvmVector), One(LlvmVector)], &[One(LlvmVector)], &[AllMatch(&[Opnd(0), Opnd(1)], "{v1, v2}")])
+        }
         "llvm.atomicrmw" => s(
             &[One(LlvmPtr), One(LlvmAtomic)],
             &[One(LlvmAtomic)],
@@ -582,19 +583,51 @@ fn sig(kind: OpKind) -> Sig {
             s(&[One(LlvmFloat), One(LlvmFloatVector)], LLVM1, &[SameElemAll])
         }
         // The elementwise intrinsics: one type throughout.
-        "llvm.intr.fabs" | "llvm.intr.floor" | "llvm.intr.ceil" | "llvm.intr.round" | "llvm.intr.roundeven"
-        | "llvm.intr.trunc" | "llvm.intr.sqrt" | "llvm.intr.copysign" | "llvm.intr.minnum" | "llvm.intr.maxnum"
-        | "llvm.intr.minimum" | "llvm.intr.maximum" | "llvm.intr.fma" | "llvm.intr.fmuladd" | "llvm.intr.smax"
-        | "llvm.intr.smin" | "llvm.intr.umax" | "llvm.intr.umin" | "llvm.intr.ctpop" | "llvm.intr.ctlz"
-        | "llvm.intr.cttz" | "llvm.intr.bitreverse" | "llvm.intr.bswap" | "llvm.intr.fshl"
-        | "llvm.intr.fshr" | "llvm.intr.exp" | "llvm.intr.exp2" | "llvm.intr.log" | "llvm.intr.log2"
-        | "llvm.intr.log10" | "llvm.intr.sin" | "llvm.intr.cos" | "llvm.intr.pow" | "llvm.intr.rint"
-        | "llvm.intr.nearbyint" | "llvm.intr.sadd.sat" | "llvm.intr.uadd.sat" | "llvm.intr.ssub.sat"
+        "llvm.intr.fabs"
+        | "llvm.intr.floor"
+        | "llvm.intr.ceil"
+        | "llvm.intr.round"
+        | "llvm.intr.roundeven"
+        | "llvm.intr.trunc"
+        | "llvm.intr.sqrt"
+        | "llvm.intr.copysign"
+        | "llvm.intr.minnum"
+        | "llvm.intr.maxnum"
+        | "llvm.intr.minimum"
+        | "llvm.intr.maximum"
+        | "llvm.intr.fma"
+        | "llvm.intr.fmuladd"
+        | "llvm.intr.smax"
+        | "llvm.intr.smin"
+        | "llvm.intr.umax"
+        | "llvm.intr.umin"
+        | "llvm.intr.ctpop"
+        | "llvm.intr.ctlz"
+        | "llvm.intr.cttz"
+        | "llvm.intr.bitreverse"
+        | "llvm.intr.bswap"
+        | "llvm.intr.fshl"
+        | "llvm.intr.fshr"
+        | "llvm.intr.exp"
+        | "llvm.intr.exp2"
+        | "llvm.intr.log"
+        | "llvm.intr.log2"
+        | "llvm.intr.log10"
+        | "llvm.intr.sin"
+        | "llvm.intr.cos"
+        | "llvm.intr.pow"
+        | "llvm.intr.rint"
+        | "llvm.intr.nearbyint"
+        | "llvm.intr.sadd.sat"
+        | "llvm.intr.uadd.sat"
+        | "llvm.intr.ssub.sat"
         | "llvm.intr.usub.sat" => s(&[Many(LlvmType)], LLVM1, &[SameAll]),
-        "llvm.intr.sadd.with.overflow" | "llvm.intr.uadd.with.overflow" | "llvm.intr.ssub.with.overflow"
-        | "llvm.intr.usub.with.overflow" | "llvm.intr.smul.with.overflow" | "llvm.intr.umul.with.overflow" => {
-            s(&[Many(LlvmType)], LLVM1, &[SameElemOperands])
-        }
+        "llvm.intr.sadd.with.overflow"
+        | "llvm.intr.uadd.with.overflow"
+        | "llvm.intr.ssub.with.overflow"
+        | "llvm.intr.usub.with.overflow"
+        | "llvm.intr.smul.with.overflow"
+        | "llvm.intr.umul.with.overflow" => s(&[Many(LlvmType)], LLVM1, &[SameElemOperands]),
         _ if name.starts_with("llvm.intr.") => s(&[], LLVM1, &[]),
         _ => s(&[], &[], &[]),
     }
@@ -634,10 +667,13 @@ impl Verifier<'_> {
         let m = self.m;
         let operands: Vec<TypeId> = m.operands(op).iter().map(|v| m.type_of(*v)).collect();
         let results: Vec<TypeId> = m.results(op).map(|v| m.type_of(v)).collect();
-        let segs: Option<Vec<usize>> = self.ints(op, "operandSegmentSizes").and_then(|v| v.iter().map(|x| usize::try_from(*x).ok()).collect());
+        let segs: Option<Vec<usize>> =
+            self.ints(op, "operandSegmentSizes").and_then(|v| v.iter().map(|x| usize::try_from(*x).ok()).collect());
         let opnd_at = layout(sig.operands, operands.len(), segs.as_deref());
         let res_at = layout(sig.results, results.len(), None);
-        for (what, ns, tys, at) in [("operand", sig.operands, &operands, &opnd_at), ("result", sig.results, &results, &res_at)] {
+        for (what, ns, tys, at) in
+            [("operand", sig.operands, &operands, &opnd_at), ("result", sig.results, &results, &res_at)]
+        {
             let Some(at) = at else { continue };
             for (n, r) in ns.iter().zip(at) {
                 let (is, many) = match *n {
@@ -658,7 +694,8 @@ impl Verifier<'_> {
                 V::Res(k) => results.get(k).copied(),
             }
         };
-        let elem = |t: TypeId| m.ctx.type_kind(t).elem().filter(|_| !matches!(m.ctx.type_kind(t), TypeKind::Complex(_)));
+        let elem =
+            |t: TypeId| m.ctx.type_kind(t).elem().filter(|_| !matches!(m.ctx.type_kind(t), TypeKind::Complex(_)));
         let elem_or_self = |t: TypeId| elem(t).unwrap_or(t);
         let all = || operands.iter().chain(&results).copied();
         let differ = |ts: &mut dyn Iterator<Item = TypeId>| {
@@ -702,10 +739,13 @@ impl Verifier<'_> {
                     let (Some(a), Some(r)) = (value(a), value(r)) else { continue };
                     let (ka, kr) = (m.ctx.type_kind(a), m.ctx.type_kind(r));
                     let same_shape = match (ka, kr) {
-                        (TypeKind::Vector { shape: s1, scalable: c1, .. }, TypeKind::Vector { shape: s2, scalable: c2, .. }) => {
-                            s1 == s2 && c1 == c2
+                        (
+                            TypeKind::Vector { shape: s1, scalable: c1, .. },
+                            TypeKind::Vector { shape: s2, scalable: c2, .. },
+                        ) => s1 == s2 && c1 == c2,
+                        (TypeKind::RankedTensor { shape: s1, .. }, TypeKind::RankedTensor { shape: s2, .. }) => {
+                            s1 == s2
                         }
-                        (TypeKind::RankedTensor { shape: s1, .. }, TypeKind::RankedTensor { shape: s2, .. }) => s1 == s2,
                         (TypeKind::UnrankedTensor { .. }, TypeKind::UnrankedTensor { .. }) => true,
                         (x, y) => x.elem().is_none() && y.elem().is_none(),
                     };

@@ -438,7 +438,10 @@ impl<'m> Verifier<'m> {
         if let Some(d) = dims.iter().find(|d| usize::try_from(**d).is_ok_and(|d| d >= ssh.len()) || **d < 0) {
             return self.op_err(
                 op,
-                format!("reduction dimension {d} is out of range for a source of rank {} (mlir-opt accepts it)", ssh.len()),
+                format!(
+                    "reduction dimension {d} is out of range for a source of rank {} (mlir-opt accepts it)",
+                    ssh.len()
+                ),
             );
         }
         let keep: Vec<usize> = (0..ssh.len()).filter(|i| !dims.contains(&(*i as i64))).collect();
