@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Discardable-attribute campaign against mlir-opt 22.
 
-Usage: tools/discardable_attrs.py [--bin PATH] [--jobs N] [FILTER...]
+Usage: tools/discardable_attrs.py [--bin PATH] [--jobs N] [--sample K] [FILTER...]
 
 Every op of an execution fixture's generic form (fixtures/exec, printed by
 mlir-opt) gets extra entries in its attribute dictionary: every name the
@@ -17,7 +17,8 @@ so mlir-interp must print exactly what it prints for the unmutated
 program and end the same way (both runs are ours, on this host, so
 fixtures that depend on the host's libm take part). FILTER keeps the
 fixtures whose path contains one of the strings; XFAIL fixtures are
-skipped.
+skipped. `--sample K` keeps every K-th (fixture, value) pair, a fixed
+selection (CI's quick run).
 
 Prints one line per fixture and value (`ok`, `INTERNAL`, `DIFF` or why it
 was skipped) and the totals; each failing mutant is written to
@@ -175,6 +176,7 @@ def main():
     ap.add_argument("--bin", default=os.path.join(ROOT, "target/release/mlir-interp"))
     ap.add_argument("--mlir-opt", default=os.environ.get("MLIR_OPT", "/usr/lib/llvm-22/bin/mlir-opt"))
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--sample", type=int, default=1, help="keep every K-th (fixture, value) pair")
     ap.add_argument("filters", nargs="*")
     a = ap.parse_args()
     out_dir = os.environ.get("OUT", "/tmp/discardable_attrs")
@@ -184,7 +186,7 @@ def main():
         os.path.join(d, f) for d, _, fs in os.walk(os.path.join(ROOT, "fixtures/exec")) for f in fs if f.endswith(".mlir")
     )
     files = [f for f in files if not a.filters or any(x in f for x in a.filters)]
-    jobs = [(f, v) for f in files for v in VALUES]
+    jobs = [(f, v) for f in files for v in VALUES][:: max(a.sample, 1)]
     totals = {}
     with ThreadPoolExecutor(a.jobs) as ex:
         results = ex.map(lambda j: campaign(a.mlir_opt, a.bin, names, *j), jobs)

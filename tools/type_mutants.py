@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Type-mutation campaign against mlir-opt 22.
 
-Usage: tools/type_mutants.py [--bin PATH] [--jobs N] [--cap N] [FILTER...]
+Usage: tools/type_mutants.py [--bin PATH] [--jobs N] [--cap N] [--sample K] [FILTER...]
 
 For each single-line op of an execution fixture's generic form (fixtures/
 exec, printed by mlir-opt), a copy is inserted before it with its result
@@ -11,10 +11,16 @@ first --cap ops of each name are mutated (default 3). Each mutant goes
 through mlir-opt and through `mlir-interp run`: the interpreter must never
 end in an internal error (exit 3), whatever mlir-opt says; a mutant mlir-opt
 rejects should be rejected here (exit 2) with its message. Prints the
-internal errors, grouped by mlir-opt's message, and the verdict totals;
-each internal-error mutant is written to $OUT (default /tmp/type_mutants).
-Exit 1 if any mutant is an internal error. FILTER keeps the fixtures whose
-path contains one of the strings. Python 3 standard library only.
+internal errors and the mutants accepted here that mlir-opt rejects, each
+grouped by op and mlir-opt's message (largest groups first), and the
+verdict totals; each such mutant, and each that mlir-opt accepts but
+mlir-interp rejects, is written to $OUT (default /tmp/type_mutants), with
+the op and the rejecting side's message on its first line.
+Exit 1 if any mutant is an internal error or is accepted here while
+mlir-opt rejects it, except the classes of KNOWN_OPEN (counted as "known
+open", each with its reason). `--sample K` keeps every K-th mutant (a fixed
+selection: CI's quick run). FILTER keeps the fixtures whose path contains
+one of the strings. Python 3 standard library only.
 """
 
 import os, re, subprocess, sys, collections, random
@@ -28,6 +34,23 @@ TERMS = re.compile(r"(return|yield|\.br|cond_br|switch|condition|unreachable|ter
 OPLINE = re.compile(r'^(\s*)(?:(%[\w]+) = )?"([\w.]+)"\((.*?)\)(.*) : \((.*?)\) -> (.*)$')
 BBARGS = re.compile(r"^\s*\^bb\d+\((.*)\):")
 CAP = 3
+# Disagreements left open, by op and a regex on mlir-opt's message (or on
+# ours, for the internal errors of programs mlir-opt accepts), with why;
+# they are counted apart and do not fail the run. README: "What remains".
+KNOWN_OPEN = [
+    ("tensor.parallel_insert_slice", r"may only insert into an output block argument", "a rule on the enclosing scf.forall's block arguments, not written yet"),
+    ("vector.transfer_(read|write)", r"requires \d+ indices|requires source to be a memref|expected type of operand", "vector_transfer's own rules run after the engine-facing ones; order only"),
+    ("memref.realloc", r"different element types", "memref.realloc's verifier is not written yet"),
+    ("tensor.(expand|collapse)_shape", r"static shape dims|higher \(or same\) rank", "reshape rules for unranked results, not written yet"),
+    ("bufferization.(materialize_in_destination|to_buffer)", r"", "bufferization's tensor/buffer pairing for unranked and non-shaped types, not written yet"),
+    ("tensor.(bitcast|reshape)", r"^$", "unranked results: mlir-opt accepts them; the engine's view of them is partial"),
+    ("bufferization.alloc_tensor", r"^$", "an unranked result with a copy operand: mlir-opt accepts it"),
+    ("llvm.(zext|sext)", r"input type is", "the vector-or-scalar pairing of llvm casts, not written yet"),
+    ("linalg.unpack", r"result type matches type of dest", "linalg.unpack's dest is not a single ODS operand in our table"),
+    ("memref.(memory_space_cast|transpose|collapse_shape|reshape)", r"cast incompatible|canonical transposed|source layout map|identity affine map", "layout rules of memref views, not written yet"),
+    ("affine.vector_load", r"same elemental type", "affine.vector_load's element rule, not written yet"),
+    ("vector.type_cast", r"underlying scalar type", "vector.type_cast's element rule, not written yet"),
+]
 
 
 def split_top(s):
@@ -134,6 +157,8 @@ def main():
     ap.add_argument("--mlir-opt", default=OPT)
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--cap", type=int, default=CAP)
+    ap.add_argument("--sample", type=int, default=1, help="keep every K-th mutant")
+    ap.add_argument("--show", type=int, default=40, help="groups to print of each kind")
     ap.add_argument("filters", nargs="*")
     a = ap.parse_args()
     BIN, OPT, CAP = a.bin, a.mlir_opt, a.cap
@@ -145,16 +170,30 @@ def main():
     jobs = []
     for f in files:
         jobs += mutants_of(f, seen)
+    jobs = jobs[:: max(a.sample, 1)]
     print(len(jobs), "mutants of", len(seen), "ops", flush=True)
     stats = collections.Counter()
     internal = collections.Counter()
+    accepted = collections.Counter()
     n = 0
+
+    def keep(kind, op, msg_o, text):
+        nonlocal n
+        n += 1
+        open(os.path.join(out_dir, f"{n}.mlir"), "w").write(f"// {kind}: {op}: {msg_o}\n{text}")
+
     with ThreadPoolExecutor(a.jobs) as pool:
         for path, op, what, ok_o, msg_o, rc, err, text in pool.map(one, jobs):
-            if rc == 3 or "internal error" in err:
-                n += 1
-                open(os.path.join(out_dir, f"{n}.mlir"), "w").write(text)
-                internal[re.sub(r"'[^']*'$", "T", msg_o) or "(mlir-opt accepts)"] += 1
+            # Types and numbers vary within a class; the words do not.
+            group = (op, re.sub(r"'[^']*'|\d+", "_", msg_o) or "(mlir-opt accepts)")
+            known = (rc == 3 or "internal error" in err or (not ok_o and rc != 2)) and any(
+                re.fullmatch(kop, op) and re.search(kmsg, msg_o) for kop, kmsg, _ in KNOWN_OPEN
+            )
+            if known:
+                stats["known open"] += 1
+            elif rc == 3 or "internal error" in err:
+                keep("internal", op, msg_o, text)
+                internal[group] += 1
                 stats["internal error"] += 1
             elif rc == -1:
                 stats["timeout"] += 1
@@ -162,14 +201,24 @@ def main():
                 stats["both accept"] += 1
             elif not ok_o and rc == 2:
                 stats["both reject"] += 1
+                if msg_o not in err:
+                    stats["both reject, another message"] += 1
             elif ok_o:
+                keep("rejected", op, err.strip().splitlines()[0] if err.strip() else "", text)
                 stats["we reject, mlir-opt accepts"] += 1
             else:
+                keep("accepted", op, msg_o, text)
+                accepted[group] += 1
                 stats["we accept, mlir-opt rejects"] += 1
-    for msg, c in internal.most_common():
-        print(c, "internal errors where mlir-opt says:", msg)
+    for title, groups in [("internal errors", internal), ("accepted here, rejected by mlir-opt", accepted)]:
+        if groups:
+            print(f"{sum(groups.values())} {title}, {len(groups)} groups:")
+        for (op, msg), c in groups.most_common(a.show):
+            print(f"  {c:5} {op}: {msg}")
+        if len(groups) > a.show:
+            print(f"  ... {len(groups) - a.show} more groups")
     print(", ".join(f"{k}: {v}" for k, v in sorted(stats.items())))
-    sys.exit(1 if n else 0)
+    sys.exit(1 if stats["internal error"] or stats["we accept, mlir-opt rejects"] else 0)
 
 
 main()

@@ -895,7 +895,9 @@ impl<'m> Engine<'m> {
     /// The element type of a shaped type, or the type itself.
     pub(crate) fn elem_type(&self, ty: TypeId) -> TypeId {
         match self.m.ctx.type_kind(ty) {
-            TypeKind::Vector { elem, .. } | TypeKind::RankedTensor { elem, .. } => *elem,
+            TypeKind::Vector { elem, .. } | TypeKind::RankedTensor { elem, .. } | TypeKind::UnrankedTensor { elem } => {
+                *elem
+            }
             _ => ty,
         }
     }

@@ -79,54 +79,69 @@ impl Verifier<'_> {
             }
             AffineOp::For => self.affine_for(op),
             AffineOp::DelinearizeIndex | AffineOp::LinearizeIndex => self.affine_basis(op, o),
-            AffineOp::DmaStart | AffineOp::DmaWait => self.affine_dma(op, o),
+            AffineOp::DmaStart => self.affine_dma(op, &[("src", "source"), ("dst", "destination"), ("tag", "tag")]),
+            AffineOp::DmaWait => self.affine_dma(op, &[("tag", "tag")]),
         }
     }
 
-    /// `affine.dma_start` / `affine.dma_wait`: the maps split the operands
-    /// into memrefs and their index lists, as mlir-opt's verifier reads them.
-    /// A missing or non-map attribute is an error here; mlir-opt 22 crashes
-    /// on a missing one and miscounts a non-map one.
-    fn affine_dma(&self, op: OpId, o: AffineOp) -> VResult {
+    /// `affine.dma_start` (source, destination, tag) and `affine.dma_wait`
+    /// (tag): each memref followed by its map's inputs, then the element
+    /// count (and, for a start, an optional stride pair). mlir-opt's rules
+    /// first, in its order; then, beyond them, each map has a result per
+    /// dimension of its memref and the counts are `index` (mlir-opt accepts
+    /// a generic op that breaks them, and its lowering then reads past the
+    /// indices or takes a memref for a count).
+    fn affine_dma(&self, op: OpId, parts: &[(&str, &str)]) -> VResult {
         let m = self.m;
-        let names: &[(&str, &str)] = if o == AffineOp::DmaStart {
-            &[("src_map", "source"), ("dst_map", "destination"), ("tag_map", "tag")]
-        } else {
-            &[("tag_map", "tag")]
-        };
-        let mut inputs = Vec::with_capacity(names.len());
-        for (attr, _) in names {
-            let Some(map) = self.affine_map(op, attr) else {
-                return self.op_err(op, format!("requires attribute '{attr}' to be an affine map"));
+        let ts: Vec<TypeId> = m.operands(op).iter().map(|v| m.type_of(*v)).collect();
+        let start = parts.len() == 3;
+        let mut maps = Vec::new();
+        for (key, _) in parts {
+            // mlir-opt 22 crashes on a missing map and miscounts a non-map.
+            let Some(map) = self.affine_map(op, &format!("{key}_map")) else {
+                return self.op_err(op, format!("requires attribute '{key}_map' to be an affine map"));
             };
-            inputs.push((map.num_dims + map.num_syms) as usize);
+            maps.push(map);
         }
-        let ops = m.operands(op);
-        let is_memref = |i: usize| ops.get(i).is_some_and(|v| matches!(m.ctx.type_kind(m.type_of(*v)), TypeKind::MemRef { .. }));
-        let is_index = |v: &ValueId| matches!(m.ctx.type_kind(m.type_of(*v)), TypeKind::Index);
-        let mut at = 0;
-        for ((_, what), n) in names.iter().zip(&inputs) {
-            if !is_memref(at) {
-                return self.op_err(op, format!("expected DMA {what} to be of memref type"));
+        // Where each memref sits.
+        let mut at = Vec::new();
+        let mut next = 0usize;
+        for map in &maps {
+            at.push(next);
+            next += 1 + (map.num_dims + map.num_syms) as usize;
+        }
+        let is_memref = |i: usize| ts.get(i).is_some_and(|t| matches!(m.ctx.type_kind(*t), TypeKind::MemRef { .. }));
+        for ((_, what), &i) in parts.iter().zip(&at) {
+            if !is_memref(i) {
+                let what = if start { format!("DMA {what}") } else { "DMA tag".into() };
+                return self.op_err(op, format!("expected {what} to be of memref type"));
             }
-            at += 1 + n;
         }
-        let total: usize = inputs.iter().sum();
-        let fixed = if o == AffineOp::DmaStart { 4 } else { 2 };
-        let counts_ok = ops.len() == total + fixed || (o == AffineOp::DmaStart && ops.len() == total + fixed + 2);
-        if !counts_ok {
+        if start && ts.len() != next + 1 && ts.len() != next + 3 {
             return self.op_err(op, "incorrect number of operands");
         }
-        let mut at = 0;
-        for ((attr, _), n) in names.iter().zip(&inputs) {
-            if !ops[at + 1..at + 1 + n].iter().all(is_index) {
-                let msg = match (o, *attr) {
-                    (AffineOp::DmaWait, _) => "index to dma_wait must have 'index' type".to_string(),
-                    (_, a) => format!("{} index to dma_start must have 'index' type", &a[..3]),
-                };
-                return self.op_err(op, msg);
+        if !start && ts.len() != next + 1 {
+            return self.op_err(op, "incorrect number of operands");
+        }
+        let index = |t: &TypeId| matches!(m.ctx.type_kind(*t), TypeKind::Index);
+        for (((key, _), &i), map) in parts.iter().zip(&at).zip(&maps) {
+            let n = (map.num_dims + map.num_syms) as usize;
+            if !ts[i + 1..i + 1 + n].iter().all(index) {
+                let who = if start { format!("{key} index to dma_start") } else { "index to dma_wait".into() };
+                return self.op_err(op, format!("{who} must have 'index' type"));
             }
-            at += 1 + n;
+        }
+        for (((_, what), &i), map) in parts.iter().zip(&at).zip(&maps) {
+            let rank = self.shape_of(ts[i]).map_or(0, |s| s.len());
+            if map.results.len() != rank {
+                return self.op_err(
+                    op,
+                    format!("the {what} map has {} results, but the memref has rank {rank}", map.results.len()),
+                );
+            }
+        }
+        if let Some(t) = ts[next..].iter().find(|t| !index(t)) {
+            return self.op_err(op, format!("the element count and strides must be index, but got '{}'", self.ty(*t)));
         }
         Ok(())
     }

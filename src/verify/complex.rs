@@ -153,6 +153,11 @@ impl<'m> Verifier<'m> {
             return self.err(span, "dynamic sizes not needed when copying a tensor");
         }
         if ncopy == 0 {
+            // mlir-opt accepts an unranked result with nothing to copy; it
+            // has no shape to allocate (bufferization then fails on it).
+            if matches!(self.m.ctx.type_kind(r), TypeKind::UnrankedTensor { .. }) {
+                return self.err(span, "an unranked tensor can only be allocated as a copy (mlir-opt accepts it)");
+            }
             self.dynamic_sizes(op, r, ndyn)?;
         }
         if ncopy > 0 && self.opnd(op, ndyn) != Some(r) {

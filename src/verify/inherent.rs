@@ -244,7 +244,9 @@ fn by_name(name: &str) -> Option<&'static [Inherent]> {
         "tensor.gather" => &[("gather_dims", DenseI64Array, true)],
         "tensor.scatter" => &[("scatter_dims", DenseI64Array, true)],
         "tensor.pad" => &[("static_high", DenseI64Array, true), ("static_low", DenseI64Array, true)],
-        "vector.transfer_read" | "vector.transfer_write" => &[("permutation_map", AffineMap, true)],
+        "vector.transfer_read" | "vector.transfer_write" => {
+            &[("in_bounds", Any, true), ("permutation_map", AffineMap, true)]
+        }
         "vector.transpose" => &[("permutation", DenseI64Array, true)],
         "vector.shuffle" => &[("mask", DenseI64Array, true)],
         "vector.insert" | "vector.extract" => &[("static_position", DenseI64Array, true)],
@@ -252,7 +254,12 @@ fn by_name(name: &str) -> Option<&'static [Inherent]> {
         "llvm.alloca" => &[("alignment", I64, false), ("elem_type", Any, true)],
         "llvm.load" | "llvm.store" | "llvm.cmpxchg" => &[("alignment", I64, false)],
         "llvm.shufflevector" => &[("mask", Any, true)],
-        "llvm.atomicrmw" => &[("alignment", I64, false), ("bin_op", Any, true)],
+        "llvm.atomicrmw" => &[("alignment", I64, false), ("bin_op", Any, true), ("ordering", Any, true)],
+        "llvm.call" => &[("op_bundle_sizes", Any, true)],
+        "llvm.mlir.global" => &[("linkage", Any, true)],
+        "llvm.intr.memcpy" | "llvm.intr.memmove" | "llvm.intr.memset" => &[("isVolatile", Any, true)],
+        "func.func" => &[("function_type", Any, true), ("sym_name", Str, true)],
+        "index.cmp" => &[("pred", Any, true)],
         "llvm.icmp" | "llvm.fcmp" => &[("predicate", Any, true)],
         "llvm.intr.is.fpclass" => &[("bit", Any, true)],
         _ => return None,

@@ -98,7 +98,70 @@ impl<'m> Verifier<'m> {
             OpKind::LlvmMaskedExpandload | OpKind::LlvmMaskedCompressstore => self.llvm_mask_lanes(op, kind),
             OpKind::LlvmVectorInsert | OpKind::LlvmVectorExtract => self.llvm_subvector(op, kind),
             OpKind::LlvmMatrixTranspose | OpKind::LlvmMatrixMultiply => self.llvm_matrix(op, kind),
+            OpKind::LlvmBitcast => self.llvm_bitcast(op),
+            // Unlike the other integer intrinsics, abs is not
+            // SameOperandsAndResultType in ODS, but LLVM's intrinsic is.
+            OpKind::LlvmAbs => match (self.opnd(op, 0), self.res(op, 0)) {
+                (Some(a), Some(r)) if a != r => self.op_err(
+                    op,
+                    format!(
+                        "result type '{}' differs from the operand's '{}' (mlir-opt accepts this, but LLVM's verifier rejects it)",
+                        self.ty(r),
+                        self.ty(a)
+                    ),
+                ),
+                _ => Ok(()),
+            },
             _ => Ok(()),
+        }
+    }
+
+    /// `llvm.bitcast`: pointers only to pointers, of one address space and
+    /// both scalar or both vectors (mlir-opt's BitcastOp::verify); and,
+    /// beyond it, a value of as many bits as the result (mlir-opt accepts a
+    /// generic bitcast between sizes; LLVM's IR verifier rejects it).
+    fn llvm_bitcast(&self, op: OpId) -> VResult {
+        let (Some(a), Some(r)) = (self.opnd(op, 0), self.res(op, 0)) else { return Ok(()) };
+        let k = |t: TypeId| self.m.ctx.type_kind(self.scalar_of(t));
+        let is_vec = |t: TypeId| self.vector(t).is_some();
+        match (k(a), k(r)) {
+            (TypeKind::LlvmPtr(x), TypeKind::LlvmPtr(y)) => {
+                if is_vec(r) && !is_vec(a) {
+                    return self.op_err(op, "cannot cast pointer to vector of pointers");
+                }
+                if !is_vec(r) && is_vec(a) {
+                    return self.op_err(op, "cannot cast vector of pointers to pointer");
+                }
+                if x != y {
+                    return self.op_err(
+                        op,
+                        "cannot cast pointers of different address spaces, use 'llvm.addrspacecast' instead",
+                    );
+                }
+                Ok(())
+            }
+            (TypeKind::LlvmPtr(_), _) | (_, TypeKind::LlvmPtr(_)) => {
+                self.op_err(op, "can only cast pointers from and to pointers")
+            }
+            _ => {
+                let size = |t: TypeId| {
+                    let lanes = self
+                        .vector(t)
+                        .map_or(Some(1), |(s, c, _)| (!c.iter().any(|x| *x)).then(|| s.iter().product::<i64>() as u64));
+                    Some(lanes? * self.bits(self.scalar_of(t))?)
+                };
+                match (size(a), size(r)) {
+                    (Some(x), Some(y)) if x != y => self.op_err(
+                        op,
+                        format!(
+                            "cannot bitcast '{}' ({x} bits) to '{}' ({y} bits): LLVM requires types of the same size",
+                            self.ty(a),
+                            self.ty(r)
+                        ),
+                    ),
+                    _ => Ok(()),
+                }
+            }
         }
     }
 
@@ -265,7 +328,7 @@ impl<'m> Verifier<'m> {
                 return self
                     .op_err(op, "failed to verify that it is not extracting scalable from fixed-length vectors.");
             }
-            return Ok(());
+            return self.llvm_same_elements(op, rt, ft);
         }
         if rt != ft {
             return self.op_err(op, "failed to verify that all of {dstvec, res} have same type");
@@ -274,8 +337,26 @@ impl<'m> Verifier<'m> {
             Some(src) if scalable(m.type_of(*src)) && !scalable(rt) => {
                 self.op_err(op, "failed to verify that it is not inserting scalable into fixed-length vectors.")
             }
-            _ => Ok(()),
+            Some(src) => self.llvm_same_elements(op, m.type_of(*src), rt),
+            None => Ok(()),
         }
+    }
+
+    /// The piece and the whole of `llvm.intr.vector.insert`/`extract` have
+    /// one element type: mlir-opt accepts others, LLVM's verifier does not.
+    fn llvm_same_elements(&self, op: OpId, piece: TypeId, whole: TypeId) -> VResult {
+        let (p, w) = (self.scalar_of(piece), self.scalar_of(whole));
+        if p != w {
+            return self.op_err(
+                op,
+                format!(
+                    "element types '{}' and '{}' differ (mlir-opt accepts this, but LLVM's verifier rejects it)",
+                    self.ty(p),
+                    self.ty(w)
+                ),
+            );
+        }
+        Ok(())
     }
 
     /// `matrix.transpose`/`multiply`: the shape attributes ODS requires,
@@ -716,6 +797,20 @@ impl<'m> Verifier<'m> {
             }
             _ => return self.op_err(op, "requires attribute 'rawConstantIndices'"),
         };
+        // LLVM's GEP gives a vector of pointers when the base or an index is
+        // a vector; mlir-opt accepts a scalar result type then.
+        let vector_index = ops[1..].iter().any(|v| self.vector(m.type_of(*v)).is_some());
+        if let Some(r) = self.res(op, 0) {
+            if (ptr_vector || vector_index) && self.vector(r).is_none() {
+                return self.op_err(
+                    op,
+                    format!(
+                        "a vector base or index gives a vector of pointers, not '{}' (mlir-opt accepts this, but LLVM's verifier rejects it)",
+                        self.ty(r)
+                    ),
+                );
+            }
+        }
         let dynamic = raw.iter().filter(|r| **r == crate::parser::GEP_DYNAMIC).count();
         if dynamic != ops.len() - 1 {
             return self.op_err(op, "expected as many dynamic indices as specified in 'rawConstantIndices'");

@@ -93,7 +93,19 @@ impl Verifier<'_> {
                 }
                 Ok(())
             }
-            MemrefOp::DmaStart if m.operands(op).len() < 4 => self.op_err(op, "expected at least 4 operands"),
+            MemrefOp::DmaStart => self.memref_dma_start(op),
+            MemrefOp::DmaWait => {
+                let (rank, n) =
+                    (self.opnd(op, 0).and_then(|t| self.shape_of(t)).map_or(0, |s| s.len()), m.operands(op).len());
+                let indices = n.saturating_sub(2);
+                if indices != rank {
+                    return self.op_err(
+                        op,
+                        format!("expected tagIndices to have the same number of elements as the tagMemRef rank, expected {rank}, but got {indices}"),
+                    );
+                }
+                Ok(())
+            }
             MemrefOp::Dealloc => match self.opnd(op, 0) {
                 Some(t) if !matches!(m.ctx.type_kind(t), TypeKind::MemRef { .. } | TypeKind::UnrankedMemRef { .. }) => {
                     self.op_err(
@@ -110,8 +122,6 @@ impl Verifier<'_> {
             | MemrefOp::AllocaScopeReturn
             | MemrefOp::AssumeAlignment
             | MemrefOp::AtomicYield
-            | MemrefOp::DmaStart
-            | MemrefOp::DmaWait
             | MemrefOp::ExtractAlignedPointerAsIndex
             | MemrefOp::ExtractStridedMetadata
             | MemrefOp::GetGlobal
@@ -127,6 +137,53 @@ impl Verifier<'_> {
 }
 
 impl Verifier<'_> {
+    /// `memref.dma_start`: source, destination and tag memrefs, each with an
+    /// index per dimension, the element count, and the stride pair or
+    /// nothing (mlir-opt's DmaStartOp::verify, in its order).
+    fn memref_dma_start(&self, op: OpId) -> VResult {
+        let m = self.m;
+        let ts: Vec<TypeId> = m.operands(op).iter().map(|v| m.type_of(*v)).collect();
+        let n = ts.len();
+        if n < 4 {
+            return self.op_err(op, "expected at least 4 operands");
+        }
+        let index = |t: &TypeId| matches!(m.ctx.type_kind(*t), TypeKind::Index);
+        let rank = |t: TypeId| self.shape_of(t).map(|s| s.len());
+        // The memref at `at` and its indices; where the next operand starts.
+        let memref = |at: usize, what: &str, want: usize| -> Result<usize, Diagnostic> {
+            let Some(r) = ts
+                .get(at)
+                .and_then(|t| rank(*t))
+                .filter(|_| matches!(m.ctx.type_kind(ts[at]), TypeKind::MemRef { .. }))
+            else {
+                return Err(self.op_diag(op, format!("expected {what} to be of memref type")));
+            };
+            let want = want + r;
+            if n < want {
+                return Err(self.op_diag(op, format!("expected at least {want} operands")));
+            }
+            if !ts[at + 1..at + 1 + r].iter().all(index) {
+                return Err(self.op_diag(op, format!("expected {what} indices to be of index type")));
+            }
+            Ok(at + 1 + r)
+        };
+        let src_rank = ts.first().and_then(|t| rank(*t)).unwrap_or(0);
+        let dst_at = memref(0, "source", 4)?;
+        let num_at = memref(dst_at, "destination", 4 + src_rank)?;
+        if !index(&ts[num_at]) {
+            return self.op_err(op, "expected num elements to be of index type");
+        }
+        let dst_rank = num_at - dst_at - 1;
+        let end = memref(num_at + 1, "tag", 4 + src_rank + dst_rank)?;
+        if n != end && n != end + 2 {
+            return self.op_err(op, "incorrect number of operands");
+        }
+        if n == end + 2 && !ts[end..].iter().all(index) {
+            return self.op_err(op, "expected stride and num elements per stride to be of type index");
+        }
+        Ok(())
+    }
+
     /// `memref.atomic_rmw`: a known kind; value, memref element and result
     /// of one signless integer or float type; one index per dimension; and a
     /// kind that applies to that type (mlir-opt's AtomicRMWOp::verify).

@@ -433,6 +433,17 @@ impl<'m> Verifier<'m> {
         if self.opnd(op, 1).is_some_and(|acc| acc != r) {
             return self.op_err(op, "failed to verify that all of {dest, acc} have same type");
         }
+        // mlir-opt accepts a dimension the source does not have (and its
+        // lowering then indexes past the shape).
+        if let Some(d) = dims.iter().find(|d| usize::try_from(**d).is_ok_and(|d| d >= ssh.len()) || **d < 0) {
+            return self.op_err(
+                op,
+                format!(
+                    "reduction dimension {d} is out of range for a source of rank {} (mlir-opt accepts it)",
+                    ssh.len()
+                ),
+            );
+        }
         let keep: Vec<usize> = (0..ssh.len()).filter(|i| !dims.contains(&(*i as i64))).collect();
         let shape: Vec<i64> = keep.iter().map(|i| ssh[*i]).collect();
         let scal: Vec<bool> = keep.iter().map(|i| sc.get(*i).copied().unwrap_or(false)).collect();
@@ -961,8 +972,16 @@ impl Verifier<'_> {
             VectorOp::TransferRead => self.vector_transfer(op, true),
             VectorOp::TransferWrite => self.vector_transfer(op, false),
             VectorOp::Transpose => self.vector_transpose(op),
-            VectorOp::Mask
-            | VectorOp::Print
+            VectorOp::Mask => {
+                // mlir-opt's MaskOp::verify: the masked op and the terminator.
+                let m = self.m;
+                let body = m.regions(op).first().and_then(|r| m.region(*r).blocks.first());
+                if body.is_some_and(|b| m.block(*b).ops.len() > 2) {
+                    return self.op_err(op, "expects only one operation to mask");
+                }
+                Ok(())
+            }
+            VectorOp::Print
             | VectorOp::ScalableExtract
             | VectorOp::ScalableInsert
             | VectorOp::TypeCast

@@ -408,9 +408,16 @@ fn read(e: &Engine, op: OpId, b: &Buffer, at: usize, ty: TypeId) -> Result<Value
 }
 
 /// The alignment an access of `ty` by `op` assumes: its `alignment`
-/// attribute, else the type's ABI alignment.
+/// attribute, else the type's ABI alignment. Only the ops that define
+/// `alignment` read it: on the va_* intrinsics it is a discardable
+/// attribute, which means nothing.
 fn alignment(e: &Engine, op: OpId, ty: TypeId) -> Result<u64> {
-    match e.ints_attr(op, "alignment")?.and_then(|v| v.first().copied()) {
+    let inherent = matches!(
+        e.m.op(op).name.kind,
+        OpKind::LlvmLoad | OpKind::LlvmStore | OpKind::LlvmAtomicrmw | OpKind::LlvmCmpxchg
+    );
+    let attr = if inherent { e.ints_attr(op, "alignment")? } else { None };
+    match attr.and_then(|v| v.first().copied()) {
         Some(a) if a > 0 => Ok(a as u64),
         _ => Ok(layout(e, op, ty)?.align),
     }
