@@ -245,12 +245,30 @@ pub fn write_results_npy(e: &Engine, entry: &str, vals: &[Value], dir: &str) -> 
             #[allow(unreachable_patterns)]
             _ => return Err(fail(format!("result #{i} has no .npy form"))),
         };
+        // An empty array has no element to tell its lane; its type does.
+        let lane = types.as_ref().and_then(|t| t.get(i)).and_then(|t| result_lane(e, *t));
+        let d = match lane {
+            Some(l) if d.is_empty() && d.lane() != l => crate::dense::Dense::new(d.shape(), &[], Some(l))
+                .map_err(|x| fail(format!("result #{i}: {x:?}")))?,
+            _ => d,
+        };
         let bytes =
             crate::npy::write(&d, uns).map_err(|m| fail(format!("result #{i} cannot be written as .npy: {m}")))?;
         let path = std::path::Path::new(dir).join(format!("result{i}.npy"));
         std::fs::write(&path, bytes).map_err(|x| io(format!("cannot write '{}': {x}", path.display())))?;
     }
     Ok(())
+}
+
+/// The element lane of a result of type `t`: a shaped type's element, or
+/// `index` for tosa's `!tosa.shape<N>` (a rank-1 array of sizes).
+fn result_lane(e: &Engine, t: mlir_ir::types::TypeId) -> Option<crate::lane::Lane> {
+    match e.m.ctx.type_kind(t) {
+        mlir_ir::types::TypeKind::Dialect { dialect, body } if e.m.ctx.str(*dialect) == "tosa" && body.starts_with(".shape") => {
+            Some(crate::lane::Lane::Int(e.cfg.index_bits))
+        }
+        _ => crate::operands::lane_of(e, e.elem_type(t)),
+    }
 }
 
 #[cfg(test)]

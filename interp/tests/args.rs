@@ -266,6 +266,25 @@ fn npy_in_and_out() {
     assert!(err.contains("the .npy dtype '<f4' does not hold these elements (expected <i4 or <u4)"), "{err}");
 }
 
+/// An empty result keeps its element type in `--out`: a zero-element
+/// `tensor<0x2xi16>` is an `<i2` array of shape (0, 2), and tosa's
+/// `!tosa.shape<0>` an `<i8` (index) array of shape (0,), as ARM's TOSA
+/// reference model writes it.
+#[test]
+fn empty_results_keep_their_dtype() {
+    let p = r#"func.func @f() -> (tensor<0x2xi16>, !tosa.shape<0>) {
+  %t = arith.constant dense<> : tensor<0x2xi16>
+  %s = tosa.const_shape {values = dense<> : tensor<0xindex>} : () -> !tosa.shape<0>
+  return %t, %s : tensor<0x2xi16>, !tosa.shape<0>
+}
+"#;
+    let out = std::env::temp_dir().join(format!("mlir-interp-npy-empty-{}", std::process::id()));
+    let (code, _, err) = run_with("npy_empty.mlir", p, &["--out", out.to_str().unwrap()], &[]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(std::fs::read(out.join("result0.npy")).unwrap(), npy("<i2", "(0, 2)", &[]));
+    assert_eq!(std::fs::read(out.join("result1.npy")).unwrap(), npy("<i8", "(0,)", &[]));
+}
+
 /// Empty values: `dense<[]>` sizes the outer dynamic dim 0 and takes the
 /// static dims below it from the type (`memref<?x3xi32>` is 0x3), and
 /// `dense<>` makes every dynamic dim 0. Each run prints the two dim-0 sizes
