@@ -17,6 +17,7 @@
 //! `math` is; `sigmoid(x)` is `1 / (1 + exp(-x))`), which the reference
 //! model's compliance check accepts.
 
+mod conv;
 mod data;
 mod elementwise;
 mod reduce;
@@ -116,14 +117,19 @@ fn run(e: &mut Engine, fr: &mut Frame, op: OpId, kind: TosaOp) -> Result<Flow> {
         ReduceAll | ReduceAny | ReduceMax | ReduceMin | ReduceProduct | ReduceSum => reduce::reduce(e, fr, op, kind),
         Argmax => reduce::argmax(e, fr, op),
         Matmul => reduce::matmul(e, fr, op),
+        Conv2d => conv::conv(e, fr, op, 2),
+        Conv3d => conv::conv(e, fr, op, 3),
+        DepthwiseConv2d => conv::depthwise(e, fr, op),
+        TransposeConv2d => conv::transpose(e, fr, op),
+        AvgPool2d => conv::avg_pool(e, fr, op),
+        MaxPool2d => conv::max_pool(e, fr, op),
         Yield => Ok(Flow::Exit(e.args(fr, op))),
         CondIf => cond_if(e, fr, op),
         WhileLoop => while_loop(e, fr, op),
-        AddShape | ApplyScale | AvgPool2d | CastFromBlockScaled | CastToBlockScaled | ConcatShape | Conv2d | Conv3d
-        | Custom | DepthwiseConv2d | Dim | DivCeilShape | DivFloorShape | Exp2Shape | Fft2d | Gather
-        | Log2CeilShape | Log2FloorShape | MatmulTBlockScaled | MaxPool2d | MaxShape | MinShape | ModShape
-        | MulShape | Rescale | Resize | Rfft2d | Scatter | SliceShape | SubShape | Table | TransposeConv2d
-        | Variable | VariableRead | VariableWrite => {
+        AddShape | ApplyScale | CastFromBlockScaled | CastToBlockScaled | ConcatShape | Custom | Dim | DivCeilShape
+        | DivFloorShape | Exp2Shape | Fft2d | Gather | Log2CeilShape | Log2FloorShape | MatmulTBlockScaled
+        | MaxShape | MinShape | ModShape | MulShape | Rescale | Resize | Rfft2d | Scatter | SliceShape | SubShape
+        | Table | Variable | VariableRead | VariableWrite => {
             Err(Error::at(op, ErrorKind::Unsupported(format!("operation '{}'", e.m.op_name(op)))))
         }
     }

@@ -26,7 +26,7 @@ fn split(e: &Engine, op: OpId, shape: &[usize]) -> Result<(usize, usize, usize, 
 }
 
 /// `max`/`min` of two floats as `apply_max_s`/`apply_min_s` define them.
-fn fmax(a: Float, b: Float, max: bool, ignore: bool) -> Float {
+pub(super) fn fmax(a: Float, b: Float, max: bool, ignore: bool) -> Float {
     if float::is_nan(a) || float::is_nan(b) {
         return match (ignore, float::is_nan(a)) {
             (false, _) => float::nan(a.kind),
@@ -126,6 +126,12 @@ pub(super) fn reduce(e: &mut Engine, fr: &mut Frame, op: OpId, kind: TosaOp) -> 
     shape[ax] = 1;
     let v = build(e, op, 0, &shape, elems)?;
     e.assign(fr, op, v)
+}
+
+/// `minimum_s` of float format `k`: minus infinity, or the most negative
+/// value where the format has no infinity.
+pub(super) fn lowest(k: FloatKind) -> Float {
+    float::neg(inf(k))
 }
 
 /// The infinity of format `k`, or its largest value where it has none
