@@ -551,7 +551,7 @@ impl<'m> Verifier<'m> {
         match values {
             crate::attrs::DenseValues::Ints(v) => v.first().is_some_and(|x| x.to_i64() != Some(0)),
             crate::attrs::DenseValues::Floats(v) => match v.first() {
-                Some(crate::attrs::FloatLit::Decimal(t)) => t.parse::<f64>().map_or(true, |f| f != 0.0),
+                Some(crate::attrs::FloatLit::Decimal(t)) => t.parse::<f64>() != Ok(0.0),
                 Some(crate::attrs::FloatLit::Bits(b)) => {
                     let w = self.tosa_elem(*ty).and_then(|e| self.float_width(e)).unwrap_or(128);
                     let magnitude = if w >= 128 { *b & !(1u128 << 127) } else { *b & ((1u128 << (w - 1)) - 1) };

@@ -298,14 +298,13 @@ pub(super) fn conv(e: &mut Engine, fr: &mut Frame, op: OpId, sp: usize) -> Resul
     out_shape.push(oc);
     check_bias(op, b.len(), oc)?;
     let c = Conv::new(e, fr, op, &x, &w, &b)?;
-    let total: usize = out_shape.iter().product();
+    let mut elems = output(e, op, &out_shape)?;
     let ksize: usize = ws[1..=sp].iter().product();
-    e.charge(op, total.saturating_mul(ksize.saturating_mul(ic).max(1)) as u64)?;
+    e.charge(op, elems.capacity().saturating_mul(ksize.saturating_mul(ic).max(1)) as u64)?;
     let (osp, ksp, isp) = (&out_shape[1..=sp], &ws[1..=sp], &xs[1..=sp]);
     let (mut o, mut k, mut at) = ([0usize; 3], [0usize; 3], [0usize; 3]);
     // (input offset, weight offset within one output channel) per in-bounds kernel tap.
     let mut taps: Vec<(usize, usize)> = Vec::with_capacity(ksize);
-    let mut elems = Vec::with_capacity(total);
     for nn in 0..n {
         for of in 0..osp.iter().product() {
             unflatten(of, osp, &mut o[..sp]);
@@ -334,6 +333,17 @@ pub(super) fn conv(e: &mut Engine, fr: &mut Frame, op: OpId, sp: usize) -> Resul
     e.assign(fr, op, v)
 }
 
+/// An empty vector for the elements of an output of `shape`, whose
+/// size is checked against the memory limit before any is computed.
+fn output(e: &Engine, op: OpId, shape: &[usize]) -> Result<Vec<Scalar>> {
+    let total = shape
+        .iter()
+        .try_fold(1usize, |a, d| a.checked_mul(*d))
+        .ok_or_else(|| invalid(op, format!("the output shape {shape:?} overflows")))?;
+    e.mem.reserve(op, total.saturating_mul(std::mem::size_of::<Scalar>()), "a tensor")?;
+    Ok(Vec::with_capacity(total))
+}
+
 /// `ERROR_IF(BC != OC && BC != 1)`.
 fn check_bias(op: OpId, bc: usize, oc: usize) -> Result<()> {
     if bc != oc && bc != 1 {
@@ -358,10 +368,9 @@ pub(super) fn depthwise(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow
     let oc = ch.checked_mul(m).ok_or_else(|| invalid(op, "C * M overflows"))?;
     check_bias(op, b.len(), oc)?;
     let c = Conv::new(e, fr, op, &x, &w, &b)?;
-    let total = n * oh * ow * oc;
-    e.charge(op, total.saturating_mul((kh * kw).max(1)) as u64)?;
+    let mut elems = output(e, op, &[n, oh, ow, oc])?;
+    e.charge(op, elems.capacity().saturating_mul((kh * kw).max(1)) as u64)?;
     let mut taps: Vec<(usize, usize)> = Vec::with_capacity(kh * kw);
-    let mut elems = Vec::with_capacity(total);
     for nn in 0..n {
         for oy in 0..oh {
             for ox in 0..ow {
@@ -405,12 +414,11 @@ pub(super) fn transpose(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow
     let ow = transpose_out(op, "width", iw, kw, pad[2], pad[3], stride[1])?;
     check_bias(op, b.len(), oc)?;
     let c = Conv::new(e, fr, op, &x, &w, &b)?;
-    let total = n * oh * ow * oc;
-    e.charge(op, total.saturating_mul((kh * kw * ic).max(1)) as u64)?;
-    // IH * stride_y fits i64: transpose_out computed (IH - 1) * stride_y + ...
-    let (yh, xw) = (ih as i64 * stride[0], iw as i64 * stride[1]);
+    let mut elems = output(e, op, &[n, oh, ow, oc])?;
+    e.charge(op, elems.capacity().saturating_mul((kh * kw * ic).max(1)) as u64)?;
+    let span = |i: usize, s: i64| (i as i64).checked_mul(s).ok_or_else(|| invalid(op, "IH * stride overflows i64"));
+    let (yh, xw) = (span(ih, stride[0])?, span(iw, stride[1])?);
     let mut taps: Vec<(usize, usize)> = Vec::with_capacity(kh * kw);
-    let mut elems = Vec::with_capacity(total);
     for nn in 0..n {
         for oy in 0..oh {
             for ox in 0..ow {
@@ -490,6 +498,12 @@ impl Pool {
         Ok(Pool { shape: [n, ih, iw, c], out, kernel, stride: [s[0], s[1]], pad: [p[0], p[2]] })
     }
 
+    /// The fuel the pooling costs: a unit per input a window may read.
+    fn work(&self) -> u64 {
+        let window = self.kernel[0].min(self.shape[1]).saturating_mul(self.kernel[1].min(self.shape[2]));
+        self.out_shape().iter().fold(window.max(1) as u64, |a, d| a.saturating_mul(*d as u64))
+    }
+
     /// The output shape `[N, OH, OW, C]`.
     fn out_shape(&self) -> [usize; 4] {
         [self.shape[0], self.out[0], self.out[1], self.shape[3]]
@@ -500,26 +514,23 @@ impl Pool {
     fn taps(&self, n: usize, oy: usize, ox: usize, c: usize, taps: &mut Vec<usize>) {
         let [_, ih, iw, ch] = self.shape;
         taps.clear();
-        for ky in 0..self.kernel[0] {
-            // (OH - 1) * s + K fits i64: Pool::new computed it.
-            let y = oy as i64 * self.stride[0] - self.pad[0] + ky as i64;
-            if !(0..ih as i64).contains(&y) {
-                continue;
-            }
-            for kx in 0..self.kernel[1] {
-                let x = ox as i64 * self.stride[1] - self.pad[1] + kx as i64;
-                if (0..iw as i64).contains(&x) {
-                    taps.push(((n * ih + y as usize) * iw + x as usize) * ch + c);
-                }
+        // (OH - 1) * s + K fits i64: Pool::new computed it. The kernel
+        // offsets run only over those inside the input, in order.
+        let (iy, ix) = (oy as i64 * self.stride[0] - self.pad[0], ox as i64 * self.stride[1] - self.pad[1]);
+        let inside = |i: i64, k: usize, size: usize| (-i).max(0)..(size as i64 - i).min(k as i64);
+        for ky in inside(iy, self.kernel[0], ih) {
+            for kx in inside(ix, self.kernel[1], iw) {
+                taps.push(((n * ih + (iy + ky) as usize) * iw + (ix + kx) as usize) * ch + c);
             }
         }
     }
 
     /// Calls `f` with each output position's taps, in output order.
-    fn each(&self, mut f: impl FnMut(&[usize]) -> Result<Scalar>) -> Result<Vec<Scalar>> {
+    fn each(&self, e: &Engine, op: OpId, mut f: impl FnMut(&[usize]) -> Result<Scalar>) -> Result<Vec<Scalar>> {
         let [n, oh, ow, c] = self.out_shape();
-        let mut taps = Vec::with_capacity(self.kernel[0] * self.kernel[1]);
-        let mut elems = Vec::with_capacity(n * oh * ow * c);
+        let mut elems = output(e, op, &[n, oh, ow, c])?;
+        // At most the input's positions are inside a window, however large the kernel.
+        let mut taps = Vec::with_capacity(self.kernel[0].min(self.shape[1]) * self.kernel[1].min(self.shape[2]));
         for nn in 0..n {
             for oy in 0..oh {
                 for ox in 0..ow {
@@ -581,7 +592,7 @@ pub(super) fn avg_pool(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow>
     check_zp(op, et, &izp, "input_zp")?;
     check_zp(op, et, &ozp, "output_zp")?;
     let vals = minus_zp(op, &x, acc, &izp)?;
-    e.charge(op, (x.len().max(1) as u64).saturating_mul((pool.kernel[0] * pool.kernel[1]) as u64))?;
+    e.charge(op, pool.work())?;
     let elems = match (vals, acc, et) {
         (Vals::Int(v), Acc::Int(aw), Elem::Int(w)) => {
             let oz = match ozp {
@@ -589,7 +600,7 @@ pub(super) fn avg_pool(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow>
                 _ => 0,
             };
             let (lo, hi) = signed_range(w);
-            pool.each(|taps| {
+            pool.each(e, op, |taps| {
                 let mut acc = 0i64;
                 for &i in taps {
                     acc = add_s(op, aw, acc, v[i], "the accumulator")?;
@@ -601,7 +612,7 @@ pub(super) fn avg_pool(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow>
                 Ok(int_scalar(w, r.clamp(lo, hi)))
             })?
         }
-        (Vals::Float(v), Acc::Float(k), Elem::Float(ok)) => pool.each(|taps| {
+        (Vals::Float(v), Acc::Float(k), Elem::Float(ok)) => pool.each(e, op, |taps| {
             let mut acc = float::from_bits(k, 0);
             for &i in taps {
                 acc = float::add(acc, v[i], RNE);
@@ -623,17 +634,17 @@ pub(super) fn max_pool(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow>
     let pool = Pool::new(e, op, &x)?;
     let (et, out) = (operand_elem(e, op, 0)?, result_elem(e, op, 0)?);
     let ignore = ignore_nan(e, op);
-    e.charge(op, (x.len().max(1) as u64).saturating_mul((pool.kernel[0] * pool.kernel[1]) as u64))?;
+    e.charge(op, pool.work())?;
     let elems = match et {
         Elem::Int(w @ (8 | 16)) if out == et => {
             let v = decode(op, &x, false)?;
             let Vals::Int(v) = v else { return Err(invalid(op, "integer input")) };
-            pool.each(|taps| Ok(int_scalar(w, taps.iter().fold(signed_range(w).0, |m, &i| m.max(v[i])))))?
+            pool.each(e, op, |taps| Ok(int_scalar(w, taps.iter().fold(signed_range(w).0, |m, &i| m.max(v[i])))))?
         }
         Elem::Float(k) if out == et && tosa_float(k) => {
             let Vals::Float(v) = decode(op, &x, true)? else { return Err(invalid(op, "float input")) };
             let start = if ignore { float::nan(k) } else { lowest(k) };
-            pool.each(|taps| Ok(Scalar::Float(taps.iter().fold(start, |m, &i| fmax(m, v[i], true, ignore)))))?
+            pool.each(e, op, |taps| Ok(Scalar::Float(taps.iter().fold(start, |m, &i| fmax(m, v[i], true, ignore)))))?
         }
         _ => return Err(invalid(op, format!("no type support for {et:?} input and {out:?} output"))),
     };
