@@ -56,10 +56,12 @@ fn both_nan(descr: &str, a: &[u8], b: &[u8]) -> bool {
 }
 
 /// True when dtypes `ours` and `theirs` hold the same encoding: equal, or
-/// bf16's raw bits, which we write as `<u2` and the reference model as a
-/// 2-byte void (`<V2`).
+/// the raw bits of a format NumPy lacks (bf16, fp8), which we write as
+/// `<u2`/`|u1` and the reference model as a void (`<V2`, `<V1`).
 fn same_dtype(ours: &str, theirs: &str) -> bool {
-    ours == theirs || (ours == "<u2" && matches!(theirs, "<V2" | "|V2"))
+    ours == theirs
+        || (ours == "<u2" && matches!(theirs, "<V2" | "|V2"))
+        || (ours == "|u1" && matches!(theirs, "<V1" | "|V1"))
 }
 
 fn compare(ours: &Npy, theirs: &Npy) -> Result<(), String> {
