@@ -248,8 +248,9 @@ pub fn write_results_npy(e: &Engine, entry: &str, vals: &[Value], dir: &str) -> 
         // An empty array has no element to tell its lane; its type does.
         let lane = types.as_ref().and_then(|t| t.get(i)).and_then(|t| result_lane(e, *t));
         let d = match lane {
-            Some(l) if d.is_empty() && d.lane() != l => crate::dense::Dense::new(d.shape(), &[], Some(l))
-                .map_err(|x| fail(format!("result #{i}: {x:?}")))?,
+            Some(l) if d.is_empty() && d.lane() != l => {
+                crate::dense::Dense::new(d.shape(), &[], Some(l)).map_err(|x| fail(format!("result #{i}: {x:?}")))?
+            }
             _ => d,
         };
         let bytes =
@@ -264,7 +265,9 @@ pub fn write_results_npy(e: &Engine, entry: &str, vals: &[Value], dir: &str) -> 
 /// `index` for tosa's `!tosa.shape<N>` (a rank-1 array of sizes).
 fn result_lane(e: &Engine, t: mlir_ir::types::TypeId) -> Option<crate::lane::Lane> {
     match e.m.ctx.type_kind(t) {
-        mlir_ir::types::TypeKind::Dialect { dialect, body } if e.m.ctx.str(*dialect) == "tosa" && body.starts_with(".shape") => {
+        mlir_ir::types::TypeKind::Dialect { dialect, body }
+            if e.m.ctx.str(*dialect) == "tosa" && body.starts_with(".shape") =>
+        {
             Some(crate::lane::Lane::Int(e.cfg.index_bits))
         }
         _ => crate::operands::lane_of(e, e.elem_type(t)),

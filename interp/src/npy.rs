@@ -119,8 +119,18 @@ pub fn write(d: &Dense, unsigned: bool) -> Result<Vec<u8>, String> {
         1 => format!("({},)", dims[0]),
         _ => format!("({})", dims.join(", ")),
     };
-    let mut header =
-        format!("{{'descr': '{}', 'fortran_order': False, 'shape': {shape}, }}", descr_for(d.lane(), unsigned)?);
+    // i48 (TOSA's accumulator type) has no dtype; ARM's TOSA reference
+    // model writes it as int64, sign-extended, and so is it written here.
+    let (descr, body) = if d.lane() == Lane::Int(48) {
+        let wide = d.bytes().chunks(6).flat_map(|c| {
+            let fill = if c[5] & 0x80 != 0 { 0xff } else { 0 };
+            c.iter().copied().chain([fill, fill])
+        });
+        ("<i8", std::borrow::Cow::Owned(wide.collect()))
+    } else {
+        (descr_for(d.lane(), unsigned)?, std::borrow::Cow::Borrowed(d.bytes()))
+    };
+    let mut header = format!("{{'descr': '{descr}', 'fortran_order': False, 'shape': {shape}, }}");
     // Magic, version and length take 10 bytes; the total is a multiple of 64.
     while (10 + header.len() + 1) % 64 != 0 {
         header.push(' ');
@@ -129,7 +139,7 @@ pub fn write(d: &Dense, unsigned: bool) -> Result<Vec<u8>, String> {
     let mut out = b"\x93NUMPY\x01\x00".to_vec();
     out.extend_from_slice(&(header.len() as u16).to_le_bytes());
     out.extend_from_slice(header.as_bytes());
-    out.extend_from_slice(d.bytes());
+    out.extend_from_slice(&body);
     Ok(out)
 }
 
@@ -167,6 +177,16 @@ mod tests {
         assert_eq!(d.shape(), &[2, 3]);
         assert_eq!(d.get(4), Scalar::Int(crate::scalar::Int::from_i128(32, 5)));
         assert_eq!(write(&d, false).unwrap(), numpy_i32());
+    }
+
+    #[test]
+    fn i48_is_written_as_sign_extended_int64() {
+        let elems = [-2i128, 1 << 40].map(|v| Scalar::Int(crate::scalar::Int::from_i128(48, v)));
+        let d = Dense::new(&[2], &elems, Some(Lane::Int(48))).unwrap();
+        let f = write(&d, false).unwrap();
+        assert!(String::from_utf8_lossy(&f[10..74]).contains("'descr': '<i8'"));
+        let body: Vec<i64> = f[f.len() - 16..].chunks(8).map(|c| i64::from_le_bytes(c.try_into().unwrap())).collect();
+        assert_eq!(body, [-2, 1 << 40]);
     }
 
     #[test]

@@ -151,7 +151,10 @@ impl Constraint {
             ),
             Constraint::I64Elements(n) => match ctx.attr_kind(a) {
                 Attribute::Dense { ty, values: DenseValues::Ints(_), .. } => match ctx.type_kind(*ty) {
-                    crate::types::TypeKind::RankedTensor { shape, elem, .. } => {
+                    // Any shaped type: mlir-opt prints the lowering's
+                    // `dense<1> : vector<2xi64>` this way.
+                    crate::types::TypeKind::RankedTensor { shape, elem, .. }
+                    | crate::types::TypeKind::Vector { shape, elem, .. } => {
                         shape[..] == [n as i64] && ctx.type_kind(*elem).is_signless_int(64)
                     }
                     _ => false,

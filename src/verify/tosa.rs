@@ -78,6 +78,11 @@ impl<'m> Verifier<'m> {
             Reverse => self.tosa_axis(op, "reverse").map(|_| ()),
             Argmax => self.tosa_argmax(op),
             Concat => self.tosa_concat(op),
+            Conv2d | DepthwiseConv2d => self.tosa_conv(op, 2, o == DepthwiseConv2d),
+            Conv3d => self.tosa_conv(op, 3, false),
+            TransposeConv2d => self.tosa_transpose_conv(op),
+            AvgPool2d => self.tosa_avg_pool(op),
+            MaxPool2d => self.tosa_max_pool(op),
             _ => Ok(()),
         }
     }
@@ -482,5 +487,449 @@ impl<'m> Verifier<'m> {
             }
         }
         Ok(())
+    }
+
+    /// ODS attribute constraints: each `(name, n)` of `attrs` present
+    /// holds exactly `n` integers (checked in declaration order).
+    fn tosa_attr_lens(&self, op: OpId, attrs: &[(&str, usize)]) -> VResult {
+        for &(name, n) in attrs {
+            if self.ints(op, name).is_some_and(|v| v.len() != n) {
+                return self.op_err(
+                    op,
+                    format!("attribute '{name}' failed to satisfy constraint: i64 dense array attribute with exactly {n} elements"),
+                );
+            }
+        }
+        Ok(())
+    }
+
+    /// ODS ranks: operand `i` of rank `ranks[i]` (0: a zero point, a
+    /// `tensor<1x..>`) and a result of rank `result`.
+    fn tosa_ranks(&self, op: OpId, ranks: &[usize], result: usize) -> VResult {
+        for (i, &r) in ranks.iter().enumerate() {
+            let Some(t) = self.opnd(op, i) else { continue };
+            if r == 0 && self.tosa_shape(t).is_some_and(|s| s != [1]) {
+                let any = "unsigned integer or signless integer or floating-point values";
+                return self.op_err(
+                    op,
+                    format!(
+                        "operand #{i} must be tosa-conformant unranked tensor of {any} or tosa-conformant scalar tensor of {any}, but got '{}'",
+                        self.ty(t)
+                    ),
+                );
+            }
+            if r > 0 && self.tosa_shape(t).is_some_and(|s| s.len() != r) {
+                return self.op_err(
+                    op,
+                    format!("operand #{i} must be {r}-d tosa-conformant tensor, but got '{}'", self.ty(t)),
+                );
+            }
+        }
+        if let Some(t) = self.res(op, 0) {
+            if self.tosa_shape(t).is_some_and(|s| s.len() != result) {
+                return self.op_err(
+                    op,
+                    format!("result #0 must be {result}-d tosa-conformant tensor, but got '{}'", self.ty(t)),
+                );
+            }
+        }
+        Ok(())
+    }
+
+    /// True when operand `i` is a `tosa.const` whose (first) value is not
+    /// zero (`-0.0` is zero); `false` when it is zero or not a constant.
+    fn tosa_nonzero_const(&self, op: OpId, i: usize) -> bool {
+        let Some(v) = self.m.operands(op).get(i) else { return false };
+        let crate::ir::ValueDef::Result(def, _) = self.m.value(*v).def else { return false };
+        if self.kind(def) != crate::ops::OpKind::TosaConst {
+            return false;
+        }
+        let Some(Attribute::Dense { values, ty, .. }) = self.m.attr(def, "values").map(|a| self.m.ctx.attr_kind(a))
+        else {
+            return false;
+        };
+        match values {
+            crate::attrs::DenseValues::Ints(v) => v.first().is_some_and(|x| x.to_i64() != Some(0)),
+            crate::attrs::DenseValues::Floats(v) => match v.first() {
+                Some(crate::attrs::FloatLit::Decimal(t)) => t.parse::<f64>() != Ok(0.0),
+                Some(crate::attrs::FloatLit::Bits(b)) => {
+                    let w = self.tosa_elem(*ty).and_then(|e| self.float_width(e)).unwrap_or(128);
+                    let magnitude = if w >= 128 { *b & !(1u128 << 127) } else { *b & ((1u128 << (w - 1)) - 1) };
+                    magnitude != 0
+                }
+                None => false,
+            },
+            _ => false,
+        }
+    }
+
+    /// A zero point (operand `i`, `what` in the message) is zero unless
+    /// `data` is i8 (`verifyInputZeroPoint` and its siblings).
+    fn tosa_zero_point(&self, op: OpId, i: usize, data: TypeId, what: &str) -> VResult {
+        if !self.m.ctx.type_kind(data).is_signless_int(8) && self.tosa_nonzero_const(op, i) {
+            return self.op_err(op, format!("{what} zero point must be zero for non-int8 integer types"));
+        }
+        Ok(())
+    }
+
+    /// The element type of operand `i` and of result 0, when tensors.
+    fn tosa_elems(&self, op: OpId, i: usize) -> (Option<TypeId>, Option<TypeId>) {
+        (self.opnd(op, i).and_then(|t| self.tosa_elem(t)), self.res(op, 0).and_then(|t| self.tosa_elem(t)))
+    }
+
+    /// `verifyConvOp`: the element types of input, weight, bias, result and
+    /// zero points agree, and the zero points are zero where they must be.
+    fn tosa_conv_types(&self, op: OpId) -> VResult {
+        let e = |i: usize| self.opnd(op, i).and_then(|t| self.tosa_elem(t));
+        let (Some(x), Some(w), Some(b), Some(r)) = (e(0), e(1), e(2), self.tosa_elems(op, 0).1) else { return Ok(()) };
+        let float = |t: TypeId| matches!(self.m.ctx.type_kind(t), TypeKind::Float(_));
+        if float(b) && float(r) && b != r {
+            return self.op_err(
+                op,
+                format!(
+                    "expect both bias and result to have same element type, got '{}' and '{}'",
+                    self.ty(b),
+                    self.ty(r)
+                ),
+            );
+        }
+        let f8 = |t: TypeId| {
+            matches!(
+                self.m.ctx.type_kind(t),
+                TypeKind::Float(crate::types::FloatKind::F8E5M2 | crate::types::FloatKind::F8E4M3FN)
+            )
+        };
+        if (f8(x) || f8(w)) && x != w {
+            return self.op_err(
+                op,
+                format!(
+                    "expect both input and weight to have same element type, got '{}' and '{}'",
+                    self.ty(x),
+                    self.ty(w)
+                ),
+            );
+        }
+        if float(x) != float(w) {
+            return self.op_err(
+                op,
+                format!(
+                    "expect both input and weight to be float or not together, got '{}' and '{}'",
+                    self.ty(x),
+                    self.ty(w)
+                ),
+            );
+        }
+        for (i, data, what) in [(3, x, "input"), (4, w, "weight")] {
+            if let Some(z) = e(i) {
+                if z != data {
+                    return self.op_err(
+                        op,
+                        format!(
+                            "expect both {what} and its zero point are the same element type, got '{}' and '{}'",
+                            self.ty(data),
+                            self.ty(z)
+                        ),
+                    );
+                }
+            }
+        }
+        self.tosa_zero_point(op, 3, x, "input")?;
+        self.tosa_zero_point(op, 4, w, "weight")
+    }
+
+    /// `verifyConvOpModes`: the accumulator type the input type needs.
+    fn tosa_conv_acc(&self, op: OpId) -> VResult {
+        use crate::types::FloatKind as F;
+        let (Some(x), Some(acc)) = (self.opnd(op, 0).and_then(|t| self.tosa_elem(t)), self.tosa_acc(op)) else {
+            return Ok(());
+        };
+        let (xk, ak) = (self.m.ctx.type_kind(x), self.m.ctx.type_kind(acc));
+        let is = |k: F| matches!(ak, TypeKind::Float(a) if *a == k);
+        let (bad, what) = match xk {
+            TypeKind::Integer { width: 8, .. } => (!ak.is_signless_int(32), "i8 tensor is not i32"),
+            TypeKind::Integer { width: 16, .. } => (!ak.is_signless_int(48), "i16 tensor is not i48"),
+            TypeKind::Float(F::F8E5M2 | F::F8E4M3) => (!is(F::F16), "f8 tensor is not f16"),
+            TypeKind::Float(F::F16) => (!is(F::F16) && !is(F::F32), "f16 tensor is not f16/f32"),
+            TypeKind::Float(F::BF16) => (!is(F::F32), "bf16 tensor is not f32"),
+            TypeKind::Float(F::F32) => (!is(F::F32), "f32 tensor is not f32"),
+            _ => (false, ""),
+        };
+        if bad {
+            return self.op_err(op, format!("accumulator type for {what}"));
+        }
+        Ok(())
+    }
+
+    /// The `acc_type` attribute's type.
+    fn tosa_acc(&self, op: OpId) -> Option<TypeId> {
+        match self.m.ctx.attr_kind(self.m.attr(op, "acc_type")?) {
+            Attribute::Type(t) => Some(*t),
+            _ => None,
+        }
+    }
+
+    /// A list attribute as mlir-opt prints it in these messages (`0, -1`).
+    fn tosa_list(v: &[i64]) -> String {
+        v.iter().map(i64::to_string).collect::<Vec<_>>().join(", ")
+    }
+
+    /// `conv2d`, `conv3d` (`sp` spatial dims) and `depthwise_conv2d`: ODS
+    /// ranks, element types, accumulator, then `verifyConvOpErrorIf`.
+    fn tosa_conv(&self, op: OpId, sp: usize, depthwise: bool) -> VResult {
+        let (p, d) = (2 * sp, sp);
+        self.tosa_attr_lens(op, &[("pad", p), ("stride", d), ("dilation", d)])?;
+        self.tosa_ranks(op, &[sp + 2, sp + 2, 1, 0, 0], sp + 2)?;
+        self.tosa_conv_types(op)?;
+        self.tosa_conv_acc(op)?;
+        let (Some(pad), Some(stride), Some(dil)) =
+            (self.ints(op, "pad"), self.ints(op, "stride"), self.ints(op, "dilation"))
+        else {
+            return Ok(());
+        };
+        if pad.iter().any(|p| *p < 0) {
+            return self.op_err(op, format!("expect all padding values to be >= 0, got {}", Self::tosa_list(&pad)));
+        }
+        if stride.iter().any(|s| *s < 1) {
+            return self.op_err(op, format!("expect all stride values to be >= 1, got {}", Self::tosa_list(&stride)));
+        }
+        if dil.iter().any(|d| *d < 1) {
+            return self.op_err(op, format!("expect all dilation values to be >= 1, got {}", Self::tosa_list(&dil)));
+        }
+        let Some(out) = self.res(op, 0).and_then(|t| self.tosa_shape(t)) else { return Ok(()) };
+        if pad.len() != 2 * sp || stride.len() != sp || dil.len() != sp {
+            // mlir-opt's attribute constraints reject these; not checked here.
+            return self.tosa_bias_channels(op, out);
+        }
+        let shape = |i: usize| self.opnd(op, i).and_then(|t| self.tosa_shape(t));
+        let dy = crate::types::DYNAMIC;
+        if let (Some(x), Some(w)) = (shape(0), shape(1)) {
+            let axes: &[(&str, &str, &str, &str)] = if sp == 3 {
+                &[("depth", "d", "front", "back"), ("height", "y", "top", "bottom"), ("width", "x", "left", "right")]
+            } else {
+                &[("height", "y", "top", "bottom"), ("width", "x", "left", "right")]
+            };
+            for (a, (dim, ax, before, after)) in axes.iter().enumerate() {
+                let (i, k, o) = (x[1 + a], if depthwise { w[a] } else { w[1 + a] }, out[1 + a]);
+                let (pa, pb, s, d) = (pad[2 * a], pad[2 * a + 1], stride[a], dil[a]);
+                if i == dy || k == dy {
+                    continue;
+                }
+                // int64 arithmetic as mlir-opt's (which wraps on overflow).
+                let num = (i - 1).wrapping_add(pa).wrapping_add(pb).wrapping_sub((k - 1).wrapping_mul(d));
+                if num % s != 0 {
+                    return self.op_err(
+                        op,
+                        format!(
+                            "expected input_{dim} - 1 + pad_{before} + pad_{after} - (kernel_{dim} - 1) * dilation_{ax} to be wholly divisible by stride_{ax}, got ({i} - 1 + {pa} + {pb} - ({k} - 1) * {d}) / {s}"
+                        ),
+                    );
+                }
+                if o != dy && (num / s).wrapping_add(1) != o {
+                    return self.op_err(
+                        op,
+                        format!(
+                            "calculated output {dim} did not match expected: calculated={}, expected={o}",
+                            num / s + 1
+                        ),
+                    );
+                }
+            }
+        }
+        self.tosa_bias_channels(op, out)
+    }
+
+    /// `BC == OC || BC == 1`, OC being the result's last dim.
+    fn tosa_bias_channels(&self, op: OpId, out: &[i64]) -> VResult {
+        let dy = crate::types::DYNAMIC;
+        let Some(&bc) = self.opnd(op, 2).and_then(|t| self.tosa_shape(t)).and_then(|s| s.first()) else {
+            return Ok(());
+        };
+        let Some(&oc) = out.last() else { return Ok(()) };
+        if bc != dy && oc != dy && bc != oc && bc != 1 {
+            return self
+                .op_err(op, format!("bias channels expected to be equal to output channels ({oc}) or 1, got {bc}"));
+        }
+        Ok(())
+    }
+
+    /// `transpose_conv2d`: ODS ranks, element types, accumulator, stride,
+    /// `out_pad > -K`, the output size, the bias channels.
+    fn tosa_transpose_conv(&self, op: OpId) -> VResult {
+        self.tosa_attr_lens(op, &[("out_pad", 4), ("stride", 2)])?;
+        self.tosa_ranks(op, &[4, 4, 1, 0, 0], 4)?;
+        self.tosa_conv_types(op)?;
+        self.tosa_conv_acc(op)?;
+        let (Some(pad), Some(stride)) = (self.ints(op, "out_pad"), self.ints(op, "stride")) else { return Ok(()) };
+        if stride.iter().any(|s| *s < 1) {
+            return self.op_err(op, format!("expect all stride values to be >= 1, got [{}]", Self::tosa_list(&stride)));
+        }
+        let Some(out) = self.res(op, 0).and_then(|t| self.tosa_shape(t)) else { return Ok(()) };
+        if pad.len() != 4 || stride.len() != 2 {
+            return self.tosa_bias_channels(op, out);
+        }
+        let shape = |i: usize| self.opnd(op, i).and_then(|t| self.tosa_shape(t));
+        let dy = crate::types::DYNAMIC;
+        if let (Some(x), Some(w)) = (shape(0), shape(1)) {
+            let (kh, kw) = (w[1], w[2]);
+            let names = [
+                ("out_pad_top", "KH", kh),
+                ("out_pad_bottom", "KH", kh),
+                ("out_pad_left", "KW", kw),
+                ("out_pad_right", "KW", kw),
+            ];
+            for ((name, kname, k), p) in names.into_iter().zip(&pad) {
+                if k != dy && *p <= -k {
+                    return self.op_err(op, format!("expected {name} > -{kname}, but got: {name}={p} and {kname}={k}"));
+                }
+            }
+            for (a, (o, i, k, ax, big, small)) in
+                [(out[1], x[1], kh, "y", "OH", "IH"), (out[2], x[2], kw, "x", "OW", "IW")].into_iter().enumerate()
+            {
+                if o == dy || i == dy || k == dy {
+                    continue;
+                }
+                let (before, after) = if a == 0 { ("top", "bottom") } else { ("left", "right") };
+                let (kname, pa, pb, s) = (if a == 0 { "KH" } else { "KW" }, pad[2 * a], pad[2 * a + 1], stride[a]);
+                if (i - 1).wrapping_mul(s).wrapping_add(pa).wrapping_add(pb).wrapping_add(k) != o {
+                    return self.op_err(
+                        op,
+                        format!(
+                            "dimension mismatch: expected {big} == ({small} - 1) * stride_{ax} + out_pad_{before} + out_pad_{after} + {kname}, but got {o} != ({i} - 1) * {s} + {pa} + {pb} + {k}"
+                        ),
+                    );
+                }
+            }
+        }
+        self.tosa_bias_channels(op, out)
+    }
+
+    /// `verifyPoolingOp`: kernel, stride, padding (below the kernel), and
+    /// the output size.
+    fn tosa_pool(&self, op: OpId) -> VResult {
+        let (Some(k), Some(s), Some(p)) = (self.ints(op, "kernel"), self.ints(op, "stride"), self.ints(op, "pad"))
+        else {
+            return Ok(());
+        };
+        if k.iter().any(|v| *v < 1) {
+            return self.op_err(op, format!("expect all kernel values to be >= 1, got {}", Self::tosa_list(&k)));
+        }
+        if s.iter().any(|v| *v < 1) {
+            return self.op_err(op, format!("expect all stride values to be >= 1, got {}", Self::tosa_list(&s)));
+        }
+        if p.iter().any(|v| *v < 0) {
+            return self.op_err(op, format!("expect all padding values to be >= 0, got {}", Self::tosa_list(&p)));
+        }
+        if k.len() != 2 || s.len() != 2 || p.len() != 4 {
+            return Ok(());
+        }
+        if p[2] >= k[1] || p[3] >= k[1] {
+            return self.op_err(
+                op,
+                format!(
+                    "expected left/right padding to be less than the width of the kernel, got pad_left={}, pad_right={}, kernel_x={}",
+                    p[2], p[3], k[1]
+                ),
+            );
+        }
+        if p[0] >= k[0] || p[1] >= k[0] {
+            return self.op_err(
+                op,
+                format!(
+                    "expected top/bottom padding to be less than the height of the kernel, got pad_top={}, pad_bottom={}, kernel_y={}",
+                    p[0], p[1], k[0]
+                ),
+            );
+        }
+        let shape = |t: Option<TypeId>| t.and_then(|t| self.tosa_shape(t));
+        let (Some(x), Some(out)) = (shape(self.opnd(op, 0)), shape(self.res(op, 0))) else { return Ok(()) };
+        let dy = crate::types::DYNAMIC;
+        for (a, (dim, ax, before, after)) in
+            [("height", "y", "top", "bottom"), ("width", "x", "left", "right")].into_iter().enumerate()
+        {
+            let (i, o, (pa, pb)) = (x[1 + a], out[1 + a], (p[2 * a], p[2 * a + 1]));
+            if i == dy {
+                continue;
+            }
+            let num = i.wrapping_add(pa).wrapping_add(pb).wrapping_sub(k[a]);
+            if num % s[a] != 0 {
+                return self.op_err(
+                    op,
+                    format!(
+                        "expected input_{dim} + pad_{before} + pad_{after} - kernel_{ax} to be wholly divisible by stride_{ax}, got ({i} + {pa} + {pb} - {}) / {}",
+                        k[a], s[a]
+                    ),
+                );
+            }
+            if o != dy && (num / s[a]).wrapping_add(1) != o {
+                return self.op_err(
+                    op,
+                    format!(
+                        "calculated output {dim} did not match expected: calculated={}, expected={o}",
+                        num / s[a] + 1
+                    ),
+                );
+            }
+        }
+        Ok(())
+    }
+
+    /// `max_pool2d`: ODS rank, one element type, then the pooling rules.
+    fn tosa_max_pool(&self, op: OpId) -> VResult {
+        self.tosa_attr_lens(op, &[("kernel", 2), ("stride", 2), ("pad", 4)])?;
+        self.tosa_ranks(op, &[4], 4)?;
+        if let (Some(a), Some(b)) = self.tosa_elems(op, 0) {
+            if a != b {
+                return self.op_err(
+                    op,
+                    format!(
+                        "expect input and output to have same element type, got '{}' and '{}'",
+                        self.ty(a),
+                        self.ty(b)
+                    ),
+                );
+            }
+        }
+        self.tosa_pool(op)
+    }
+
+    /// `avg_pool2d`: ODS rank, the pooling rules, the accumulator, the
+    /// zero points' types and values.
+    fn tosa_avg_pool(&self, op: OpId) -> VResult {
+        use crate::types::FloatKind as F;
+        self.tosa_attr_lens(op, &[("kernel", 2), ("stride", 2), ("pad", 4)])?;
+        self.tosa_ranks(op, &[4, 0, 0], 4)?;
+        self.tosa_pool(op)?;
+        let (Some(x), Some(r)) = self.tosa_elems(op, 0) else { return Ok(()) };
+        if let Some(acc) = self.tosa_acc(op) {
+            let ak = self.m.ctx.type_kind(acc);
+            let is = |k: F| matches!(ak, TypeKind::Float(a) if *a == k);
+            let (bad, what) = match self.m.ctx.type_kind(x) {
+                TypeKind::Integer { .. } => (!ak.is_signless_int(32), "integer tensor is not i32"),
+                TypeKind::Float(F::F16) => (!is(F::F16) && !is(F::F32), "f16 tensor is not f16/f32"),
+                TypeKind::Float(F::BF16) => (!is(F::F32), "bf16 tensor is not f32"),
+                TypeKind::Float(F::F32) => (!is(F::F32), "f32 tensor is not f32"),
+                _ => (false, ""),
+            };
+            if bad {
+                return self.op_err(op, format!("accumulator type for {what}"));
+            }
+        }
+        let e = |i: usize| self.opnd(op, i).and_then(|t| self.tosa_elem(t));
+        for (i, data, what) in [(1, x, "input"), (2, r, "output")] {
+            if let Some(z) = e(i) {
+                if z != data {
+                    return self.op_err(
+                        op,
+                        format!(
+                            "expect both {what} and its zero point are the same element type, got '{}' and '{}'",
+                            self.ty(data),
+                            self.ty(z)
+                        ),
+                    );
+                }
+            }
+        }
+        self.tosa_zero_point(op, 1, x, "input")?;
+        self.tosa_zero_point(op, 2, r, "output")
     }
 }

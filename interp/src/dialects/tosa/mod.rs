@@ -17,6 +17,7 @@
 //! `math` is; `sigmoid(x)` is `1 / (1 + exp(-x))`), which the reference
 //! model's compliance check accepts.
 
+mod conv;
 mod data;
 mod elementwise;
 mod image;
@@ -139,8 +140,13 @@ fn run(e: &mut Engine, fr: &mut Frame, op: OpId, kind: TosaOp) -> Result<Flow> {
         Yield => Ok(Flow::Exit(e.args(fr, op))),
         CondIf => cond_if(e, fr, op),
         WhileLoop => while_loop(e, fr, op),
-        AvgPool2d | CastFromBlockScaled | CastToBlockScaled | Conv2d | Conv3d | Custom | DepthwiseConv2d
-        | MatmulTBlockScaled | MaxPool2d | TransposeConv2d => {
+        Conv2d => conv::conv(e, fr, op, 2),
+        Conv3d => conv::conv(e, fr, op, 3),
+        DepthwiseConv2d => conv::depthwise(e, fr, op),
+        TransposeConv2d => conv::transpose(e, fr, op),
+        AvgPool2d => conv::avg_pool(e, fr, op),
+        MaxPool2d => conv::max_pool(e, fr, op),
+        CastFromBlockScaled | CastToBlockScaled | Custom | MatmulTBlockScaled => {
             Err(Error::at(op, ErrorKind::Unsupported(format!("operation '{}'", e.m.op_name(op)))))
         }
     }

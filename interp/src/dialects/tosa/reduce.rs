@@ -26,7 +26,7 @@ fn split(e: &Engine, op: OpId, shape: &[usize]) -> Result<(usize, usize, usize, 
 }
 
 /// `max`/`min` of two floats as `apply_max_s`/`apply_min_s` define them.
-fn fmax(a: Float, b: Float, max: bool, ignore: bool) -> Float {
+pub(super) fn fmax(a: Float, b: Float, max: bool, ignore: bool) -> Float {
     if float::is_nan(a) || float::is_nan(b) {
         return match (ignore, float::is_nan(a)) {
             (false, _) => float::nan(a.kind),
@@ -128,8 +128,14 @@ pub(super) fn reduce(e: &mut Engine, fr: &mut Frame, op: OpId, kind: TosaOp) -> 
     e.assign(fr, op, v)
 }
 
-/// The infinity of format `k`, or its largest finite value where it has
-/// none (the spec's `maximum_s` of a float: fp8e4m3 has no infinity).
+/// `minimum_s` of float format `k`: minus infinity, or the most negative
+/// value where the format has no infinity.
+pub(super) fn lowest(k: FloatKind) -> Float {
+    float::neg(inf(k))
+}
+
+/// The infinity of format `k`, or its largest value where it has none
+/// (the spec's `minimum_s`/`maximum_s` of a float).
 fn inf(k: FloatKind) -> Float {
     let f64_of = |v: f64| Float { kind: FloatKind::F64, bits: u128::from(v.to_bits()) };
     if float::has_inf(k) {
