@@ -83,6 +83,7 @@ impl<'m> Verifier<'m> {
             TransposeConv2d => self.tosa_transpose_conv(op),
             AvgPool2d => self.tosa_avg_pool(op),
             MaxPool2d => self.tosa_max_pool(op),
+            Resize => self.tosa_resize(op),
             _ => Ok(()),
         }
     }
@@ -530,6 +531,80 @@ impl<'m> Verifier<'m> {
                 return self.op_err(
                     op,
                     format!("result #0 must be {result}-d tosa-conformant tensor, but got '{}'", self.ty(t)),
+                );
+            }
+        }
+        Ok(())
+    }
+
+    /// The values of operand `i` when a `tosa.const_shape` defines it.
+    fn tosa_const_shape(&self, op: OpId, i: usize) -> Option<Vec<i64>> {
+        let v = self.m.operands(op).get(i)?;
+        let crate::ir::ValueDef::Result(def, _) = self.m.value(*v).def else { return None };
+        if self.kind(def) != crate::ops::OpKind::TosaConstShape {
+            return None;
+        }
+        let Some(Attribute::Dense { values: crate::attrs::DenseValues::Ints(xs), ty, splat }) =
+            self.m.attr(def, "values").map(|a| self.m.ctx.attr_kind(a))
+        else {
+            return None;
+        };
+        let xs: Vec<i64> = xs.iter().map(|x| x.to_i64()).collect::<Option<_>>()?;
+        match (splat, self.tosa_shape(*ty)) {
+            (true, Some(&[n])) => Some(vec![*xs.first()?; usize::try_from(n).ok()?]),
+            _ => Some(xs),
+        }
+    }
+
+    /// `tosa.resize` with constant scale, offset and border: mlir-opt's
+    /// checks of the scale's sign and of each output size, `(in - 1) *
+    /// scale_n - offset + border` divided exactly by `scale_d`, plus one
+    /// (a dimension of size 1 is left alone, as linalg broadcasts it).
+    fn tosa_resize(&self, op: OpId) -> VResult {
+        let (Some(scale), Some(offset), Some(border)) =
+            (self.tosa_const_shape(op, 1), self.tosa_const_shape(op, 2), self.tosa_const_shape(op, 3))
+        else {
+            return Ok(());
+        };
+        if scale.iter().any(|s| *s <= 0) {
+            let got = scale.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(", ");
+            return self.op_err(op, format!("expect all scale values to be > 0, got {got}"));
+        }
+        let m = self.m;
+        let (Some(input), Some(output)) = (
+            m.operands(op).first().and_then(|v| self.tosa_shape(m.type_of(*v))),
+            m.results(op).next().and_then(|r| self.tosa_shape(m.type_of(r))),
+        ) else {
+            return Ok(());
+        };
+        if scale.len() < 4 || offset.len() < 2 || border.len() < 2 || input.len() < 3 || output.len() < 3 {
+            return Ok(());
+        }
+        for (axis, name, dim) in [(0, ("height", "y"), 1), (1, ("width", "x"), 2)] {
+            let (i, o) = (input[dim], output[dim]);
+            if i == crate::types::DYNAMIC || i == 1 {
+                continue;
+            }
+            let (n, d, off, bor) = (scale[2 * axis], scale[2 * axis + 1], offset[axis], border[axis]);
+            let Some(num) = (i - 1).checked_mul(n).and_then(|x| x.checked_sub(off)).and_then(|x| x.checked_add(bor))
+            else {
+                return self.op_err(op, format!("the {} of the output overflows", name.0));
+            };
+            if num % d != 0 {
+                let (w, a) = name;
+                return self.op_err(
+                    op,
+                    format!(
+                        "expected (input_{w} - 1) * scale_{a}_n - offset_{a} + border_{a} to be wholly divisible \
+                         by scale_{a}_d, got (({i} - 1) * {n} - {off} + {bor}) / {d}"
+                    ),
+                );
+            }
+            let calc = num / d + 1;
+            if o != crate::types::DYNAMIC && calc != o {
+                return self.op_err(
+                    op,
+                    format!("calculated output {} did not match expected: calculated={calc}, expected={o}", name.0),
                 );
             }
         }
