@@ -264,8 +264,13 @@ impl<'a> Parser<'a> {
             let sep = p.eat(Tok::Equal)? || (p.lang2019 && p.eat(Tok::Colon)?);
             let bare = p.bare_enums.iter().find(|(n, _)| *n == name).filter(|_| sep && p.is(Tok::BareId));
             let v = if let Some((_, mnemonic)) = bare {
-                let body = format!(".{mnemonic}<{}>", p.spelling()).into_boxed_str();
+                let value = p.spelling().to_string();
+                let body = format!(".{mnemonic}<{value}>").into_boxed_str();
                 p.bump()?;
+                if tosa_enum_values(mnemonic).is_some_and(|(_, ok)| !ok.contains(&value.as_str())) {
+                    // mlir-opt reports it where the value's keyword ends.
+                    return p.err(format!("{}invalid {name} value: {value}", super::custom::CUSTOM_MARK));
+                }
                 let d = p.m.ctx.ident("tosa");
                 p.m.ctx.attr(Attribute::Dialect { dialect: d, body })
             } else if sep {
@@ -341,6 +346,9 @@ impl<'a> Parser<'a> {
         if ns == "vector" {
             self.check_vector_enum(&mut body, end)?;
         }
+        if ns == "tosa" {
+            self.check_tosa_enum(&body, end)?;
+        }
         // A typed dialect attribute (`#d.a : i32`) keeps its type in the text:
         // it is part of the attribute's identity and prints back the same.
         if self.is(Tok::Colon) {
@@ -358,6 +366,23 @@ impl<'a> Parser<'a> {
     /// spelling the verifier and the engine read (`.kind<add>`). `open` is
     /// where the body's text starts (`.kind` is already in `body` when the
     /// mnemonic was part of the token).
+    /// `#tosa.rounding_mode<V>` (and `nan_mode`, `resize_mode`): V must be
+    /// one of the enum's cases, reported at V as mlir-opt does.
+    fn check_tosa_enum(&self, body: &str, open: usize) -> PResult<()> {
+        let Some((mnemonic, rest)) = body.strip_prefix('.').and_then(|b| b.split_once('<')) else { return Ok(()) };
+        let Some((cpp, ok)) = tosa_enum_values(mnemonic) else { return Ok(()) };
+        let value = rest.strip_suffix('>').unwrap_or(rest).trim();
+        if ok.contains(&value) {
+            return Ok(());
+        }
+        let bytes = self.text.as_bytes();
+        let mut at = open + 1;
+        while bytes.get(at).is_some_and(|c| c.is_ascii_whitespace()) {
+            at += 1;
+        }
+        self.err_at(Span::new(at, at), format!("expected ::mlir::tosa::{cpp} to be one of: {}", ok.join(", ")))
+    }
+
     fn check_vector_enum(&self, body: &mut String, open: usize) -> PResult<()> {
         // `.kind<v>` (token `#vector.kind`, then `<v>`) or `<kind<v>>`.
         let (mnemonic, inner_at) = if let Some(m) = body.strip_prefix('.') {
@@ -1176,4 +1201,14 @@ pub fn canonical_int(neg: bool, v: BigInt, width: u32, sign: Signedness) -> Resu
     }
     let canon = if sign != Signedness::Unsigned && v > smax { v - (&one << width) } else { v };
     Ok(IntVal::from_big(canon))
+}
+
+/// The C++ name and the cases of tosa's enum attribute `mnemonic`.
+fn tosa_enum_values(mnemonic: &str) -> Option<(&'static str, &'static [&'static str])> {
+    Some(match mnemonic {
+        "rounding_mode" => ("RoundingMode", &["SINGLE_ROUND", "INEXACT_ROUND", "DOUBLE_ROUND"]),
+        "nan_mode" => ("NanPropagationMode", &["PROPAGATE", "IGNORE"]),
+        "resize_mode" => ("ResizeMode", &["NEAREST_NEIGHBOR", "BILINEAR"]),
+        _ => return None,
+    })
 }

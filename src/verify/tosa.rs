@@ -32,6 +32,9 @@ fn operand_slots(o: TosaOp) -> &'static [Slot] {
     }
 }
 
+/// In `tosa_ranks`, an operand or result whose rank ODS leaves open.
+const ANY_RANK: usize = usize::MAX;
+
 impl<'m> Verifier<'m> {
     /// The rules of one tosa op.
     pub(super) fn check_tosa(&self, op: OpId, o: TosaOp) -> VResult {
@@ -84,6 +87,7 @@ impl<'m> Verifier<'m> {
             AvgPool2d => self.tosa_avg_pool(op),
             MaxPool2d => self.tosa_max_pool(op),
             Resize => self.tosa_resize(op),
+            Rescale => self.tosa_rescale(op),
             _ => Ok(()),
         }
     }
@@ -505,10 +509,14 @@ impl<'m> Verifier<'m> {
     }
 
     /// ODS ranks: operand `i` of rank `ranks[i]` (0: a zero point, a
-    /// `tensor<1x..>`) and a result of rank `result`.
+    /// `tensor<1x..>`; `ANY_RANK`: unconstrained) and a result of rank
+    /// `result`.
     fn tosa_ranks(&self, op: OpId, ranks: &[usize], result: usize) -> VResult {
         for (i, &r) in ranks.iter().enumerate() {
             let Some(t) = self.opnd(op, i) else { continue };
+            if r == ANY_RANK {
+                continue;
+            }
             if r == 0 && self.tosa_shape(t).is_some_and(|s| s != [1]) {
                 let any = "unsigned integer or signless integer or floating-point values";
                 return self.op_err(
@@ -526,7 +534,7 @@ impl<'m> Verifier<'m> {
                 );
             }
         }
-        if let Some(t) = self.res(op, 0) {
+        if let Some(t) = self.res(op, 0).filter(|_| result != ANY_RANK) {
             if self.tosa_shape(t).is_some_and(|s| s.len() != result) {
                 return self.op_err(
                     op,
@@ -554,6 +562,88 @@ impl<'m> Verifier<'m> {
             (true, Some(&[n])) => Some(vec![*xs.first()?; usize::try_from(n).ok()?]),
             _ => Some(xs),
         }
+    }
+
+    /// `tosa.rescale`: mlir-opt's ODS constraints on the multiplier, shift
+    /// and zero points, then its verifier, in its order: integer input and
+    /// output, zero points of their widths, a multiplier of i32 (scale32)
+    /// or i16, and one multiplier and shift per channel (the input's last
+    /// dimension) or a single one.
+    fn tosa_rescale(&self, op: OpId) -> VResult {
+        let m = self.m;
+        let ctx = &m.ctx;
+        let width = |t: TypeId| match self.tosa_elem(t).map(|e| ctx.type_kind(e)) {
+            Some(TypeKind::Integer { width, .. }) => Some(*width),
+            _ => None,
+        };
+        let signless = |t: TypeId, ws: &[u32]| {
+            self.tosa_elem(t).is_some_and(|e| ws.iter().any(|w| ctx.type_kind(e).is_signless_int(*w)))
+        };
+        let one_d = |t: TypeId| self.tosa_shape(t).is_some_and(|s| s.len() == 1);
+        let (Some(x), Some(mult), Some(shift), Some(izp), Some(ozp), Some(out)) =
+            (self.opnd(op, 0), self.opnd(op, 1), self.opnd(op, 2), self.opnd(op, 3), self.opnd(op, 4), self.res(op, 0))
+        else {
+            return Ok(());
+        };
+        if !(one_d(mult) && signless(mult, &[16, 32])) {
+            return self.op_err(
+                op,
+                format!(
+                    "operand #1 must be 1D tensor of 16-bit signless integer or 32-bit signless integer values, but got '{}'",
+                    self.ty(mult)
+                ),
+            );
+        }
+        if !(one_d(shift) && signless(shift, &[8])) {
+            return self.op_err(
+                op,
+                format!("operand #2 must be 1D tensor of 8-bit signless integer values, but got '{}'", self.ty(shift)),
+            );
+        }
+        self.tosa_ranks(op, &[ANY_RANK, ANY_RANK, ANY_RANK, 0, 0], ANY_RANK)?;
+        for (what, t) in [("input", x), ("output", out)] {
+            if width(t).is_none() {
+                let e = self.tosa_elem(t).map_or_else(|| self.ty(t), |e| self.ty(e));
+                return self.op_err(op, format!("expect {what} to have integer element type, got '{e}'"));
+            }
+        }
+        for (what, t, z) in [("input", x, izp), ("output", out, ozp)] {
+            if width(t) != width(z) {
+                let (a, b) = (self.tosa_elem(t).map(|e| self.ty(e)), self.tosa_elem(z).map(|e| self.ty(e)));
+                return self.op_err(
+                    op,
+                    format!(
+                        "expected {what} and {what}_zp to both be integer of the same bitwidth, but got '{}' vs. '{}'",
+                        a.unwrap_or_default(),
+                        b.unwrap_or_default()
+                    ),
+                );
+            }
+        }
+        let scale32 = self.tosa_flag(op, "scale32");
+        let want = if scale32 { 32 } else { 16 };
+        if width(mult) != Some(want) {
+            let e = self.tosa_elem(mult).map(|e| self.ty(e)).unwrap_or_default();
+            return self
+                .op_err(op, format!("expect i{want} element type for multiplier for scale32={scale32}, got '{e}'"));
+        }
+        let Some(input) = self.tosa_shape(x) else { return Ok(()) };
+        let n = if self.tosa_flag(op, "per_channel") { input.last().copied().unwrap_or(1) } else { 1 };
+        if n == crate::types::DYNAMIC {
+            return Ok(());
+        }
+        for (what, t) in [("multiplier", mult), ("shift", shift)] {
+            let got = self.tosa_shape(t).and_then(|s| s.first().copied()).unwrap_or(n);
+            if got != crate::types::DYNAMIC && got != n {
+                return self.op_err(op, format!("expect shape of {{ {n} }} for {what} input, got {{ {got} }}"));
+            }
+        }
+        Ok(())
+    }
+
+    /// The boolean attribute `name` of `op` (false when absent).
+    fn tosa_flag(&self, op: OpId, name: &str) -> bool {
+        matches!(self.m.attr(op, name).map(|a| self.m.ctx.attr_kind(a)), Some(Attribute::Bool(true)))
     }
 
     /// `tosa.resize` with constant scale, offset and border: mlir-opt's
