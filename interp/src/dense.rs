@@ -95,6 +95,74 @@ impl Dense {
         &self.shape
     }
 
+    /// Element `i` as a sign-extended `i64`, when it is an integer of at
+    /// most 64 bits and not poison (`None` otherwise, or out of range).
+    #[inline]
+    pub fn i64_at(&self, i: usize) -> Option<i64> {
+        let Lane::Int(w) = self.lane else { return None };
+        if w == 0 || w > 64 || (self.has_poison() && self.poison_at(i).is_some()) {
+            return None;
+        }
+        let n = w.div_ceil(8) as usize;
+        let b = self.bytes.get(i * n..i * n + n)?;
+        let mut le = [0u8; 8];
+        le[..n].copy_from_slice(b);
+        let sh = 64 - w;
+        Some(((u64::from_le_bytes(le) << sh) as i64) >> sh)
+    }
+
+    /// The elements as sign-extended `i64`s, when they are integers of at
+    /// most 64 bits and none is poison: the bulk read of integer kernels,
+    /// which would otherwise build a `Scalar` per element.
+    pub fn to_i64s(&self) -> Option<Vec<i64>> {
+        let Lane::Int(w) = self.lane else { return None };
+        if w == 0 || w > 64 || self.has_poison() {
+            return None;
+        }
+        let sh = 64 - w;
+        let ext = |u: u64| ((u << sh) as i64) >> sh;
+        let b = &self.bytes;
+        Some(match w.div_ceil(8) as usize {
+            1 => b.iter().map(|x| ext(u64::from(*x))).collect(),
+            2 => b.chunks_exact(2).map(|c| ext(u64::from(u16::from_le_bytes([c[0], c[1]])))).collect(),
+            4 => b.chunks_exact(4).map(|c| ext(u64::from(u32::from_le_bytes([c[0], c[1], c[2], c[3]])))).collect(),
+            n => b
+                .chunks_exact(n)
+                .map(|c| {
+                    let mut le = [0u8; 8];
+                    le[..n].copy_from_slice(c);
+                    ext(u64::from_le_bytes(le))
+                })
+                .collect(),
+        })
+    }
+
+    /// A `w`-bit integer array (`w` at most 64) of `shape` from `vals`,
+    /// each wrapped to `w` bits: the bulk write matching [`Dense::to_i64s`].
+    pub fn from_i64s(shape: &[usize], w: u32, vals: &[i64]) -> Result<Dense, DenseError> {
+        if w == 0 || w > 64 {
+            return Err(DenseError::Kind);
+        }
+        let total = shape.iter().try_fold(1usize, |n, d| n.checked_mul(*d)).ok_or(DenseError::Shape)?;
+        if total != vals.len() {
+            return Err(DenseError::Shape);
+        }
+        let n = w.div_ceil(8) as usize;
+        let mask = if w == 64 { u64::MAX } else { (1u64 << w) - 1 };
+        let size = total.saturating_mul(n);
+        let mut bytes = Vec::new();
+        bytes.try_reserve_exact(size).map_err(|_| DenseError::Alloc(size))?;
+        for v in vals {
+            bytes.extend_from_slice(&((*v as u64) & mask).to_le_bytes()[..n]);
+        }
+        Ok(Dense {
+            shape: shape.into(),
+            lane: Lane::Int(w),
+            bytes: bytes.into_boxed_slice(),
+            poison: PoisonRuns::default(),
+        })
+    }
+
     /// The element lane.
     pub fn lane(&self) -> Lane {
         self.lane
@@ -942,6 +1010,24 @@ mod tests {
     }
 
     /// A `vector<2x2xf32>` is 16 bytes, little-endian lanes in row-major order.
+    #[test]
+    fn integers_travel_in_bulk_as_i64() {
+        // i4 -8 and 7, i48 and i64 extremes: sign-extended out, wrapped in.
+        for (w, vals) in
+            [(4u32, vec![-8i64, 7, -1, 0]), (48, vec![-(1 << 47), (1 << 47) - 1]), (64, vec![i64::MIN, i64::MAX])]
+        {
+            let d = Dense::from_i64s(&[vals.len()], w, &vals).unwrap();
+            assert_eq!(d.lane(), Lane::Int(w));
+            assert_eq!(d.to_i64s().unwrap(), vals);
+            assert!(vals.iter().enumerate().all(|(i, v)| d.i64_at(i) == Some(*v)));
+            let back: Vec<Scalar> = vals.iter().map(|v| Scalar::Int(Int::from_i128(w, i128::from(*v)))).collect();
+            assert_eq!(d, Dense::new(&[vals.len()], &back, Some(Lane::Int(w))).unwrap());
+        }
+        // 300 wraps to 44 in i8; a float array has no integer view.
+        assert_eq!(Dense::from_i64s(&[1], 8, &[300]).unwrap().to_i64s().unwrap(), vec![44]);
+        assert!(Dense::new(&[1], &f32s(&[1.0]), None).unwrap().to_i64s().is_none());
+    }
+
     #[test]
     fn f32_lanes_are_their_bits() {
         let d = Dense::new(&[2, 2], &f32s(&[1.0, -0.0, f32::NAN, 2.5]), None).unwrap();

@@ -22,7 +22,7 @@
 //! the compliance checker's.
 
 use super::reduce::{fmax, lowest};
-use super::{build, float_at, ignore_nan, int_at, int_scalar, invalid, operand_elem, require, result_elem};
+use super::{build, build_ints, float_at, ignore_nan, int_scalar, ints, invalid, operand_elem, require, result_elem};
 use super::{scalar_operand, signed_range, Elem};
 use crate::error::Result;
 use crate::exec::{Engine, Flow, Frame};
@@ -100,11 +100,10 @@ fn minus_zp(op: OpId, d: &Dense, acc: Acc, zp: &Scalar) -> Result<Vals> {
         (Acc::Int(w), Scalar::Int(z)) => {
             let z = z.to_i64().ok_or_else(|| invalid(op, "zero point wider than 64 bits"))?;
             let (lo, hi) = signed_range(w);
-            let mut out = Vec::with_capacity(d.len());
-            for i in 0..d.len() {
-                let v = int_at(op, d, i)?;
+            let mut out = ints(op, d)?;
+            for v in out.iter_mut() {
                 match v.checked_sub(z).filter(|c| (lo..=hi).contains(c)) {
-                    Some(c) => out.push(c),
+                    Some(c) => *v = c,
                     None => return Err(require(op, format!("subtracting the zero point overflows i{w}: {v} - {z}"))),
                 }
             }
@@ -131,7 +130,7 @@ fn decode(op: OpId, d: &Dense, as_float: bool) -> Result<Vals> {
     if as_float {
         (0..d.len()).map(|i| float_at(op, d, i)).collect::<Result<_>>().map(Vals::Float)
     } else {
-        (0..d.len()).map(|i| int_at(op, d, i)).collect::<Result<_>>().map(Vals::Int)
+        ints(op, d).map(Vals::Int)
     }
 }
 
@@ -202,28 +201,82 @@ impl Conv {
     }
 
     /// One output: `acc` folds `x[i] * w[j]` over the `(i, j)` of `terms`,
-    /// is cast to `out_t`, and bias element `b` (or the only one) is added.
-    fn output(&self, op: OpId, terms: impl Iterator<Item = (usize, usize)>, b: usize) -> Result<Scalar> {
-        match (&self.x, &self.w, &self.bias, self.acc, self.out) {
-            (Vals::Int(x), Vals::Int(w), Vals::Int(bias), Acc::Int(aw), Elem::Int(ow)) => {
+    /// is cast to `out_t`, and bias element `b` (or the only one) is added;
+    /// it goes onto `outs`.
+    fn output(&self, op: OpId, terms: impl Iterator<Item = (usize, usize)>, b: usize, outs: &mut Outs) -> Result<()> {
+        match (&self.x, &self.w, &self.bias, self.acc, self.out, outs) {
+            (Vals::Int(x), Vals::Int(w), Vals::Int(bias), Acc::Int(aw), Elem::Int(ow), Outs::Int(outs)) => {
+                let (lo, hi) = signed_range(aw);
                 let mut acc = 0i64;
                 for (i, j) in terms {
                     // apply_mul_s truncates to acc_t; apply_add_s REQUIRE()s.
-                    acc = add_s(op, aw, acc, wrap(aw, x[i].wrapping_mul(w[j])), "the accumulator")?;
+                    let t = wrap(aw, x[i].wrapping_mul(w[j]));
+                    acc = match acc.checked_add(t).filter(|c| (lo..=hi).contains(c)) {
+                        Some(c) => c,
+                        None => return Err(require(op, format!("the accumulator overflows i{aw}: {acc} + {t}"))),
+                    };
                 }
                 // out_t is acc_t for every integer convolution: the cast keeps it.
                 let bv = if bias.len() == 1 { bias[0] } else { bias[b] };
-                Ok(int_scalar(ow, add_s(op, ow, wrap(ow, acc), bv, "adding the bias")?))
+                outs.push(add_s(op, ow, wrap(ow, acc), bv, "adding the bias")?);
+                Ok(())
             }
-            (Vals::Float(x), Vals::Float(w), Vals::Float(bias), Acc::Float(k), Elem::Float(ok)) => {
+            (Vals::Float(x), Vals::Float(w), Vals::Float(bias), Acc::Float(k), Elem::Float(ok), Outs::Scalar(outs)) => {
                 let mut acc = float::from_bits(k, 0);
                 for (i, j) in terms {
                     acc = float::add(acc, float::mul(x[i], w[j], RNE), RNE);
                 }
                 let bv = if bias.len() == 1 { bias[0] } else { bias[b] };
-                Ok(Scalar::Float(float::add(to_format(op, acc, ok)?, bv, RNE)))
+                outs.push(Scalar::Float(float::add(to_format(op, acc, ok)?, bv, RNE)));
+                Ok(())
             }
             _ => Err(invalid(op, "mixed integer and float operands")),
+        }
+    }
+
+    /// Room for the outputs of a result of `shape`, checked against the
+    /// memory limit before any is computed.
+    fn outs(&self, e: &Engine, op: OpId, shape: &[usize]) -> Result<Outs> {
+        let total = shape
+            .iter()
+            .try_fold(1usize, |a, d| a.checked_mul(*d))
+            .ok_or_else(|| invalid(op, format!("the output shape {shape:?} overflows")))?;
+        Ok(match self.x {
+            Vals::Int(_) => {
+                e.mem.reserve(op, total.saturating_mul(8), "a tensor")?;
+                Outs::Int(Vec::with_capacity(total))
+            }
+            Vals::Float(_) => {
+                e.mem.reserve(op, total.saturating_mul(std::mem::size_of::<Scalar>()), "a tensor")?;
+                Outs::Scalar(Vec::with_capacity(total))
+            }
+        })
+    }
+}
+
+/// A convolution's outputs as they are computed: integers (written in
+/// bulk at the end), or float scalars.
+enum Outs {
+    /// Integer outputs.
+    Int(Vec<i64>),
+    /// Float outputs.
+    Scalar(Vec<Scalar>),
+}
+
+impl Outs {
+    /// How many outputs there is room for.
+    fn capacity(&self) -> usize {
+        match self {
+            Outs::Int(v) => v.capacity(),
+            Outs::Scalar(v) => v.capacity(),
+        }
+    }
+
+    /// Result 0 of `op`, of `shape`.
+    fn finish(self, e: &Engine, op: OpId, shape: &[usize]) -> Result<crate::value::Value> {
+        match self {
+            Outs::Int(v) => build_ints(e, op, 0, shape, &v),
+            Outs::Scalar(v) => build(e, op, 0, shape, v),
         }
     }
 }
@@ -298,7 +351,7 @@ pub(super) fn conv(e: &mut Engine, fr: &mut Frame, op: OpId, sp: usize) -> Resul
     out_shape.push(oc);
     check_bias(op, b.len(), oc)?;
     let c = Conv::new(e, fr, op, &x, &w, &b)?;
-    let mut elems = output(e, op, &out_shape)?;
+    let mut elems = c.outs(e, op, &out_shape)?;
     let ksize: usize = ws[1..=sp].iter().product();
     e.charge(op, elems.capacity().saturating_mul(ksize.saturating_mul(ic).max(1)) as u64)?;
     let (osp, ksp, isp) = (&out_shape[1..=sp], &ws[1..=sp], &xs[1..=sp]);
@@ -325,11 +378,11 @@ pub(super) fn conv(e: &mut Engine, fr: &mut Frame, op: OpId, sp: usize) -> Resul
             for ocn in 0..oc {
                 let wb = ocn * ksize * ic;
                 let terms = taps.iter().flat_map(|&(xb, kb)| (0..ic).map(move |cc| (xb + cc, wb + kb + cc)));
-                elems.push(c.output(op, terms, ocn)?);
+                c.output(op, terms, ocn, &mut elems)?;
             }
         }
     }
-    let v = build(e, op, 0, &out_shape, elems)?;
+    let v = elems.finish(e, op, &out_shape)?;
     e.assign(fr, op, v)
 }
 
@@ -368,7 +421,7 @@ pub(super) fn depthwise(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow
     let oc = ch.checked_mul(m).ok_or_else(|| invalid(op, "C * M overflows"))?;
     check_bias(op, b.len(), oc)?;
     let c = Conv::new(e, fr, op, &x, &w, &b)?;
-    let mut elems = output(e, op, &[n, oh, ow, oc])?;
+    let mut elems = c.outs(e, op, &[n, oh, ow, oc])?;
     e.charge(op, elems.capacity().saturating_mul((kh * kw).max(1)) as u64)?;
     let mut taps: Vec<(usize, usize)> = Vec::with_capacity(kh * kw);
     for nn in 0..n {
@@ -388,13 +441,13 @@ pub(super) fn depthwise(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow
                 for cc in 0..ch {
                     for mm in 0..m {
                         let terms = taps.iter().map(|&(xb, wb)| (xb + cc, wb + cc * m + mm));
-                        elems.push(c.output(op, terms, cc * m + mm)?);
+                        c.output(op, terms, cc * m + mm, &mut elems)?;
                     }
                 }
             }
         }
     }
-    let v = build(e, op, 0, &[n, oh, ow, oc], elems)?;
+    let v = elems.finish(e, op, &[n, oh, ow, oc])?;
     e.assign(fr, op, v)
 }
 
@@ -414,7 +467,7 @@ pub(super) fn transpose(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow
     let ow = transpose_out(op, "width", iw, kw, pad[2], pad[3], stride[1])?;
     check_bias(op, b.len(), oc)?;
     let c = Conv::new(e, fr, op, &x, &w, &b)?;
-    let mut elems = output(e, op, &[n, oh, ow, oc])?;
+    let mut elems = c.outs(e, op, &[n, oh, ow, oc])?;
     e.charge(op, elems.capacity().saturating_mul((kh * kw * ic).max(1)) as u64)?;
     let span = |i: usize, s: i64| (i as i64).checked_mul(s).ok_or_else(|| invalid(op, "IH * stride overflows i64"));
     let (yh, xw) = (span(ih, stride[0])?, span(iw, stride[1])?);
@@ -436,12 +489,12 @@ pub(super) fn transpose(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow
                 for ocn in 0..oc {
                     let wb = ocn * kh * kw * ic;
                     let terms = taps.iter().flat_map(|&(xb, kb)| (0..ic).map(move |cc| (xb + cc, wb + kb + cc)));
-                    elems.push(c.output(op, terms, ocn)?);
+                    c.output(op, terms, ocn, &mut elems)?;
                 }
             }
         }
     }
-    let v = build(e, op, 0, &[n, oh, ow, oc], elems)?;
+    let v = elems.finish(e, op, &[n, oh, ow, oc])?;
     e.assign(fr, op, v)
 }
 

@@ -5,8 +5,8 @@
 //! `REQUIRE` that the result fits the element type.
 
 use super::{
-    build, float_at, ignore_nan, int_at, int_scalar, invalid, operand_elem, require, result_elem, scalar_operand,
-    signed_range, Elem,
+    build, build_ints, float_at, ignore_nan, int_at, int_scalar, ints, invalid, operand_elem, require, result_elem,
+    scalar_operand, signed_range, Elem,
 };
 use crate::error::{Error, ErrorKind, Result};
 use crate::exec::{Engine, Flow, Frame};
@@ -425,11 +425,14 @@ pub(super) fn clamp(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
                 elems.push(Scalar::Float(r));
             }
         }
-        (Elem::Int(w), Scalar::Int(lo), Scalar::Int(hi)) => {
+        (Elem::Int(_), Scalar::Int(lo), Scalar::Int(hi)) => {
             let (lo, hi) = (lo.to_i64().unwrap_or(0), hi.to_i64().unwrap_or(0));
-            for i in 0..x.len() {
-                elems.push(int_scalar(w, int_at(op, &x, i)?.max(lo).min(hi)));
+            let mut out = ints(op, &x)?;
+            for v in out.iter_mut() {
+                *v = (*v).max(lo).min(hi);
             }
+            let v = build_ints(e, op, 0, x.shape(), &out)?;
+            return e.assign(fr, op, v);
         }
         _ => return Err(invalid(op, "clamp bounds of another kind than the input")),
     }

@@ -238,10 +238,38 @@ pub(crate) fn result_elem(e: &Engine, op: OpId, i: usize) -> Result<Elem> {
 }
 
 /// Reads element `i` of `d` as a signed integer (poison is reported).
+#[inline]
 pub(crate) fn int_at(op: OpId, d: &Dense, i: usize) -> Result<i64> {
+    if let Some(v) = d.i64_at(i) {
+        return Ok(v);
+    }
     match d.get(i) {
         Scalar::Int(v) => v.to_i64().ok_or_else(|| invalid(op, "integer wider than 64 bits")),
         s => Err(not_int(op, &s)),
+    }
+}
+
+/// Every element of `d` as a signed integer: the bulk read where the
+/// elements are plain integers, else element by element (which reports
+/// poison at `op`).
+pub(crate) fn ints(op: OpId, d: &Dense) -> Result<Vec<i64>> {
+    match d.to_i64s() {
+        Some(v) => Ok(v),
+        None => (0..d.len()).map(|i| int_at(op, d, i)).collect(),
+    }
+}
+
+/// Result `res` of `op` of `shape` from integers (wrapped to the result's
+/// width), written in bulk.
+pub(crate) fn build_ints(e: &Engine, op: OpId, res: usize, shape: &[usize], vals: &[i64]) -> Result<Value> {
+    match crate::operands::lane_of(e, e.elem_type(e.result_type(op, res))) {
+        Some(crate::lane::Lane::Int(w)) if w <= 64 => {
+            e.mem.reserve(op, vals.len().saturating_mul(w.div_ceil(8) as usize), "a tensor")?;
+            Dense::from_i64s(shape, w, vals)
+                .map(|d| Value::Array(Rc::new(d)))
+                .map_err(|x| crate::operands::dense_error(op, x))
+        }
+        _ => Err(invalid(op, "an integer result of at most 64 bits was expected")),
     }
 }
 

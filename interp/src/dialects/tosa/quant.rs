@@ -6,7 +6,10 @@
 //! single rounding meets it (the spec says so), so it is computed as
 //! `SINGLE_ROUND` here.
 
-use super::{build, enum_attr, int_at, int_scalar, invalid, operand_elem, require, result_elem, signed_range, Elem};
+use super::{
+    build, build_ints, enum_attr, int_at, int_scalar, ints, invalid, operand_elem, require, result_elem, signed_range,
+    Elem,
+};
 use crate::error::Result;
 use crate::exec::{Engine, Flow, Frame};
 use crate::operands::dense;
@@ -112,20 +115,20 @@ pub(super) fn rescale(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> 
     }
     let (lo, hi) = if ou { (0, (1i64 << ow) - 1) } else { signed_range(ow) };
     e.charge(op, x.len() as u64)?;
-    let mut elems = Vec::with_capacity(x.len());
-    for k in 0..x.len() {
-        let raw = int_at(op, &x, k)?;
-        let value = if iu { unsigned_of(raw, iw) } else { raw } - izp;
+    let (ms, ss) = (ints(op, &mult)?, ints(op, &shift)?);
+    let mut out = ints(op, &x)?;
+    for (k, slot) in out.iter_mut().enumerate() {
+        let value = if iu { unsigned_of(*slot, iw) } else { *slot } - izp;
         let c = if per_channel { k % channels } else { 0 };
-        let (m, s) = (int_at(op, &mult, c)?, int_at(op, &shift, c)?);
+        let (m, s) = (ms[c], ss[c]);
         let r = if scale32 { apply_scale_32(op, value, m, s, double_round)? } else { apply_scale_16(op, value, m, s)? };
         let r = i128::from(r) + i128::from(ozp);
         if r < i128::from(i32::MIN) || r > i128::from(i32::MAX) {
             return Err(require(op, format!("adding the output zero point {ozp} gives {r}, outside i32")));
         }
-        elems.push(int_scalar(ow, (r as i64).clamp(lo, hi)));
+        *slot = (r as i64).clamp(lo, hi);
     }
-    let v = build(e, op, 0, x.shape(), elems)?;
+    let v = build_ints(e, op, 0, x.shape(), &out)?;
     e.assign(fr, op, v)
 }
 
