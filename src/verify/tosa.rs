@@ -784,22 +784,26 @@ impl<'m> Verifier<'m> {
                 ),
             );
         }
-        for (i, data, what) in [(3, x, "input"), (4, w, "weight")] {
-            if let Some(z) = e(i) {
-                if z != data {
-                    return self.op_err(
-                        op,
-                        format!(
-                            "expect both {what} and its zero point are the same element type, got '{}' and '{}'",
-                            self.ty(data),
-                            self.ty(z)
-                        ),
-                    );
-                }
+        self.tosa_zero_points(op, [(3, x, "input"), (4, w, "weight")])
+    }
+
+    /// Each `(operand, data element type, name)` zero point has its
+    /// data's element type, then the value rules of `tosa_zero_point`.
+    fn tosa_zero_points(&self, op: OpId, zps: [(usize, TypeId, &str); 2]) -> VResult {
+        let e = |i: usize| self.opnd(op, i).and_then(|t| self.tosa_elem(t));
+        for (i, data, what) in zps {
+            if let Some(z) = e(i).filter(|z| *z != data) {
+                return self.op_err(
+                    op,
+                    format!(
+                        "expect both {what} and its zero point are the same element type, got '{}' and '{}'",
+                        self.ty(data),
+                        self.ty(z)
+                    ),
+                );
             }
         }
-        self.tosa_zero_point(op, 3, x, "input")?;
-        self.tosa_zero_point(op, 4, w, "weight")
+        zps.iter().try_for_each(|(i, data, what)| self.tosa_zero_point(op, *i, *data, what))
     }
 
     /// `verifyConvOpModes`: the accumulator type the input type needs.
@@ -851,15 +855,9 @@ impl<'m> Verifier<'m> {
         else {
             return Ok(());
         };
-        if pad.iter().any(|p| *p < 0) {
-            return self.op_err(op, format!("expect all padding values to be >= 0, got {}", Self::tosa_list(&pad)));
-        }
-        if stride.iter().any(|s| *s < 1) {
-            return self.op_err(op, format!("expect all stride values to be >= 1, got {}", Self::tosa_list(&stride)));
-        }
-        if dil.iter().any(|d| *d < 1) {
-            return self.op_err(op, format!("expect all dilation values to be >= 1, got {}", Self::tosa_list(&dil)));
-        }
+        self.tosa_at_least(op, "padding", &pad, 0)?;
+        self.tosa_at_least(op, "stride", &stride, 1)?;
+        self.tosa_at_least(op, "dilation", &dil, 1)?;
         let Some(out) = self.res(op, 0).and_then(|t| self.tosa_shape(t)) else { return Ok(()) };
         if pad.len() != 2 * sp || stride.len() != sp || dil.len() != sp {
             // mlir-opt's attribute constraints reject these; not checked here.
@@ -968,6 +966,14 @@ impl<'m> Verifier<'m> {
         self.tosa_bias_channels(op, out)
     }
 
+    /// Every value of attribute `what` is at least `min`, in mlir-opt's words.
+    fn tosa_at_least(&self, op: OpId, what: &str, vals: &[i64], min: i64) -> VResult {
+        if vals.iter().any(|v| *v < min) {
+            return self.op_err(op, format!("expect all {what} values to be >= {min}, got {}", Self::tosa_list(vals)));
+        }
+        Ok(())
+    }
+
     /// `verifyPoolingOp`: kernel, stride, padding (below the kernel), and
     /// the output size.
     fn tosa_pool(&self, op: OpId) -> VResult {
@@ -975,15 +981,9 @@ impl<'m> Verifier<'m> {
         else {
             return Ok(());
         };
-        if k.iter().any(|v| *v < 1) {
-            return self.op_err(op, format!("expect all kernel values to be >= 1, got {}", Self::tosa_list(&k)));
-        }
-        if s.iter().any(|v| *v < 1) {
-            return self.op_err(op, format!("expect all stride values to be >= 1, got {}", Self::tosa_list(&s)));
-        }
-        if p.iter().any(|v| *v < 0) {
-            return self.op_err(op, format!("expect all padding values to be >= 0, got {}", Self::tosa_list(&p)));
-        }
+        self.tosa_at_least(op, "kernel", &k, 1)?;
+        self.tosa_at_least(op, "stride", &s, 1)?;
+        self.tosa_at_least(op, "padding", &p, 0)?;
         if k.len() != 2 || s.len() != 2 || p.len() != 4 {
             return Ok(());
         }
@@ -1079,22 +1079,6 @@ impl<'m> Verifier<'m> {
                 return self.op_err(op, format!("accumulator type for {what}"));
             }
         }
-        let e = |i: usize| self.opnd(op, i).and_then(|t| self.tosa_elem(t));
-        for (i, data, what) in [(1, x, "input"), (2, r, "output")] {
-            if let Some(z) = e(i) {
-                if z != data {
-                    return self.op_err(
-                        op,
-                        format!(
-                            "expect both {what} and its zero point are the same element type, got '{}' and '{}'",
-                            self.ty(data),
-                            self.ty(z)
-                        ),
-                    );
-                }
-            }
-        }
-        self.tosa_zero_point(op, 1, x, "input")?;
-        self.tosa_zero_point(op, 2, r, "output")
+        self.tosa_zero_points(op, [(1, x, "input"), (2, r, "output")])
     }
 }

@@ -32,6 +32,7 @@ use crate::value::{Dense, Scalar};
 use mlir_ir::attrs::Attribute;
 use mlir_ir::ir::OpId;
 use mlir_ir::types::TypeKind;
+use std::rc::Rc;
 
 const RNE: Round = Round::NearestEven;
 
@@ -405,14 +406,28 @@ fn check_bias(op: OpId, bc: usize, oc: usize) -> Result<()> {
     Ok(())
 }
 
+/// The input, weight and bias of a 2-D convolution, with the input's and
+/// the weight's four dimensions; the bias is rank 1.
+type Operands2d = (Rc<Dense>, Rc<Dense>, Rc<Dense>, [usize; 4], [usize; 4]);
+
+/// Reads the operands of a depthwise or transpose 2-D convolution.
+fn operands_2d(e: &Engine, fr: &Frame, op: OpId) -> Result<Operands2d> {
+    let (x, w, b) = (dense(e, fr, op, 0)?, dense(e, fr, op, 1)?, dense(e, fr, op, 2)?);
+    let (Ok(xs), Ok(ws), 1) = (<[usize; 4]>::try_from(x.shape()), <[usize; 4]>::try_from(w.shape()), b.shape().len())
+    else {
+        return Err(invalid(
+            op,
+            format!("operand shapes {:?}, {:?}, {:?} do not fit the operator", x.shape(), w.shape(), b.shape()),
+        ));
+    };
+    Ok((x, w, b, xs, ws))
+}
+
 /// `tosa.depthwise_conv2d`: input `[N, IH, IW, C]`, weight `[KH, KW, C, M]`,
 /// output channel `c * M + m` from input channel `c` and multiplier `m`.
 pub(super) fn depthwise(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
-    let (x, w, b) = (dense(e, fr, op, 0)?, dense(e, fr, op, 1)?, dense(e, fr, op, 2)?);
-    let (&[n, ih, iw, ch], &[kh, kw, wc, m]) = (x.shape(), w.shape()) else {
-        return Err(invalid(op, format!("operand shapes {:?}, {:?} do not fit the operator", x.shape(), w.shape())));
-    };
-    if wc != ch || b.shape().len() != 1 {
+    let (x, w, b, [n, ih, iw, ch], [kh, kw, wc, m]) = operands_2d(e, fr, op)?;
+    if wc != ch {
         return Err(invalid(op, format!("the weight has {wc} channels, the input {ch}")));
     }
     let (pad, stride, dil) = (ints_n(e, op, "pad", 4)?, ints_n(e, op, "stride", 2)?, ints_n(e, op, "dilation", 2)?);
@@ -455,11 +470,8 @@ pub(super) fn depthwise(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow
 /// IC]`; output `(oy, ox)` gathers input `((oy - out_pad_top - ky) /
 /// stride_y, ..)` where that divides exactly.
 pub(super) fn transpose(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
-    let (x, w, b) = (dense(e, fr, op, 0)?, dense(e, fr, op, 1)?, dense(e, fr, op, 2)?);
-    let (&[n, ih, iw, ic], &[oc, kh, kw, wic]) = (x.shape(), w.shape()) else {
-        return Err(invalid(op, format!("operand shapes {:?}, {:?} do not fit the operator", x.shape(), w.shape())));
-    };
-    if wic != ic || b.shape().len() != 1 {
+    let (x, w, b, [n, ih, iw, ic], [oc, kh, kw, wic]) = operands_2d(e, fr, op)?;
+    if wic != ic {
         return Err(invalid(op, format!("the weight has {wic} input channels, the input {ic}")));
     }
     let (pad, stride) = (ints_n(e, op, "out_pad", 4)?, ints_n(e, op, "stride", 2)?);
