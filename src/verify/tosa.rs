@@ -88,6 +88,7 @@ impl<'m> Verifier<'m> {
             MaxPool2d => self.tosa_max_pool(op),
             Resize => self.tosa_resize(op),
             Rescale => self.tosa_rescale(op),
+            VariableRead | VariableWrite => self.tosa_variable_use(op, o == VariableRead),
             _ => Ok(()),
         }
     }
@@ -541,6 +542,53 @@ impl<'m> Verifier<'m> {
                     format!("result #0 must be {result}-d tosa-conformant tensor, but got '{}'", self.ty(t)),
                 );
             }
+        }
+        Ok(())
+    }
+
+    /// `tosa.variable_read` / `variable_write`: the variable is declared
+    /// by a `tosa.variable` of the enclosing symbol table, and the value
+    /// read or written has its element type and shape.
+    fn tosa_variable_use(&self, op: OpId, read: bool) -> VResult {
+        let m = self.m;
+        let Some(Attribute::String { value: name, .. }) = m.attr(op, "name").map(|a| m.ctx.attr_kind(a)) else {
+            return Ok(());
+        };
+        let var = self.lookup_symbol(op, name, &[]).filter(|v| self.kind(*v) == crate::ops::OpKind::TosaVariable);
+        let Some(var) = var else {
+            let name = String::from_utf8_lossy(name);
+            return self.op_err(op, format!("'{name}' has not been declared by 'tosa.variable'"));
+        };
+        let (
+            Some(Attribute::Type(elem)),
+            Some(Attribute::Dense { values: crate::attrs::DenseValues::Ints(dims), splat, ty }),
+        ) = (m.attr(var, "type").map(|a| m.ctx.attr_kind(a)), m.attr(var, "var_shape").map(|a| m.ctx.attr_kind(a)))
+        else {
+            return Ok(());
+        };
+        let mut dims: Vec<i64> = dims.iter().filter_map(|d| d.to_i64()).collect();
+        // A splat var_shape (`dense<3> : tensor<2xindex>`) repeats its value.
+        if let (true, Some(&[n]), Some(&d)) = (*splat, self.tosa_shape(*ty), dims.first()) {
+            dims = vec![d; usize::try_from(n).unwrap_or(0)];
+        }
+        let (label, t) = if read { ("output1", self.res(op, 0)) } else { ("input1", self.opnd(op, 0)) };
+        let Some(t) = t else { return Ok(()) };
+        let var_ty = format!("tensor<{}x{}>", Self::tosa_dims(&dims), self.ty(*elem));
+        if let Some(e) = self.tosa_elem(t).filter(|e| e != elem) {
+            return self.op_err(
+                op,
+                format!(
+                    "require same element type for '{label}' ('{}') and the input tensor ('{}')",
+                    self.ty(e),
+                    self.ty(*elem)
+                ),
+            );
+        }
+        if self.tosa_shape(t).is_some_and(|s| s != dims) {
+            return self.op_err(
+                op,
+                format!("require same shapes for '{label}' ('{}') and the input tensor ('{var_ty}')", self.ty(t)),
+            );
         }
         Ok(())
     }
