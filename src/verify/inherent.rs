@@ -238,6 +238,45 @@ fn by_name(name: &str) -> Option<&'static [Inherent]> {
         "memref.expand_shape" | "tensor.expand_shape" => RESHAPE,
         "memref.collapse_shape" | "tensor.collapse_shape" => &RESHAPE[..1],
         "memref.get_global" => &[("name", FlatSymbol, true)],
+        // tosa: the required attributes of LLVM 22's ODS (those with
+        // defaults, such as nan_mode, are optional); the engine checks
+        // their kinds when it runs.
+        "tosa.argmax"
+        | "tosa.concat"
+        | "tosa.reverse"
+        | "tosa.reduce_all"
+        | "tosa.reduce_any"
+        | "tosa.reduce_max"
+        | "tosa.reduce_min"
+        | "tosa.reduce_product"
+        | "tosa.reduce_sum" => &[("axis", Any, true)],
+        "tosa.arithmetic_right_shift" => &[("round", Any, true)],
+        "tosa.avg_pool2d" => {
+            &[("acc_type", Any, true), ("kernel", Any, true), ("pad", Any, true), ("stride", Any, true)]
+        }
+        "tosa.max_pool2d" => &[("kernel", Any, true), ("pad", Any, true), ("stride", Any, true)],
+        "tosa.clamp" => &[("max_val", Any, true), ("min_val", Any, true)],
+        "tosa.const" | "tosa.const_shape" => &[("values", Any, true)],
+        "tosa.conv2d" | "tosa.conv3d" | "tosa.depthwise_conv2d" => {
+            &[("acc_type", Any, true), ("dilation", Any, true), ("pad", Any, true), ("stride", Any, true)]
+        }
+        "tosa.transpose_conv2d" => &[("acc_type", Any, true), ("out_pad", Any, true), ("stride", Any, true)],
+        "tosa.fft2d" => &[("inverse", Any, true)],
+        "tosa.rescale" => &[
+            ("input_unsigned", Any, true),
+            ("output_unsigned", Any, true),
+            ("per_channel", Any, true),
+            ("rounding_mode", Any, true),
+            ("scale32", Any, true),
+        ],
+        "tosa.apply_scale" => &[("rounding_mode", Any, true)],
+        "tosa.resize" => &[("mode", Any, true)],
+        "tosa.transpose" => &[("perms", Any, true)],
+        "tosa.variable" => &[("sym_name", Any, true), ("type", Any, true), ("var_shape", Any, true)],
+        "tosa.variable_read" | "tosa.variable_write" => &[("name", Any, true)],
+        "tosa.custom" => {
+            &[("domain_name", Any, true), ("implementation_attrs", Any, true), ("operator_name", Any, true)]
+        }
         "memref.transpose" => &[("permutation", AffineMap, true)],
         "scf.forall" => &[
             ("staticLowerBound", DenseI64Array, true),

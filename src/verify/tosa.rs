@@ -495,11 +495,16 @@ impl<'m> Verifier<'m> {
         Ok(())
     }
 
-    /// ODS attribute constraints: each `(name, n)` of `attrs` present
-    /// holds exactly `n` integers (checked in declaration order).
+    /// ODS attribute constraints: each `(name, n)` of `attrs` present is
+    /// an `array<i64: ..>` of exactly `n` values (checked in declaration
+    /// order; an attribute of another kind fails the same way).
     fn tosa_attr_lens(&self, op: OpId, attrs: &[(&str, usize)]) -> VResult {
+        let m = self.m;
         for &(name, n) in attrs {
-            if self.ints(op, name).is_some_and(|v| v.len() != n) {
+            let Some(a) = m.attr(op, name) else { continue };
+            let fits = matches!(m.ctx.attr_kind(a), Attribute::DenseArray { elem, values: crate::attrs::DenseValues::Ints(v) }
+                if m.ctx.type_kind(*elem).is_signless_int(64) && v.len() == n);
+            if !fits {
                 return self.op_err(
                     op,
                     format!("attribute '{name}' failed to satisfy constraint: i64 dense array attribute with exactly {n} elements"),
