@@ -318,13 +318,15 @@ impl<'m> Verifier<'m> {
 
     /// `perms` is a permutation of the input's dims; the result permutes them.
     fn tosa_transpose(&self, op: OpId) -> VResult {
-        let Some(perms) = self.m.attr(op, "perms").and_then(|a| match self.m.ctx.attr_kind(a) {
-            Attribute::DenseArray { values: crate::attrs::DenseValues::Ints(v), .. } => {
-                Some(v.iter().map(|x| x.to_i64().unwrap_or(-1)).collect::<Vec<_>>())
+        let m = self.m;
+        let Some(a) = m.attr(op, "perms") else { return self.op_err(op, "requires attribute 'perms'") };
+        let perms = match m.ctx.attr_kind(a) {
+            Attribute::DenseArray { values: crate::attrs::DenseValues::Ints(v), elem }
+                if m.ctx.type_kind(*elem).is_signless_int(32) =>
+            {
+                v.iter().map(|x| x.to_i64().unwrap_or(-1)).collect::<Vec<_>>()
             }
-            _ => None,
-        }) else {
-            return self.op_err(op, "requires attribute 'perms'");
+            _ => return self.op_err(op, "attribute 'perms' failed to satisfy constraint: i32 dense array attribute"),
         };
         let Some(input) = self.opnd(op, 0).and_then(|t| self.tosa_shape(t)) else { return Ok(()) };
         if perms.len() != input.len() {

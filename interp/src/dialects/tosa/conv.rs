@@ -22,7 +22,9 @@
 //! the compliance checker's.
 
 use super::reduce::{fmax, lowest};
-use super::{build, build_ints, float_at, ignore_nan, int_scalar, ints, invalid, operand_elem, require, result_elem};
+use super::{
+    array_attr, build, build_ints, float_at, ignore_nan, int_scalar, ints, invalid, operand_elem, require, result_elem,
+};
 use super::{scalar_operand, signed_range, Elem};
 use crate::error::Result;
 use crate::exec::{Engine, Flow, Frame};
@@ -309,7 +311,7 @@ fn conv_out(op: OpId, axis: &str, i: usize, k: usize, pa: i64, pb: i64, s: i64, 
 
 /// The integers of attribute `name`, which must have `n` of them.
 fn ints_n(e: &Engine, op: OpId, name: &str, n: usize) -> Result<Vec<i64>> {
-    let v = e.i64s(op, name)?;
+    let v = array_attr(e, op, name)?;
     if v.len() != n {
         return Err(invalid(op, format!("'{name}' must hold {n} values, it holds {}", v.len())));
     }

@@ -1,7 +1,7 @@
 //! tosa's data layout operators: each output element is one input element
 //! (or the pad value), so they move encoded elements without decoding them.
 
-use super::{build, int_at, int_attr, invalid, require, scalar_operand, shape_operand};
+use super::{array_attr, build, int_at, int_attr, invalid, require, scalar_operand, shape_operand};
 use crate::dense::{positions, row_major_strides};
 use crate::error::{Error, Result};
 use crate::exec::{Engine, Flow, Frame};
@@ -54,8 +54,7 @@ pub(super) fn reshape(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> 
 /// `tosa.transpose %x {perms}`: output dim `d` is input dim `perms[d]`.
 pub(super) fn transpose(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let x = dense(e, fr, op, 0)?;
-    let perms: Vec<usize> = e
-        .i64s(op, "perms")?
+    let perms: Vec<usize> = array_attr(e, op, "perms")?
         .into_iter()
         .map(|p| usize::try_from(p).map_err(|_| invalid(op, "negative perm")))
         .collect::<Result<_>>()?;

@@ -326,6 +326,18 @@ pub(crate) fn build(e: &Engine, op: OpId, res: usize, shape: &[usize], elems: Ve
     Dense::new(shape, &elems, lane).map(|d| Value::Array(Rc::new(d))).map_err(|x| crate::operands::dense_error(op, x))
 }
 
+/// The integers of dense-array attribute `name` (`array<i64: ..>` or
+/// `array<i32: ..>`); any other kind, or none, is an invalid operator
+/// (the verifier checks the ones ODS constrains).
+pub(crate) fn array_attr(e: &Engine, op: OpId, name: &str) -> Result<Vec<i64>> {
+    match e.m.attr(op, name).map(|a| e.m.ctx.attr_kind(a)) {
+        Some(Attribute::DenseArray { values: mlir_ir::attrs::DenseValues::Ints(v), .. }) => {
+            v.iter().map(|x| x.to_i64().ok_or_else(|| invalid(op, format!("'{name}' does not fit i64")))).collect()
+        }
+        _ => Err(invalid(op, format!("'{name}' must be a dense integer array"))),
+    }
+}
+
 /// An integer attribute (`axis = 1 : i32`).
 pub(crate) fn int_attr(e: &Engine, op: OpId, name: &str) -> Result<i64> {
     match e.m.attr(op, name).map(|a| e.m.ctx.attr_kind(a)) {
