@@ -333,7 +333,7 @@ impl Gen {
     /// One operator; false when the chosen one did not fit (nothing emitted
     /// but perhaps leaves and constants, which are harmless).
     fn step(&mut self) -> bool {
-        match self.rng.below(30) {
+        match self.rng.below(32) {
             0..=1 => self.add_sub(),
             2 => self.mul(),
             3 => self.intdiv(),
@@ -358,7 +358,9 @@ impl Gen {
             25..=26 => self.conv(),
             27 => self.depthwise(),
             28 => self.avg_pool(),
-            _ => self.max_pool(),
+            29 => self.max_pool(),
+            30 => self.misc(),
+            _ => self.gather(),
         }
     }
 
@@ -705,6 +707,64 @@ impl Gen {
             t.ty()
         );
         self.emit(&text, t);
+        true
+    }
+
+    /// clz, floor, ceil, reduce_all/any and identity.
+    fn misc(&mut self) -> bool {
+        match self.rng.below(4) {
+            0 => {
+                let a = self.operand(&[I32], |_| true);
+                let t = T { lo: 0, hi: 32, ..a.clone() };
+                self.emit(&format!("tosa.clz {} : ({}) -> {}", a.name, a.ty(), a.ty()), t);
+            }
+            1 => {
+                let a = self.operand(&[F32, F16, BF16], |_| true);
+                let one = 1i128 << a.frac;
+                let ceil = self.chance(50);
+                // ceil of a value in (-1, 0) is -0.0, which may not show.
+                if ceil && a.lo < 0 && a.hi > -one {
+                    return false;
+                }
+                let round = |k: i128| if ceil { (k + one - 1) >> a.frac << a.frac } else { k >> a.frac << a.frac };
+                let (lo, hi) = (round(a.lo), round(a.hi));
+                if !fits(a.et, lo, hi) {
+                    return false;
+                }
+                let op = if ceil { "ceil" } else { "floor" };
+                let t = T { lo, hi, ..a.clone() };
+                self.emit(&format!("tosa.{op} {} : ({}) -> {}", a.name, a.ty(), a.ty()), t);
+            }
+            2 => {
+                let a = self.operand(&[I1], |_| true);
+                let axis = self.rng.below(a.shape.len() as u64) as usize;
+                let mut shape = a.shape.clone();
+                shape[axis] = 1;
+                let op = if self.chance(50) { "reduce_all" } else { "reduce_any" };
+                let t = T { shape, ..a.clone() };
+                self.emit(&format!("tosa.{op} {} {{axis = {axis} : i32}} : ({}) -> {}", a.name, a.ty(), t.ty()), t);
+            }
+            _ => {
+                let a = self.any(1);
+                self.emit(&format!("tosa.identity {} : ({}) -> {}", a.name, a.ty(), a.ty()), a.clone());
+            }
+        }
+        true
+    }
+
+    fn gather(&mut self) -> bool {
+        let v = self.operand(&[I8, I16, I32, F32, F16, BF16], |t| t.shape.len() == 3);
+        if v.shape.len() != 3 {
+            return false;
+        }
+        let (n, k, c) = (v.shape[0], v.shape[1], v.shape[2]);
+        let w = 1 + self.rng.below(4) as i64;
+        let ix = self.leaf(&[n, w], I32, 0, k as i128 - 1, 0);
+        if ix.lo < 0 || ix.hi >= k as i128 {
+            return false;
+        }
+        let t = T { shape: vec![n, w, c], ..v.clone() };
+        self.emit(&format!("tosa.gather {}, {} : ({}, {}) -> {}", v.name, ix.name, v.ty(), ix.ty(), t.ty()), t);
         true
     }
 
@@ -1247,6 +1307,29 @@ mod tests {
         assert_eq!(generate(&o, 0), generate(&o, 0));
         assert_ne!(generate(&o, 0), generate(&Options { seed: 12, ..o }, 0));
         assert_ne!(generate(&o, 0), generate(&o, 1));
+    }
+
+    #[test]
+    fn a_require_failure_is_seen_as_undefined() {
+        let text = "func.func @main() -> tensor<1xi32> {
+  %a = \"tosa.const\"() <{values = dense<1> : tensor<1xi32>}> : () -> tensor<1xi32>
+  %z = \"tosa.const\"() <{values = dense<0> : tensor<1xi32>}> : () -> tensor<1xi32>
+  %d = tosa.intdiv %a, %z : (tensor<1xi32>, tensor<1xi32>) -> tensor<1xi32>
+  return %d : tensor<1xi32>
+}
+";
+        let why = undefined(text).expect("runs").expect("undefined");
+        assert!(why.contains("REQUIRE"), "{why}");
+        assert!(undefined(&text.replace("dense<0>", "dense<3>")).expect("runs").is_none());
+    }
+
+    #[test]
+    fn generated_programs_are_defined() {
+        for seed in 0..5 {
+            let o = Options { seed, kind: Kind::Tosa, size: 15 };
+            let text = program(&o).expect("a program");
+            assert!(undefined(&text).expect("runs").is_none());
+        }
     }
 
     #[test]
