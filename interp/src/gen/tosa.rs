@@ -34,6 +34,9 @@ enum Et {
     I8,
     I16,
     I32,
+    /// Only as the accumulator of i16 convolutions and matmul, and what
+    /// rescale reads from them (the spec has no other i48 operator).
+    I48,
     F16,
     BF16,
     F32,
@@ -48,6 +51,7 @@ impl Et {
             I8 => "i8",
             I16 => "i16",
             I32 => "i32",
+            I48 => "i48",
             F16 => "f16",
             BF16 => "bf16",
             F32 => "f32",
@@ -65,6 +69,7 @@ impl Et {
             I8 => 8,
             I16 | F16 | BF16 => 16,
             I32 | F32 => 32,
+            I48 => 48,
         }
     }
 
@@ -74,7 +79,7 @@ impl Et {
         let p = |bits: u32| (-(1i128 << bits), 1i128 << bits);
         match self {
             I1 => (0, 1),
-            I8 | I16 | I32 => (-(1i128 << (self.bits() - 1)), (1i128 << (self.bits() - 1)) - 1),
+            I8 | I16 | I32 | I48 => (-(1i128 << (self.bits() - 1)), (1i128 << (self.bits() - 1)) - 1),
             F16 => p(11),
             BF16 => p(8),
             F32 => p(24),
@@ -152,10 +157,25 @@ struct Gen {
     params: Vec<(T, String)>,
     /// Names some operator reads: the others are the graph's outputs.
     used: std::collections::HashSet<String>,
+    /// Names that depend on an argument of `@f`, which no folder can see
+    /// through.
+    varying: std::collections::HashSet<String>,
     next: usize,
 }
 
 impl Gen {
+    fn new(seed: u64) -> Gen {
+        Gen {
+            rng: SplitMix(seed),
+            body: String::new(),
+            pool: Vec::new(),
+            params: Vec::new(),
+            used: Default::default(),
+            varying: Default::default(),
+            next: 0,
+        }
+    }
+
     fn chance(&mut self, percent: u64) -> bool {
         self.rng.below(100) < percent
     }
@@ -182,12 +202,17 @@ impl Gen {
 
     /// Emits `text` as a new value and adds it to the pool.
     fn emit(&mut self, text: &str, mut t: T) -> T {
+        let mut varying = false;
         for w in text.split(|c: char| !(c.is_alphanumeric() || c == '%' || c == '_')) {
             if w.starts_with('%') {
+                varying |= self.varying.contains(w);
                 self.used.insert(w.to_string());
             }
         }
         t.name = self.fresh();
+        if varying {
+            self.varying.insert(t.name.clone());
+        }
         self.line(&format!("{} = {text}", t.name));
         self.pool.push(t.clone());
         t
@@ -225,6 +250,7 @@ impl Gen {
                 (-(1 << 20), 1 << 20, 0),
                 (-(1 << 31), (1 << 31) - 1, 0),
             ]),
+            I48 => (-1000, 1000, 0),
             F16 | BF16 | F32 => {
                 let frac = if self.chance(70) { 0 } else { 1 };
                 (-12 << frac, 12 << frac, frac)
@@ -236,7 +262,7 @@ impl Gen {
     fn literal(et: Et, k: i128, frac: u32) -> String {
         match et {
             I1 => (k != 0).to_string(),
-            I8 | I16 | I32 => k.to_string(),
+            I8 | I16 | I32 | I48 => k.to_string(),
             F16 | BF16 | F32 => format!("{:?}", k as f64 / (1u64 << frac) as f64),
         }
     }
@@ -255,6 +281,7 @@ impl Gen {
         let mut t = T { name: String::new(), shape: shape.to_vec(), et, lo, hi, frac };
         if self.params.len() < MAX_PARAMS && self.chance(60) {
             t.name = format!("%a{}", self.params.len());
+            self.varying.insert(t.name.clone());
             self.params.push((t.clone(), lit));
             self.pool.push(t.clone());
             t
@@ -389,8 +416,16 @@ impl Gen {
     }
 
     fn mul(&mut self) -> bool {
-        let a = self.operand(&[I32, F32, F16, BF16], |_| true);
+        let a = self.operand(&[I8, I16, I32, F32, F16, BF16], |_| true);
+        // i8 and i16 multiply into i32, with no shift.
+        let out = if matches!(a.et, I8 | I16) { I32 } else { a.et };
         let b = self.partner(&a, None);
+        // LLVM 22 folds such a mul of two splat constants at the inputs'
+        // width (fixtures/found/tosa_mul_fold_narrow_splat.mlir): keep an
+        // argument of `@f` under one side so that the known bug stays out.
+        if out != a.et && !self.varying.contains(&a.name) && !self.varying.contains(&b.name) {
+            return false;
+        }
         let (mut lo, mut hi) = mul_range((a.lo, a.hi), (b.lo, b.hi));
         let shift = if a.et == I32 && self.chance(50) { self.between(1, 31) } else { 0 };
         if shift > 0 {
@@ -398,7 +433,7 @@ impl Gen {
             (lo, hi) = ((lo + r) >> shift, (hi + r) >> shift);
         }
         let frac = a.frac + b.frac;
-        if !fits(a.et, lo, hi) || frac > MAX_FRAC {
+        if !fits(out, lo, hi) || frac > MAX_FRAC {
             return false;
         }
         // A zero times a negative number is -0.0, whose sign the spec's
@@ -409,7 +444,7 @@ impl Gen {
         }
         let s = self.scalar(I8, shift, 0);
         let shape = broadcast(&a.shape, &b.shape);
-        let t = T { name: String::new(), shape, et: a.et, lo, hi, frac };
+        let t = T { name: String::new(), shape, et: out, lo, hi, frac };
         let text =
             format!("tosa.mul {}, {}, {s} : ({}, {}, tensor<1xi8>) -> {}", a.name, b.name, a.ty(), b.ty(), t.ty());
         self.emit(&text, t);
@@ -599,6 +634,7 @@ impl Gen {
             I8 | I16 | I32 => self.pick_of(&[I1, I8, I16, I32, F32, F16, BF16]),
             F32 => self.pick_of(&[I8, I16, I32, F16, BF16]),
             F16 | BF16 => self.pick_of(&[I8, I16, I32, F32]),
+            I48 => return false,
         };
         if to == a.et {
             return false;
@@ -627,11 +663,12 @@ impl Gen {
     }
 
     fn rescale(&mut self) -> bool {
-        let a = self.operand(&[I8, I16, I32], |_| true);
+        let a = self.operand(&[I8, I16, I32, I48], |_| true);
         let to = self.pick_of(&[I8, I16, I32]);
         let w = a.et.bits();
-        let in_u = a.et != I32 && to != I32 && self.chance(25);
-        let out_u = !in_u && to != I32 && a.et != I32 && self.chance(25);
+        let wide = matches!(a.et, I32 | I48);
+        let in_u = !wide && to != I32 && self.chance(25);
+        let out_u = !in_u && to != I32 && !wide && self.chance(25);
         let iz = if a.et == I8 && self.chance(50) { self.between(-128, 127) } else { 0 };
         let oz = if to == I8 && self.chance(50) { self.between(-128, 127) } else { 0 };
         // The value read, as the spec extends it, minus the zero point.
@@ -646,7 +683,7 @@ impl Gen {
         let (vlo, vhi) = (xlo - izx, xhi - izx);
         // apply_scale_32 requires -2^(shift-1) <= value < 2^(shift-1).
         let need = (2..=62).find(|s| -(1i128 << (s - 1)) <= vlo && vhi < 1i128 << (s - 1)).unwrap_or(62);
-        let scale32 = self.chance(75);
+        let scale32 = a.et != I48 && self.chance(75);
         let double = scale32 && self.chance(40);
         let per_channel = self.chance(30);
         let c = if per_channel { *a.shape.last().unwrap_or(&1) } else { 1 };
@@ -977,6 +1014,7 @@ impl Gen {
     fn acc_out(&mut self, et: Et) -> (Et, Et) {
         match et {
             I8 => (I32, I32),
+            I16 => (I48, I48),
             F16 => (self.pick_of(&[F16, F32]), F16),
             BF16 => (F32, BF16),
             _ => (F32, F32),
@@ -984,7 +1022,7 @@ impl Gen {
     }
 
     fn matmul(&mut self) -> bool {
-        let a = self.operand(&[I8, F32, F16, BF16], |t| t.shape.len() == 3);
+        let a = self.operand(&[I8, I16, F32, F16, BF16], |t| t.shape.len() == 3);
         if a.shape.len() != 3 {
             return false;
         }
@@ -993,6 +1031,7 @@ impl Gen {
         let b = self.data(&[n, c, w], a.et);
         let out = match a.et {
             I8 => I32,
+            I16 => I48,
             F16 => self.pick_of(&[F16, F32]),
             BF16 => F32,
             _ => F32,
@@ -1053,7 +1092,7 @@ impl Gen {
 
     /// conv2d, or depthwise_conv2d when `depthwise`.
     fn conv_like(&mut self, depthwise: bool) -> bool {
-        let Some(x) = self.image(&[I8, F32, F16, BF16]) else { return false };
+        let Some(x) = self.image(&[I8, I16, F32, F16, BF16]) else { return false };
         let (Some(y), Some(xw)) = (self.window(x.shape[1], false), self.window(x.shape[2], false)) else {
             return false;
         };
@@ -1064,13 +1103,17 @@ impl Gen {
         if out_shape.iter().product::<i64>() > MAX_ELEMS || wshape.iter().product::<i64>() > MAX_ELEMS {
             return false;
         }
-        let w = if x.et == I8 { self.leaf(&wshape, I8, -8, 8, 0) } else { self.data(&wshape, x.et) };
+        let w = if matches!(x.et, I8 | I16) { self.leaf(&wshape, I8, -8, 8, 0) } else { self.data(&wshape, x.et) };
         let (acc, out) = self.acc_out(x.et);
         let frac = x.frac + w.frac;
         let bias_n = if self.chance(30) { 1 } else { oc };
-        let b = if out == I32 { self.leaf(&[bias_n], I32, -100, 100, 0) } else { self.leaf(&[bias_n], out, -8, 8, 0) };
+        let b = if matches!(out, I32 | I48) {
+            self.leaf(&[bias_n], out, -100, 100, 0)
+        } else {
+            self.leaf(&[bias_n], out, -8, 8, 0)
+        };
         let (xz, xzv) = self.zero_point(x.et);
-        let (wz, wzv) = self.zero_point(x.et);
+        let (wz, wzv) = self.zero_point(w.et);
         let (tlo, thi) = mul_range((x.lo - xzv, x.hi - xzv), (w.lo - wzv, w.hi - wzv));
         let taps = (y.0 * xw.0 * if depthwise { 1 } else { ic }) as i128;
         let (blo, bhi) = (b.lo << frac, b.hi << frac);
@@ -1079,10 +1122,10 @@ impl Gen {
             return false;
         }
         let t = T { name: String::new(), shape: out_shape, et: out, lo, hi, frac };
-        let z = tensor(&[1], x.et);
+        let (z, zw) = (tensor(&[1], x.et), tensor(&[1], w.et));
         let text = format!(
             "tosa.{} {}, {}, {}, {xz}, {wz} {{acc_type = {}, dilation = array<i64: {}, {}>, pad = array<i64: {}, {}, {}, {}>, \
-             stride = array<i64: {}, {}>}} : ({}, {}, {}, {z}, {z}) -> {}",
+             stride = array<i64: {}, {}>}} : ({}, {}, {}, {z}, {zw}) -> {}",
             if depthwise { "depthwise_conv2d" } else { "conv2d" },
             x.name,
             w.name,
@@ -1191,14 +1234,7 @@ fn broadcast(a: &[i64], b: &[i64]) -> Vec<i64> {
 /// The program for `o`, attempt `attempt` (0 is the seed itself; each
 /// retry after undefined behaviour derives a new stream from it).
 pub(super) fn generate(o: &Options, attempt: u64) -> String {
-    let mut g = Gen {
-        rng: SplitMix(o.seed ^ 0x746F_7361_2D67_656E ^ attempt.wrapping_mul(0x9E37_79B9_7F4A_7C15)),
-        body: String::new(),
-        pool: Vec::new(),
-        params: Vec::new(),
-        used: Default::default(),
-        next: 0,
-    };
+    let mut g = Gen::new(o.seed ^ 0x746F_7361_2D67_656E ^ attempt.wrapping_mul(0x9E37_79B9_7F4A_7C15));
     let mut made = 0;
     let mut tries = 0;
     while made < o.size.max(1) && tries < 20 * o.size.max(1) {
@@ -1334,14 +1370,7 @@ mod tests {
 
     #[test]
     fn windows_divide_exactly() {
-        let mut g = Gen {
-            rng: SplitMix(3),
-            body: String::new(),
-            pool: Vec::new(),
-            params: Vec::new(),
-            used: Default::default(),
-            next: 0,
-        };
+        let mut g = Gen::new(3);
         for size in 1..6 {
             for _ in 0..50 {
                 if let Some((k, s, d, b, a, out)) = g.window(size, false) {
