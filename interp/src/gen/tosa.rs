@@ -271,7 +271,12 @@ impl Gen {
     /// an argument of `@f` while there are few, else a constant in `@f`.
     fn leaf(&mut self, shape: &[i64], et: Et, lo: i128, hi: i128, frac: u32) -> T {
         let n = shape.iter().product::<i64>() as usize;
-        let ks: Vec<i128> = (0..n).map(|_| self.between(lo, hi)).collect();
+        // Splats now and then: the tosa folders act on them.
+        let ks: Vec<i128> = if self.chance(20) {
+            vec![self.between(lo, hi); n]
+        } else {
+            (0..n).map(|_| self.between(lo, hi)).collect()
+        };
         let elems: Vec<String> = ks.iter().map(|k| Self::literal(et, *k, frac)).collect();
         let dims: Vec<usize> = shape.iter().map(|d| *d as usize).collect();
         let mut lit = String::from("dense<");
