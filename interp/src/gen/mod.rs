@@ -22,6 +22,8 @@
 use crate::args::SplitMix;
 use std::fmt::Write as _;
 
+mod tosa;
+
 /// What a generated program exercises.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Kind {
@@ -55,6 +57,9 @@ pub enum Kind {
     /// roundeven, trunc, sqrt, copysign; absi, ctlz, cttz, ctpop) on floats
     /// and integers: what math-expand-ops rewrites.
     Math,
+    /// Graphs of TOSA 1.0 operators on tensors, free of the spec's REQUIRE
+    /// failures, for checking tosa lowerings (`gen/tosa.rs`).
+    Tosa,
 }
 
 /// The generator's options.
@@ -99,6 +104,8 @@ impl Features {
                 Features { float: true, cf: true, scf: true, affine: true, memref: true, vector: true, ..none }
             }
             Kind::Math => Features { float: true, math: true, ..none },
+            // The tosa kind has a generator of its own; `generate` hands it over first.
+            Kind::Tosa => none,
         }
     }
 }
@@ -960,6 +967,9 @@ impl Gen {
 
 /// A program for `o` as generated, before its flags are checked.
 pub fn generate(o: &Options) -> String {
+    if o.kind == Kind::Tosa {
+        return tosa::generate(o, 0);
+    }
     let feat = Features::of(o.kind);
     let mut g = Gen {
         rng: SplitMix(o.seed ^ 0x6D6C_6972_2D67_656E),
@@ -1053,6 +1063,9 @@ pub struct GenError(pub String);
 /// The program for `o`, its flags checked by running `@main`: each flag
 /// that makes poison the run observes is removed, until the run is clean.
 pub fn program(o: &Options) -> Result<String, GenError> {
+    if o.kind == Kind::Tosa {
+        return tosa::program(o);
+    }
     let mut text = generate(o);
     for _ in 0..256 {
         match first_poison(&text)? {
