@@ -1009,7 +1009,8 @@ mod tests {
         xs.iter().map(|x| Scalar::Float(Float { kind: FloatKind::F32, bits: u128::from(x.to_bits()) })).collect()
     }
 
-    /// A `vector<2x2xf32>` is 16 bytes, little-endian lanes in row-major order.
+    /// Integer lanes up to 64 bits read out and write back as `i64`s, as
+    /// the per-element `Scalar` path encodes them.
     #[test]
     fn integers_travel_in_bulk_as_i64() {
         // i4 -8 and 7, i48 and i64 extremes: sign-extended out, wrapped in.
@@ -1028,6 +1029,7 @@ mod tests {
         assert!(Dense::new(&[1], &f32s(&[1.0]), None).unwrap().to_i64s().is_none());
     }
 
+    /// A `vector<2x2xf32>` is 16 bytes, little-endian lanes in row-major order.
     #[test]
     fn f32_lanes_are_their_bits() {
         let d = Dense::new(&[2, 2], &f32s(&[1.0, -0.0, f32::NAN, 2.5]), None).unwrap();
