@@ -32,9 +32,11 @@ const MODULE: &str = "module {
 }
 ";
 
-/// A directory with the module as t.mlir and a link `mlir-runner` to us.
-fn setup() -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("mlir-interp-runner-{}", std::process::id()));
+/// A directory of `test`'s own with the module as `t.mlir` and a link
+/// `mlir-runner` to us (tests run in parallel threads of one process: a
+/// shared one had one test rewrite `t.mlir` while another read it).
+fn setup(test: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("mlir-interp-runner-{}-{test}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("t.mlir"), MODULE).unwrap();
     let link = dir.join("mlir-runner");
@@ -58,7 +60,7 @@ fn behaves_like_mlir_runner() {
     if !toolchain() {
         return;
     }
-    let dir = setup();
+    let dir = setup("behaves_like_mlir_runner");
     let ours = dir.join("mlir-runner");
     let cases: &[&[&str]] = &[
         &["t.mlir", "-e", "main", "-entry-point-result=i32"],
@@ -97,7 +99,7 @@ fn refuses_what_mlir_runner_refuses() {
     if !toolchain() {
         return;
     }
-    let dir = setup();
+    let dir = setup("refuses_what_mlir_runner_refuses");
     let ours = dir.join("mlir-runner");
     let files: &[(&str, &str)] = &[
         ("arith.mlir", "module {\n  llvm.func @main() {\n    %0 = llvm.mlir.constant(1 : i32) : i32\n    %1 = arith.addi %0, %0 : i32\n    %2 = vector.broadcast %1 : i32 to vector<2xi32>\n    llvm.return\n  }\n}\n"),
@@ -139,7 +141,7 @@ fn refuses_what_mlir_runner_refuses() {
 /// func dialect, unlowered).
 #[test]
 fn runner_subcommand() {
-    let dir = setup();
+    let dir = setup("runner_subcommand");
     let exe = env!("CARGO_BIN_EXE_mlir-interp");
     let mut child = Command::new(exe)
         .current_dir(&dir)
