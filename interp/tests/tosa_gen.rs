@@ -4,10 +4,16 @@
 //! spec grants floats and the lowering bugs already known (see
 //! `interp/src/gen/tosa.rs`), so a failure here is something new: reduce it
 //! and check it against ARM's reference model before blaming either side.
-//! Skipped without mlir-22-tools, except under CI.
+//! A third check runs the graphs through ARM's reference model (PyPI
+//! tosa-tools in `TOSA_VENV`, default `.tosa-venv`, as `.ci/run` installs
+//! it), the specification's executable, and requires the same bytes.
+//! Skipped without mlir-22-tools or tosa-tools, except under CI.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Command;
+
+#[path = "common/npy.rs"]
+mod npy;
 
 const MLIR_OPT: &str = "/usr/lib/llvm-22/bin/mlir-opt";
 
@@ -97,6 +103,125 @@ fn the_tosa_lowering_keeps_generated_graphs_meaning() {
                 String::from_utf8_lossy(&out.stdout),
                 String::from_utf8_lossy(&out.stderr)
             ));
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Seeds the reference-model check covers (about 0.6 s each: the model
+/// and its serializer start once per graph).
+const REF_SEEDS: std::ops::Range<u64> = 0..60;
+
+/// The venv holding tosa-tools, when there is one.
+fn reference_model() -> Option<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let venv = std::env::var_os("TOSA_VENV").map_or_else(|| root.join(".tosa-venv"), PathBuf::from);
+    let there = venv.join("bin/tosa_reference_model").exists();
+    assert!(there || std::env::var("CI").as_deref() != Ok("true"), "CI needs tosa-tools in {}", venv.display());
+    if !there {
+        eprintln!("skipped: no tosa-tools in {}", venv.display());
+    }
+    there.then_some(venv)
+}
+
+/// The flatbuffer schema tosa-tools ships (its place varies by release).
+fn schema(dir: &Path) -> Option<PathBuf> {
+    for e in std::fs::read_dir(dir).ok()?.flatten() {
+        let p = e.path();
+        if p.file_name().is_some_and(|n| n == "tosa.fbs") {
+            return Some(p);
+        }
+        if p.is_dir() && !p.is_symlink() {
+            if let Some(found) = schema(&p) {
+                return Some(found);
+            }
+        }
+    }
+    None
+}
+
+/// Runs `cmd`, returning its stderr as the error when it fails.
+fn checked(cmd: &mut Command, what: &str) -> Result<(), String> {
+    let out = cmd.output().map_err(|e| format!("{what}: {e}"))?;
+    if out.status.success() {
+        Ok(())
+    } else {
+        Err(format!(
+            "{what} exits {:?}:\n{}{}",
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        ))
+    }
+}
+
+/// One seed through the reference model and through us: `@f` inlined into
+/// `@main` (the serializer takes one function of tosa ops), no other
+/// rewriting (an empty inliner pipeline, so nothing is folded first).
+fn against_reference(venv: &Path, fbs: &Path, dir: &Path, seed: u64) -> Result<(), String> {
+    let gen = generate(dir, seed);
+    let text = std::fs::read_to_string(&gen).map_err(|e| e.to_string())?;
+    let private = dir.join(format!("seed-{seed}-private.mlir"));
+    std::fs::write(&private, text.replace("func.func @f(", "func.func private @f(")).map_err(|e| e.to_string())?;
+    let flat = dir.join(format!("seed-{seed}-flat.mlir"));
+    checked(
+        Command::new(MLIR_OPT).arg(&private).arg("--inline=default-pipeline=").arg("--symbol-dce").arg("-o").arg(&flat),
+        "mlir-opt --inline",
+    )?;
+    let ours = dir.join(format!("seed-{seed}-ours"));
+    checked(mlir_interp().arg("run").arg(&flat).arg("--out").arg(&ours), "mlir-interp run --out")?;
+    let results = (0..).take_while(|n| ours.join(format!("result{n}.npy")).exists()).count();
+    if results == 0 {
+        return Err("run --out wrote no results".into());
+    }
+    let theirs = dir.join(format!("seed-{seed}-ref"));
+    std::fs::create_dir_all(&theirs).map_err(|e| e.to_string())?;
+    checked(
+        Command::new(venv.join("bin/tosa-opt"))
+            .arg(&flat)
+            .arg("--tosa-serialize=tosa-flatbuffer-filename=graph.tosa")
+            .current_dir(&theirs),
+        "tosa-opt --tosa-serialize",
+    )?;
+    // The serializer names a graph's results TosaOutput_N, in order.
+    let list =
+        |f: &dyn Fn(usize) -> String| (0..results).map(|n| format!("\"{}\"", f(n))).collect::<Vec<_>>().join(", ");
+    let desc = format!(
+        "{{\"tosa_file\": \"graph.tosa\", \"ifm_name\": [], \"ifm_file\": [], \"ofm_name\": [{}], \"ofm_file\": [{}], \"expected_failure\": false}}",
+        list(&|n| format!("TosaOutput_{n}")),
+        list(&|n| format!("result_{n}.npy"))
+    );
+    std::fs::write(theirs.join("desc.json"), desc).map_err(|e| e.to_string())?;
+    checked(
+        Command::new(venv.join("bin/tosa_reference_model"))
+            .arg("--test_desc")
+            .arg("desc.json")
+            .arg("--operator_fbs")
+            .arg(fbs)
+            .current_dir(&theirs),
+        "tosa_reference_model",
+    )?;
+    for n in 0..results {
+        let a = npy::read_npy(&ours.join(format!("result{n}.npy")));
+        let b = npy::read_npy(&theirs.join(format!("result_{n}.npy")));
+        npy::compare(&a, &b).map_err(|m| format!("result {n}: {m}"))?;
+    }
+    Ok(())
+}
+
+#[test]
+fn generated_graphs_match_the_reference_model() {
+    if !toolchain() {
+        return;
+    }
+    let Some(venv) = reference_model() else { return };
+    let fbs = schema(&venv).expect("tosa-tools without tosa.fbs");
+    let dir = scratch("reference");
+    let mut failures = Vec::new();
+    for seed in REF_SEEDS {
+        if let Err(m) = against_reference(&venv, &fbs, &dir, seed) {
+            failures.push(format!("seed {seed} (mlir-interp gen --kind tosa --size {SIZE} --seed {seed}): {m}"));
         }
     }
     let _ = std::fs::remove_dir_all(&dir);
