@@ -17,7 +17,8 @@
 //! max/min of zeros of both signs may pick either). Known LLVM 22
 //! bugs are kept out too: no infinities or NaN ever exist (so max-pool and
 //! reductions never meet their finite seed, llvm#222140) and there is no
-//! resize (llvm#193821).
+//! resize (llvm#193821), and no i16 transpose_conv2d whose kernel the
+//! stride does not divide (its decomposition makes invalid IR).
 //!
 //! The bounds are checked, not trusted: [`program`] runs `@main` here and,
 //! when the run has undefined behaviour, generates again from a derived
@@ -365,7 +366,7 @@ impl Gen {
     /// One operator; false when the chosen one did not fit (nothing emitted
     /// but perhaps leaves and constants, which are harmless).
     fn step(&mut self) -> bool {
-        match self.rng.below(32) {
+        match self.rng.below(36) {
             0..=1 => self.add_sub(),
             2 => self.mul(),
             3 => self.intdiv(),
@@ -392,7 +393,11 @@ impl Gen {
             28 => self.avg_pool(),
             29 => self.max_pool(),
             30 => self.misc(),
-            _ => self.gather(),
+            31 => self.gather(),
+            32 => self.scatter(),
+            33 => self.reduce_product(),
+            34 => self.conv3d(),
+            _ => self.transpose_conv(),
         }
     }
 
@@ -810,6 +815,39 @@ impl Gen {
         true
     }
 
+    /// scatter into `[N, K, C]` at `W <= K` distinct rows per batch (the
+    /// spec REQUIREs each output position to be written at most once).
+    fn scatter(&mut self) -> bool {
+        let v = self.operand(&[I8, I16, I32, F32, F16, BF16], |t| t.shape.len() == 3);
+        if v.shape.len() != 3 {
+            return false;
+        }
+        let (n, k, c) = (v.shape[0], v.shape[1], v.shape[2]);
+        let w = 1 + self.rng.below(k as u64) as i64;
+        let mut rows = Vec::new();
+        for _ in 0..n {
+            let mut ks: Vec<i64> = (0..k).collect();
+            for i in (1..ks.len()).rev() {
+                let j = self.rng.below(i as u64 + 1) as usize;
+                ks.swap(i, j);
+            }
+            rows.push(format!("[{}]", ks[..w as usize].iter().map(|x| x.to_string()).collect::<Vec<_>>().join(", ")));
+        }
+        let ity = tensor(&[n, w], I32);
+        let ix = self.fresh();
+        self.line(&format!(
+            "{ix} = \"tosa.const\"() <{{values = dense<[{}]> : {ity}}}> : () -> {ity}",
+            rows.join(", ")
+        ));
+        let x = self.data(&[n, w, c], v.et);
+        let frac = v.frac.max(x.frac);
+        let (a, b) = (v.at(frac), x.at(frac));
+        let t = T { lo: a.0.min(b.0), hi: a.1.max(b.1), frac, ..v.clone() };
+        let text = format!("tosa.scatter {}, {ix}, {} : ({}, {ity}, {}) -> {}", v.name, x.name, v.ty(), x.ty(), t.ty());
+        self.emit(&text, t);
+        true
+    }
+
     fn table(&mut self) -> bool {
         let a = self.operand(&[I8], |_| true);
         let x = self.between(-128, 127);
@@ -1009,6 +1047,30 @@ impl Gen {
         true
     }
 
+    /// reduce_product (floats only in TOSA 1.0), over at most a few
+    /// elements so the product stays exact; no negative factor may meet a
+    /// zero, whose product would be -0.0.
+    fn reduce_product(&mut self) -> bool {
+        let a = self.operand(&[F32, F16, BF16], |t| !t.shape.is_empty());
+        let axis = self.rng.below(a.shape.len() as u64) as usize;
+        let n = a.shape[axis] as u32;
+        if !(a.lo >= 0 || a.hi < 0) || a.frac * n > MAX_FRAC {
+            return false;
+        }
+        let (mut lo, mut hi) = (1i128, 1i128);
+        for _ in 0..n {
+            (lo, hi) = mul_range((lo, hi), (a.lo, a.hi));
+        }
+        if !fits(a.et, lo, hi) {
+            return false;
+        }
+        let mut shape = a.shape.clone();
+        shape[axis] = 1;
+        let t = T { shape, lo, hi, frac: a.frac * n, ..a.clone() };
+        self.emit(&format!("tosa.reduce_product {} {{axis = {axis} : i32}} : ({}) -> {}", a.name, a.ty(), t.ty()), t);
+        true
+    }
+
     /// Zero points for a quantized operand of `et` (0.0 for floats).
     fn zero_point(&mut self, et: Et) -> (String, i128) {
         let z = if et == I8 && self.chance(50) { self.between(-20, 20) } else { 0 };
@@ -1105,10 +1167,38 @@ impl Gen {
         let m = 1 + self.rng.below(3) as i64;
         let (wshape, oc) = if depthwise { (vec![y.0, xw.0, ic, m], ic * m) } else { (vec![m, y.0, xw.0, ic], m) };
         let out_shape = vec![x.shape[0], y.5, xw.5, oc];
+        let taps = y.0 * xw.0 * if depthwise { 1 } else { ic };
+        let Some(p) = self.conv_parts(&x, &wshape, out_shape, taps) else { return false };
+        let text = format!(
+            "tosa.{} {} {{acc_type = {}, dilation = array<i64: {}, {}>, pad = array<i64: {}, {}, {}, {}>, \
+             stride = array<i64: {}, {}>}} : ({}) -> {}",
+            if depthwise { "depthwise_conv2d" } else { "conv2d" },
+            p.operands,
+            p.acc.name(),
+            y.2,
+            xw.2,
+            y.3,
+            y.4,
+            xw.3,
+            xw.4,
+            y.1,
+            xw.1,
+            p.types,
+            p.t.ty()
+        );
+        self.emit(&text, p.t);
+        true
+    }
+
+    /// The weights, bias, zero points and result of a convolution of `x`
+    /// with weights of `wshape` into `out_shape`, `taps` products per output
+    /// element; None when the bounds do not prove the accumulator exact.
+    fn conv_parts(&mut self, x: &T, wshape: &[i64], out_shape: Vec<i64>, taps: i64) -> Option<ConvParts> {
+        let oc = *out_shape.last()?;
         if out_shape.iter().product::<i64>() > MAX_ELEMS || wshape.iter().product::<i64>() > MAX_ELEMS {
-            return false;
+            return None;
         }
-        let w = if matches!(x.et, I8 | I16) { self.leaf(&wshape, I8, -8, 8, 0) } else { self.data(&wshape, x.et) };
+        let w = if matches!(x.et, I8 | I16) { self.leaf(wshape, I8, -8, 8, 0) } else { self.data(wshape, x.et) };
         let (acc, out) = self.acc_out(x.et);
         let frac = x.frac + w.frac;
         let bias_n = if self.chance(30) { 1 } else { oc };
@@ -1120,36 +1210,96 @@ impl Gen {
         let (xz, xzv) = self.zero_point(x.et);
         let (wz, wzv) = self.zero_point(w.et);
         let (tlo, thi) = mul_range((x.lo - xzv, x.hi - xzv), (w.lo - wzv, w.hi - wzv));
-        let taps = (y.0 * xw.0 * if depthwise { 1 } else { ic }) as i128;
         let (blo, bhi) = (b.lo << frac, b.hi << frac);
-        let (lo, hi) = (tlo.min(0) * taps + blo.min(0), thi.max(0) * taps + bhi.max(0));
+        let (lo, hi) = (tlo.min(0) * taps as i128 + blo.min(0), thi.max(0) * taps as i128 + bhi.max(0));
         if !fits(out, lo, hi) || !fits(acc, lo, hi) || frac > MAX_FRAC {
-            return false;
+            return None;
         }
         let t = T { name: String::new(), shape: out_shape, et: out, lo, hi, frac };
-        let (z, zw) = (tensor(&[1], x.et), tensor(&[1], w.et));
+        let types = format!("{}, {}, {}, {}, {}", x.ty(), w.ty(), b.ty(), tensor(&[1], x.et), tensor(&[1], w.et));
+        let operands = format!("{}, {}, {}, {xz}, {wz}", x.name, w.name, b.name);
+        Some(ConvParts { operands, types, acc, t })
+    }
+
+    /// conv3d on an NDHWC input.
+    fn conv3d(&mut self) -> bool {
+        let ets = [I8, I16, F32, F16, BF16];
+        let x = match self.pick(|t| ets.contains(&t.et) && t.shape.len() == 5) {
+            Some(x) => x,
+            None => {
+                let et = self.pick_of(&ets);
+                let s = self.shape(5);
+                self.data(&s, et)
+            }
+        };
+        let dims = [x.shape[1], x.shape[2], x.shape[3]];
+        let mut win = Vec::new();
+        for d in dims {
+            let Some(w) = self.window(d, false) else { return false };
+            win.push(w);
+        }
+        let (ic, m) = (x.shape[4], 1 + self.rng.below(3) as i64);
+        let wshape = [m, win[0].0, win[1].0, win[2].0, ic];
+        let out_shape = vec![x.shape[0], win[0].5, win[1].5, win[2].5, m];
+        let Some(p) = self.conv_parts(&x, &wshape, out_shape, win[0].0 * win[1].0 * win[2].0 * ic) else {
+            return false;
+        };
         let text = format!(
-            "tosa.{} {}, {}, {}, {xz}, {wz} {{acc_type = {}, dilation = array<i64: {}, {}>, pad = array<i64: {}, {}, {}, {}>, \
-             stride = array<i64: {}, {}>}} : ({}, {}, {}, {z}, {zw}) -> {}",
-            if depthwise { "depthwise_conv2d" } else { "conv2d" },
-            x.name,
-            w.name,
-            b.name,
-            acc.name(),
-            y.2,
-            xw.2,
-            y.3,
-            y.4,
-            xw.3,
-            xw.4,
-            y.1,
-            xw.1,
-            x.ty(),
-            w.ty(),
-            b.ty(),
-            t.ty()
+            "tosa.conv3d {} {{acc_type = {}, dilation = array<i64: {}, {}, {}>, pad = array<i64: {}, {}, {}, {}, {}, {}>, \
+             stride = array<i64: {}, {}, {}>}} : ({}) -> {}",
+            p.operands,
+            p.acc.name(),
+            win[0].2,
+            win[1].2,
+            win[2].2,
+            win[0].3,
+            win[0].4,
+            win[1].3,
+            win[1].4,
+            win[2].3,
+            win[2].4,
+            win[0].1,
+            win[1].1,
+            win[2].1,
+            p.types,
+            p.t.ty()
         );
-        self.emit(&text, t);
+        self.emit(&text, p.t);
+        true
+    }
+
+    /// transpose_conv2d on an NHWC input, output pads in `(-K, 1]`.
+    fn transpose_conv(&mut self) -> bool {
+        let Some(x) = self.image(&[I8, I16, F32, F16, BF16]) else { return false };
+        let (kh, kw) = (1 + self.rng.below(3) as i64, 1 + self.rng.below(3) as i64);
+        let (sy, sx) = (1 + self.rng.below(2) as i64, 1 + self.rng.below(2) as i64);
+        let mut pad = || self.between(1 - 3, 1) as i64;
+        let (mut t, mut b, mut l, mut r) = (pad(), pad(), pad(), pad());
+        (t, b, l, r) = (t.max(1 - kh), b.max(1 - kh), l.max(1 - kw), r.max(1 - kw));
+        // LLVM 22's tosa-optional-decompositions pads an i8 kernel that is
+        // not a multiple of the stride with an i16 constant when the input
+        // is i16, which the verifier then rejects (an OPT-FAIL, not a
+        // miscompile; see the README's tosa section).
+        if x.et == I16 && (kh % sy != 0 || kw % sx != 0) {
+            return false;
+        }
+        let oh = (x.shape[1] - 1) * sy + t + b + kh;
+        let ow = (x.shape[2] - 1) * sx + l + r + kw;
+        if oh < 1 || ow < 1 {
+            return false;
+        }
+        let (ic, m) = (x.shape[3], 1 + self.rng.below(3) as i64);
+        let out_shape = vec![x.shape[0], oh, ow, m];
+        let Some(p) = self.conv_parts(&x, &[m, kh, kw, ic], out_shape, kh * kw * ic) else { return false };
+        let text = format!(
+            "tosa.transpose_conv2d {} {{acc_type = {}, out_pad = array<i64: {t}, {b}, {l}, {r}>, stride = array<i64: {sy}, {sx}>}} \
+             : ({}) -> {}",
+            p.operands,
+            p.acc.name(),
+            p.types,
+            p.t.ty()
+        );
+        self.emit(&text, p.t);
         true
     }
 
@@ -1225,6 +1375,15 @@ impl Gen {
         self.emit(&text, t);
         true
     }
+}
+
+/// What [`Gen::conv_parts`] makes: the operand list and its types, the
+/// accumulator type and the result.
+struct ConvParts {
+    operands: String,
+    types: String,
+    acc: Et,
+    t: T,
 }
 
 /// Whether `b` broadcasts against `a` (same rank, each dimension equal or 1).
