@@ -338,7 +338,16 @@ fn substitute(
     let dir = file.parent().map_or_else(|| ".".into(), |d| d.display().to_string());
     let dir = if dir.is_empty() { ".".to_string() } else { dir };
     let t = tmp.join("t").display().to_string();
-    let subs: [(&str, String); 12] = [
+    // LLVM's lit config points this at its `mlir` source directory (the
+    // sparse tests read data files under it): the test's own checkout.
+    let src = mlir_src_dir(file).map_or_else(|| "%mlir_src_dir".to_string(), |d| d.display().to_string());
+    let subs: [(&str, String); 17] = [
+        ("%mlir_src_dir", src),
+        // What the sparse tests' lit.local.cfg defines without Arm SVE.
+        ("%mlir_native_utils_lib_dir", LLVM_LIB.into()),
+        ("%ENABLE_VLA", "false".into()),
+        ("%VLA_ARCH_ATTR_OPTIONS", String::new()),
+        ("%lli", "lli".into()),
         // The libraries where mlir-22-tools installs them (the built-in
         // runner only reads the names; `--llvm`'s mlir-runner loads them).
         ("%mlir_c_runner_utils", format!("{LLVM_LIB}/libmlir_c_runner_utils.so.22.1")),
@@ -376,6 +385,16 @@ fn substitute(
     }
     out.push_str(rest);
     Ok(out.trim().to_string())
+}
+
+/// The `mlir` directory of the LLVM checkout `file` lies in: its nearest
+/// ancestor named `mlir` that holds a `test` directory.
+fn mlir_src_dir(file: &Path) -> Option<PathBuf> {
+    let abs = std::path::absolute(file).ok()?;
+    abs.ancestors()
+        .skip(1)
+        .find(|d| d.file_name().is_some_and(|n| n == "mlir") && d.join("test").is_dir())
+        .map(Path::to_path_buf)
 }
 
 /// Whether `word` appears in `cmd` as a command word (not inside a path
@@ -686,6 +705,22 @@ mod tests {
             &f,
         );
         assert_eq!(c.unwrap(), "a x.mlir %if x %{");
+    }
+
+    #[test]
+    fn mlir_src_dir_is_the_tests_own_checkout() {
+        let root = std::env::temp_dir().join(format!("lit-src-{}", std::process::id()));
+        let d = root.join("llvm/mlir/test/Integration/Dialect/SparseTensor/CPU");
+        std::fs::create_dir_all(&d).unwrap();
+        let f = d.join("x.mlir");
+        let c =
+            substitute("TENSOR0=%mlir_src_dir/test/Integration/data/w.mtx %ENABLE_VLA", &f, Path::new("/t"), &[], &[]);
+        let want = format!("TENSOR0={}/test/Integration/data/w.mtx false", root.join("llvm/mlir").display());
+        assert_eq!(c.unwrap(), want);
+        // Outside a checkout it stays as written, and the command fails there.
+        let c = substitute("%mlir_src_dir/x", Path::new("/nowhere/x.mlir"), Path::new("/t"), &[], &[]);
+        assert_eq!(c.unwrap(), "%mlir_src_dir/x");
+        let _ = std::fs::remove_dir_all(&root);
     }
 
     #[test]
