@@ -129,21 +129,26 @@ pub enum Reason {
     Returned(String, Vec<String>),
     /// Breakpoint `id`.
     Breakpoint(usize),
-    /// Watchpoint `id`'s element changed from `old` to `new` (paused after the op).
-    Watch {
-        /// The watchpoint.
-        id: usize,
-        /// Its expression.
-        expr: String,
-        /// The element before the op.
-        old: String,
-        /// After it.
-        new: String,
-    },
+    /// Watched elements changed (paused after the op): every watchpoint
+    /// the op changed, in the order they were set.
+    Watch(Vec<WatchHit>),
     /// The op failed; the run ends with this error when the pause ends.
     Fault(Error),
     /// The user interrupted the run (Ctrl-C, a DAP `pause`).
     Interrupted,
+}
+
+/// One watchpoint's element changed by an op.
+#[derive(Clone, Debug)]
+pub struct WatchHit {
+    /// The watchpoint.
+    pub id: usize,
+    /// Its expression.
+    pub expr: String,
+    /// The element before the op.
+    pub old: String,
+    /// After it.
+    pub new: String,
 }
 
 /// How the run goes on after a pause.
@@ -313,6 +318,13 @@ pub struct Stopped<'a, 'm> {
 /// Every op inside a function body (what runs; not functions or globals).
 pub fn body_ops(m: &Module) -> impl Iterator<Item = OpId> + '_ {
     (0..m.ops.len() as u32).map(OpId).filter(|op| m.parent_op(*op).and_then(|p| m.parent_op(p)).is_some())
+}
+
+/// The first line at or after `line` where an op of a function body
+/// starts: where a breakpoint on `line` stops (gdb and editors move a
+/// breakpoint on a blank or comment line to the next statement).
+pub fn op_line_from(src: &Source, m: &Module, line: usize) -> Option<usize> {
+    body_ops(m).map(|op| line_of(src, m, op)).filter(|l| *l >= line.max(1)).min()
 }
 
 /// The source line of `op`.
@@ -881,28 +893,30 @@ impl<U: Ui> Observer for Hook<'_, U> {
         if d.points.watches.is_empty() {
             return Control::Continue;
         }
-        let mut changed = None;
-        let mut gone = None;
+        // Every watchpoint is compared, so that all the elements one op
+        // changes are reported at that op, not one of them at a later stop.
+        let mut hits = Vec::new();
+        let mut gone = Vec::new();
         for w in &mut d.points.watches {
             let now = read_element(&w.mem, &w.idx, w.unsigned);
             if now.as_ref() != Ok(&w.last) {
                 // An element that cannot be read any more (its memref was
                 // freed) ends the watchpoint, as a local's does in gdb.
                 let new = now.unwrap_or_else(|e| {
-                    gone = Some(w.id);
+                    gone.push(w.id);
                     format!("<{e}>; watchpoint deleted")
                 });
                 let old = std::mem::replace(&mut w.last, new.clone());
-                changed = Some(Reason::Watch { id: w.id, expr: w.expr.clone(), old, new });
-                break;
+                hits.push(WatchHit { id: w.id, expr: w.expr.clone(), old, new });
             }
         }
-        if let Some(id) = gone {
+        for id in gone {
             d.points.delete(id);
         }
-        match changed {
-            Some(r) => d.pause(e, fr, op, true, r),
-            None => Control::Continue,
+        if hits.is_empty() {
+            Control::Continue
+        } else {
+            d.pause(e, fr, op, true, Reason::Watch(hits))
         }
     }
 

@@ -136,7 +136,7 @@ Run till exit from @sq: returned 9 : i32
 /// `run` starts again with the breakpoints and without the watchpoint.
 #[test]
 fn breakpoints_watchpoints_and_restart() {
-    let script = "break @sq\nbreak 13\nbreak arith.muli\nbreak 4\nbreak @nope\nbreak foo.bar\n\
+    let script = "break @sq\nbreak 13\nbreak arith.muli\nbreak 99\nbreak @nope\nbreak foo.bar\n\
                   c\nc\nwatch %m[1, 1]\nc\ndelete 1\nc\nc\ninfo breakpoints\nc\nc\nrun\nc\nq\n";
     let (code, out, err) = session(LOOP, &[], script);
     assert_eq!(code, 0, "{err}");
@@ -150,8 +150,8 @@ Breakpoint 1 at function @sq
 Breakpoint 2 at t.mlir:13: memref.store %q, %m[%i, %c1] : memref<2x3xi32>
 (mlir-dbg) break arith.muli
 Breakpoint 3 at op arith.muli (1 in the program)
-(mlir-dbg) break 4
-No op starts on line 4 of t.mlir.
+(mlir-dbg) break 99
+No op starts on or after line 99 of t.mlir.
 (mlir-dbg) break @nope
 No function @nope in the program.
 (mlir-dbg) break foo.bar
@@ -551,4 +551,80 @@ fn unsigned_types_show_unsigned() {
         assert!(out.lines().any(|l| l.ends_with(want)), "missing {want:?} in\n{out}");
     }
     assert!(!out.contains("-1") && !out.contains("-56"), "{out}");
+}
+
+/// One op that changes several watched elements (a `memref.copy`, and two
+/// watchpoints on one element) stops once, after that op, reporting each
+/// of them; a `break` on a line without an op (blank, comment) moves to
+/// the next line that has one.
+#[test]
+fn every_watchpoint_an_op_changes_is_reported_at_that_op() {
+    let program = "func.func @main() {
+  %src = memref.alloc() : memref<3xi32>
+  %dst = memref.alloc() : memref<3xi32>
+  %c7 = arith.constant 7 : i32
+  linalg.fill ins(%c7 : i32) outs(%src : memref<3xi32>)
+  memref.copy %src, %dst : memref<3xi32> to memref<3xi32>
+
+  // the last element again
+  %c5 = arith.constant 5 : i32
+  %i2 = arith.constant 2 : index
+  memref.store %c5, %dst[%i2] : memref<3xi32>
+  return
+}
+";
+    let script = "break 7\ncontinue\nwatch %dst[0]\nwatch %dst[2]\nwatch %dst[2]\ncontinue\ncontinue\ncontinue\n";
+    let (code, out, err) = session(program, &[], script);
+    assert_eq!(code, 0, "{err}");
+    // Line 7 is blank and line 8 a comment: the breakpoint is at line 9.
+    let want = "Stopped at the entry of @main.
+@main at t.mlir:2:10
+2\t  %src = memref.alloc() : memref<3xi32>
+(mlir-dbg) break 7
+Breakpoint 1 at t.mlir:9: %c5 = arith.constant 5 : i32
+(mlir-dbg) continue
+Breakpoint 1, @main
+@main at t.mlir:9:9
+9\t  %c5 = arith.constant 5 : i32
+(mlir-dbg) watch %dst[0]
+Watchpoint 2: %dst[0] = 7
+(mlir-dbg) watch %dst[2]
+Watchpoint 3: %dst[2] = 7
+(mlir-dbg) watch %dst[2]
+Watchpoint 4: %dst[2] = 7
+(mlir-dbg) continue
+Watchpoint 3: %dst[2]
+Old value = 7
+New value = 5
+
+Watchpoint 4: %dst[2]
+Old value = 7
+New value = 5
+@main at t.mlir:11:3 (after memref.store)
+11\t  memref.store %c5, %dst[%i2] : memref<3xi32>
+(mlir-dbg) continue
+[program exited normally]
+(mlir-dbg) continue
+The program is not being run ('run' starts it).
+(mlir-dbg) ";
+    same(&out, want);
+
+    // The copy itself: watched before it, all three change at it.
+    let script = "break 6\ncontinue\nwatch %dst[0]\nwatch %dst[2]\nwatch %dst[2]\ncontinue\n";
+    let (code, out, err) = session(program, &[], script);
+    assert_eq!(code, 0, "{err}");
+    let tail = "(mlir-dbg) continue
+Watchpoint 2: %dst[0]
+Old value = <poison>
+New value = 7
+
+Watchpoint 3: %dst[2]
+Old value = <poison>
+New value = 7
+
+Watchpoint 4: %dst[2]
+Old value = <poison>
+New value = 7
+@main at t.mlir:6:3 (after memref.copy)";
+    assert!(out.contains(tail), "{out}");
 }

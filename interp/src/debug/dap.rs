@@ -15,7 +15,7 @@
 //! `restart`, `terminate`, `disconnect`. Others get an error response
 //! naming them.
 
-use super::{line_of, Ended, Points, Reason, Resume, Stopped, Ui, Where};
+use super::{op_line_from, Ended, Points, Reason, Resume, Stopped, Ui, Where};
 use crate::value::Value;
 use mlir_ir::diag::Source;
 use mlir_ir::ir::{Module, OpId, ValueId};
@@ -348,7 +348,14 @@ impl<'a> Dap<'a> {
                 let s = running()?;
                 let k = args["frameId"].as_u64().unwrap_or(0) as usize;
                 let expr = args["expression"].as_str().unwrap_or("").trim();
-                let text = s.print(k, expr)?;
+                // An editor's hover sends the word under the pointer, which
+                // leaves out the `%` of `%acc`.
+                let named = if expr.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_') {
+                    format!("%{expr}")
+                } else {
+                    expr.to_string()
+                };
+                let text = s.print(k, &named)?;
                 reply(self, json!({"result": text, "variablesReference": 0}));
             }
             "exceptionInfo" => {
@@ -440,15 +447,11 @@ impl<'a> Dap<'a> {
             return json!({"breakpoints": out});
         }
         points.breaks.retain(|b| !matches!(b.at, Where::Line(_)));
-        let mut starts: Vec<usize> = super::body_ops(self.m).map(|op| line_of(self.src, self.m, op)).collect();
-        starts.sort_unstable();
-        starts.dedup();
         let mut out = Vec::new();
         for bp in args["breakpoints"].as_array().into_iter().flatten() {
             let asked = bp["line"].as_i64().unwrap_or(0) - self.base.0 + 1;
             // Line 0 (or below the client's first line) is no line at all.
-            let at =
-                usize::try_from(asked).ok().filter(|l| *l >= 1).and_then(|l| starts.iter().copied().find(|s| *s >= l));
+            let at = usize::try_from(asked).ok().filter(|l| *l >= 1).and_then(|l| op_line_from(self.src, self.m, l));
             match at {
                 Some(line) => {
                     let id = points.add_break(Where::Line(line));
@@ -554,8 +557,12 @@ impl<'a> Dap<'a> {
             Reason::Returned(f, vals) if vals.is_empty() => ("step", format!("Returned from @{f}"), vec![]),
             Reason::Returned(f, vals) => ("step", format!("Returned from @{f}: {}", vals.join(", ")), vec![]),
             Reason::Breakpoint(id) => ("breakpoint", format!("Paused on breakpoint {id}"), vec![*id]),
-            Reason::Watch { id, expr, old, new } => {
-                ("data breakpoint", format!("Watchpoint {id}: {expr} changed from {old} to {new}"), vec![*id])
+            Reason::Watch(hits) => {
+                let text: Vec<String> = hits
+                    .iter()
+                    .map(|h| format!("Watchpoint {}: {} changed from {} to {}", h.id, h.expr, h.old, h.new))
+                    .collect();
+                ("data breakpoint", text.join("; "), hits.iter().map(|h| h.id).collect())
             }
             Reason::Interrupted => ("pause", "Paused".to_string(), vec![]),
             Reason::Fault(err) => {
@@ -751,19 +758,13 @@ pub fn main(input: Box<dyn BufRead + Send>, output: Box<dyn Write>, cfg: crate::
         });
     let (src, m) = match loaded {
         Ok(x) => x,
-        Err(msg) => {
-            wire.borrow_mut().fail(&req, &msg);
-            wire.borrow_mut().event("terminated", json!({}));
-            return crate::driver::EXIT_INPUT;
-        }
+        Err(msg) => return failed_launch(&wire, &input, &req, &msg),
     };
     let sess = super::Session { m: &m, src: &src, cfg, entry: launch.entry, args: launch.args };
     // A bad entry or argument fails `launch` itself, as a bad program
     // does, so the editor shows why instead of a session that ends at once.
     if let Err(msg) = sess.check() {
-        wire.borrow_mut().fail(&req, msg.trim_end());
-        wire.borrow_mut().event("terminated", json!({}));
-        return crate::driver::EXIT_INPUT;
+        return failed_launch(&wire, &input, &req, msg.trim_end());
     }
     wire.borrow_mut().reply(&req, json!({}));
     wire.borrow_mut().event("initialized", json!({}));
@@ -791,6 +792,30 @@ pub fn main(input: Box<dyn BufRead + Send>, output: Box<dyn Write>, cfg: crate::
             w.event("terminated", json!({}));
             crate::driver::EXIT_INPUT
         }
+    }
+}
+
+/// Answers a `launch` that failed (`msg` says why) and ends the session
+/// as an editor expects: `terminated`, then the adapter stays up to answer
+/// `disconnect` and exits 0 (an editor takes any other exit for a crash).
+/// Other requests are refused; input that is not DAP still exits 2.
+fn failed_launch(wire: &Rc<RefCell<Wire>>, input: &Requests, req: &Json, msg: &str) -> i32 {
+    wire.borrow_mut().fail(req, msg);
+    wire.borrow_mut().event("terminated", json!({}));
+    loop {
+        let req = match input.recv().unwrap_or(Ok(None)) {
+            Ok(Some(r)) => r,
+            Ok(None) => return 0,
+            Err(msg) => {
+                eprintln!("mlir-interp dap: {msg}");
+                return crate::driver::EXIT_INPUT;
+            }
+        };
+        if req["command"] == "disconnect" {
+            wire.borrow_mut().reply(&req, json!({}));
+            return 0;
+        }
+        wire.borrow_mut().fail(&req, "the launch failed; only 'disconnect' is left");
     }
 }
 

@@ -326,10 +326,12 @@ impl<'a> Repl<'a> {
             _ => arg.parse::<usize>().ok(),
         };
         if let Some(n) = line {
-            if !self.ops().any(|op| line_of(self.src, self.m, op) == n) {
-                return Err(format!("No op starts on line {n} of {}.", self.src.name));
-            }
-            return Ok(Where::Line(n));
+            // A line without an op means the next one that has one, as in
+            // gdb and the DAP server.
+            return match super::op_line_from(self.src, self.m, n).filter(|_| n >= 1) {
+                Some(at) => Ok(Where::Line(at)),
+                None => Err(format!("No op starts on or after line {n} of {}.", self.src.name)),
+            };
         }
         let name = arg.strip_prefix('@').unwrap_or(arg);
         if self.funcs.iter().any(|f| f == name) {
@@ -413,8 +415,14 @@ impl<'a> Repl<'a> {
             Reason::Returned(f, vals) if vals.is_empty() => println!("Run till exit from @{f}: returned."),
             Reason::Returned(f, vals) => println!("Run till exit from @{f}: returned {}", vals.join(", ")),
             Reason::Breakpoint(id) => println!("Breakpoint {id}, @{}", s.func_name(0)),
-            Reason::Watch { id, expr, old, new } => {
-                println!("Watchpoint {id}: {expr}\nOld value = {old}\nNew value = {new}");
+            Reason::Watch(hits) => {
+                for (i, h) in hits.iter().enumerate() {
+                    // gdb separates the watchpoints one op triggers by a blank line.
+                    if i > 0 {
+                        println!();
+                    }
+                    println!("Watchpoint {}: {}\nOld value = {}\nNew value = {}", h.id, h.expr, h.old, h.new);
+                }
             }
             Reason::Interrupted => println!("Program interrupted."),
             Reason::Fault(err) => {
