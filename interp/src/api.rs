@@ -27,6 +27,7 @@ use crate::float::{self, FloatKind};
 use crate::lane::Lane;
 use crate::scalar::{Int, Scalar};
 use crate::value::Value;
+pub use crate::view::Element;
 use mlir_ir::diag::Source;
 use mlir_ir::ir::{Module, OpId};
 use mlir_ir::printer::type_to_string;
@@ -100,7 +101,9 @@ impl Error {
                 ErrorClass::UndefinedBehavior
             }
             K::Unsupported(_) => ErrorClass::Unsupported,
-            K::Fuel(_) | K::CallDepth(_) | K::Resource(_) | K::Halted => ErrorClass::Limit,
+            K::Fuel(_) | K::CallDepth(_) | K::MemoryLimit(_) | K::TimeLimit(_) | K::Resource(_) | K::Halted => {
+                ErrorClass::Limit
+            }
             K::Internal(_) => ErrorClass::Internal,
             K::BadArgument(_) => ErrorClass::BadArgument,
             K::BadInput(_) => ErrorClass::BadProgram,
@@ -229,92 +232,10 @@ impl From<Tensor> for Arg<'_> {
     }
 }
 
-/// A Rust type elements of a [`Tensor`] convert to and from: `bool` (i1),
-/// `i8`..`i64` (`index` as `i64`), `u8`..`u64` (unsigned readings of the
-/// same widths; `u8`/`u16` also carry raw bits of fp8/fp6/fp4, f16, bf16
-/// and odd-width integers), `half::f16`, `half::bf16`, `f32`, `f64`,
-/// `Complex<f32>`, `Complex<f64>`.
-pub trait Element: Copy + 'static {
-    /// True when elements encoded as `lane` convert to `Self`.
-    fn fits(lane: Lane) -> bool;
-    /// Bytes of one element.
-    const SIZE: usize;
-    /// Appends the little-endian encoding.
-    fn put(self, out: &mut Vec<u8>);
-    /// Reads the little-endian encoding.
-    fn get(b: &[u8]) -> Self;
-}
-
-macro_rules! element {
-    ($t:ty, $fits:expr, |$x:ident| $to:expr, |$b:ident| $from:expr) => {
-        impl Element for $t {
-            fn fits(lane: Lane) -> bool {
-                $fits(lane)
-            }
-            const SIZE: usize = std::mem::size_of::<$t>();
-            fn put(self, out: &mut Vec<u8>) {
-                let $x = self;
-                out.extend_from_slice(&$to);
-            }
-            fn get($b: &[u8]) -> Self {
-                $from
-            }
-        }
-    };
-}
-
-fn arr<const N: usize>(b: &[u8]) -> [u8; N] {
-    let mut a = [0u8; N];
-    a.copy_from_slice(&b[..N]);
-    a
-}
-
-element!(bool, |l| l == Lane::Int(1), |x| [x as u8], |b| b[0] & 1 != 0);
-element!(i8, |l| l == Lane::Int(8), |x| x.to_le_bytes(), |b| i8::from_le_bytes(arr(b)));
-element!(i16, |l| l == Lane::Int(16), |x| x.to_le_bytes(), |b| i16::from_le_bytes(arr(b)));
-element!(i32, |l| l == Lane::Int(32), |x| x.to_le_bytes(), |b| i32::from_le_bytes(arr(b)));
-element!(i64, |l| l == Lane::Int(64), |x| x.to_le_bytes(), |b| i64::from_le_bytes(arr(b)));
-element!(u8, |l: Lane| l.bytes() == 1 && !matches!(l, Lane::Complex(_)), |x| [x], |b| b[0]);
-element!(u16, |l: Lane| l.bytes() == 2 && !matches!(l, Lane::Complex(_)), |x| x.to_le_bytes(), |b| u16::from_le_bytes(
-    arr(b)
-));
-element!(u32, |l| l == Lane::Int(32), |x| x.to_le_bytes(), |b| u32::from_le_bytes(arr(b)));
-element!(u64, |l| l == Lane::Int(64), |x| x.to_le_bytes(), |b| u64::from_le_bytes(arr(b)));
-element!(half::f16, |l| l == Lane::Float(FloatKind::F16), |x| x.to_bits().to_le_bytes(), |b| half::f16::from_bits(
-    u16::from_le_bytes(arr(b))
-));
-element!(half::bf16, |l| l == Lane::Float(FloatKind::BF16), |x| x.to_bits().to_le_bytes(), |b| half::bf16::from_bits(
-    u16::from_le_bytes(arr(b))
-));
-element!(f32, |l| l == Lane::Float(FloatKind::F32), |x| x.to_le_bytes(), |b| f32::from_le_bytes(arr(b)));
-element!(f64, |l| l == Lane::Float(FloatKind::F64), |x| x.to_le_bytes(), |b| f64::from_le_bytes(arr(b)));
-element!(
-    Complex<f32>,
-    |l| l == Lane::Complex(FloatKind::F32),
-    |x| {
-        let mut a = [0u8; 8];
-        a[..4].copy_from_slice(&x.re.to_le_bytes());
-        a[4..].copy_from_slice(&x.im.to_le_bytes());
-        a
-    },
-    |b| Complex::new(f32::from_le_bytes(arr(b)), f32::from_le_bytes(arr(&b[4..])))
-);
-element!(
-    Complex<f64>,
-    |l| l == Lane::Complex(FloatKind::F64),
-    |x| {
-        let mut a = [0u8; 16];
-        a[..8].copy_from_slice(&x.re.to_le_bytes());
-        a[8..].copy_from_slice(&x.im.to_le_bytes());
-        a
-    },
-    |b| Complex::new(f64::from_le_bytes(arr(b)), f64::from_le_bytes(arr(&b[8..])))
-);
-
 /// The elements of a vector, tensor or memref: a shape and encoded
 /// elements. Made from an `ndarray` array for an argument; a result's
 /// converts back with [`Tensor::to_array`].
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, PartialEq)]
 pub struct Tensor {
     shape: Vec<usize>,
     bytes: Vec<u8>,
@@ -327,7 +248,7 @@ pub struct Tensor {
 #[derive(Clone, Copy, Debug)]
 enum Elem {
     /// A Rust type, before the parameter type decides the lane.
-    Rust { fits: fn(Lane) -> bool, size: usize, name: &'static str },
+    Rust { fits: fn(Lane) -> bool, size: usize, name: &'static str, show: fn(&[u8]) -> String },
     /// Elements of an MLIR value.
     Lane(Lane),
 }
@@ -354,7 +275,8 @@ impl Tensor {
         for x in a.iter() {
             x.put(&mut bytes);
         }
-        let elem = Elem::Rust { fits: T::fits, size: T::SIZE, name: std::any::type_name::<T>() };
+        let show = |b: &[u8]| format!("{:?}", T::get(b));
+        let elem = Elem::Rust { fits: T::fits, size: T::SIZE, name: std::any::type_name::<T>(), show };
         Tensor { shape: a.shape().to_vec(), bytes, elem, poison: None }
     }
 
@@ -419,6 +341,33 @@ impl Tensor {
             let _ = lane.encode(&s, &mut bytes[at..at + lane.bytes()]);
         }
         Tensor { shape: d.shape().to_vec(), bytes, elem: Elem::Lane(lane), poison }
+    }
+}
+
+/// Elements [`Tensor`]'s `Debug` shows before it cuts the list short.
+const DEBUG_ELEMENTS: usize = 16;
+
+impl std::fmt::Debug for Tensor {
+    /// The shape, the element type and the elements (the first few), as
+    /// `Tensor { shape: [2, 2], elem: f32, elements: [1.0, 2.0, 3.0, 4.0] }`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (elem, texts): (String, Vec<String>) = match self.elem {
+            Elem::Rust { name, size, show, .. } => {
+                (name.to_string(), self.bytes.chunks_exact(size.max(1)).take(DEBUG_ELEMENTS).map(show).collect())
+            }
+            Elem::Lane(l) => {
+                let d = crate::dense::Dense::from_le_bytes(&self.shape, l, self.bytes.clone()).ok();
+                let texts = d.map(|d| d.iter().take(DEBUG_ELEMENTS).map(|s| crate::show::scalar(&s)).collect());
+                (lane_name(l), texts.unwrap_or_default())
+            }
+        };
+        let count: usize = self.shape.iter().product();
+        let more = if count > texts.len() { format!(", ... ({count} in all)") } else { String::new() };
+        write!(f, "Tensor {{ shape: {:?}, elem: {elem}, elements: [{}{more}]", self.shape, texts.join(", "))?;
+        if let Some(at) = &self.poison {
+            write!(f, ", poison at: {at:?}")?;
+        }
+        write!(f, " }}")
     }
 }
 
@@ -532,6 +481,68 @@ impl<'p> Interpreter<'p> {
     /// # Ok::<(), mlir_interp::Error>(())
     /// ```
     pub fn call(&mut self, name: &str, args: Vec<Arg<'_>>) -> Result<Vec<Data>, Error> {
+        // Results are read before lent arrays are given back: a returned
+        // memref on one is copied out like any other.
+        self.invoke(name, args, |e, op, results, types| {
+            results.iter().zip(types).map(|(v, t)| from_value(e, op, *t, v)).collect::<Result<Vec<Data>, Error>>()
+        })?
+    }
+
+    /// Calls `name` as [`Interpreter::call`] does, then hands its results
+    /// to `then` before anything is freed or given back: a memref result
+    /// in place, to view as an `ndarray` without a copy
+    /// ([`MemRef::with_view`](crate::memory::MemRef::with_view)), any
+    /// other as [`Data`].
+    ///
+    /// ```
+    /// use mlir_interp::{Interpreter, Program, Returned};
+    /// let p = Program::parse("t.mlir", "
+    ///   func.func @iota() -> memref<2x2xf32> {
+    ///     %m = memref.alloc() : memref<2x2xf32>
+    ///     %c0 = arith.constant 0 : index
+    ///     %c1 = arith.constant 1 : index
+    ///     %one = arith.constant 1.0 : f32
+    ///     %two = arith.constant 2.0 : f32
+    ///     memref.store %one, %m[%c0, %c0] : memref<2x2xf32>
+    ///     memref.store %two, %m[%c0, %c1] : memref<2x2xf32>
+    ///     memref.store %one, %m[%c1, %c0] : memref<2x2xf32>
+    ///     memref.store %two, %m[%c1, %c1] : memref<2x2xf32>
+    ///     return %m : memref<2x2xf32>
+    ///   }")?;
+    /// let mut i = Interpreter::new(&p)?;
+    /// let sum = i.call_then("iota", vec![], |r| match &r[0] {
+    ///     Returned::Memref(m) => m.with_view::<f32, _>(|v| v.sum()).ok(),
+    ///     Returned::Data(_) => None,
+    /// })?;
+    /// assert_eq!(sum, Some(6.0));
+    /// # Ok::<(), mlir_interp::Error>(())
+    /// ```
+    pub fn call_then<R>(
+        &mut self,
+        name: &str,
+        args: Vec<Arg<'_>>,
+        then: impl FnOnce(&[Returned<'_>]) -> R,
+    ) -> Result<R, Error> {
+        self.invoke(name, args, |e, op, results, types| {
+            let mut out = Vec::with_capacity(results.len());
+            for (v, t) in results.iter().zip(types) {
+                out.push(match v {
+                    Value::Memref(m) => Returned::Memref(m),
+                    other => Returned::Data(from_value(e, op, *t, other)?),
+                });
+            }
+            Ok(then(&out))
+        })?
+    }
+
+    /// Checks `args` against `name`'s parameters, runs it, and gives
+    /// `then` the engine, the function's op, its results and their types.
+    fn invoke<R>(
+        &mut self,
+        name: &str,
+        args: Vec<Arg<'_>>,
+        then: impl FnOnce(&Engine<'_>, OpId, &[Value], &[TypeId]) -> R,
+    ) -> Result<R, Error> {
         let p = self.program;
         let f = self
             .engine
@@ -557,13 +568,20 @@ impl<'p> Interpreter<'p> {
                 }
             });
         }
-        // Results are read before lent arrays are given back: a returned
-        // memref on one is copied out like any other.
-        let convert = |e: &Engine<'_>, results: Vec<Value>| -> Result<Vec<Data>, Error> {
-            results.iter().zip(&func.results).map(|(v, t)| from_value(e, func.op, *t, v)).collect()
-        };
-        self.engine.invoke_lending_then(name, vals, convert).map_err(|e| Error::engine(p, &e))?
+        let run = |e: &Engine<'_>, results: Vec<Value>| then(e, func.op, &results, &func.results);
+        self.engine.invoke_lending_then(name, vals, run).map_err(|e| Error::engine(p, &e))
     }
+}
+
+/// A result of [`Interpreter::call_then`], before the call's memory is
+/// given back.
+pub enum Returned<'r> {
+    /// A memref result, in place: view it with
+    /// [`MemRef::with_view`](crate::memory::MemRef::with_view) or copy it
+    /// with [`MemRef::to_array`](crate::memory::MemRef::to_array).
+    Memref(&'r crate::memory::MemRef),
+    /// Any other result, as [`Interpreter::call`] gives it.
+    Data(Data),
 }
 
 /// The engine value of `d` as a parameter of type `ty`, or why it does not fit.

@@ -975,7 +975,7 @@ fn run<'a>(m: &'a mlir_ir::Module, src: &'a Source, cfg: Config, a: &RunArgs) ->
     let mut e = match Engine::load(m, cfg, out) {
         Ok(e) => e,
         Err(err) => {
-            eprint!("{}", err.render(m, src));
+            eprint!("{}", err.render_cli(m, src));
             return err.exit_code();
         }
     };
@@ -1052,7 +1052,7 @@ fn run<'a>(m: &'a mlir_ir::Module, src: &'a Source, cfg: Config, a: &RunArgs) ->
     match r {
         Ok(()) => 0,
         Err(err) => {
-            eprint!("{}", err.render(m, src));
+            eprint!("{}", err.render_cli(m, src));
             if a.reduce_mode {
                 reduce_mode_status(&err)
             } else {
@@ -1068,7 +1068,11 @@ fn reduce_mode_status(err: &crate::error::Error) -> i32 {
     match err.kind {
         ErrorKind::Assert(_) | ErrorKind::Abort => 0,
         ErrorKind::Ub(_) | ErrorKind::MemUb { .. } | ErrorKind::Poison { .. } | ErrorKind::NoDefinedResult(_) => 1,
-        ErrorKind::Fuel(_) | ErrorKind::CallDepth(_) | ErrorKind::Resource(_) => REDUCE_MODE_LIMIT,
+        ErrorKind::Fuel(_)
+        | ErrorKind::CallDepth(_)
+        | ErrorKind::MemoryLimit(_)
+        | ErrorKind::TimeLimit(_)
+        | ErrorKind::Resource(_) => REDUCE_MODE_LIMIT,
         _ => err.exit_code(),
     }
 }

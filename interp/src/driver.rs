@@ -253,6 +253,24 @@ pub fn write_results_npy(e: &Engine, entry: &str, vals: &[Value], dir: &str) -> 
             }
             _ => d,
         };
+        // Poison has no .npy form: that is a request the run cannot serve
+        // (exit 2), shown at the op that made the poison.
+        if let Some(p) = d.first_poison() {
+            let at = (0..d.len()).find(|k| d.poison_at(*k).is_some()).unwrap_or(0);
+            let mut idx = vec![0; d.shape().len()];
+            let mut rest = at;
+            for (k, n) in d.shape().iter().enumerate().rev() {
+                idx[k] = rest % (*n).max(1);
+                rest /= (*n).max(1);
+            }
+            let made = if crate::error::is_allocation(e.m, p.0) {
+                "memory this op allocated and nothing wrote"
+            } else {
+                "made by this op"
+            };
+            let msg = format!("--out cannot write result #{i} as .npy: its element {idx:?} is poison ({made})");
+            return Err(Error::at(p.0, ErrorKind::BadInput(msg)));
+        }
         let bytes =
             crate::npy::write(&d, uns).map_err(|m| fail(format!("result #{i} cannot be written as .npy: {m}")))?;
         let path = std::path::Path::new(dir).join(format!("result{i}.npy"));

@@ -43,14 +43,20 @@ pub enum ErrorKind {
     /// A conversion or literal with no defined result (implementation-defined in MLIR).
     #[error("no defined result: {0}")]
     NoDefinedResult(String),
-    /// `--max-steps` ran out.
-    #[error("execution step limit of {0} reached (--max-steps)")]
+    /// The step limit (`Config::max_steps`) ran out.
+    #[error("execution step limit of {0} reached")]
     Fuel(u64),
-    /// `--max-call-depth` was exceeded.
-    #[error("call depth limit of {0} exceeded (--max-call-depth)")]
+    /// The call depth limit (`Config::max_call_depth`) was exceeded.
+    #[error("call depth limit of {0} exceeded")]
     CallDepth(u32),
-    /// A run-time resource limit (`--max-memory`, `--timeout`) or a failed
-    /// host allocation: neither the program's fault nor bad input.
+    /// The memory limit (`Config::max_memory`) would be exceeded.
+    #[error("memory limit: {0}")]
+    MemoryLimit(String),
+    /// The run's time limit (`Config::timeout`) was reached.
+    #[error("time limit of {0} reached")]
+    TimeLimit(String),
+    /// A failed host allocation or another resource the run could not
+    /// have: neither the program's fault nor bad input.
     #[error("resource limit: {0}")]
     Resource(String),
     /// `cf.assert` failed.
@@ -159,6 +165,23 @@ impl Error {
         }
     }
 
+    /// [`Error::render`] for the command line: a limit's diagnostic ends
+    /// with a note naming the option that sets it.
+    pub fn render_cli(&self, m: &Module, src: &Source) -> String {
+        let mut text = self.render(m, src);
+        let flag = match self.kind {
+            ErrorKind::Fuel(_) => Some("--max-steps"),
+            ErrorKind::CallDepth(_) => Some("--max-call-depth"),
+            ErrorKind::MemoryLimit(_) => Some("--max-memory"),
+            ErrorKind::TimeLimit(_) => Some("--timeout"),
+            _ => None,
+        };
+        if let Some(flag) = flag {
+            text.push_str(&format!("note: {flag} sets this limit\n"));
+        }
+        text
+    }
+
     /// Renders as `file:line:col: error: message` plus source line and caret;
     /// errors without an op render as `file: error: message`.
     pub fn render(&self, m: &Module, src: &Source) -> String {
@@ -177,7 +200,7 @@ impl Error {
 
 /// True for ops that allocate memory: poison they "create" is memory
 /// never written.
-fn is_allocation(m: &Module, op: OpId) -> bool {
+pub(crate) fn is_allocation(m: &Module, op: OpId) -> bool {
     use mlir_ir::ops::OpKind::*;
     matches!(m.op(op).name.kind, MemrefAlloc | MemrefAlloca | MemrefRealloc | MemrefGlobal)
 }

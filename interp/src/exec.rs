@@ -1533,10 +1533,7 @@ impl<'m> Engine<'m> {
             if let Some(d) = self.deadline {
                 if std::time::Instant::now() >= d {
                     let secs = self.cfg.timeout.map_or(0.0, |t| t.as_secs_f64());
-                    return Err(Error::at(
-                        op,
-                        ErrorKind::Resource(format!("time limit of {secs} s reached (--timeout)")),
-                    ));
+                    return Err(Error::at(op, ErrorKind::TimeLimit(format!("{secs} s"))));
                 }
             }
         }
@@ -1679,8 +1676,6 @@ impl<'m> Engine<'m> {
         self.run_entry_with(name, Vec::new())
     }
 
-    /// Runs the entry function `name` on `args` (one per parameter, of its
-    /// types: `crate::args` builds them from text) and returns its results.
     /// The entry function `name`, or the error a run of it reports: no such
     /// function, or one without a body. Front ends check it before a run.
     pub fn entry(&self, name: &str) -> Result<FuncRef> {
@@ -1697,6 +1692,8 @@ impl<'m> Engine<'m> {
         Ok(f)
     }
 
+    /// Runs the entry function `name` on `args` (one per parameter, of its
+    /// types) and returns its results.
     pub fn run_entry_with(&mut self, name: &str, args: Vec<Value>) -> Result<Vec<Value>> {
         self.run_entry_then(name, args, |_, _| Ok(()))
     }

@@ -22,7 +22,13 @@ use std::marker::PhantomData;
 use std::ptr::NonNull;
 use std::rc::Rc;
 
-/// An array lent for one call (see the module comment).
+/// A caller's `ndarray` array lent to a call as a memref argument, in
+/// place: what the program stores there, the caller sees; no copy is made.
+/// When the call returns the memory is given back, and a memref the
+/// program kept on it is then use-after-free. A read-only loan's memory is
+/// read-only to the program (a store is undefined behaviour). The array's
+/// shape and strides must fit the parameter's memref type (its static
+/// sizes, strides and offset), and its element type the memref's.
 pub struct Lent<'a> {
     /// The lowest-address element.
     low: NonNull<u8>,
@@ -67,7 +73,9 @@ impl<'a> Lent<'a> {
             shape: shape.to_vec(),
             strides: strides.to_vec(),
             size,
-            fits: T::fits,
+            // An array is lent in place only as a type whose every bit
+            // pattern is valid (the engine may store any bits into it).
+            fits: if T::IN_PLACE { T::fits } else { |_| false },
             type_name: std::any::type_name::<T>(),
             read_only,
             _borrow: PhantomData,
@@ -111,8 +119,14 @@ impl Engine<'_> {
             match a {
                 Arg::Value(v) => vals.push(v),
                 Arg::Array(l) => {
-                    let ty = *inputs.get(i).ok_or_else(|| lend_error(op, i, "there is no such parameter".into()))?;
-                    let m = self.lend(op, i, ty, l)?;
+                    let no_param = || {
+                        Error::at(
+                            op,
+                            ErrorKind::BadArgument(format!("argument #{i} of '{name}': there is no such parameter")),
+                        )
+                    };
+                    let ty = *inputs.get(i).ok_or_else(no_param)?;
+                    let m = self.lend(op, name, i, ty, l)?;
                     lent.push(m.buf.clone());
                     vals.push(Value::Memref(Rc::new(m)));
                 }
@@ -127,19 +141,23 @@ impl Engine<'_> {
         r
     }
 
-    /// The memref of parameter `i` (of type `ty`) on the lent array `l`.
-    fn lend(&mut self, op: OpId, i: usize, ty: mlir_ir::types::TypeId, l: Lent<'_>) -> Result<MemRef> {
+    /// The memref of parameter `i` of `name` (of type `ty`) on the lent
+    /// array `l`.
+    fn lend(&mut self, op: OpId, name: &str, i: usize, ty: mlir_ir::types::TypeId, l: Lent<'_>) -> Result<MemRef> {
         let ctx = &self.m.ctx;
         let tname = mlir_ir::printer::type_to_string(ctx, ty);
+        // Named as the library's checks of other arguments name them.
+        let lend_error =
+            |msg: String| Error::at(op, ErrorKind::BadArgument(format!("argument #{i} of '{name}' ({tname}): {msg}")));
         let TypeKind::MemRef { shape, elem, .. } = ctx.type_kind(ty) else {
-            return Err(lend_error(op, i, format!("an array cannot be passed as {tname}")));
+            return Err(lend_error("an array is lent only as a memref".into()));
         };
         let elem = elem_of(self, op, *elem)?;
         if !elem.vshape.is_empty() || !(l.fits)(elem.lane) || elem.lane.bytes() != l.size {
-            return Err(lend_error(op, i, format!("an array of {} cannot be passed as {tname}", l.type_name)));
+            return Err(lend_error(format!("an array of {} does not fit", l.type_name)));
         }
         let (strides, offset) =
-            strides_and_offset(ctx, ty).ok_or_else(|| lend_error(op, i, format!("{tname} has no strided layout")))?;
+            strides_and_offset(ctx, ty).ok_or_else(|| lend_error("the type has no strided layout".into()))?;
         let first = (l.first / l.size) as i64;
         let fits_shape = shape.len() == l.shape.len()
             && shape.iter().zip(&l.shape).all(|(d, n)| *d == DYNAMIC || *d == *n as i64)
@@ -150,11 +168,10 @@ impl Engine<'_> {
                 .all(|((s, t), n)| *s == DYNAMIC || *n <= 1 || *s == *t as i64)
             && (offset == DYNAMIC || offset == first);
         if !fits_shape {
-            return Err(lend_error(
-                op,
-                i,
-                format!("an array of shape {:?} and strides {:?} does not fit {tname}", l.shape, l.strides),
-            ));
+            return Err(lend_error(format!(
+                "an array of shape {:?} and strides {:?} does not fit",
+                l.shape, l.strides
+            )));
         }
         // SAFETY: `l` borrows the caller's array for the lifetime `'a`,
         // which outlasts this call; its elements lie in `low..low + span`
@@ -174,10 +191,6 @@ impl Engine<'_> {
             view: true,
         })
     }
-}
-
-fn lend_error(op: OpId, i: usize, msg: String) -> Error {
-    Error::at(op, ErrorKind::BadArgument(format!("argument #{i}: {msg}")))
 }
 
 #[cfg(test)]

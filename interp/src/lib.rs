@@ -75,5 +75,12 @@ pub mod trace;
 pub mod value;
 pub mod view;
 
-pub use api::{Arg, Data, Element, Error, ErrorClass, Interpreter, Lent, Location, Program, Tensor};
+pub use api::{Arg, Data, Element, Error, ErrorClass, Interpreter, Lent, Location, Program, Returned, Tensor};
 pub use exec::{Config, Control, Engine, Frame, Observer};
+// What public signatures mention, so that an embedder needs no other
+// dependency (and cannot get a mismatched version of one): the IR crate
+// and its ids (observers see `OpId`s), and the crates of the element and
+// array types.
+pub use mlir_ir;
+pub use mlir_ir::ir::{BlockId, Module, OpId, RegionId, ValueId};
+pub use {half, ndarray, num_complex};

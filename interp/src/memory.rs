@@ -1007,8 +1007,8 @@ impl Memory {
         if used.saturating_add(bytes) > limit {
             return Err(Error::at(
                 at,
-                ErrorKind::Resource(format!(
-                    "{what} needs {bytes} bytes, but {used} of the {limit}-byte memory limit are in use (--max-memory)"
+                ErrorKind::MemoryLimit(format!(
+                    "{what} needs {bytes} bytes, but {used} of the {limit}-byte memory limit are in use"
                 )),
             ));
         }

@@ -318,7 +318,11 @@ fn observe(
                 | ErrorKind::Poison { .. }
                 | ErrorKind::NoDefinedResult(_) => End::Ub(diag),
                 ErrorKind::Assert(_) | ErrorKind::Abort => End::Aborted(diag),
-                ErrorKind::Fuel(_) | ErrorKind::CallDepth(_) | ErrorKind::Resource(_) => End::Undecided(diag),
+                ErrorKind::Fuel(_)
+                | ErrorKind::CallDepth(_)
+                | ErrorKind::MemoryLimit(_)
+                | ErrorKind::TimeLimit(_)
+                | ErrorKind::Resource(_) => End::Undecided(diag),
                 ErrorKind::Unsupported(_)
                 | ErrorKind::BadInput(_)
                 | ErrorKind::BadArgument(_)

@@ -262,7 +262,7 @@ fn run(m: &mlir_ir::Module, src: &Source, cfg: Config, entry: &str, res: EntryRe
     let mut e = match Engine::load(m, cfg, out) {
         Ok(e) => e,
         Err(err) => {
-            eprint!("{}", err.render(m, src));
+            eprint!("{}", err.render_cli(m, src));
             return EXIT_RUNTIME;
         }
     };
@@ -292,7 +292,7 @@ fn run(m: &mlir_ir::Module, src: &Source, cfg: Config, entry: &str, res: EntryRe
     match r {
         Ok(()) => 0,
         Err(err) => {
-            eprint!("{}", err.render(m, src));
+            eprint!("{}", err.render_cli(m, src));
             // mlir-runner dies of SIGABRT: the status a shell reports for it.
             if err.kind == crate::error::ErrorKind::Abort {
                 128 + 6

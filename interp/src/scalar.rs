@@ -306,7 +306,6 @@ impl Z for BigInt {
 /// Runs an integer semantic function generic over [`Z`] at width `$w`:
 /// with `i128` when `$w <= 64`, redone with `BigInt` when that returns
 /// `None` or the width is larger. Evaluates to the function's `Option`.
-#[macro_export]
 macro_rules! int_op {
     ($w:expr, $f:ident ( $($arg:expr),* )) => {{
         let w: u32 = $w;
@@ -317,6 +316,7 @@ macro_rules! int_op {
         }
     }};
 }
+pub(crate) use int_op;
 
 /// A complex number: real and imaginary parts of one float format, inline
 /// (16 bytes of encodings) for formats up to 64 bits, shared out of line

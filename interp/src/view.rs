@@ -22,62 +22,115 @@ use mlir_ir::types::FloatKind;
 use ndarray::{ArrayD, ArrayViewD, ArrayViewMutD, Axis, IxDyn, ShapeBuilder};
 use num_complex::Complex;
 
-/// A Rust type a memref's elements can be viewed as.
-pub trait Element: Copy + 'static {
-    /// True when elements stored as `lane` can be read as `Self`.
+/// A Rust type MLIR elements convert to and from: the elements of a
+/// [`Tensor`](crate::Tensor) argument or result, of a memref view, or of
+/// an array lent as a memref. `bool` (i1), `i8`..`i64` (`index` is `i64`),
+/// `u8`..`u64` (the bits of elements stored in as many bytes: unsigned
+/// readings, odd-width integers, and for `u8`/`u16` the raw encodings of
+/// fp4/fp6/fp8, f16 and bf16), `half::f16`, `half::bf16`, `f32`, `f64`,
+/// `Complex<f32>`, `Complex<f64>`.
+pub trait Element: Copy + std::fmt::Debug + 'static {
+    /// True when elements stored as `lane` convert to `Self`.
     fn fits(lane: Lane) -> bool;
+    /// Bytes of one element.
+    const SIZE: usize;
+    /// Whether every bit pattern of `SIZE` bytes is a `Self`, so that the
+    /// engine's buffers can be viewed or lent in place: not `bool`, whose
+    /// buffer bytes a poison store may leave other than 0 or 1.
+    const IN_PLACE: bool = true;
+    /// Appends the little-endian encoding.
+    fn put(self, out: &mut Vec<u8>);
+    /// Reads the little-endian encoding.
+    fn get(b: &[u8]) -> Self;
 }
 
-macro_rules! signed_element {
-    ($t:ty, $bits:expr) => {
+macro_rules! element {
+    ($t:ty, $fits:expr, |$x:ident| $to:expr, |$b:ident| $from:expr) => {
         impl Element for $t {
             fn fits(lane: Lane) -> bool {
-                lane == Lane::Int($bits)
+                $fits(lane)
+            }
+            const SIZE: usize = std::mem::size_of::<$t>();
+            fn put(self, out: &mut Vec<u8>) {
+                let $x = self;
+                out.extend_from_slice(&$to);
+            }
+            fn get($b: &[u8]) -> Self {
+                $from
             }
         }
     };
 }
 
-macro_rules! unsigned_element {
-    ($t:ty, $raw_floats:expr) => {
-        impl Element for $t {
-            fn fits(lane: Lane) -> bool {
-                let same_size = lane.bytes() == std::mem::size_of::<$t>();
-                match lane {
-                    Lane::Int(_) => same_size,
-                    Lane::Float(_) => $raw_floats && same_size,
-                    Lane::Complex(_) => false,
-                }
-            }
-        }
-    };
+/// The first `N` bytes of `b`.
+fn arr<const N: usize>(b: &[u8]) -> [u8; N] {
+    let mut a = [0u8; N];
+    a.copy_from_slice(&b[..N]);
+    a
 }
 
-signed_element!(i8, 8);
-signed_element!(i16, 16);
-signed_element!(i32, 32);
-signed_element!(i64, 64);
-unsigned_element!(u8, true);
-unsigned_element!(u16, true);
-unsigned_element!(u32, false);
-unsigned_element!(u64, false);
-
-macro_rules! float_element {
-    ($t:ty, $lane:expr) => {
-        impl Element for $t {
-            fn fits(lane: Lane) -> bool {
-                lane == $lane
-            }
+/// Integers of `bytes` bytes, and when `raw_floats` floats of that size.
+fn same_size(lane: Lane, bytes: usize, raw_floats: bool) -> bool {
+    lane.bytes() == bytes
+        && match lane {
+            Lane::Int(_) => true,
+            Lane::Float(_) => raw_floats,
+            Lane::Complex(_) => false,
         }
-    };
 }
 
-float_element!(f32, Lane::Float(FloatKind::F32));
-float_element!(f64, Lane::Float(FloatKind::F64));
-float_element!(half::f16, Lane::Float(FloatKind::F16));
-float_element!(half::bf16, Lane::Float(FloatKind::BF16));
-float_element!(Complex<f32>, Lane::Complex(FloatKind::F32));
-float_element!(Complex<f64>, Lane::Complex(FloatKind::F64));
+impl Element for bool {
+    fn fits(lane: Lane) -> bool {
+        lane == Lane::Int(1)
+    }
+    const SIZE: usize = 1;
+    const IN_PLACE: bool = false;
+    fn put(self, out: &mut Vec<u8>) {
+        out.push(self as u8);
+    }
+    fn get(b: &[u8]) -> Self {
+        b[0] & 1 != 0
+    }
+}
+
+element!(i8, |l| l == Lane::Int(8), |x| x.to_le_bytes(), |b| i8::from_le_bytes(arr(b)));
+element!(i16, |l| l == Lane::Int(16), |x| x.to_le_bytes(), |b| i16::from_le_bytes(arr(b)));
+element!(i32, |l| l == Lane::Int(32), |x| x.to_le_bytes(), |b| i32::from_le_bytes(arr(b)));
+element!(i64, |l| l == Lane::Int(64), |x| x.to_le_bytes(), |b| i64::from_le_bytes(arr(b)));
+element!(u8, |l| same_size(l, 1, true), |x| [x], |b| b[0]);
+element!(u16, |l| same_size(l, 2, true), |x| x.to_le_bytes(), |b| u16::from_le_bytes(arr(b)));
+element!(u32, |l| same_size(l, 4, false), |x| x.to_le_bytes(), |b| u32::from_le_bytes(arr(b)));
+element!(u64, |l| same_size(l, 8, false), |x| x.to_le_bytes(), |b| u64::from_le_bytes(arr(b)));
+element!(half::f16, |l| l == Lane::Float(FloatKind::F16), |x| x.to_bits().to_le_bytes(), |b| half::f16::from_bits(
+    u16::from_le_bytes(arr(b))
+));
+element!(half::bf16, |l| l == Lane::Float(FloatKind::BF16), |x| x.to_bits().to_le_bytes(), |b| half::bf16::from_bits(
+    u16::from_le_bytes(arr(b))
+));
+element!(f32, |l| l == Lane::Float(FloatKind::F32), |x| x.to_le_bytes(), |b| f32::from_le_bytes(arr(b)));
+element!(f64, |l| l == Lane::Float(FloatKind::F64), |x| x.to_le_bytes(), |b| f64::from_le_bytes(arr(b)));
+element!(
+    Complex<f32>,
+    |l| l == Lane::Complex(FloatKind::F32),
+    |x| {
+        let mut a = [0u8; 8];
+        a[..4].copy_from_slice(&x.re.to_le_bytes());
+        a[4..].copy_from_slice(&x.im.to_le_bytes());
+        a
+    },
+    |b| Complex::new(f32::from_le_bytes(arr(b)), f32::from_le_bytes(arr(&b[4..])))
+);
+element!(
+    Complex<f64>,
+    |l| l == Lane::Complex(FloatKind::F64),
+    |x| {
+        let mut a = [0u8; 16];
+        a[..8].copy_from_slice(&x.re.to_le_bytes());
+        a[8..].copy_from_slice(&x.im.to_le_bytes());
+        a
+    },
+    |b| Complex::new(f64::from_le_bytes(arr(b)), f64::from_le_bytes(arr(&b[8..])))
+);
 
 /// Why a memref has no view of the type asked for.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -135,7 +188,7 @@ impl MemRef {
         if b.freed.is_some() {
             return Err(ViewError::Freed(what()));
         }
-        if !T::fits(self.elem.lane) {
+        if !T::IN_PLACE || !T::fits(self.elem.lane) {
             return Err(ViewError::ElementType { have: self.elem.name.to_string(), want: std::any::type_name::<T>() });
         }
         if self.map.is_some() {
@@ -233,7 +286,7 @@ impl MemRef {
         if b.freed.is_some() {
             return Err(ViewError::Freed(self.describe()));
         }
-        if !T::fits(self.elem.lane) || !self.elem.vshape.is_empty() {
+        if !T::IN_PLACE || !T::fits(self.elem.lane) || !self.elem.vshape.is_empty() {
             return Err(ViewError::ElementType { have: self.elem.name.to_string(), want: std::any::type_name::<T>() });
         }
         let size = std::mem::size_of::<T>();

@@ -217,3 +217,73 @@ func.func @p() -> i32 {
     let Data::Array(t) = &r[0] else { panic!("{r:?}") };
     assert_eq!(t.to_array::<i32>().unwrap_err().message, "the element at [1] is poison");
 }
+
+/// `call_then` hands a memref result over in place, as an `ndarray` view
+/// on the engine's buffer, before the call's memory is given back; other
+/// results come as `Data`.
+#[test]
+fn memref_results_in_place() {
+    use mlir_interp::Returned;
+    let p = program(
+        "func.func @two() -> (memref<2x3xf32>, i32) {
+  %m = memref.alloc() : memref<2x3xf32>
+  %x = arith.constant 1.5 : f32
+  linalg.fill ins(%x : f32) outs(%m : memref<2x3xf32>)
+  %n = arith.constant 7 : i32
+  return %m, %n : memref<2x3xf32>, i32
+}",
+    );
+    let mut i = Interpreter::new(&p).unwrap();
+    let (sum, shape, n) = i
+        .call_then("two", vec![], |r| {
+            let Returned::Memref(m) = &r[0] else { panic!("a memref result") };
+            let (sum, shape) = m.with_view::<f32, _>(|v| (v.sum(), v.shape().to_vec())).unwrap();
+            let Returned::Data(n) = &r[1] else { panic!("a scalar result") };
+            (sum, shape, n.clone())
+        })
+        .unwrap();
+    assert_eq!((sum, shape, n), (9.0, vec![2, 3], Data::Int(7)));
+    // Errors are the same as call's.
+    let err = i.call_then("nope", vec![], |_| ()).unwrap_err();
+    assert_eq!(err.class, ErrorClass::BadArgument);
+}
+
+/// Library errors speak of the configuration, not of command-line flags.
+#[test]
+fn limits_name_no_flags() {
+    let p = program(
+        "func.func @f(%n: i64) -> i64 {
+  %r = func.call @f(%n) : (i64) -> i64
+  return %r : i64
+}",
+    );
+    let cfg = Config { max_call_depth: 50, ..Interpreter::default_config() };
+    let err = Interpreter::with_config(&p, cfg).unwrap().call("f", vec![Data::Int(1).into()]).unwrap_err();
+    assert_eq!(err.class, ErrorClass::Limit);
+    assert_eq!(err.message, "call depth limit of 50 exceeded");
+    assert!(!err.diagnostic.contains("--"), "{}", err.diagnostic);
+}
+
+/// `Debug` of a tensor shows its shape, element type and elements.
+#[test]
+fn tensors_debug_readably() {
+    let t = Tensor::from_array(&array![[1.0f32, 2.0], [3.0, 4.0]]);
+    assert_eq!(format!("{t:?}"), "Tensor { shape: [2, 2], elem: f32, elements: [1.0, 2.0, 3.0, 4.0] }");
+    let p = program("func.func @v() -> tensor<20xi8> {\n  %c = arith.constant dense<3> : tensor<20xi8>\n  return %c : tensor<20xi8>\n}");
+    let r = Interpreter::new(&p).unwrap().call("v", vec![]).unwrap();
+    let Data::Array(t) = &r[0] else { panic!("an array") };
+    let text = format!("{t:?}");
+    assert!(text.starts_with("Tensor { shape: [20], elem: i8, elements: [3, 3,"), "{text}");
+    assert!(text.ends_with(", ... (20 in all)] }"), "{text}");
+}
+
+/// What signatures mention is reachable from `mlir_interp` alone.
+#[test]
+fn the_crate_reexports_what_its_signatures_use() {
+    let a: mlir_interp::ndarray::ArrayD<mlir_interp::half::f16> =
+        mlir_interp::ndarray::ArrayD::from_elem(mlir_interp::ndarray::IxDyn(&[2]), mlir_interp::half::f16::ONE);
+    let t = Tensor::from_array(&a);
+    assert_eq!(t.to_array::<mlir_interp::half::f16>().unwrap(), a);
+    let _: Option<mlir_interp::OpId> = None;
+    let _ = mlir_interp::num_complex::Complex::new(1.0f32, 2.0);
+}

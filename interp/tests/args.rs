@@ -527,3 +527,24 @@ fn unwritable_out_directory() {
     assert!(err.contains(&format!("error: cannot create the --out directory '{}'", target.display())), "{err}");
     assert!(!err.contains("resource limit"), "{err}");
 }
+
+/// A result with elements never written has no `.npy` form: a usage
+/// error (exit 2), not a resource limit, shown at the op that allocated
+/// the memory and naming the element.
+#[test]
+fn out_of_a_memref_with_unwritten_elements() {
+    let dir = std::env::temp_dir().join(format!("mlir-interp-out-poison-{}", std::process::id()));
+    let p = "func.func @f() -> memref<3xi32> {
+  %m = memref.alloc() : memref<3xi32>
+  %c = arith.constant 1 : i32
+  %i = arith.constant 0 : index
+  memref.store %c, %m[%i] : memref<3xi32>
+  return %m : memref<3xi32>
+}
+";
+    let (code, _, err) = run_with("poison_out.mlir", p, &["--out", dir.to_str().unwrap()], &[]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("poison_out.mlir:2:8: error: --out cannot write result #0 as .npy: its element [1] is poison (memory this op allocated and nothing wrote)"), "{err}");
+    assert!(!err.contains("resource limit") && !err.contains("op #"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

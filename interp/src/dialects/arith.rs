@@ -18,11 +18,11 @@ use crate::dense::{HostCast, IntBin};
 use crate::error::{Error, ErrorKind, Result};
 use crate::exec::{Engine, Flow, Frame};
 use crate::float::{self, host::Bin as FBin, Float, Round};
-use crate::int_op;
 use crate::operands::{
     bad_shape, bad_types, bitcast, cast, convert, float1, float2, float_to_int, host_cast, host_lanes, int2, int2x,
     int_cast, int_to_float, result_to, select,
 };
+use crate::scalar::int_op;
 use crate::sem::fp::*;
 use crate::sem::int::*;
 use crate::value::{map2, Dense, Int, Scalar, Value};

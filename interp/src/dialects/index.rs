@@ -5,8 +5,8 @@
 
 use crate::error::{Error, Result};
 use crate::exec::{Engine, Flow, Frame};
-use crate::int_op;
 use crate::operands::{int2, int_cast};
+use crate::scalar::int_op;
 use crate::sem::int::*;
 use crate::value::{Int, Value};
 use mlir_ir::ir::OpId;

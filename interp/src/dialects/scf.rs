@@ -13,7 +13,7 @@
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::exec::{Engine, Flow, Frame, UNSIGNED};
-use crate::int_op;
+use crate::scalar::int_op;
 use crate::value::{Int, Value};
 
 use mlir_ir::ir::OpId;

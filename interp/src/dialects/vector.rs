@@ -42,9 +42,9 @@
 use crate::error::{Error, ErrorKind, Result};
 use crate::exec::{Engine, Flow, Frame};
 use crate::float::{self, Round};
-use crate::int_op;
 use crate::memory::{self, MemRef};
 use crate::runtime;
+use crate::scalar::int_op;
 use crate::value::{Builder, Dense, Int, Poison, Scalar, Value};
 use mlir_ir::affine::AffineExpr;
 use mlir_ir::attrs::Attribute;

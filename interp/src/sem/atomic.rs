@@ -4,7 +4,7 @@
 
 use crate::error::{Error, Result};
 use crate::float::{self, Round};
-use crate::int_op;
+use crate::scalar::int_op;
 use crate::sem::fp::{maximumf, maxnumf};
 use crate::sem::int::{bitwise, maxsi, maxui, minsi, minui, Out};
 use crate::value::{Int, Scalar};

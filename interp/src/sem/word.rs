@@ -234,7 +234,7 @@ pub fn cast(f: Cast, fl: u8, from: u32, to: u32, a: u64) -> Option<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::int_op;
+    use crate::scalar::int_op;
     use crate::sem::int::*;
     use crate::value::Int;
     use proptest::prelude::*;

@@ -18,11 +18,11 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::exec::{Engine, Flow, Frame};
 use crate::float::libm::{self, Fn1, Fn2};
 use crate::float::{self, Float, FloatKind, Round};
-use crate::int_op;
 use crate::memory::{Lane, Ptr};
 use crate::operands::{
     bad_shape, bad_types, float1_try, float2_try, float3, float_class, int1, int2, libm1, libm_error, place,
 };
+use crate::scalar::int_op;
 use crate::sem::fp::{copysign, maximumf, maxnumf};
 use crate::sem::int::*;
 use crate::value::{map1, map2_pair, Int, Packed, Poison, Scalar, Value};

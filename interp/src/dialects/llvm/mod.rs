@@ -15,12 +15,12 @@
 use crate::dense::IntBin;
 use crate::error::{Error, ErrorKind, Result};
 use crate::exec::{Engine, Flow, Frame};
-use crate::int_op;
 use crate::memory::{AllocKind, Buffer, Ptr, CONSTANT_GLOBAL};
 use crate::operands::{
     alloc_name, bitcast, cast, cond_branch, convert, filled, float1, float2, float_to_int, host_lanes, int2, int_cast,
     int_to_float, select, successor,
 };
+use crate::scalar::int_op;
 use crate::sem::fp::cmpf;
 use crate::sem::int::*;
 use crate::value::{Dense, Int, Packed, Poison, Scalar, Value};
