@@ -184,6 +184,22 @@ fn direct_runs_the_source_without_mlir_opt() {
     assert_eq!(code, 2);
 }
 
+/// A line that substitutes to nothing (a false `%if`, as the sparse tests'
+/// Arm SVE lines) runs nothing: with every other line skipped under
+/// `--direct` the test is UNSUPPORTED, not a vacuous PASS.
+#[test]
+fn an_empty_line_runs_nothing() {
+    let d = dir("empty");
+    let run = "// RUN: mlir-opt %s --sparsifier | mlir-runner -e main -entry-point-result=void | FileCheck %s
+               // RUN: %if no_such_feature %{ mlir-runner %s -e main | FileCheck %s %}
+// CHECK: 42
+";
+    let t = write_program(&d, "t.mlir", run, UNLOWERED);
+    let (code, out) = lit_with(&["--direct", "-v"], &[&t]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.starts_with("UNSUPPORTED:"), "{out}");
+}
+
 /// Without `--direct` the runner is a drop-in for mlir-runner: a RUN line
 /// that hands it the unlowered program fails, with mlir-runner's message.
 #[test]
