@@ -981,8 +981,66 @@ impl<'m> Engine<'m> {
                 Value::dense(&[elems.len()], &elems)
                     .map_err(|e| Error::unverified(op, format!("bad dense array: {e:?}")))
             }
+            Attribute::Sparse { ty: sty, indices, values } => self.sparse_value(op, *sty, *indices, *values),
             _ => Err(Error::at(op, ErrorKind::Unsupported("this constant attribute".into()))),
         }
+    }
+
+    /// A `sparse<indices, values>` constant of type `sty`: zeros, but the
+    /// listed elements (a later duplicate index wins, as MLIR's own
+    /// expansion of the attribute assigns in order).
+    fn sparse_value(
+        &self,
+        op: OpId,
+        sty: TypeId,
+        indices: mlir_ir::attrs::AttrId,
+        values: mlir_ir::attrs::AttrId,
+    ) -> Result<Value> {
+        let ctx = &self.m.ctx;
+        let shape: Vec<usize> = ctx
+            .type_kind(sty)
+            .shape()
+            .ok_or_else(|| Error::unverified(op, "sparse constant of unshaped type"))?
+            .iter()
+            .map(|d| usize::try_from(*d).unwrap_or(0))
+            .collect();
+        let lane = crate::operands::lane_of(self, self.elem_type(sty))
+            .ok_or_else(|| Error::at(op, ErrorKind::Unsupported("a sparse constant of this element type".into())))?;
+        let n = shape.iter().try_fold(1usize, |a, d| a.checked_mul(*d)).unwrap_or(usize::MAX);
+        self.mem.reserve(op, n.saturating_mul(lane.bytes()), "a sparse constant")?;
+        let bad = |e| Error::unverified(op, format!("bad sparse constant: {e:?}"));
+        // All-zero bytes are every lane's zero (+0.0 for floats).
+        let mut d = Dense::from_le_bytes(&shape, lane, vec![0; n * lane.bytes()]).map_err(bad)?;
+        let typed = |a: mlir_ir::attrs::AttrId| match ctx.attr_kind(a) {
+            Attribute::Dense { ty, .. } => self.attr_value(op, a, *ty),
+            _ => Err(Error::unverified(op, "sparse constant parts that are not dense")),
+        };
+        let (Value::Array(ix), Value::Array(vals)) = (typed(indices)?, typed(values)?) else {
+            return Err(Error::unverified(op, "sparse constant parts that are not arrays"));
+        };
+        let rank = shape.len().max(1);
+        // `sparse<>` lists nothing (its empty indices know no lane).
+        let ix = if ix.is_empty() {
+            Vec::new()
+        } else {
+            ix.to_i64s().ok_or_else(|| Error::unverified(op, "sparse constant indices that are not integers"))?
+        };
+        let count = ix.len() / rank;
+        for k in 0..count {
+            let idx: Vec<usize> =
+                ix[k * rank..(k + 1) * rank].iter().map(|i| usize::try_from(*i).unwrap_or(usize::MAX)).collect();
+            let at = d
+                .linear(&idx[..shape.len()])
+                .ok_or_else(|| Error::unverified(op, "sparse constant index out of the shape"))?;
+            // A splat of values gives every listed element the one value.
+            let j = if vals.len() == 1 { 0 } else { k };
+            if j >= vals.len() {
+                return Err(Error::unverified(op, "sparse constant with fewer values than indices"));
+            }
+            let v = vals.get(j);
+            d.set(at, &v).map_err(bad)?;
+        }
+        Ok(Value::Array(Rc::new(d)))
     }
 
     fn int_of(&self, op: OpId, v: &IntVal, ty: TypeId) -> Result<Int> {
