@@ -228,6 +228,9 @@ pub struct Engine<'m> {
     /// The values of `tosa.variable`s written so far, by declaring op: the
     /// persistent state `tosa.variable_read`/`variable_write` share.
     pub(crate) tosa_variables: FxHashMap<OpId, Value>,
+    /// The sparse tensor runtime's objects (tensors, readers, writers,
+    /// random generators), by the address of their handle.
+    pub(crate) sparse: crate::sparse_runtime::Runtime,
     /// The `llvm.mlir.global_ctors` and `global_dtors` ops.
     xtor_ops: Vec<OpId>,
     /// Who watches the run (trace, debugger, pass checking); `None` costs
@@ -366,6 +369,7 @@ impl<'m> Engine<'m> {
             mem: crate::memory::Memory::with_limit(cfg.max_memory),
             global_slots: FxHashMap::default(),
             tosa_variables: FxHashMap::default(),
+            sparse: Default::default(),
             xtor_ops: Vec::new(),
             observer: None,
             code: Rc::new(Code::default()),
