@@ -999,15 +999,8 @@ impl Reader {
         if w[0] != "%%matrixmarket" || w[1] != "matrix" || w[2] != "coordinate" || (w[4] != "general" && !symmetric) {
             return Err(fatal(op, format!("Cannot find a general sparse matrix in {}", self.name)));
         }
-        if symmetric {
-            // LLVM 22's reader reads only the stored triangle of a
-            // symmetric matrix (File.h dropped the mirroring); say so
-            // rather than guess which tensor the program means.
-            return Err(Error::at(
-                op,
-                ErrorKind::Unsupported(format!("symmetric Matrix Market file {} in the sparse runtime", self.name)),
-            ));
-        }
+        // LLVM 22's reader reads only the stored triangle of a symmetric
+        // matrix (File.h no longer mirrors it): so does this one.
         let line = loop {
             let l = self.read_line(op)?;
             if l.first() != Some(&b'%') {
@@ -2169,7 +2162,10 @@ fn read_to_buffers(e: &mut Engine, a: &Args, cw: usize, v: Prim) -> Result<Vec<V
     let l2d = read_ints(op, &a.memref(e, 2, 1, 8)?, &what)?;
     let cm = a.memref(e, 3, 1, cw)?;
     let vm = a.memref(e, 4, 1, v.bytes())?;
-    let lvl_rank = l2d.len();
+    // One entry of dim2lvl per level (a block map's lvl2dim has one per
+    // dimension): the level rank.
+    let lvl_rank = d2l.len();
+    let _ = l2d;
     let mask = if cw >= 8 { u64::MAX } else { (1u64 << (8 * cw)) - 1 };
     let sorted = with_reader(e, a, 0, |e, r| {
         let map = Map::new(r.rank, d2l);
