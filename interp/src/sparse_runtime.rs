@@ -352,7 +352,7 @@ impl Arr {
         let nb = e.mem.new_buffer(op, bytes, AllocKind::Tensor, 64)?;
         copy_cells(&self.buf, 0, &nb, 0, self.len * self.w);
         let old = std::mem::replace(&mut self.buf, nb);
-        e.mem.release(&old, Freed::Free);
+        e.mem.release(&old, Freed::SparseRuntime);
         e.sparse.dead.push(old);
         Ok(())
     }
@@ -413,7 +413,7 @@ impl Arr {
 
     /// Frees the buffer (the tensor is deleted).
     fn free(self, e: &mut Engine) {
-        e.mem.release(&self.buf, Freed::Free);
+        e.mem.release(&self.buf, Freed::SparseRuntime);
         e.sparse.dead.push(self.buf);
     }
 }
@@ -1737,7 +1737,7 @@ fn handle(e: &Engine, a: &Args, i: usize, k: Kind) -> Result<u64> {
 /// Deletes the object at `addr`: its handle is freed.
 fn free_handle(e: &mut Engine, addr: u64, by: &'static str) {
     if let Some(b) = e.sparse.handles.remove(&addr) {
-        e.mem.release(&b, Freed::Free);
+        e.mem.release(&b, Freed::SparseRuntime);
         e.sparse.dead.push(b);
     }
     e.sparse.freed_by.insert(addr, by);
