@@ -768,8 +768,7 @@ impl Tensor {
         mut full: u64,
         val: &[Cell],
     ) -> Result<()> {
-        for l in diff..self.rank() {
-            let c = coords[l];
+        for (l, &c) in coords.iter().enumerate().take(self.rank()).skip(diff) {
             self.append_crd(e, op, l, full, c)?;
             full = 0;
             self.cursor[l] = c;
@@ -1339,7 +1338,7 @@ impl Mt19937 {
         }
         if u64::from(u32::MAX) / n >= n {
             let mut i = 1usize;
-            if n % 2 == 0 {
+            if n.is_multiple_of(2) {
                 let j = self.uniform(1) as usize;
                 v.swap(i, j);
                 i += 1;
