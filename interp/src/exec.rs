@@ -230,7 +230,7 @@ pub struct Engine<'m> {
     pub(crate) tosa_variables: FxHashMap<OpId, Value>,
     /// The sparse tensor runtime's objects (tensors, readers, writers,
     /// random generators), by the address of their handle.
-    pub(crate) sparse: crate::sparse_runtime::Runtime,
+    pub(crate) sparse: crate::sparse_runtime::state::Runtime,
     /// The `llvm.mlir.global_ctors` and `global_dtors` ops.
     xtor_ops: Vec<OpId>,
     /// Who watches the run (trace, debugger, pass checking); `None` costs

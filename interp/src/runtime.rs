@@ -486,7 +486,7 @@ fn call_as(
             return Ok(vec![Value::float(r)]);
         }
         RtFn::ApFloat(f) => return apfloat_call(e, op, f, name, &args, ret),
-        RtFn::Sparse(f) => return crate::sparse_runtime::call(e, op, f, name, &args, ins),
+        RtFn::Sparse(f) => return crate::sparse_runtime::call(e, op, f, name, &args, ins, format_g),
         RtFn::MemrefCopy => {
             let n =
                 int(0).and_then(|x| x.to_u64()).filter(|n| (1..=64).contains(n)).ok_or_else(|| bad_arg(op, name))?;

@@ -32,10 +32,11 @@ use crate::scalar::Poison;
 use crate::value::{Int, Scalar, Value};
 use mlir_ir::ir::OpId;
 use mlir_ir::types::TypeId;
-use rustc_hash::FxHashMap;
 use std::cell::RefCell;
 use std::io::Write;
 use std::rc::Rc;
+
+pub(crate) mod state;
 
 /// One byte of a value as memory holds it: defined, or poison.
 type Cell = std::result::Result<u8, Poison>;
@@ -254,24 +255,6 @@ impl SpFn {
     }
 }
 
-/// The runtime's objects, by the address of their handle (a one-byte
-/// engine allocation kept alive here until the object is deleted).
-#[derive(Default)]
-pub struct Runtime {
-    tensors: FxHashMap<u64, Box<Tensor>>,
-    readers: FxHashMap<u64, Box<Reader>>,
-    writers: FxHashMap<u64, Box<Writer>>,
-    rngs: FxHashMap<u64, Box<Mt19937>>,
-    handles: FxHashMap<u64, Rc<RefCell<Buffer>>>,
-    /// Freed handles and arrays, kept so that a stale address still
-    /// resolves to its (freed) allocation.
-    dead: Vec<Rc<RefCell<Buffer>>>,
-    /// What deleted each dead handle, by address (for the message).
-    freed_by: FxHashMap<u64, &'static str>,
-    /// The C strings `getTensorFilename` returned, by id.
-    filenames: FxHashMap<u64, Ptr>,
-}
-
 /// The kinds of object behind an opaque pointer.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Kind {
@@ -292,7 +275,7 @@ impl Kind {
     }
 }
 
-impl Runtime {
+impl state::Runtime {
     fn kind_of(&self, addr: u64) -> Option<Kind> {
         if self.tensors.contains_key(&addr) {
             Some(Kind::Tensor)
@@ -1825,9 +1808,21 @@ fn level(op: OpId, what: &str, t: &Tensor, l: u64) -> Result<usize> {
         .ok_or_else(|| ub(op, format!("{what} of level {l} of a sparse tensor with {} levels", t.rank())))
 }
 
+/// How `std::ostream` prints a float (`%g`): `crate::runtime::format_g`,
+/// passed in by the module that calls this one.
+pub type FormatG = fn(float::Float) -> String;
+
 /// Calls sparse runtime entry point `f`, declared as `name` with parameter
-/// types `ins`, with `args`.
-pub fn call(e: &mut Engine, op: OpId, f: SpFn, name: &str, args: &[Value], ins: &[TypeId]) -> Result<Vec<Value>> {
+/// types `ins`, with `args`; the writer prints floats with `fmt_g`.
+pub fn call(
+    e: &mut Engine,
+    op: OpId,
+    f: SpFn,
+    name: &str,
+    args: &[Value],
+    ins: &[TypeId],
+    fmt_g: FormatG,
+) -> Result<Vec<Value>> {
     let ty = match ins.first() {
         Some(t) => *t,
         None if args.is_empty() => return Err(bad_arg(op, name)),
@@ -1945,7 +1940,7 @@ pub fn call(e: &mut Engine, op: OpId, f: SpFn, name: &str, args: &[Value], ins: 
                     s.extend_from_slice(format!("{} ", c.wrapping_add(1)).as_bytes());
                 }
                 let val = read_elem(op, &vm, &[], &what)?;
-                push_value(op, v, &val, &mut s)?;
+                push_value(op, v, &val, fmt_g, &mut s)?;
                 s.push(b'\n');
                 w.write(e, op, &s).map(|()| Vec::new())
             })
@@ -2019,7 +2014,7 @@ pub fn call(e: &mut Engine, op: OpId, f: SpFn, name: &str, args: &[Value], ins: 
 /// A value as `std::ostream <<` prints it: `%g` floats (f16 and bf16
 /// through `float`), decimal integers, `int8_t` as its character,
 /// complex numbers as `(re,im)`.
-fn push_value(op: OpId, v: Prim, val: &[Cell], out: &mut Vec<u8>) -> Result<()> {
+fn push_value(op: OpId, v: Prim, val: &[Cell], fmt_g: FormatG, out: &mut Vec<u8>) -> Result<()> {
     let bits = val.iter().enumerate().try_fold(0u128, |acc, (k, c)| match c {
         Ok(b) => Ok(acc | u128::from(*b) << (8 * k)),
         Err(p) => Err(Error::at(
@@ -2027,7 +2022,7 @@ fn push_value(op: OpId, v: Prim, val: &[Cell], out: &mut Vec<u8>) -> Result<()> 
             ErrorKind::Poison { what: "written to a file by the sparse runtime".into(), origin: p.0 },
         )),
     })?;
-    let g = |k: FloatKind, b: u128| crate::runtime::format_g(float::from_bits(k, b));
+    let g = |k: FloatKind, b: u128| fmt_g(float::from_bits(k, b));
     let text = match v {
         Prim::F64 => g(FloatKind::F64, bits),
         Prim::F32 => g(FloatKind::F32, bits),
