@@ -97,9 +97,13 @@ impl Error {
     fn engine(p: &Program, e: &crate::error::Error) -> Error {
         use crate::error::ErrorKind as K;
         let class = match &e.kind {
-            K::Ub(_) | K::MemUb { .. } | K::Poison { .. } | K::Assert(_) | K::Abort | K::NoDefinedResult(_) => {
-                ErrorClass::UndefinedBehavior
-            }
+            K::Ub(_)
+            | K::MemUb { .. }
+            | K::Poison { .. }
+            | K::Assert(_)
+            | K::Abort
+            | K::RuntimeFatal(_)
+            | K::NoDefinedResult(_) => ErrorClass::UndefinedBehavior,
             K::Unsupported(_) => ErrorClass::Unsupported,
             K::Fuel(_) | K::CallDepth(_) | K::MemoryLimit(_) | K::TimeLimit(_) | K::Resource(_) | K::Halted => {
                 ErrorClass::Limit

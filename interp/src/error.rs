@@ -65,6 +65,11 @@ pub enum ErrorKind {
     /// The program called C's `abort()` (a lowered `cf.assert` does).
     #[error("the program called abort()")]
     Abort,
+    /// A runtime library's own check failed (the sparse tensor runtime's
+    /// `MLIR_SPARSETENSOR_FATAL`: a missing file, a bad header), where
+    /// mlir-runner prints the message and exits with status 1.
+    #[error("runtime library error: {0}")]
+    RuntimeFatal(String),
     /// The program cannot run as asked, for a reason the verifier cannot
     /// see: no such entry function, an entry whose results do not fit
     /// `--entry-point-result`, a runtime function declared with the wrong

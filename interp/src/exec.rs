@@ -228,6 +228,9 @@ pub struct Engine<'m> {
     /// The values of `tosa.variable`s written so far, by declaring op: the
     /// persistent state `tosa.variable_read`/`variable_write` share.
     pub(crate) tosa_variables: FxHashMap<OpId, Value>,
+    /// The sparse tensor runtime's objects (tensors, readers, writers,
+    /// random generators), by the address of their handle.
+    pub(crate) sparse: crate::sparse_runtime::state::Runtime,
     /// The `llvm.mlir.global_ctors` and `global_dtors` ops.
     xtor_ops: Vec<OpId>,
     /// Who watches the run (trace, debugger, pass checking); `None` costs
@@ -366,6 +369,7 @@ impl<'m> Engine<'m> {
             mem: crate::memory::Memory::with_limit(cfg.max_memory),
             global_slots: FxHashMap::default(),
             tosa_variables: FxHashMap::default(),
+            sparse: Default::default(),
             xtor_ops: Vec::new(),
             observer: None,
             code: Rc::new(Code::default()),
@@ -892,6 +896,21 @@ impl<'m> Engine<'m> {
         }
     }
 
+    /// The storage lane of scalar type `ty` (integer, index, float, complex).
+    pub(crate) fn lane_of(&self, ty: TypeId) -> Option<crate::lane::Lane> {
+        use crate::lane::Lane;
+        match self.m.ctx.type_kind(ty) {
+            TypeKind::Integer { width, .. } => Some(Lane::Int(*width)),
+            TypeKind::Index => Some(Lane::Int(self.cfg.index_bits)),
+            TypeKind::Float(k) => Some(Lane::Float(*k)),
+            TypeKind::Complex(c) => match self.m.ctx.type_kind(*c) {
+                TypeKind::Float(k) => Some(Lane::Complex(*k)),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
     /// The element type of a shaped type, or the type itself.
     pub(crate) fn elem_type(&self, ty: TypeId) -> TypeId {
         match self.m.ctx.type_kind(ty) {
@@ -1004,7 +1023,8 @@ impl<'m> Engine<'m> {
             .iter()
             .map(|d| usize::try_from(*d).unwrap_or(0))
             .collect();
-        let lane = crate::operands::lane_of(self, self.elem_type(sty))
+        let lane = self
+            .lane_of(self.elem_type(sty))
             .ok_or_else(|| Error::at(op, ErrorKind::Unsupported("a sparse constant of this element type".into())))?;
         let n = shape.iter().try_fold(1usize, |a, d| a.checked_mul(*d)).unwrap_or(usize::MAX);
         self.mem.reserve(op, n.saturating_mul(lane.bytes()), "a sparse constant")?;

@@ -96,6 +96,9 @@ pub enum Freed {
     Returned,
     /// By `free` (the llvm dialect).
     Free,
+    /// By the sparse tensor runtime: the tensor (or reader, writer,
+    /// generator) was deleted, or the array grew into a new buffer.
+    SparseRuntime,
 }
 
 impl Freed {
@@ -107,6 +110,9 @@ impl Freed {
             Freed::Realloc => "moved by memref.realloc",
             Freed::Returned => "lent by the caller for a call that has returned",
             Freed::Free => "freed by free",
+            Freed::SparseRuntime => {
+                "freed by the sparse tensor runtime (its object deleted, or the array moved as it grew)"
+            }
         }
     }
 }

@@ -155,16 +155,7 @@ pub fn filled(e: &Engine, op: OpId, shape: &[usize], x: &Scalar) -> Result<Value
 
 /// The storage lane of scalar type `ty` (integer, index, float, complex).
 pub fn lane_of(e: &Engine, ty: TypeId) -> Option<Lane> {
-    match e.m.ctx.type_kind(ty) {
-        TypeKind::Integer { width, .. } => Some(Lane::Int(*width)),
-        TypeKind::Index => Some(Lane::Int(e.cfg.index_bits)),
-        TypeKind::Float(k) => Some(Lane::Float(*k)),
-        TypeKind::Complex(c) => match e.m.ctx.type_kind(*c) {
-            TypeKind::Float(k) => Some(Lane::Complex(*k)),
-            _ => None,
-        },
-        _ => None,
-    }
+    e.lane_of(ty)
 }
 
 /// The error for a dense value `op` could not build: a host allocation

@@ -317,7 +317,7 @@ fn observe(
                 | ErrorKind::MemUb { .. }
                 | ErrorKind::Poison { .. }
                 | ErrorKind::NoDefinedResult(_) => End::Ub(diag),
-                ErrorKind::Assert(_) | ErrorKind::Abort => End::Aborted(diag),
+                ErrorKind::Assert(_) | ErrorKind::Abort | ErrorKind::RuntimeFatal(_) => End::Aborted(diag),
                 ErrorKind::Fuel(_)
                 | ErrorKind::CallDepth(_)
                 | ErrorKind::MemoryLimit(_)

@@ -1,7 +1,8 @@
 //! The runtime functions of `mlir-runner` (LLVM 22's `CRunnerUtils.cpp` and
 //! `Float16bits.cpp`) and the formatting `vector.print` lowers to, byte for
 //! byte: `%g` floats (`nan`, `-nan`, `inf`), signed `printI64`, unsigned
-//! `printU64`, `( a, b )` vectors, `printString`'s `fputs`. External
+//! `printU64`, `( a, b )` vectors, `printString`'s `fputs`; the sparse
+//! tensor runtime is `crate::sparse_runtime`. External
 //! `func.func` and `llvm.func` declarations bind to these by name; an
 //! unknown name fails when called.
 
@@ -71,6 +72,8 @@ pub enum RtFn {
     Puts,
     /// `abort()`: the run stops with an error (mlir-runner dies of SIGABRT).
     Abort,
+    /// The sparse tensor runtime (`crate::sparse_runtime`).
+    Sparse(crate::sparse_runtime::SpFn),
     /// Any other external function.
     Unknown,
 }
@@ -102,6 +105,7 @@ impl RtFn {
             _ => libm_fn(name)
                 .or_else(|| ApFn::from_name(name).map(RtFn::ApFloat))
                 .or_else(|| MemrefFn::from_name(name).map(RtFn::Memref))
+                .or_else(|| crate::sparse_runtime::SpFn::from_name(name).map(RtFn::Sparse))
                 .unwrap_or(RtFn::Unknown),
         }
     }
@@ -482,6 +486,7 @@ fn call_as(
             return Ok(vec![Value::float(r)]);
         }
         RtFn::ApFloat(f) => return apfloat_call(e, op, f, name, &args, ret),
+        RtFn::Sparse(f) => return crate::sparse_runtime::call(e, op, f, name, &args, ins, format_g),
         RtFn::MemrefCopy => {
             let n =
                 int(0).and_then(|x| x.to_u64()).filter(|n| (1..=64).contains(n)).ok_or_else(|| bad_arg(op, name))?;
