@@ -390,7 +390,17 @@ impl<'a> Lexer<'a> {
                 _ => {}
             }
         }
-        Err(Diagnostic::error(Span::new(open, open + 1), "unbalanced '<' character in pretty dialect name"))
+        // mlir-opt names the innermost bracket left open, at the body's start.
+        let innermost = match stack.last() {
+            Some(b'}') => '{',
+            Some(b')') => '(',
+            Some(b']') => '[',
+            _ => '<',
+        };
+        Err(Diagnostic::error(
+            Span::new(open, open + 1),
+            format!("unbalanced '{innermost}' character in pretty dialect name"),
+        ))
     }
 }
 

@@ -1,0 +1,323 @@
+//! Verifier rules of the sparse_tensor dialect, with the messages of LLVM
+//! 22's `SparseTensorDialect.cpp`. Most are `emitError` there, so they
+//! carry no `'op' op` prefix; the ODS type constraints are not all here yet.
+
+use super::*;
+use crate::attrs::AttrId;
+use crate::ops::SparseTensorOp;
+use crate::sparse::{LevelFormat, SparseEncoding};
+use crate::types::DYNAMIC;
+
+impl Verifier<'_> {
+    /// Checks one op of the sparse_tensor dialect.
+    pub(super) fn check_sparse(&self, op: OpId, o: SparseTensorOp) -> VResult {
+        use SparseTensorOp as S;
+        let m = self.m;
+        let at = m.op(op).span;
+        let operand = |i: usize| m.operands(op).get(i).map(|v| m.type_of(*v));
+        let result = |i: usize| m.results(op).nth(i).map(|v| m.type_of(v));
+        match o {
+            S::Convert => {
+                let (Some(src), Some(dst)) = (operand(0), result(0)) else { return Ok(()) };
+                let (Some(s1), Some(s2)) = (self.shape_of(src), self.shape_of(dst)) else { return Ok(()) };
+                if s1.len() != s2.len() {
+                    return self.err(at, "unexpected conversion mismatch in rank");
+                }
+                if self.encoding(dst).is_some_and(|e| !e.dim_slices.is_empty()) {
+                    return self.err(at, "cannot convert to a sparse tensor slice");
+                }
+                if let Some(d) = (0..s1.len()).find(|&d| s1[d] != s2[d] && s2[d] != DYNAMIC) {
+                    return self.err(at, format!("unexpected conversion mismatch in dimension {d}"));
+                }
+                Ok(())
+            }
+            S::Positions | S::Coordinates => {
+                let (Some(t), Some(r)) = (operand(0), result(0)) else { return Ok(()) };
+                let Some(enc) = self.encoding(t) else { return Ok(()) };
+                let lvl = self.index_attr(op, "level");
+                if lvl.is_none_or(|l| l < 0 || l as usize >= enc.lvl_rank()) {
+                    return self.err(at, "requested level is out of bounds");
+                }
+                let (width, what) =
+                    if o == S::Positions { (enc.pos_width, "positions") } else { (enc.crd_width, "coordinates") };
+                if !self.matches_width(r, width) {
+                    return self.err(at, format!("unexpected type for {what}"));
+                }
+                Ok(())
+            }
+            S::CoordinatesBuffer => {
+                let Some(enc) = operand(0).and_then(|t| self.encoding(t)) else { return Ok(()) };
+                if aos_coo_start(enc) >= enc.lvl_rank() {
+                    return self.err(at, "expected sparse tensor with a COO region");
+                }
+                let Some(r) = result(0) else { return Ok(()) };
+                if !self.matches_width(r, enc.crd_width) {
+                    return self.err(at, "unexpected type for coordinates");
+                }
+                Ok(())
+            }
+            S::Values => {
+                let (Some(t), Some(r)) = (operand(0), result(0)) else { return Ok(()) };
+                if m.ctx.type_kind(t).elem() != m.ctx.type_kind(r).elem() {
+                    return self.err(at, "unexpected mismatch in element types");
+                }
+                Ok(())
+            }
+            S::ReinterpretMap => {
+                let (Some(s), Some(d)) = (operand(0), result(0)) else { return Ok(()) };
+                let (Some(se), Some(de)) = (self.encoding(s), self.encoding(d)) else { return Ok(()) };
+                if se.lvl_rank() != de.lvl_rank() {
+                    return self.err(at, "Level rank mismatch between source/dest tensors");
+                }
+                if se.lvl_types != de.lvl_types {
+                    return self.err(at, "Level type mismatch between source/dest tensors");
+                }
+                if se.pos_width != de.pos_width || se.crd_width != de.crd_width {
+                    return self.err(at, "Crd/Pos width mismatch between source/dest tensors");
+                }
+                if m.ctx.type_kind(s).elem() != m.ctx.type_kind(d).elem() {
+                    return self.err(at, "Element type mismatch between source/dest tensors");
+                }
+                let (Some(ss), Some(ds)) = (self.shape_of(s), self.shape_of(d)) else { return Ok(()) };
+                if lvl_shape(se, &ss) != lvl_shape(de, &ds) {
+                    return self.err(at, "Level size mismatch between source/dest tensors");
+                }
+                Ok(())
+            }
+            S::Concatenate => self.check_sparse_concat(op),
+            S::Binary => {
+                let (Some(x), Some(y), Some(out)) = (operand(0), operand(1), result(0)) else { return Ok(()) };
+                let regions = m.regions(op);
+                if let Some(&r) = regions.first() {
+                    self.sparse_region(op, r, "overlap", &[x, y], out)?;
+                }
+                for (i, (name, input)) in [("left", x), ("right", y)].into_iter().enumerate() {
+                    let Some(&r) = regions.get(i + 1) else { continue };
+                    if !m.region(r).blocks.is_empty() {
+                        self.sparse_region(op, r, name, &[input], out)?;
+                    } else if self.has_attr(op, &format!("{name}_identity")) && input != out {
+                        let which = if i == 0 { "first" } else { "second" };
+                        return self.err(
+                            at,
+                            format!("{name}=identity requires {which} argument to have the same type as the output"),
+                        );
+                    }
+                }
+                Ok(())
+            }
+            S::Unary => {
+                let (Some(x), Some(out)) = (operand(0), result(0)) else { return Ok(()) };
+                let regions = m.regions(op);
+                if let Some(&r) = regions.first() {
+                    self.sparse_region(op, r, "present", &[x], out)?;
+                }
+                if let Some(&r) = regions.get(1) {
+                    self.sparse_region(op, r, "absent", &[], out)?;
+                }
+                Ok(())
+            }
+            S::Reduce => {
+                let Some(x) = operand(0) else { return Ok(()) };
+                match m.regions(op).first() {
+                    Some(&r) => self.sparse_region(op, r, "reduce", &[x, x], x),
+                    None => Ok(()),
+                }
+            }
+            S::Select => {
+                let Some(x) = operand(0) else { return Ok(()) };
+                match m.regions(op).first() {
+                    Some(&r) => {
+                        self.sparse_region_with(op, r, "select", &[x], &|t| m.ctx.type_kind(t).is_signless_int(1))
+                    }
+                    None => Ok(()),
+                }
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// The sparse encoding of a tensor type, if any.
+    fn encoding(&self, t: TypeId) -> Option<&SparseEncoding> {
+        match self.m.ctx.type_kind(t) {
+            TypeKind::RankedTensor { encoding: Some(e), .. } => match self.m.ctx.attr_kind(*e) {
+                Attribute::SparseEncoding(enc) => Some(enc),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    fn has_attr(&self, op: OpId, name: &str) -> bool {
+        self.attr(op, name).is_some()
+    }
+
+    fn attr(&self, op: OpId, name: &str) -> Option<AttrId> {
+        let o = self.m.op(op);
+        let ctx = &self.m.ctx;
+        let props = o.properties.and_then(|p| match ctx.attr_kind(p) {
+            Attribute::Dict(e) => e.iter().find(|(n, _)| ctx.str(*n) == name).map(|(_, a)| *a),
+            _ => None,
+        });
+        props.or_else(|| o.attrs.iter().find(|(n, _)| ctx.str(*n) == name).map(|(_, a)| *a))
+    }
+
+    fn index_attr(&self, op: OpId, name: &str) -> Option<i64> {
+        match self.m.ctx.attr_kind(self.attr(op, name)?) {
+            Attribute::Integer { value, .. } => value.to_i64(),
+            _ => None,
+        }
+    }
+
+    /// `isMatchingWidth`: a memref of `index` for width 0, else of `iN`.
+    fn matches_width(&self, mem: TypeId, width: u32) -> bool {
+        let Some(e) = self.m.ctx.type_kind(mem).elem() else { return true };
+        match self.m.ctx.type_kind(e) {
+            TypeKind::Index => width == 0,
+            k => width != 0 && k.is_signless_int(width),
+        }
+    }
+
+    /// `verifyNumBlockArgs`: the region's arguments are `inputs` and it
+    /// yields one `output`.
+    fn sparse_region(&self, op: OpId, r: RegionId, name: &str, inputs: &[TypeId], output: TypeId) -> VResult {
+        self.sparse_region_with(op, r, name, inputs, &|t| t == output)
+    }
+
+    /// [`Self::sparse_region`] with the yielded type checked by `output`.
+    fn sparse_region_with(
+        &self,
+        op: OpId,
+        r: RegionId,
+        name: &str,
+        inputs: &[TypeId],
+        output: &dyn Fn(TypeId) -> bool,
+    ) -> VResult {
+        let Some(b) = self.sparse_region_args(op, r, name, inputs)? else { return Ok(()) };
+        let at = self.m.op(op).span;
+        let Some(&term) = self.m.block(b).ops.last() else {
+            return self.err(at, format!("{name} region must end with sparse_tensor.yield"));
+        };
+        if self.m.op(term).name.kind != OpKind::SparseYield {
+            return self.err(at, format!("{name} region must end with sparse_tensor.yield"));
+        }
+        let vals = self.m.operands(term);
+        if vals.len() != 1 || !output(self.m.type_of(vals[0])) {
+            return self.err(at, format!("{name} region yield type mismatch"));
+        }
+        Ok(())
+    }
+
+    fn sparse_region_args(
+        &self,
+        op: OpId,
+        r: RegionId,
+        name: &str,
+        inputs: &[TypeId],
+    ) -> Result<Option<BlockId>, Diagnostic> {
+        let at = self.m.op(op).span;
+        let Some(&b) = self.m.region(r).blocks.first() else { return Ok(None) };
+        let args: Vec<ValueId> = self.m.args(b).collect();
+        if args.len() != inputs.len() {
+            return Err(Diagnostic::error(at, format!("{name} region must have exactly {} arguments", inputs.len())));
+        }
+        for (i, (a, t)) in args.iter().zip(inputs).enumerate() {
+            if self.m.type_of(*a) != *t {
+                return Err(Diagnostic::error(at, format!("{name} region argument {} type mismatch", i + 1)));
+            }
+        }
+        Ok(Some(b))
+    }
+
+    fn check_sparse_concat(&self, op: OpId) -> VResult {
+        let m = self.m;
+        let at = m.op(op).span;
+        let Some(dst) = m.results(op).next().map(|v| m.type_of(v)) else { return Ok(()) };
+        let Some(dshape) = self.shape_of(dst) else { return Ok(()) };
+        let ins: Vec<TypeId> = m.operands(op).iter().map(|v| m.type_of(*v)).collect();
+        let dim = self.index_attr(op, "dimension").unwrap_or(0);
+        let rank = dshape.len();
+        if ins.len() <= 1 {
+            return self.err(at, "Need at least two tensors to concatenate.");
+        }
+        if dim < 0 || dim as usize >= rank {
+            return self.err(at, format!("Concat-dimension is out of bounds for dimension-rank ({dim} >= {rank})"));
+        }
+        let mut shapes = Vec::new();
+        for (i, t) in ins.iter().enumerate() {
+            let Some(s) = self.shape_of(*t) else { return Ok(()) };
+            if s.contains(&DYNAMIC) {
+                return self.err(at, format!("Input tensor ${i} has dynamic shape"));
+            }
+            if s.len() != rank {
+                return self.err(
+                    at,
+                    format!(
+                        "Input tensor ${i} has a different rank (rank={}) from the output tensor (rank={rank}).",
+                        s.len()
+                    ),
+                );
+            }
+            shapes.push(s);
+        }
+        for (d, &want) in dshape.iter().enumerate() {
+            if d == dim as usize {
+                let sum = shapes.iter().try_fold(0i64, |acc, s| acc.checked_add(s[d]));
+                if want != DYNAMIC && sum != Some(want) {
+                    return self.err(at, "The concatenation dimension of the output tensor should be the sum of all the concatenation dimensions of the input tensors.");
+                }
+            } else {
+                let mut prev = want;
+                for s in &shapes {
+                    if prev != DYNAMIC && s[d] != prev {
+                        return self.err(at, "All dimensions (expect for the concatenating one) should be equal.");
+                    }
+                    prev = s[d];
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// `getAoSCOOStart`: the first level of a trailing array-of-structures COO
+/// region (a non-unique compressed or loose level followed only by
+/// non-SoA singletons), or the level rank when there is none.
+fn aos_coo_start(enc: &SparseEncoding) -> usize {
+    let lts = &enc.lvl_types;
+    let n = lts.len();
+    if n > 1 {
+        for l in 0..n - 1 {
+            let start =
+                matches!(lts[l].format, LevelFormat::Compressed | LevelFormat::LooseCompressed) && lts[l].nonunique;
+            if start && lts[l + 1..].iter().all(|t| t.format == LevelFormat::Singleton && !t.soa) {
+                return l;
+            }
+        }
+    }
+    n
+}
+
+/// The level sizes a dimension shape gives through the encoding's map
+/// (`d floordiv c` is the quotient, `d mod c` is `c`; dynamic stays so).
+fn lvl_shape(enc: &SparseEncoding, shape: &[i64]) -> Vec<i64> {
+    use crate::affine::AffineExpr as E;
+    enc.dim_to_lvl
+        .results
+        .iter()
+        .map(|r| match r {
+            E::Dim(d) => shape.get(*d as usize).copied().unwrap_or(DYNAMIC),
+            E::FloorDiv(a, b) => match (&**a, &**b) {
+                (E::Dim(d), E::Const(c)) if *c > 0 => match shape.get(*d as usize) {
+                    Some(&s) if s != DYNAMIC => s / c,
+                    _ => DYNAMIC,
+                },
+                _ => DYNAMIC,
+            },
+            E::Mod(_, b) => match &**b {
+                E::Const(c) => *c,
+                _ => DYNAMIC,
+            },
+            _ => DYNAMIC,
+        })
+        .collect()
+}
