@@ -1082,7 +1082,7 @@ ops! {
         SparseExtractIterationSpace / ExtractIterationSpace = "sparse_tensor.extract_iteration_space", 0, Sparse;
         SparseExtractValue / ExtractValue = "sparse_tensor.extract_value", 0, Sparse;
         SparseIterate / Iterate = "sparse_tensor.iterate", 0, Sparse;
-        SparseCoiterate / Coiterate = "sparse_tensor.coiterate", 0, GenericOnly;
+        SparseCoiterate / Coiterate = "sparse_tensor.coiterate", 0, Sparse;
     }
     Llvm LlvmOp {
         LlvmAdd / Add = "llvm.add", 0, Binary;

@@ -740,12 +740,7 @@ impl Parser<'_> {
                 st.result_types = vec![elem];
             }
             S::Iterate => self.parse_sparse_iterate(st, name_span)?,
-            S::Coiterate => {
-                return self.err_at(
-                    name_span,
-                    "custom syntax of 'sparse_tensor.coiterate' is not supported yet; write the op in generic form",
-                )
-            }
+            S::Coiterate => self.parse_sparse_coiterate(st, name_span)?,
         }
         Ok(())
     }
@@ -808,38 +803,14 @@ impl Parser<'_> {
         let it = self.parse_use_name()?;
         self.expect_kw_custom("in")?;
         let space = self.parse_use_name()?;
-        let mut crds: Vec<Option<UseName>> = Vec::new();
-        if self.eat_kw("at")? {
-            self.comma_list(Tok::LParen, Tok::RParen, "in coordinate list", |p| {
-                if p.is(Tok::BareId) && p.spelling() == "_" {
-                    crds.push(None);
-                    return p.bump();
-                }
-                crds.push(Some(p.parse_use_name()?));
-                Ok(())
-            })?;
-        }
-        let mut iter: Vec<(UseName, UseName)> = Vec::new();
-        if self.eat_kw("iter_args")? {
-            self.comma_list(Tok::LParen, Tok::RParen, "in iter_args", |p| {
-                let a = p.parse_use_name()?;
-                p.expect(Tok::Equal, "'='")?;
-                let x = p.parse_use_name()?;
-                iter.push((a, x));
-                Ok(())
-            })?;
-        }
+        let (crds, iter) = self.sparse_loop_header()?;
         self.parse_optional_attrs(st)?;
         let space_t = self.colon_type()?;
         let results = if self.eat(Tok::Arrow)? { self.parse_function_result_types()? } else { Vec::new() };
         if results.len() != iter.len() {
             return self.custom_err("mismatch in number of loop-carried values and defined values");
         }
-        let used: i64 =
-            crds.iter().enumerate().filter(|(_, c)| c.is_some()).fold(0, |m, (i, _)| m | (1i64 << i.min(62)));
-        let i64t = self.m.ctx.int_type(64);
-        let mask = self.m.ctx.attr(Attribute::Integer { value: IntVal::Small(i128::from(used)), ty: i64t });
-        self.set_attr(st, "crdUsedLvls", mask);
+        self.crd_used_lvls(st, &crds);
         self.resolve_all(st, &[space], &[space_t], name_span)?;
         let inits: Vec<UseName> = iter.iter().map(|(_, x)| *x).collect();
         self.resolve_all(st, &inits, &results, name_span)?;
@@ -854,6 +825,98 @@ impl Parser<'_> {
         let reg = self.parse_region(&args, false)?;
         self.add_implicit_terminator(reg, OpKind::SparseYield);
         st.regions.push(reg);
+        Ok(())
+    }
+
+    /// `[at(%c, _)] [iter_args(%a = %x, ..)]`: the coordinates (unused
+    /// ones `None`) and the loop-carried values.
+    #[allow(clippy::type_complexity)]
+    fn sparse_loop_header(&mut self) -> PResult<(Vec<Option<UseName>>, Vec<(UseName, UseName)>)> {
+        let mut crds: Vec<Option<UseName>> = Vec::new();
+        if self.eat_kw("at")? {
+            self.comma_list(Tok::LParen, Tok::RParen, "in coordinate list", |p| {
+                crds.push(p.parse_use_or_blank()?);
+                Ok(())
+            })?;
+        }
+        let mut iter: Vec<(UseName, UseName)> = Vec::new();
+        if self.eat_kw("iter_args")? {
+            self.comma_list(Tok::LParen, Tok::RParen, "in iter_args", |p| {
+                let a = p.parse_use_name()?;
+                p.expect(Tok::Equal, "'='")?;
+                let x = p.parse_use_name()?;
+                iter.push((a, x));
+                Ok(())
+            })?;
+        }
+        Ok((crds, iter))
+    }
+
+    /// `%x` or `_` (a place left unnamed).
+    fn parse_use_or_blank(&mut self) -> PResult<Option<UseName>> {
+        if self.is(Tok::BareId) && self.spelling() == "_" {
+            self.bump()?;
+            return Ok(None);
+        }
+        Ok(Some(self.parse_use_name()?))
+    }
+
+    /// The bit set of the named places, as an `i64` attribute.
+    fn used_bits(&mut self, names: &[Option<UseName>]) -> AttrId {
+        let bits = names.iter().take(63).enumerate().filter(|(_, c)| c.is_some()).fold(0i64, |m, (i, _)| m | (1 << i));
+        let i64t = self.m.ctx.int_type(64);
+        self.m.ctx.attr(Attribute::Integer { value: IntVal::Small(i128::from(bits)), ty: i64t })
+    }
+
+    /// `crdUsedLvls`: the coordinates the body names.
+    fn crd_used_lvls(&mut self, st: &mut OpState, crds: &[Option<UseName>]) {
+        let mask = self.used_bits(crds);
+        self.set_attr(st, "crdUsedLvls", mask);
+    }
+
+    /// `(%s1, %s2) [at(..)] [iter_args(..)] : (S1, S2) [-> T..]` followed by
+    /// `case %i1, _ { .. }` regions, one per combination of spaces.
+    fn parse_sparse_coiterate(&mut self, st: &mut OpState, name_span: Span) -> PResult<()> {
+        let spaces = self.parse_paren_operands()?;
+        let (crds, iter) = self.sparse_loop_header()?;
+        self.parse_optional_attrs(st)?;
+        self.expect(Tok::Colon, "':'")?;
+        let space_ts = self.parse_type_list_parens()?;
+        let results = if self.eat(Tok::Arrow)? { self.parse_function_result_types()? } else { Vec::new() };
+        if results.len() != iter.len() {
+            return self.custom_err("mismatch in number of loop-carried values and defined values");
+        }
+        self.crd_used_lvls(st, &crds);
+        self.resolve_all(st, &spaces, &space_ts, name_span)?;
+        let inits: Vec<UseName> = iter.iter().map(|(_, x)| *x).collect();
+        self.resolve_all(st, &inits, &results, name_span)?;
+        let seg = self.segments(&[spaces.len(), inits.len()]);
+        self.set_attr(st, "operandSegmentSizes", seg);
+        st.result_types = results.clone();
+        let index = self.m.ctx.index_type();
+        let mut cases = Vec::new();
+        while self.eat_kw("case")? {
+            let mut its = vec![self.parse_use_or_blank()?];
+            while self.eat(Tok::Comma)? {
+                its.push(self.parse_use_or_blank()?);
+            }
+            cases.push(self.used_bits(&its));
+            // Block arguments: the loop-carried values, the used
+            // coordinates, then the iterators of the spaces present.
+            let mut args: Vec<(UseName, TypeId)> = iter.iter().map(|(a, _)| *a).zip(results.iter().copied()).collect();
+            args.extend(crds.iter().flatten().map(|c| (*c, index)));
+            for (i, it) in its.iter().enumerate() {
+                if let Some(u) = it {
+                    let sp = space_ts.get(i).copied().unwrap_or(index);
+                    args.push((*u, self.iterator_type_of(sp)));
+                }
+            }
+            let reg = self.parse_region(&args, false)?;
+            self.add_implicit_terminator(reg, OpKind::SparseYield);
+            st.regions.push(reg);
+        }
+        let arr = self.m.ctx.attr(Attribute::Array(cases));
+        self.set_attr(st, "cases", arr);
         Ok(())
     }
 
