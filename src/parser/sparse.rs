@@ -140,7 +140,7 @@ impl<'a> Parser<'a> {
         let mut dim_exprs: Vec<Option<AffineExpr>> = Vec::new();
         let mut slices = Vec::new();
         let lsyms: Vec<(String, AffineExpr)> = lvars.iter().chain(syms.iter()).cloned().collect();
-        self.comma_list(Tok::LParen, Tok::RParen, "in dimension-specifier list", |p| {
+        self.sparse_list(Tok::LParen, Tok::RParen, "in dimension-specifier list", |p| {
             let n = p.sparse_var_name()?;
             let i = dims.len() as u32;
             dims.push((n, AffineExpr::Dim(i)));
@@ -148,21 +148,50 @@ impl<'a> Parser<'a> {
             slices.push(if p.eat(Tok::Colon)? { Some(p.parse_dim_slice()?) } else { None });
             Ok(())
         })?;
-        self.expect(Tok::Arrow, "'->' in dimension-to-level mapping")?;
+        self.expect(Tok::Arrow, "'->'")?;
         let dsyms: Vec<(String, AffineExpr)> = dims.iter().chain(syms.iter()).cloned().collect();
         let mut results = Vec::new();
         let mut lvl_types = Vec::new();
-        self.comma_list(Tok::LParen, Tok::RParen, "in level-specifier list", |p| {
-            // `l0 = expr`: a level variable named before its expression.
-            if p.is(Tok::BareId) && p.text.as_bytes().get(p.skip_ws(p.tok_end())) == Some(&b'=') {
+        let lvl_open = self.tok.span;
+        let declared = !lvars.is_empty();
+        self.sparse_list(Tok::LParen, Tok::RParen, "in level-specifier list", |p| {
+            // With declared level variables each level binds one, in order:
+            // `l0 = expr : type`.
+            if declared {
+                let at = p.tok.span;
+                let name = if p.is(Tok::BareId) { p.spelling().to_string() } else { String::new() };
+                let Some(pos) = lvars.iter().position(|(n, _)| *n == name) else {
+                    return p.err_at(at, format!("use of undeclared identifier '{name}'"));
+                };
+                let i = results.len();
+                if pos != i {
+                    return p.err_at(
+                        at,
+                        format!(
+                            "Level-variable ordering mismatch. The variable '{name}' was forward-declared as the {} level; but is bound by the {} specification.",
+                            ordinal(pos),
+                            ordinal(i)
+                        ),
+                    );
+                }
                 p.bump()?;
-                p.bump()?;
+                p.expect(Tok::Equal, "'='")?;
             }
             results.push(p.parse_affine_expr(&dsyms)?);
-            p.expect(Tok::Colon, "':' in level-specifier")?;
+            p.expect(Tok::Colon, "':'")?;
             lvl_types.push(p.parse_level_type()?);
             Ok(())
         })?;
+        if declared && lvars.len() != results.len() {
+            return self.err_at(
+                lvl_open,
+                format!(
+                    "Level-rank mismatch between forward-declarations and specifiers. Declared {} level-variables; but got {} level-specifiers.",
+                    lvars.len(),
+                    results.len()
+                ),
+            );
+        }
         let nd = dims.len() as u32;
         let ns = syms.len() as u32;
         let nl = results.len() as u32;
@@ -174,12 +203,33 @@ impl<'a> Parser<'a> {
         Ok(DimLvlMap { dim_to_lvl: AffineMap { num_dims: nd, num_syms: ns, results }, lvl_to_dim, lvl_types, slices })
     }
 
-    fn skip_ws(&self, mut at: usize) -> usize {
-        let b = self.text.as_bytes();
-        while b.get(at).is_some_and(|c| c.is_ascii_whitespace()) {
-            at += 1;
+    /// `comma_list` with mlir-opt's wording of a missing bracket:
+    /// "expected ')' in dimension-specifier list".
+    fn sparse_list(
+        &mut self,
+        open: Tok,
+        close: Tok,
+        ctx: &str,
+        mut f: impl FnMut(&mut Self) -> PResult<()>,
+    ) -> PResult<()> {
+        self.expect(open, &format!("{} {ctx}", open.describe()))?;
+        if self.eat(close)? {
+            return Ok(());
         }
-        at
+        loop {
+            f(self)?;
+            if !self.eat(Tok::Comma)? {
+                break;
+            }
+        }
+        self.expect(close, &format!("{} {ctx}", close.describe()))
+    }
+
+    /// `n` or `m` of `structured[n, m]`: a non-negative integer.
+    fn parse_structured_size(&mut self) -> PResult<u32> {
+        let at = self.tok.span;
+        let v = self.parse_i64()?;
+        u32::try_from(v).or_else(|_| self.err_at(at, "expected structured size to be >= 0"))
     }
 
     fn sparse_var_name(&mut self) -> PResult<String> {
@@ -194,7 +244,10 @@ impl<'a> Parser<'a> {
     /// `#sparse_tensor<slice(offset, size, stride)>`, `?` for dynamic.
     fn parse_dim_slice(&mut self) -> PResult<DimSlice> {
         if !(self.is(Tok::HashId) && self.spelling() == "#sparse_tensor") {
-            return self.err("expected '#sparse_tensor<slice(..)>'");
+            // mlir-opt parses any attribute here, then wants a slice.
+            let at = self.tok.span;
+            self.parse_attribute(None)?;
+            return self.err_at(at, "expected a '#sparse_tensor<slice(..)>' dimension slice");
         }
         self.bump()?;
         self.expect(Tok::Less, "'<'")?;
@@ -204,10 +257,10 @@ impl<'a> Parser<'a> {
             if p.eat(Tok::Question)? {
                 v.push(DYNAMIC);
             } else {
-                let at = p.tok.span;
                 let x = p.parse_i64()?;
+                // Reported where the value ends, as mlir-opt does.
                 if x <= 0 && !(x == 0 && v.is_empty()) {
-                    return p.err_at(at, "expect positive value or ? for slice offset/size/stride");
+                    return p.err_here("expect positive value or ? for slice offset/size/stride");
                 }
                 v.push(x);
             }
@@ -223,7 +276,7 @@ impl<'a> Parser<'a> {
     fn parse_level_type(&mut self) -> PResult<LevelType> {
         let at = self.tok.span;
         if !self.is(Tok::BareId) {
-            return self.err("expected level format");
+            return self.err_here("expected valid level format (e.g. dense, compressed or singleton)");
         }
         let name = self.spelling().to_string();
         self.bump()?;
@@ -235,16 +288,13 @@ impl<'a> Parser<'a> {
             "singleton" => LevelFormat::Singleton,
             "structured" => {
                 self.expect(Tok::LSquare, "'['")?;
-                let n = self.parse_i64()?;
+                let n = self.parse_structured_size()?;
                 self.expect(Tok::Comma, "','")?;
-                let m = self.parse_i64()?;
+                let m = self.parse_structured_size()?;
                 self.expect(Tok::RSquare, "']'")?;
                 if n > m {
                     return self.err_at(at, "expected n <= m in n_out_of_m");
                 }
-                let (Ok(n), Ok(m)) = (u32::try_from(n), u32::try_from(m)) else {
-                    return self.err_at(at, "expected n and m in n_out_of_m to be non-negative");
-                };
                 LevelFormat::Structured { n, m }
             }
             _ => return self.err_at(at, format!("unknown level format: {name}")),
@@ -253,7 +303,10 @@ impl<'a> Parser<'a> {
         if self.is(Tok::LParen) {
             self.comma_list(Tok::LParen, Tok::RParen, "in level properties", |p| {
                 let pat = p.tok.span;
-                let prop = if p.is(Tok::BareId) { p.spelling().to_string() } else { String::new() };
+                if !p.is(Tok::BareId) {
+                    return p.err_here("expected valid level property (e.g. nonordered, nonunique or high)");
+                }
+                let prop = p.spelling().to_string();
                 match prop.as_str() {
                     "nonunique" => lt.nonunique = true,
                     "nonordered" => lt.nonordered = true,
@@ -272,9 +325,14 @@ impl<'a> Parser<'a> {
     /// The body of a sparse_tensor dialect type after `!sparse_tensor.NAME`
     /// (`storage_specifier<#enc>`, `iter_space<#enc, lvls = 0 to 2>`,
     /// `iterator<#enc, lvls = 1>`), as canonical text.
-    pub(super) fn parse_sparse_type_body(&mut self, name: &str, at: Span) -> PResult<String> {
+    pub(super) fn parse_sparse_type_body(&mut self, name: &str, at: Span) -> PResult<(String, AttrId)> {
         self.expect(Tok::Less, "'<'")?;
         let enc_at = self.tok.span;
+        if !self.is(Tok::HashId) {
+            // mlir-opt hands anything but an attribute to the encoding's
+            // own parser, which wants its `<`.
+            return self.err_here("expected '<'");
+        }
         let enc = self.parse_attribute(None)?;
         if !matches!(self.m.ctx.attr_kind(enc), Attribute::SparseEncoding(_)) {
             return self.err_at(enc_at, "expected a sparse tensor encoding");
@@ -298,7 +356,7 @@ impl<'a> Parser<'a> {
             body.push('>');
         }
         self.expect(Tok::Greater, "'>'")?;
-        Ok(body)
+        Ok((body, enc))
     }
 }
 
@@ -370,6 +428,17 @@ fn sparse_enum(p: &mut Parser<'_>, name: &str, value: &str) -> AttrId {
     p.m.ctx.attr(Attribute::Dialect { dialect: d, body: format!("<{name} {value}>").into() })
 }
 
+/// A keyword among `values` for a sparse_tensor enum whose C++ name is
+/// `cpp`; anything else is mlir-opt's "expected ..::KIND to be one of".
+fn sparse_enum_keyword(p: &mut Parser<'_>, cpp: &str, values: &[&str]) -> PResult<usize> {
+    let text = if p.is(Tok::BareId) { p.spelling().to_string() } else { String::new() };
+    let Some(i) = values.iter().position(|v| *v == text) else {
+        return p.custom_err(&format!("expected ::mlir::sparse_tensor::{cpp} to be one of: {}", values.join(", ")));
+    };
+    p.bump()?;
+    Ok(i)
+}
+
 /// `StorageSpecifierKind` cases in mlir-opt's order.
 const SPECIFIER_KINDS: &[&str] = &["lvl_sz", "pos_mem_sz", "crd_mem_sz", "val_mem_sz", "dim_offset", "dim_stride"];
 /// `SparseTensorSortKind` cases in mlir-opt's order.
@@ -395,9 +464,10 @@ impl Parser<'_> {
                 let u = self.parse_use_name()?;
                 self.parse_optional_attrs(st)?;
                 self.expect(Tok::Colon, "':'")?;
-                let t = self.parse_type()?;
+                let ranked = op == S::Convert;
+                let t = self.parse_sparse_op_type(ranked)?;
                 self.expect_kw_custom("to")?;
-                let r = self.parse_type()?;
+                let r = self.parse_sparse_op_type(ranked)?;
                 self.resolve_all(st, &[u], &[t], name_span)?;
                 st.result_types = vec![r];
             }
@@ -485,7 +555,7 @@ impl Parser<'_> {
             }
             S::StorageSpecifierGet | S::StorageSpecifierSet => {
                 let u = self.parse_use_name()?;
-                let k = self.parse_enum_keyword("specifierKind", SPECIFIER_KINDS)?;
+                let k = sparse_enum_keyword(self, "StorageSpecifierKind", SPECIFIER_KINDS)?;
                 let a = sparse_enum(self, "kind", SPECIFIER_KINDS[k]);
                 self.set_attr(st, "specifierKind", a);
                 if self.eat_kw("at")? {
@@ -510,7 +580,7 @@ impl Parser<'_> {
             }
             S::CrdTranslate => {
                 let dirs = ["dim_to_lvl", "lvl_to_dim"];
-                let d = self.parse_enum_keyword("direction", &dirs)?;
+                let d = sparse_enum_keyword(self, "CrdTransDirectionKind", &dirs)?;
                 let a = sparse_enum(self, "CrdTransDirection", dirs[d]);
                 self.set_attr(st, "direction", a);
                 let mut uses = Vec::new();
@@ -582,7 +652,7 @@ impl Parser<'_> {
                 st.result_types = vec![tys[1], tys[0]];
             }
             S::Sort => {
-                let k = self.parse_enum_keyword("algorithm", SORT_KINDS)?;
+                let k = sparse_enum_keyword(self, "SparseTensorSortKind", SORT_KINDS)?;
                 let a = sparse_enum(self, "SparseTensorSortAlgorithm", SORT_KINDS[k]);
                 self.set_attr(st, "algorithm", a);
                 let uses = self.parse_n_operands(2)?;
@@ -601,7 +671,7 @@ impl Parser<'_> {
                 self.resolve_all(st, &ys, &yts, name_span)?;
             }
             S::ReorderCoo => {
-                let k = self.parse_enum_keyword("algorithm", SORT_KINDS)?;
+                let k = sparse_enum_keyword(self, "SparseTensorSortKind", SORT_KINDS)?;
                 let a = sparse_enum(self, "SparseTensorSortAlgorithm", SORT_KINDS[k]);
                 self.set_attr(st, "algorithm", a);
                 let u = self.parse_use_name()?;
@@ -743,6 +813,21 @@ impl Parser<'_> {
             S::Coiterate => self.parse_sparse_coiterate(st, name_span)?,
         }
         Ok(())
+    }
+
+    /// A type; with `ranked`, a ranked tensor, as a declarative form whose
+    /// operand is `AnyRankedTensor` requires where it parses the type.
+    fn parse_sparse_op_type(&mut self, ranked: bool) -> PResult<TypeId> {
+        let at = self.tok.span;
+        let t = self.parse_type()?;
+        if ranked && !matches!(self.m.ctx.type_kind(t), crate::types::TypeKind::RankedTensor { .. }) {
+            let shown = self.type_str(t);
+            return self.err_at(
+                at,
+                format!("{CUSTOM_MARK}invalid kind of type specified: expected builtin.tensor, but found '{shown}'"),
+            );
+        }
+        Ok(t)
     }
 
     /// `( %a, %b : T, U )`.
@@ -931,9 +1016,26 @@ impl Parser<'_> {
         match body {
             Some(body) => {
                 let dialect = self.m.ctx.ident("sparse_tensor");
-                self.m.ctx.ty(crate::types::TypeKind::Dialect { dialect, body: body.into() })
+                let t = self.m.ctx.ty(crate::types::TypeKind::Dialect { dialect, body: body.into() });
+                if let Some(enc) = self.m.ctx.sparse_types_of(space) {
+                    self.m.ctx.set_sparse_type_encoding(t, enc);
+                }
+                t
             }
             None => space,
         }
     }
+}
+
+/// `0th`, `1st`, `2nd`, `3rd`, `4th`, ... as LLVM's `formatv` ordinals in
+/// the level-variable messages.
+fn ordinal(i: usize) -> String {
+    let suffix = match (i % 10, i % 100) {
+        (_, 11..=13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{i}{suffix}")
 }

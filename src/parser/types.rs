@@ -187,9 +187,11 @@ impl<'a> Parser<'a> {
                 self.lexer().reset(end + 1);
                 self.lexer().skip_dialect_body(end)?;
                 self.reset_to(end)?;
-                let body = self.parse_sparse_type_body(&name, span)?;
+                let (body, enc) = self.parse_sparse_type_body(&name, span)?;
                 let dialect = self.m.ctx.ident("sparse_tensor");
-                return Ok(self.m.ctx.ty(TypeKind::Dialect { dialect, body: body.into() }));
+                let t = self.m.ctx.ty(TypeKind::Dialect { dialect, body: body.into() });
+                self.m.ctx.set_sparse_type_encoding(t, enc);
+                return Ok(t);
             }
         }
         let dialect = self.m.ctx.ident(ns);

@@ -16,9 +16,14 @@ impl Verifier<'_> {
         let at = m.op(op).span;
         let operand = |i: usize| m.operands(op).get(i).map(|v| m.type_of(*v));
         let result = |i: usize| m.results(op).nth(i).map(|v| m.type_of(v));
+        self.sparse_operand_types(op, o)?;
         match o {
             S::Convert => {
                 let (Some(src), Some(dst)) = (operand(0), result(0)) else { return Ok(()) };
+                let ranked = |t: TypeId| matches!(m.ctx.type_kind(t), TypeKind::RankedTensor { .. });
+                if !ranked(src) || !ranked(dst) {
+                    return self.err(at, "unexpected type in convert");
+                }
                 let (Some(s1), Some(s2)) = (self.shape_of(src), self.shape_of(dst)) else { return Ok(()) };
                 if s1.len() != s2.len() {
                     return self.err(at, "unexpected conversion mismatch in rank");
@@ -132,8 +137,191 @@ impl Verifier<'_> {
                     None => Ok(()),
                 }
             }
+            S::Compress => {
+                let Some(t) = operand(4) else { return Ok(()) };
+                let rank = self.shape_of(t).map_or(0, |s| s.len());
+                if m.operands(op).len() - 5 + 1 != rank {
+                    return self.op_err(op, "incorrect number of coordinates");
+                }
+                Ok(())
+            }
+            S::PushBack => {
+                let (Some(buf), Some(v)) = (operand(1), operand(2)) else { return Ok(()) };
+                if m.ctx.type_kind(buf).elem() != Some(v) {
+                    return self.op_err(op, "failed to verify that value type matches element type of inBuffer");
+                }
+                if let Some(&n) = m.operands(op).get(3) {
+                    if self.constant_index(n).is_some_and(|c| c < 1) {
+                        return self.op_err(op, "n must be not less than 1");
+                    }
+                }
+                Ok(())
+            }
+            S::SliceOffset | S::SliceStride => {
+                let Some(t) = operand(0) else { return Ok(()) };
+                let rank = self.shape_of(t).map_or(0, |s| s.len()) as i64;
+                if self.index_attr(op, "dim").is_none_or(|d| d < 0 || d >= rank) {
+                    return self.err(at, "requested dimension out of bound");
+                }
+                Ok(())
+            }
+            S::StorageSpecifierGet | S::StorageSpecifierSet => {
+                let Some(enc) = operand(0).and_then(|t| m.ctx.sparse_type_encoding(t)) else { return Ok(()) };
+                let kind = match self.attr(op, "specifierKind").map(|a| m.ctx.attr_kind(a)) {
+                    Some(Attribute::Dialect { body, .. }) => {
+                        body.trim_start_matches("<kind ").trim_end_matches('>').to_string()
+                    }
+                    _ => return Ok(()),
+                };
+                let lvl = self.index_attr(op, "level");
+                if kind == "val_mem_sz" && lvl.is_some() {
+                    return self.err(at, "redundant level argument for querying value memory size");
+                }
+                if (kind == "dim_offset" || kind == "dim_stride") && enc.dim_slices.is_empty() {
+                    return self.err(at, "requested slice data on non-slice tensor");
+                }
+                if kind != "val_mem_sz" {
+                    let Some(l) = lvl else { return self.err(at, "missing level argument") };
+                    if l < 0 || l as usize >= enc.lvl_rank() {
+                        return self.err(at, "requested level is out of bounds");
+                    }
+                    if kind == "pos_mem_sz" && enc.lvl_types[l as usize].format == LevelFormat::Singleton {
+                        return self.err(at, "requested position memory size on a singleton level");
+                    }
+                }
+                Ok(())
+            }
+            S::Foreach => self.check_sparse_foreach(op),
+            S::Yield => {
+                let parent = m.parent_op(op).map(|p| m.op(p).name.kind);
+                let ok = matches!(
+                    parent,
+                    Some(
+                        OpKind::SparseBinary
+                            | OpKind::SparseUnary
+                            | OpKind::SparseReduce
+                            | OpKind::SparseSelect
+                            | OpKind::SparseForeach
+                            | OpKind::SparseIterate
+                            | OpKind::SparseCoiterate
+                    )
+                );
+                if !ok {
+                    return self.op_err(op, "expects parent op to be one of 'sparse_tensor.binary, sparse_tensor.unary, sparse_tensor.reduce, sparse_tensor.select, sparse_tensor.foreach, sparse_tensor.iterate, sparse_tensor.coiterate'");
+                }
+                Ok(())
+            }
             _ => Ok(()),
         }
+    }
+
+    /// The ODS constraint `AnySparseTensor` on the operands and results
+    /// that carry one: a ranked tensor with a sparse encoding.
+    fn sparse_operand_types(&self, op: OpId, o: SparseTensorOp) -> VResult {
+        use SparseTensorOp as S;
+        let m = self.m;
+        let (operands, results): (&[usize], &[usize]) = match o {
+            S::New | S::Assemble => (&[], &[0]),
+            S::Positions
+            | S::Coordinates
+            | S::CoordinatesBuffer
+            | S::Values
+            | S::Load
+            | S::Expand
+            | S::Out
+            | S::NumberOfEntries
+            | S::Print
+            | S::Lvl
+            | S::Disassemble
+            | S::ExtractIterationSpace
+            | S::ExtractValue
+            | S::Foreach => (&[0], &[]),
+            S::Compress => (&[4], &[]),
+            S::ReorderCoo | S::ReinterpretMap => (&[0], &[0]),
+            _ => (&[], &[]),
+        };
+        for &i in operands {
+            let Some(&v) = m.operands(op).get(i) else { continue };
+            let t = m.type_of(v);
+            if self.encoding(t).is_none() {
+                return self.op_err(
+                    op,
+                    format!("operand #{i} must be sparse tensor of any type values, but got '{}'", self.ty(t)),
+                );
+            }
+        }
+        for &i in results {
+            let Some(v) = m.results(op).nth(i) else { continue };
+            let t = m.type_of(v);
+            if self.encoding(t).is_none() {
+                return self.op_err(
+                    op,
+                    format!("result #{i} must be sparse tensor of any type values, but got '{}'", self.ty(t)),
+                );
+            }
+        }
+        Ok(())
+    }
+
+    /// The value of an `index` operand defined by `arith.constant`.
+    fn constant_index(&self, v: ValueId) -> Option<i64> {
+        let m = self.m;
+        let crate::ir::ValueDef::Result(def, _) = m.value(v).def else { return None };
+        if m.op(def).name.kind != OpKind::ArithConstant {
+            return None;
+        }
+        self.index_attr(def, "value")
+    }
+
+    fn check_sparse_foreach(&self, op: OpId) -> VResult {
+        let m = self.m;
+        let at = m.op(op).span;
+        let Some(&t) = m.operands(op).first() else { return Ok(()) };
+        let t = m.type_of(t);
+        let (Some(shape), Some(enc)) = (self.shape_of(t), self.encoding(t)) else { return Ok(()) };
+        let rank = shape.len();
+        let inits: Vec<TypeId> = m.operands(op)[1..].iter().map(|v| m.type_of(*v)).collect();
+        let results: Vec<TypeId> = m.results(op).map(|v| m.type_of(v)).collect();
+        if let Some(order) = self.attr(op, "order") {
+            if let Attribute::AffineMap(map) = m.ctx.attr_kind(order) {
+                if map.num_dims as usize != enc.lvl_rank() {
+                    return self.err(at, "Level traverse order does not match tensor's level rank");
+                }
+            }
+        }
+        let Some(&r) = m.regions(op).first() else { return Ok(()) };
+        let Some(&b) = m.region(r).blocks.first() else { return Ok(()) };
+        let args: Vec<TypeId> = m.args(b).map(|v| m.type_of(v)).collect();
+        if rank + 1 + inits.len() != args.len() {
+            return self.err(at, "Unmatched number of arguments in the block");
+        }
+        if results.len() != inits.len() {
+            return self.err(at, "Mismatch in number of init arguments and results");
+        }
+        if results != inits {
+            return self.err(at, "Mismatch in types of init arguments and results");
+        }
+        if let Some(&term) = m.block(b).ops.last() {
+            let ys: Vec<TypeId> = m.operands(term).iter().map(|v| m.type_of(*v)).collect();
+            if m.op(term).name.kind == OpKind::SparseYield && ys != results {
+                return self.err(at, "Mismatch in types of yield values and results");
+            }
+        }
+        if let Some(d) = (0..rank).find(|&d| !matches!(m.ctx.type_kind(args[d]), TypeKind::Index)) {
+            return self.err(at, format!("Expecting Index type for argument at index {d}"));
+        }
+        let elem = m.ctx.type_kind(t).elem();
+        if elem != Some(args[rank]) {
+            let e = elem.map(|e| self.ty(e)).unwrap_or_default();
+            return self.err(
+                at,
+                format!(
+                    "Unmatched element type between input tensor and block argument, expected:{e}, got: {}",
+                    self.ty(args[rank])
+                ),
+            );
+        }
+        Ok(())
     }
 
     /// The sparse encoding of a tensor type, if any.
