@@ -174,7 +174,11 @@ impl SparseEncoding {
         if lts.iter().any(|l| l.soa && !singleton(l)) {
             return Some("SoA is only applicable to singleton lvlTypes.".into());
         }
-        if let Some(nm) = lts.iter().position(|l| matches!(l.format, LevelFormat::Structured { .. })) {
+        let structured = lts.iter().enumerate().find_map(|(i, l)| match l.format {
+            LevelFormat::Structured { m, .. } => Some((i, m)),
+            _ => None,
+        });
+        if let Some((nm, m)) = structured {
             if nm + 1 != lts.len() {
                 return Some("expected n_out_of_m to be the last level type".into());
             }
@@ -195,7 +199,6 @@ impl SparseEncoding {
                         coefficient = size;
                     }
                 }
-                let LevelFormat::Structured { m, .. } = lts[nm].format else { unreachable!() };
                 if coefficient != i64::from(m) {
                     return Some(
                         "expected coeffiencts of Affine expressions to be equal to m of n_out_of_m level".into(),

@@ -342,10 +342,18 @@ impl<'a> Parser<'a> {
             self.expect(Tok::Comma, "','")?;
             self.expect_kw("lvls")?;
             self.expect(Tok::Equal, "'='")?;
-            let lo = self.parse_i64()?;
-            let hi = if self.eat_kw("to")? { self.parse_i64()? } else { lo + 1 };
-            if lo < 0 || hi <= lo {
-                return self.err_at(at, "expected a non-empty level range");
+            let lo_at = self.tok.span;
+            let lo = i128::from(self.parse_i64()?);
+            if lo < 0 {
+                return self.err_at(lo_at, "expected a non-negative level");
+            }
+            // A single level `l` is the range `l to l+1` (no overflow in
+            // i128, as none in mlir-opt's unsigned levels).
+            let hi = if self.eat_kw("to")? { i128::from(self.parse_i64()?) } else { lo + 1 };
+            if hi <= lo {
+                // At the type's mnemonic, as mlir-opt reports it.
+                let name_at = Span::new(at.start as usize + 15, at.end as usize);
+                return self.err_at(name_at, "expect larger level upper bound than lower bound");
             }
             if hi - lo == 1 {
                 body.push_str(&format!(", lvls = {lo}>"));
