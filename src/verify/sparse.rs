@@ -84,7 +84,7 @@ impl Verifier<'_> {
                     return self.err(at, "Element type mismatch between source/dest tensors");
                 }
                 let (Some(ss), Some(ds)) = (self.shape_of(s), self.shape_of(d)) else { return Ok(()) };
-                if lvl_shape(se, &ss) != lvl_shape(de, &ds) {
+                if lvl_shape(se, ss) != lvl_shape(de, ds) {
                     return self.err(at, "Level size mismatch between source/dest tensors");
                 }
                 Ok(())
