@@ -192,6 +192,22 @@ impl Verifier<'_> {
                 Ok(())
             }
             S::Foreach => self.check_sparse_foreach(op),
+            S::ReorderCoo => {
+                let (Some(s), Some(d)) = (operand(0), result(0)) else { return Ok(()) };
+                let (Some(se), Some(de)) = (self.encoding(s), self.encoding(d)) else { return Ok(()) };
+                if !is_coo(se) || !is_coo(de) {
+                    return self.err(at, "Expected COO sparse tensors only");
+                }
+                if se.dim_to_lvl != de.dim_to_lvl {
+                    return self.err(at, "Unmatched dim2lvl map between input and result COO");
+                }
+                let same_elem = m.ctx.type_kind(s).elem() == m.ctx.type_kind(d).elem();
+                if se.pos_width != de.pos_width || se.crd_width != de.crd_width || !same_elem {
+                    return self.err(at, "Unmatched storage format between input and result COO");
+                }
+                Ok(())
+            }
+            S::Sort => self.check_sparse_sort(op),
             S::Yield => {
                 let parent = m.parent_op(op).map(|p| m.op(p).name.kind);
                 let ok = matches!(
@@ -271,6 +287,51 @@ impl Verifier<'_> {
             return None;
         }
         self.index_attr(def, "value")
+    }
+
+    /// `SortOp::verify`: a permutation, and buffers long enough for a
+    /// constant count.
+    fn check_sparse_sort(&self, op: OpId) -> VResult {
+        let m = self.m;
+        let at = m.op(op).span;
+        let Some(Attribute::AffineMap(perm)) = self.attr(op, "perm_map").map(|a| m.ctx.attr_kind(a)) else {
+            return Ok(());
+        };
+        let nx = i64::from(perm.num_dims);
+        if nx < 1 {
+            return self.err(at, format!("Expected rank(perm_map) > 1, got {nx}"));
+        }
+        let is_perm = perm.num_syms == 0 && perm.num_dims as usize == perm.results.len() && {
+            let mut seen = vec![false; perm.results.len()];
+            perm.results.iter().all(|r| match r {
+                crate::affine::AffineExpr::Dim(d) if (*d as usize) < seen.len() && !seen[*d as usize] => {
+                    seen[*d as usize] = true;
+                    true
+                }
+                _ => false,
+            })
+        };
+        if !is_perm {
+            return self.err(at, format!("Expected a permutation map, got {perm}"));
+        }
+        let ops = m.operands(op);
+        let Some(n) = ops.first().and_then(|v| self.constant_index(*v)) else { return Ok(()) };
+        let ny = self.index_attr(op, "ny").unwrap_or(0);
+        let dim0 = |v: ValueId| self.shape_of(m.type_of(v)).and_then(|s| s.first().copied());
+        let check = |v: ValueId, min: i128, what: &str| -> VResult {
+            match dim0(v) {
+                Some(sh) if sh != DYNAMIC && i128::from(sh) < min => self.err(at, format!("{what} got {sh} < {min}")),
+                _ => Ok(()),
+            }
+        };
+        let want = i128::from(n) * (i128::from(nx) + i128::from(ny));
+        if let Some(&xy) = ops.get(1) {
+            check(xy, want, "Expected dimension(xy) >= n * (rank(perm_map) + ny)")?;
+        }
+        for &y in ops.iter().skip(2) {
+            check(y, i128::from(n), "Expected dimension(y) >= n")?;
+        }
+        Ok(())
     }
 
     fn check_sparse_foreach(&self, op: OpId) -> VResult {
@@ -465,6 +526,16 @@ impl Verifier<'_> {
         }
         Ok(())
     }
+}
+
+/// `isCOOType(0, true)`: a compressed or loose level, then singletons
+/// only, the last level unique.
+fn is_coo(enc: &SparseEncoding) -> bool {
+    let lts = &enc.lvl_types;
+    let Some(first) = lts.first() else { return false };
+    matches!(first.format, LevelFormat::Compressed | LevelFormat::LooseCompressed)
+        && lts[1..].iter().all(|l| l.format == LevelFormat::Singleton)
+        && lts.last().is_some_and(|l| !l.nonunique)
 }
 
 /// `getAoSCOOStart`: the first level of a trailing array-of-structures COO
