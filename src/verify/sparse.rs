@@ -192,6 +192,28 @@ impl Verifier<'_> {
                 Ok(())
             }
             S::Foreach => self.check_sparse_foreach(op),
+            S::Assemble => {
+                let ops: Vec<TypeId> = m.operands(op).iter().map(|v| m.type_of(*v)).collect();
+                let (Some((&vals, lvls)), Some(r)) = (ops.split_last(), result(0)) else { return Ok(()) };
+                self.check_pack(op, true, r, vals, lvls)
+            }
+            S::Disassemble => {
+                let ops: Vec<TypeId> = m.operands(op).iter().map(|v| m.type_of(*v)).collect();
+                let res: Vec<TypeId> = m.results(op).map(|v| m.type_of(v)).collect();
+                let Some((&t, outs)) = ops.split_first() else { return Ok(()) };
+                let Some((&out_vals, out_lvls)) = outs.split_last() else { return Ok(()) };
+                let n = out_lvls.len();
+                if res.len() < n + 1 {
+                    return Ok(());
+                }
+                if res[n] != out_vals {
+                    return self.err(at, "output values and return value type mismatch");
+                }
+                if res[..n] != *out_lvls {
+                    return self.err(at, "output levels and return levels type mismatch");
+                }
+                self.check_pack(op, false, t, out_vals, out_lvls)
+            }
             S::ReorderCoo => {
                 let (Some(s), Some(d)) = (operand(0), result(0)) else { return Ok(()) };
                 let (Some(se), Some(de)) = (self.encoding(s), self.encoding(d)) else { return Ok(()) };
@@ -287,6 +309,58 @@ impl Verifier<'_> {
             return None;
         }
         self.index_attr(def, "value")
+    }
+
+    /// `verifyPackUnPack`: the level buffers and values of an assemble or
+    /// disassemble against the sparse tensor's storage layout.
+    fn check_pack(&self, op: OpId, static_shape: bool, t: TypeId, vals: TypeId, lvls: &[TypeId]) -> VResult {
+        let m = self.m;
+        let at = m.op(op).span;
+        if static_shape && self.shape_of(t).is_some_and(|s| s.contains(&DYNAMIC)) {
+            return self.err(at, "the sparse-tensor must have static shape");
+        }
+        let Some(enc) = self.encoding(t) else {
+            return self.err(at, "the sparse-tensor must have an encoding attribute");
+        };
+        let coo = aos_coo_start(enc);
+        if coo < enc.lvl_rank() {
+            let want = (enc.lvl_rank() - coo) as i64;
+            let shape = lvls.last().and_then(|l| self.shape_of(*l));
+            if shape.is_none_or(|s| s.len() != 2 || s[1] != want) {
+                return self.err(at, "input/output trailing COO level-ranks don't match");
+            }
+        }
+        let fields = storage_fields(enc);
+        if fields.len() != lvls.len() + 1 {
+            return self.err(at, "inconsistent number of fields between input/output");
+        }
+        let width = |w: u32| if w == 0 { None } else { Some(w) };
+        let mut next = lvls.iter();
+        for f in fields {
+            let given = match f {
+                Field::Values => vals,
+                _ => match next.next() {
+                    Some(t) => *t,
+                    None => break,
+                },
+            };
+            let Some(e) = m.ctx.type_kind(given).elem() else { continue };
+            let ok = match f {
+                Field::Values => m.ctx.type_kind(t).elem() == Some(e),
+                Field::Positions | Field::Coordinates => {
+                    let w = if f == Field::Positions { enc.pos_width } else { enc.crd_width };
+                    match (width(w), m.ctx.type_kind(e)) {
+                        (None, TypeKind::Index) => true,
+                        (Some(w), k) => k.is_signless_int(w),
+                        _ => false,
+                    }
+                }
+            };
+            if !ok {
+                return self.err(at, "input/output element-types don't match");
+            }
+        }
+        Ok(())
     }
 
     /// `SortOp::verify`: a permutation, and buffers long enough for a
@@ -538,22 +612,73 @@ fn is_coo(enc: &SparseEncoding) -> bool {
         && lts.last().is_some_and(|l| !l.nonunique)
 }
 
-/// `getAoSCOOStart`: the first level of a trailing array-of-structures COO
-/// region (a non-unique compressed or loose level followed only by
-/// non-SoA singletons), or the level rank when there is none.
-fn aos_coo_start(enc: &SparseEncoding) -> usize {
+/// `getCOOSegments`: each compressed or loose level followed by at least
+/// one singleton, as (first level, end level, SoA).
+fn coo_segments(enc: &SparseEncoding) -> Vec<(usize, usize, bool)> {
     let lts = &enc.lvl_types;
-    let n = lts.len();
-    if n > 1 {
-        for l in 0..n - 1 {
-            let start =
-                matches!(lts[l].format, LevelFormat::Compressed | LevelFormat::LooseCompressed) && lts[l].nonunique;
-            if start && lts[l + 1..].iter().all(|t| t.format == LevelFormat::Singleton && !t.soa) {
-                return l;
+    let mut out = Vec::new();
+    if lts.len() <= 1 {
+        return out;
+    }
+    let mut l = 0;
+    while l < lts.len() {
+        if matches!(lts[l].format, LevelFormat::Compressed | LevelFormat::LooseCompressed) {
+            let len = 1 + lts[l + 1..].iter().take_while(|t| t.format == LevelFormat::Singleton).count();
+            if len > 1 {
+                out.push((l, l + len, lts[l + 1].soa));
             }
+            l += len;
+        } else {
+            l += 1;
         }
     }
-    n
+    out
+}
+
+/// `getAoSCOOStart`: the first level of the (first) array-of-structures
+/// COO segment, or the level rank when there is none.
+fn aos_coo_start(enc: &SparseEncoding) -> usize {
+    match coo_segments(enc).first() {
+        Some(&(start, _, false)) => start,
+        _ => enc.lvl_rank(),
+    }
+}
+
+/// What a storage field holds.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Field {
+    Positions,
+    Coordinates,
+    Values,
+}
+
+/// `StorageLayout::foreachField`'s data fields in order: per level its
+/// positions and coordinates (an AoS COO segment's coordinates once, at
+/// its start), then the values.
+fn storage_fields(enc: &SparseEncoding) -> Vec<Field> {
+    let lts = &enc.lvl_types;
+    let segs = coo_segments(enc);
+    let mut segs = segs.iter().peekable();
+    let mut out = Vec::new();
+    let mut l = 0;
+    while l < lts.len() {
+        let f = lts[l].format;
+        if matches!(f, LevelFormat::Compressed | LevelFormat::LooseCompressed) {
+            out.push(Field::Positions);
+        }
+        if !matches!(f, LevelFormat::Dense | LevelFormat::Batch) {
+            out.push(Field::Coordinates);
+        }
+        match segs.peek() {
+            Some(&&(start, end, soa)) if start == l => {
+                l = if soa { l + 1 } else { end };
+                segs.next();
+            }
+            _ => l += 1,
+        }
+    }
+    out.push(Field::Values);
+    out
 }
 
 /// The level sizes a dimension shape gives through the encoding's map
