@@ -213,6 +213,8 @@ pub enum Attribute {
         /// The wrapped attribute.
         inner: AttrId,
     },
+    /// `#sparse_tensor.encoding<{..}>`, structured.
+    SparseEncoding(Box<crate::sparse::SparseEncoding>),
     /// `#dialect<"...">`, `#dialect.name<body>`, `#dialect.name`: kept as text.
     Dialect {
         /// Dialect namespace.

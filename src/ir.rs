@@ -82,15 +82,42 @@ pub struct Context {
     pub idents: Interner,
     types: Uniquer<TypeKind>,
     attrs: Uniquer<Attribute>,
+    /// The encoding inside each sparse_tensor dialect type, which keeps
+    /// its body as text.
+    sparse_types: rustc_hash::FxHashMap<TypeId, AttrId>,
 }
 
 impl Default for Context {
     fn default() -> Self {
-        Context { idents: Interner::default(), types: Uniquer::new(), attrs: Uniquer::new() }
+        Context {
+            idents: Interner::default(),
+            types: Uniquer::new(),
+            attrs: Uniquer::new(),
+            sparse_types: Default::default(),
+        }
     }
 }
 
 impl Context {
+    /// Records that sparse_tensor type `t` carries `encoding`.
+    pub fn set_sparse_type_encoding(&mut self, t: TypeId, encoding: AttrId) {
+        self.sparse_types.insert(t, encoding);
+    }
+
+    /// The encoding attribute recorded for sparse_tensor type `t`.
+    pub fn sparse_types_of(&self, t: TypeId) -> Option<AttrId> {
+        self.sparse_types.get(&t).copied()
+    }
+
+    /// The encoding of a `!sparse_tensor.storage_specifier`, `iter_space`
+    /// or `iterator` type.
+    pub fn sparse_type_encoding(&self, t: TypeId) -> Option<&crate::sparse::SparseEncoding> {
+        match self.attr_kind(*self.sparse_types.get(&t)?) {
+            Attribute::SparseEncoding(e) => Some(e),
+            _ => None,
+        }
+    }
+
     /// The id of type `t`.
     pub fn ty(&mut self, mut t: TypeKind) -> TypeId {
         if let TypeKind::MemRef { space, .. } | TypeKind::UnrankedMemRef { space, .. } = &mut t {

@@ -359,38 +359,45 @@ impl<'a> Lexer<'a> {
     /// `<`, honouring nested brackets and strings; returns the end offset of
     /// the matching `>`.
     pub fn skip_dialect_body(&mut self, open: usize) -> Result<usize, Diagnostic> {
-        let mut stack: Vec<u8> = vec![b'>'];
+        // As LLVM 22's parseDialectSymbolBody: `->` is one token, and a
+        // closer that does not match, or the end of the input, is reported
+        // at the body's `<`, naming the innermost bracket left open.
+        let mut stack: Vec<u8> = vec![b'<'];
+        let unbalanced = |top: u8| {
+            Diagnostic::error(
+                Span::new(open, open + 1),
+                format!("unbalanced '{}' character in pretty dialect name", top as char),
+            )
+        };
         while let Some(&c) = self.src.get(self.pos) {
             self.pos += 1;
             match c {
-                b'<' => stack.push(b'>'),
-                b'(' => stack.push(b')'),
-                b'[' => stack.push(b']'),
-                b'{' => stack.push(b'}'),
+                b'<' | b'(' | b'[' | b'{' => stack.push(c),
                 b'"' => {
                     let s = self.pos - 1;
                     self.lex_string(s)?;
                 }
-                b'>' if self.pos >= 2 && self.src[self.pos - 2] == b'-' && stack.last() != Some(&b'>') => {}
+                b'-' if self.src.get(self.pos) == Some(&b'>') => self.pos += 1,
                 b'>' | b')' | b']' | b'}' => {
-                    if stack.last() == Some(&c) {
-                        stack.pop();
-                        if stack.is_empty() {
-                            return Ok(self.pos);
-                        }
-                    } else if c == b'>' && self.pos >= 2 && self.src[self.pos - 2] == b'-' {
-                        // `->` inside a body is an arrow, not a closer.
-                    } else {
-                        return Err(Diagnostic::error(
-                            Span::new(self.pos - 1, self.pos),
-                            format!("unbalanced '{}' character in pretty dialect name", c as char),
-                        ));
+                    let want = match c {
+                        b'>' => b'<',
+                        b')' => b'(',
+                        b']' => b'[',
+                        _ => b'{',
+                    };
+                    let top = *stack.last().unwrap_or(&b'<');
+                    if top != want {
+                        return Err(unbalanced(top));
+                    }
+                    stack.pop();
+                    if stack.is_empty() {
+                        return Ok(self.pos);
                     }
                 }
                 _ => {}
             }
         }
-        Err(Diagnostic::error(Span::new(open, open + 1), "unbalanced '<' character in pretty dialect name"))
+        Err(unbalanced(*stack.last().unwrap_or(&b'<')))
     }
 }
 

@@ -19,6 +19,7 @@ pub mod linalg;
 pub mod ops;
 pub mod parser;
 pub mod printer;
+pub mod sparse;
 pub mod types;
 pub mod verify;
 

@@ -365,6 +365,9 @@ pub enum Fmt {
     LlvmMaskedStore,
     /// `%c ["align"(%p, %n : !llvm.ptr, i64)] : i1` (`llvm.intr.assume`).
     LlvmAssume,
+    /// The sparse_tensor dialect's declarative and region forms, one
+    /// routine dispatching on the op (`src/parser/sparse.rs`).
+    Sparse,
     /// `ctors = [@f], priorities = [0 : i32], data = [#llvm.zero]`
     /// (`llvm.mlir.global_ctors`, `global_dtors`; the older
     /// attribute-dictionary form is accepted too).
@@ -492,6 +495,7 @@ pub const CLOSED_DIALECTS: &[&str] = &[
     "bufferization",
     "vector",
     "tosa",
+    "sparse_tensor",
 ];
 
 impl OpKind {
@@ -1040,6 +1044,45 @@ ops! {
         CombTruthTable / TruthTable = "comb.truth_table", 0, CombTruthTable;
         CombXnor / Xnor = "comb.xnor", 0, CombVariadic;
         CombXor / Xor = "comb.xor", 0, CombVariadic;
+    }
+    SparseTensor SparseTensorOp {
+        SparseNew / New = "sparse_tensor.new", 0, Sparse;
+        SparseAssemble / Assemble = "sparse_tensor.assemble", 0, Sparse;
+        SparseDisassemble / Disassemble = "sparse_tensor.disassemble", 0, Sparse;
+        SparseConvert / Convert = "sparse_tensor.convert", 0, Sparse;
+        SparseReinterpretMap / ReinterpretMap = "sparse_tensor.reinterpret_map", 0, Sparse;
+        SparsePositions / Positions = "sparse_tensor.positions", 0, Sparse;
+        SparseCoordinates / Coordinates = "sparse_tensor.coordinates", 0, Sparse;
+        SparseCoordinatesBuffer / CoordinatesBuffer = "sparse_tensor.coordinates_buffer", 0, Sparse;
+        SparseValues / Values = "sparse_tensor.values", 0, Sparse;
+        SparseNumberOfEntries / NumberOfEntries = "sparse_tensor.number_of_entries", 0, Sparse;
+        SparseConcatenate / Concatenate = "sparse_tensor.concatenate", 0, Sparse;
+        SparseOut / Out = "sparse_tensor.out", 0, Sparse;
+        SparseLvl / Lvl = "sparse_tensor.lvl", 0, Sparse;
+        SparseCrdTranslate / CrdTranslate = "sparse_tensor.crd_translate", 0, Sparse;
+        SparseStorageSpecifierInit / StorageSpecifierInit = "sparse_tensor.storage_specifier.init", 0, Sparse;
+        SparseStorageSpecifierGet / StorageSpecifierGet = "sparse_tensor.storage_specifier.get", 0, Sparse;
+        SparseStorageSpecifierSet / StorageSpecifierSet = "sparse_tensor.storage_specifier.set", 0, Sparse;
+        SparseSliceOffset / SliceOffset = "sparse_tensor.slice.offset", 0, Sparse;
+        SparseSliceStride / SliceStride = "sparse_tensor.slice.stride", 0, Sparse;
+        SparseLoad / Load = "sparse_tensor.load", 0, Sparse;
+        SparseExpand / Expand = "sparse_tensor.expand", 0, Sparse;
+        SparseCompress / Compress = "sparse_tensor.compress", 0, Sparse;
+        SparsePushBack / PushBack = "sparse_tensor.push_back", 0, Sparse;
+        SparseSort / Sort = "sparse_tensor.sort", 0, Sparse;
+        SparseReorderCoo / ReorderCoo = "sparse_tensor.reorder_coo", 0, Sparse;
+        SparseBinary / Binary = "sparse_tensor.binary", 0, Sparse;
+        SparseUnary / Unary = "sparse_tensor.unary", 0, Sparse;
+        SparseReduce / Reduce = "sparse_tensor.reduce", 0, Sparse;
+        SparseSelect / Select = "sparse_tensor.select", 0, Sparse;
+        SparseYield / Yield = "sparse_tensor.yield", TERMINATOR, Sparse;
+        SparseForeach / Foreach = "sparse_tensor.foreach", 0, Sparse;
+        SparsePrint / Print = "sparse_tensor.print", 0, Sparse;
+        SparseHasRuntimeLibrary / HasRuntimeLibrary = "sparse_tensor.has_runtime_library", 0, Sparse;
+        SparseExtractIterationSpace / ExtractIterationSpace = "sparse_tensor.extract_iteration_space", 0, Sparse;
+        SparseExtractValue / ExtractValue = "sparse_tensor.extract_value", 0, Sparse;
+        SparseIterate / Iterate = "sparse_tensor.iterate", 0, Sparse;
+        SparseCoiterate / Coiterate = "sparse_tensor.coiterate", 0, Sparse;
     }
     Llvm LlvmOp {
         LlvmAdd / Add = "llvm.add", 0, Binary;

@@ -510,6 +510,9 @@ pub fn write_attr(out: &mut String, ctx: &Context, a: AttrId) {
             write_attr(out, ctx, *inner);
             out.push('>');
         }
+        Attribute::SparseEncoding(e) => {
+            crate::sparse::write_encoding(out, e, &|o, a| write_attr(o, ctx, a));
+        }
         Attribute::Dialect { dialect, body } => {
             let _ = write!(out, "#{}{}", ctx.str(*dialect), body);
         }

@@ -36,6 +36,7 @@ mod math;
 mod memref;
 mod scf;
 mod shaped;
+mod sparse;
 mod symbols;
 mod tensor;
 mod tosa;
@@ -570,6 +571,7 @@ impl<'m> Verifier<'m> {
             DialectOp::Vector(o) => self.check_vector(op, o),
             DialectOp::Comb(o) => self.check_comb(op, o),
             DialectOp::Tosa(o) => self.check_tosa(op, o),
+            DialectOp::SparseTensor(o) => self.check_sparse(op, o),
             DialectOp::Llvm(_) => self.check_llvm(op, kind),
             DialectOp::Builtin(crate::ops::BuiltinOp::UnrealizedConversionCast) if self.m.op(op).results.len == 0 => {
                 self.op_err(op, "expected at least one result for cast operation")

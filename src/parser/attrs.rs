@@ -329,6 +329,16 @@ impl<'a> Parser<'a> {
             return Ok(a);
         }
         let (ns, _) = full.split_once('.').unwrap_or((full, ""));
+        if full == "sparse_tensor.encoding" && body_follows {
+            // The body must balance before it is parsed, as mlir-opt lexes
+            // it whole first.
+            let end = self.tok_end();
+            self.lexer().reset(end + 1);
+            self.lexer().skip_dialect_body(end)?;
+            let name_at = Span::new(span.start as usize + 15, span.end as usize);
+            self.reset_to(end)?;
+            return self.parse_sparse_encoding_body(name_at);
+        }
         let dialect = self.m.ctx.ident(ns);
         let mut body = full[ns.len()..].to_string();
         let end = self.tok_end();

@@ -173,6 +173,7 @@ impl<'a> Parser<'a> {
                     format!("custom syntax of '{}' is not supported yet; write the op in generic form", kind.name()),
                 )
             }
+            Fmt::Sparse => self.parse_sparse_op(kind, st, name_span)?,
             Fmt::Module => self.parse_module_op(st)?,
             Fmt::Func => self.parse_func_op(st)?,
             Fmt::Return => {

@@ -77,17 +77,21 @@ impl<'a> Parser<'a> {
     /// `{traits} ins(..) outs(..) [attrs = {..}] { region } [-> types]`.
     fn parse_linalg_generic(&mut self, st: &mut OpState) -> PResult<()> {
         let loc = self.tok.span;
-        if !self.is(Tok::LBrace) {
-            return self.err("expected '{'");
-        }
-        st.attrs = self.parse_attr_dict_entries()?;
+        // mlir-opt parses any attribute here and requires a dictionary, so an
+        // alias of one (`#trait`, the form most sparse tests use) is the
+        // op's attribute dictionary too.
+        let traits = self.parse_attribute(None)?;
+        let Attribute::Dict(entries) = self.m.ctx.attr_kind(traits).clone() else {
+            return self.err_at(loc, format!("{CUSTOM_MARK}invalid kind of attribute specified"));
+        };
+        st.attrs = entries;
         // The textual form spells iterator types as strings; the op holds
         // `#linalg.iterator_type<..>` (what its generic form prints).
         let it_id = self.m.ctx.ident("iterator_types");
         let Some(Attribute::Array(its)) =
             st.attrs.iter().find(|(n, _)| *n == it_id).map(|(_, a)| self.m.ctx.attr_kind(*a).clone())
         else {
-            return self.err_at(loc, format!("{CUSTOM_MARK}expected iterator_types array attribute"));
+            return self.err_at(loc, format!("{CUSTOM_MARK}expected \"iterator_types\" array attribute"));
         };
         let mut conv = Vec::with_capacity(its.len());
         for a in its {

@@ -14,6 +14,7 @@ pub use lang2019::detect_2019;
 mod llvm;
 pub use llvm::{ATOMIC_BIN_OPS, GEP_DYNAMIC, GEP_INBOUNDS_FLAG, GEP_NUSW, GEP_NUW, LINKAGES};
 mod memref;
+mod sparse;
 mod tensor;
 mod tosa;
 mod types;

@@ -180,6 +180,20 @@ impl<'a> Parser<'a> {
             let msg = format!("dialect '{ns}' provides no type parsing hook");
             return self.err_at(crate::diag::Span::new(at, at), msg);
         }
+        if let Some(name) = full.strip_prefix("sparse_tensor.").filter(|_| body_follows) {
+            if ["storage_specifier", "iter_space", "iterator"].contains(&name) {
+                let name = name.to_string();
+                let end = self.tok_end();
+                self.lexer().reset(end + 1);
+                self.lexer().skip_dialect_body(end)?;
+                self.reset_to(end)?;
+                let (body, enc) = self.parse_sparse_type_body(&name, span)?;
+                let dialect = self.m.ctx.ident("sparse_tensor");
+                let t = self.m.ctx.ty(TypeKind::Dialect { dialect, body: body.into() });
+                self.m.ctx.set_sparse_type_encoding(t, enc);
+                return Ok(t);
+            }
+        }
         let dialect = self.m.ctx.ident(ns);
         let mut body = full[ns.len()..].to_string();
         let end = self.tok_end();
@@ -311,7 +325,13 @@ impl<'a> Parser<'a> {
         }
         let mut encoding = None;
         if self.eat(Tok::Comma)? {
-            encoding = Some(self.parse_attribute(None)?);
+            let e = self.parse_attribute(None)?;
+            // mlir-opt reports it where the encoding ends.
+            let at = self.tok.span;
+            if let Some(msg) = self.sparse_encoding_error(e, &shape, elem) {
+                return self.err_at(at, msg);
+            }
+            encoding = Some(e);
         }
         self.expect(Tok::Greater, "'>' in tensor type")?;
         Ok(self.m.ctx.ty(TypeKind::RankedTensor { shape, elem, encoding }))

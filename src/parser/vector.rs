@@ -534,7 +534,7 @@ impl<'a> Parser<'a> {
         // The trait may be an alias (`#matmat_trait`), as in LLVM's tests.
         let dict = self.parse_attribute(None)?;
         if !matches!(self.m.ctx.attr_kind(dict), Attribute::Dict(_)) {
-            return self.err_at(loc, format!("{CUSTOM_MARK}expected a dictionary attribute"));
+            return self.err_at(loc, format!("{CUSTOM_MARK}invalid kind of attribute specified"));
         }
         let lhs = self.parse_use_name()?;
         self.expect(Tok::Comma, "','")?;

@@ -163,6 +163,44 @@ pub(crate) fn blocks(kind: OpKind) -> Blocks {
 pub(crate) fn arity(kind: OpKind) -> Arity {
     match kind {
         OpKind::Unknown => ANY,
+        // sparse_tensor (read off LLVM 22's ODS; the first count of each
+        // confirmed with mlir-opt 22 on an empty generic form).
+        OpKind::SparseNew
+        | OpKind::SparseConvert
+        | OpKind::SparseReinterpretMap
+        | OpKind::SparsePositions
+        | OpKind::SparseCoordinates
+        | OpKind::SparseCoordinatesBuffer
+        | OpKind::SparseValues
+        | OpKind::SparseNumberOfEntries
+        | OpKind::SparseLoad
+        | OpKind::SparseReorderCoo
+        | OpKind::SparseSliceOffset
+        | OpKind::SparseSliceStride
+        | OpKind::SparseStorageSpecifierGet => a(Exactly(0), Exactly(1), Exactly(0), Exactly(1)),
+        OpKind::SparseAssemble | OpKind::SparseExtractIterationSpace => {
+            a(Exactly(0), Exactly(1), Exactly(0), AtLeast(1))
+        }
+        OpKind::SparseDisassemble => a(Exactly(0), AtLeast(2), Exactly(0), AtLeast(2)),
+        OpKind::SparseConcatenate | OpKind::SparseStorageSpecifierInit => a(Exactly(0), Exactly(1), Exactly(0), Any),
+        OpKind::SparseOut => a(Exactly(0), Exactly(0), Exactly(0), Exactly(2)),
+        OpKind::SparseLvl | OpKind::SparseStorageSpecifierSet | OpKind::SparseExtractValue => {
+            a(Exactly(0), Exactly(1), Exactly(0), Exactly(2))
+        }
+        OpKind::SparseCrdTranslate => a(Exactly(0), Any, Exactly(0), Any),
+        OpKind::SparseExpand => a(Exactly(0), Exactly(4), Exactly(0), Exactly(1)),
+        OpKind::SparseCompress => a(Exactly(0), Exactly(1), Exactly(0), AtLeast(5)),
+        OpKind::SparsePushBack => a(Exactly(0), Exactly(2), Exactly(0), AtLeast(3)),
+        OpKind::SparseSort => a(Exactly(0), Exactly(0), Exactly(0), AtLeast(2)),
+        OpKind::SparseBinary => a(Exactly(3), Exactly(1), Exactly(0), Exactly(2)),
+        OpKind::SparseUnary => a(Exactly(2), Exactly(1), Exactly(0), Exactly(1)),
+        OpKind::SparseReduce => a(Exactly(1), Exactly(1), Exactly(0), Exactly(3)),
+        OpKind::SparseSelect => a(Exactly(1), Exactly(1), Exactly(0), Exactly(1)),
+        OpKind::SparseYield => a(Exactly(0), Exactly(0), Exactly(0), Any),
+        OpKind::SparseForeach | OpKind::SparseIterate => a(Exactly(1), Any, Exactly(0), AtLeast(1)),
+        OpKind::SparsePrint => a(Exactly(0), Exactly(0), Exactly(0), Exactly(1)),
+        OpKind::SparseHasRuntimeLibrary => a(Exactly(0), Exactly(1), Exactly(0), Exactly(0)),
+        OpKind::SparseCoiterate => a(Any, Any, Exactly(0), Any),
         // tosa (read off mlir-opt 22 as the rest).
         OpKind::TosaAbs
         | OpKind::TosaArgmax

@@ -62,6 +62,8 @@ fn exec(e: &mut Engine<'_>, fr: &mut Frame, op: OpId) -> Result<Flow> {
         DialectOp::Comb(o) => comb::exec(e, fr, op, o),
         DialectOp::Llvm(o) => llvm::exec(e, fr, op, o),
         DialectOp::Tosa(o) => tosa::exec(e, fr, op, o),
+        // Parsed and verified; their semantics are not written yet.
+        DialectOp::SparseTensor(_) => unknown(e, fr, op),
         DialectOp::Unknown => unknown(e, fr, op),
     }
 }
