@@ -1,7 +1,8 @@
 //! Runtime values as MLIR attribute text (`42 : i32`, `2.5 : f32`,
 //! `dense<[[1, 2], [3, 4]]> : tensor<2x2xi32>`), for `run --print-results`:
 //! what a reader can paste back into a constant or an `--arg`. Floats are
-//! exact: the shortest decimal that reads back to the same value, or the
+//! exact: the shortest decimal that reads back to the same value as an f32
+//! (an f64 for f64; so it reads back in narrower formats too), or the
 //! bits in hex (NaN, infinities, formats wider than f64), as MLIR spells
 //! them. Poison has no literal and prints as `<poison>`.
 

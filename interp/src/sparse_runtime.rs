@@ -32,6 +32,7 @@ use crate::scalar::Poison;
 use crate::value::{Int, Scalar, Value};
 use mlir_ir::ir::OpId;
 use mlir_ir::types::TypeId;
+use rustc_hash::FxHashMap;
 use std::cell::RefCell;
 use std::io::Write;
 use std::rc::Rc;
@@ -1750,44 +1751,51 @@ fn free_handle(e: &mut Engine, addr: u64, by: &'static str) {
     e.sparse.freed_by.insert(addr, by);
 }
 
-/// Runs `f` on the tensor argument `i` (taken out of the table meanwhile).
+/// Runs `f` on the object of `kind` that argument `i` names, taken out of
+/// its `table` meanwhile (so `f` may use the engine).
+fn with_object<T, R>(
+    e: &mut Engine,
+    a: &Args,
+    i: usize,
+    kind: Kind,
+    table: for<'a, 'p> fn(&'a mut Engine<'p>) -> &'a mut FxHashMap<u64, Box<T>>,
+    f: impl FnOnce(&mut Engine, &mut T) -> Result<R>,
+) -> Result<R> {
+    let addr = handle(e, a, i, kind)?;
+    let Some(mut x) = table(e).remove(&addr) else { return Err(Error::unverified(a.op, "runtime object vanished")) };
+    let out = f(e, &mut x);
+    table(e).insert(addr, x);
+    out
+}
+
+/// Runs `f` on the tensor argument `i`.
 fn with_tensor<R>(
     e: &mut Engine,
     a: &Args,
     i: usize,
     f: impl FnOnce(&mut Engine, &mut Tensor) -> Result<R>,
 ) -> Result<R> {
-    let addr = handle(e, a, i, Kind::Tensor)?;
-    let Some(mut t) = e.sparse.tensors.remove(&addr) else { return Err(Error::unverified(a.op, "tensor vanished")) };
-    let r = f(e, &mut t);
-    e.sparse.tensors.insert(addr, t);
-    r
+    with_object(e, a, i, Kind::Tensor, |e| &mut e.sparse.tensors, f)
 }
 
+/// Runs `f` on the reader argument `i`.
 fn with_reader<R>(
     e: &mut Engine,
     a: &Args,
     i: usize,
     f: impl FnOnce(&mut Engine, &mut Reader) -> Result<R>,
 ) -> Result<R> {
-    let addr = handle(e, a, i, Kind::Reader)?;
-    let Some(mut r) = e.sparse.readers.remove(&addr) else { return Err(Error::unverified(a.op, "reader vanished")) };
-    let out = f(e, &mut r);
-    e.sparse.readers.insert(addr, r);
-    out
+    with_object(e, a, i, Kind::Reader, |e| &mut e.sparse.readers, f)
 }
 
+/// Runs `f` on the writer argument `i`.
 fn with_writer<R>(
     e: &mut Engine,
     a: &Args,
     i: usize,
     f: impl FnOnce(&mut Engine, &mut Writer) -> Result<R>,
 ) -> Result<R> {
-    let addr = handle(e, a, i, Kind::Writer)?;
-    let Some(mut w) = e.sparse.writers.remove(&addr) else { return Err(Error::unverified(a.op, "writer vanished")) };
-    let out = f(e, &mut w);
-    e.sparse.writers.insert(addr, w);
-    out
+    with_object(e, a, i, Kind::Writer, |e| &mut e.sparse.writers, f)
 }
 
 /// The type check the C++ makes by overloading: the call's element or

@@ -714,13 +714,9 @@ pub fn main(input: Box<dyn BufRead + Send>, output: Box<dyn Write>, cfg: crate::
     let mut early = Vec::new();
     // Until `launch`: only the handshake; breakpoints wait for the program.
     let (launch, req) = loop {
-        let req = match input.recv().unwrap_or(Ok(None)) {
-            Ok(Some(r)) => r,
-            Ok(None) => return 0,
-            Err(msg) => {
-                eprintln!("mlir-interp dap: {msg}");
-                return crate::driver::EXIT_INPUT;
-            }
+        let req = match next_request(&input) {
+            Ok(r) => r,
+            Err(status) => return status,
         };
         let args = &req["arguments"];
         match req["command"].as_str().unwrap_or("") {
@@ -795,6 +791,19 @@ pub fn main(input: Box<dyn BufRead + Send>, output: Box<dyn Write>, cfg: crate::
     }
 }
 
+/// The next request before a program runs, or the exit status the
+/// session ends with: 0 when the input ends, 2 when it is not DAP.
+fn next_request(input: &Requests) -> std::result::Result<Json, i32> {
+    match input.recv().unwrap_or(Ok(None)) {
+        Ok(Some(r)) => Ok(r),
+        Ok(None) => Err(0),
+        Err(msg) => {
+            eprintln!("mlir-interp dap: {msg}");
+            Err(crate::driver::EXIT_INPUT)
+        }
+    }
+}
+
 /// Answers a `launch` that failed (`msg` says why) and ends the session
 /// as an editor expects: `terminated`, then the adapter stays up to answer
 /// `disconnect` and exits 0 (an editor takes any other exit for a crash).
@@ -803,13 +812,9 @@ fn failed_launch(wire: &Rc<RefCell<Wire>>, input: &Requests, req: &Json, msg: &s
     wire.borrow_mut().fail(req, msg);
     wire.borrow_mut().event("terminated", json!({}));
     loop {
-        let req = match input.recv().unwrap_or(Ok(None)) {
-            Ok(Some(r)) => r,
-            Ok(None) => return 0,
-            Err(msg) => {
-                eprintln!("mlir-interp dap: {msg}");
-                return crate::driver::EXIT_INPUT;
-            }
+        let req = match next_request(input) {
+            Ok(r) => r,
+            Err(status) => return status,
         };
         if req["command"] == "disconnect" {
             wire.borrow_mut().reply(&req, json!({}));
