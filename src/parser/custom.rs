@@ -176,15 +176,7 @@ impl<'a> Parser<'a> {
             Fmt::Sparse => self.parse_sparse_op(kind, st, name_span)?,
             Fmt::Module => self.parse_module_op(st)?,
             Fmt::Func => self.parse_func_op(st)?,
-            Fmt::Return => {
-                let uses = self.parse_optional_operand_list()?;
-                self.parse_optional_attrs(st)?;
-                if !uses.is_empty() {
-                    self.expect(Tok::Colon, "':'")?;
-                    let tys = self.parse_type_list_no_parens()?;
-                    self.resolve_all(st, &uses, &tys, name_span)?;
-                }
-            }
+            Fmt::Return => self.parse_return_like(st, name_span)?,
             Fmt::Call => {
                 let callee = self.parse_symbol_ref_attr()?;
                 self.set_attr(st, "callee", callee);
@@ -707,6 +699,19 @@ impl<'a> Parser<'a> {
         let v = self.parse_optional_operand_list()?;
         self.expect(Tok::RParen, "')'")?;
         Ok(v)
+    }
+
+    /// A return-like terminator's body: `%a, %b {attrs} : t1, t2`, or
+    /// nothing (`func.return`, `sparse_tensor.yield`).
+    pub(super) fn parse_return_like(&mut self, st: &mut OpState, name_span: Span) -> PResult<()> {
+        let uses = self.parse_optional_operand_list()?;
+        self.parse_optional_attrs(st)?;
+        if !uses.is_empty() {
+            self.expect(Tok::Colon, "':'")?;
+            let tys = self.parse_type_list_no_parens()?;
+            self.resolve_all(st, &uses, &tys, name_span)?;
+        }
+        Ok(())
     }
 
     pub(super) fn resolve_all(

@@ -297,11 +297,24 @@ impl<'a> Parser<'a> {
         open: Tok,
         close: Tok,
         ctx: &str,
-        mut f: impl FnMut(&mut Self) -> PResult<()>,
+        f: impl FnMut(&mut Self) -> PResult<()>,
     ) -> PResult<()> {
         // mlir-opt words these as plain "expected '('" / "expected ')'".
         let _ = ctx;
-        self.expect(open, open.describe())?;
+        self.worded_list(open, close, open.describe(), close.describe(), f)
+    }
+
+    /// [`Parser::comma_list`] whose missing brackets are reported as
+    /// "expected `open_what`" / "expected `close_what`".
+    pub fn worded_list(
+        &mut self,
+        open: Tok,
+        close: Tok,
+        open_what: &str,
+        close_what: &str,
+        mut f: impl FnMut(&mut Self) -> PResult<()>,
+    ) -> PResult<()> {
+        self.expect(open, open_what)?;
         if self.eat(close)? {
             return Ok(());
         }
@@ -311,7 +324,7 @@ impl<'a> Parser<'a> {
                 break;
             }
         }
-        self.expect(close, close.describe())
+        self.expect(close, close_what)
     }
 
     fn enter(&mut self) -> PResult<()> {

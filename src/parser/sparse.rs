@@ -114,25 +114,9 @@ impl<'a> Parser<'a> {
 
     /// `[s0] {l0, ..} (d0 [= expr] [: slice], ..) -> ([l0 =] expr : type, ..)`.
     fn parse_dim_lvl_map(&mut self) -> PResult<DimLvlMap> {
-        let mut syms: Vec<(String, AffineExpr)> = Vec::new();
-        if self.is(Tok::LSquare) {
-            self.comma_list(Tok::LSquare, Tok::RSquare, "in symbol list", |p| {
-                let n = p.sparse_var_name()?;
-                let i = syms.len() as u32;
-                syms.push((n, AffineExpr::Sym(i)));
-                Ok(())
-            })?;
-        }
+        let syms = self.sparse_vars(Tok::LSquare, Tok::RSquare, "in symbol list", AffineExpr::Sym)?;
         // Declared level variables: dimension specs may use them.
-        let mut lvars: Vec<(String, AffineExpr)> = Vec::new();
-        if self.is(Tok::LBrace) {
-            self.comma_list(Tok::LBrace, Tok::RBrace, "in level-variable list", |p| {
-                let n = p.sparse_var_name()?;
-                let i = lvars.len() as u32;
-                lvars.push((n, AffineExpr::Dim(i)));
-                Ok(())
-            })?;
-        }
+        let lvars = self.sparse_vars(Tok::LBrace, Tok::RBrace, "in level-variable list", AffineExpr::Dim)?;
         if !self.is(Tok::LParen) {
             return self.err("expected '(' in dimension-specifier list");
         }
@@ -203,6 +187,27 @@ impl<'a> Parser<'a> {
         Ok(DimLvlMap { dim_to_lvl: AffineMap { num_dims: nd, num_syms: ns, results }, lvl_to_dim, lvl_types, slices })
     }
 
+    /// An optional `[s0, ..]` / `{l0, ..}` list of variable names, each
+    /// bound to `var(position)`; empty when `open` does not follow.
+    fn sparse_vars(
+        &mut self,
+        open: Tok,
+        close: Tok,
+        ctx: &str,
+        var: fn(u32) -> AffineExpr,
+    ) -> PResult<Vec<(String, AffineExpr)>> {
+        let mut vars: Vec<(String, AffineExpr)> = Vec::new();
+        if self.is(open) {
+            self.comma_list(open, close, ctx, |p| {
+                let n = p.sparse_var_name()?;
+                let i = vars.len() as u32;
+                vars.push((n, var(i)));
+                Ok(())
+            })?;
+        }
+        Ok(vars)
+    }
+
     /// `comma_list` with mlir-opt's wording of a missing bracket:
     /// "expected ')' in dimension-specifier list".
     fn sparse_list(
@@ -210,19 +215,10 @@ impl<'a> Parser<'a> {
         open: Tok,
         close: Tok,
         ctx: &str,
-        mut f: impl FnMut(&mut Self) -> PResult<()>,
+        f: impl FnMut(&mut Self) -> PResult<()>,
     ) -> PResult<()> {
-        self.expect(open, &format!("{} {ctx}", open.describe()))?;
-        if self.eat(close)? {
-            return Ok(());
-        }
-        loop {
-            f(self)?;
-            if !self.eat(Tok::Comma)? {
-                break;
-            }
-        }
-        self.expect(close, &format!("{} {ctx}", close.describe()))
+        let (o, c) = (format!("{} {ctx}", open.describe()), format!("{} {ctx}", close.describe()));
+        self.worded_list(open, close, &o, &c, f)
     }
 
     /// `n` or `m` of `structured[n, m]`: a non-negative integer.
@@ -753,15 +749,7 @@ impl Parser<'_> {
                 let reg = self.parse_region(&[], false)?;
                 st.regions.push(reg);
             }
-            S::Yield => {
-                let uses = self.parse_optional_operand_list()?;
-                self.parse_optional_attrs(st)?;
-                if !uses.is_empty() {
-                    self.expect(Tok::Colon, "':'")?;
-                    let tys = self.parse_type_list_no_parens()?;
-                    self.resolve_all(st, &uses, &tys, name_span)?;
-                }
-            }
+            S::Yield => self.parse_return_like(st, name_span)?,
             S::Foreach => {
                 self.expect_kw_custom("in")?;
                 let u = self.parse_use_name()?;
