@@ -109,6 +109,17 @@ impl Context {
         self.sparse_types.get(&t).copied()
     }
 
+    /// The sparse encoding of a ranked tensor type, if it has one.
+    pub fn tensor_encoding(&self, t: TypeId) -> Option<&crate::sparse::SparseEncoding> {
+        match self.type_kind(t) {
+            crate::types::TypeKind::RankedTensor { encoding: Some(e), .. } => match self.attr_kind(*e) {
+                Attribute::SparseEncoding(enc) => Some(enc),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
     /// The encoding of a `!sparse_tensor.storage_specifier`, `iter_space`
     /// or `iterator` type.
     pub fn sparse_type_encoding(&self, t: TypeId) -> Option<&crate::sparse::SparseEncoding> {

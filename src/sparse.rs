@@ -140,6 +140,48 @@ impl SparseEncoding {
             && self.dim_to_lvl == AffineMap::identity(self.dim_to_lvl.num_dims)
     }
 
+    /// `isCOOType(0, true)`: a compressed or loose level, then singletons
+    /// only, the last level unique.
+    pub fn is_coo(&self) -> bool {
+        let lts = &self.lvl_types;
+        let Some(first) = lts.first() else { return false };
+        matches!(first.format, LevelFormat::Compressed | LevelFormat::LooseCompressed)
+            && lts[1..].iter().all(|l| l.format == LevelFormat::Singleton)
+            && lts.last().is_some_and(|l| !l.nonunique)
+    }
+
+    /// `getCOOSegments`: each compressed or loose level followed by at
+    /// least one singleton, as (first level, end level, SoA).
+    pub fn coo_segments(&self) -> Vec<(usize, usize, bool)> {
+        let lts = &self.lvl_types;
+        let mut out = Vec::new();
+        if lts.len() <= 1 {
+            return out;
+        }
+        let mut l = 0;
+        while l < lts.len() {
+            if matches!(lts[l].format, LevelFormat::Compressed | LevelFormat::LooseCompressed) {
+                let len = 1 + lts[l + 1..].iter().take_while(|t| t.format == LevelFormat::Singleton).count();
+                if len > 1 {
+                    out.push((l, l + len, lts[l + 1].soa));
+                }
+                l += len;
+            } else {
+                l += 1;
+            }
+        }
+        out
+    }
+
+    /// `getAoSCOOStart`: the first level of the (first) array-of-structures
+    /// COO segment, or the level rank when there is none.
+    pub fn aos_coo_start(&self) -> usize {
+        match self.coo_segments().first() {
+            Some(&(start, _, false)) => start,
+            _ => self.lvl_rank(),
+        }
+    }
+
     /// The checks of `SparseTensorEncodingAttr::verify`, in its order: the
     /// first failing one's message.
     pub fn verify(&self) -> Option<String> {

@@ -718,6 +718,10 @@ fn from_value(e: &Engine, op: OpId, ty: TypeId, v: &Value) -> Result<Data, Error
         }
         _ => match v {
             Value::Array(d) => Ok(Data::Array(Tensor::of_dense(d))),
+            Value::Sparse(s) => {
+                let d = s.dense().map_err(|x| no_form(&format!("a sparse tensor whose elements fail: {x:?}")))?;
+                Ok(Data::Array(Tensor::of_dense(&d)))
+            }
             Value::Memref(m) => {
                 let d = m.read_all(op, "return").map_err(|x| no_form(&x.kind.to_string()))?;
                 Ok(Data::Array(Tensor::of_dense(&d)))

@@ -70,6 +70,7 @@ mod runtime;
 mod scalar;
 mod sem;
 pub mod show;
+mod sparse;
 mod sparse_runtime;
 mod textdiff;
 pub mod trace;

@@ -127,6 +127,7 @@ pub fn int_cast(e: &Engine, fr: &mut Frame, op: OpId, f: impl Fn(u32, &Int, u32)
 pub fn dense(e: &Engine, fr: &Frame, op: OpId, i: usize) -> Result<Rc<Dense>> {
     match e.arg(fr, op, i)? {
         Value::Array(a) => Ok(a.clone()),
+        Value::Sparse(s) => s.dense().map_err(|x| sparse_error(op, x)),
         v @ (Value::Scalar(_) | Value::Wide(_)) => Dense::new(&[], &[v.scalar().ok_or_else(|| bad_types(op))?], None)
             .map(Rc::new)
             .map_err(|x| Error::unverified(op, format!("operand #{i}: {x:?}"))),
@@ -140,7 +141,54 @@ pub fn dense(e: &Engine, fr: &Frame, op: OpId, i: usize) -> Result<Rc<Dense>> {
 pub fn dense_owned(e: &Engine, fr: &mut Frame, op: OpId, i: usize) -> Result<Rc<Dense>> {
     match e.take_arg(fr, op, i)? {
         Value::Array(a) => Ok(a),
+        Value::Sparse(s) => s.dense().map_err(|x| sparse_error(op, x)),
         _ => Err(Error::unverified(op, format!("operand #{i} is not a vector or tensor"))),
+    }
+}
+
+/// The error at `op` for a sparse tensor that could not be built or read.
+pub fn sparse_error(op: OpId, e: crate::sparse::SparseError) -> Error {
+    use crate::sparse::SparseError as S;
+    match e {
+        S::Ub(m) => Error::at(op, ErrorKind::Ub(m)),
+        S::Unsupported(m) => Error::at(op, ErrorKind::Unsupported(m)),
+        S::Alloc(bytes) => {
+            Error::at(op, ErrorKind::Resource(format!("the host could not allocate {bytes} bytes for a sparse tensor")))
+        }
+    }
+}
+
+/// The storage scheme of `ty` with dimension sizes `dims`, or `None` when
+/// `ty` has no sparse encoding (a dense tensor).
+pub fn sparse_scheme(e: &Engine, op: OpId, ty: TypeId, dims: &[usize]) -> Result<Option<Rc<crate::sparse::Scheme>>> {
+    let Some(enc) = e.m.ctx.tensor_encoding(ty) else { return Ok(None) };
+    let et = e.elem_type(ty);
+    let lane = lane_of(e, et).ok_or_else(|| {
+        let t = mlir_ir::printer::type_to_string(&e.m.ctx, et);
+        Error::at(op, ErrorKind::Unsupported(format!("sparse tensors of {t}")))
+    })?;
+    if enc.explicit_val.is_some() {
+        return Err(Error::at(op, ErrorKind::Unsupported("sparse encodings with an explicitVal".into())));
+    }
+    let implicit = match enc.implicit_val {
+        Some(a) => {
+            e.attr_value(op, a, et)?.scalar().ok_or_else(|| Error::unverified(op, "implicitVal is not a scalar"))?
+        }
+        None => crate::sparse::zero(lane),
+    };
+    let dims: Vec<u64> = dims.iter().map(|d| *d as u64).collect();
+    crate::sparse::Scheme::new(enc, &dims, lane, implicit).map(|s| Some(Rc::new(s))).map_err(|x| sparse_error(op, x))
+}
+
+/// A new tensor of result 0's type and `shape` with unspecified contents
+/// (`tensor.empty`, `alloc_tensor`): poison elements, or for a sparse type
+/// no stored entry.
+pub fn empty_tensor(e: &Engine, op: OpId, shape: &[usize]) -> Result<Value> {
+    match sparse_scheme(e, op, e.result_type(op, 0), shape)? {
+        Some(s) => {
+            crate::sparse::SparseTensor::empty(s).map(|t| Value::Sparse(Rc::new(t))).map_err(|x| sparse_error(op, x))
+        }
+        None => filled(e, op, shape, &Scalar::Poison(Poison(op))),
     }
 }
 

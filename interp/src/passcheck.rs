@@ -382,6 +382,10 @@ fn flatten(v: &Value, at: mlir_ir::ir::OpId, nan_exact: bool, out: &mut Vec<Opti
     match v {
         Value::Scalar(_) | Value::Wide(_) => out.extend(v.scalar().map(atom)),
         Value::Array(d) => out.extend(d.iter().map(atom)),
+        Value::Sparse(s) => match s.dense() {
+            Ok(d) => out.extend(d.iter().map(atom)),
+            Err(err) => out.push(Some(format!("<{err:?}>"))),
+        },
         Value::Memref(mr) => match mr.read_all(at, "compare") {
             Ok(d) => out.extend(d.iter().map(atom)),
             Err(err) => out.push(Some(format!("<{}>", err.kind))),

@@ -917,6 +917,21 @@ pub fn vector_print(e: &mut Engine, op: OpId, args: Vec<Value>) -> Result<()> {
     out.finish()
 }
 
+/// Scalar `s` of type `ty` as `vector.print` prints it.
+pub fn scalar_text(e: &Engine, op: OpId, ty: TypeId, s: &Scalar) -> Result<String> {
+    let mut buf = Vec::new();
+    push_scalar(Style::of(e, ty), s, &mut buf).ok_or_else(|| {
+        let t = mlir_ir::printer::type_to_string(&e.m.ctx, ty);
+        Error::at(op, ErrorKind::Unsupported(format!("printing a {t} element")))
+    })?;
+    Ok(String::from_utf8_lossy(&buf).into_owned())
+}
+
+/// Writes `text` to the program's output.
+pub fn write_out(e: &mut Engine, op: OpId, text: &str) -> Result<()> {
+    e.out.write_all(text.as_bytes()).map_err(io(op))
+}
+
 /// The elements of `a` from row-major position `first` under `shape` (the
 /// trailing dims of its shape) as nested `( a, b )`; a rank-0 value prints
 /// as `( a )`. An element of the wrong kind fails with `bad()`.

@@ -124,6 +124,10 @@ pub fn value_as(v: &Value, at: OpId, unsigned: bool) -> String {
     match v {
         Value::Scalar(_) | Value::Wide(_) => v.scalar().map_or_else(String::new, |s| scalar_as(&s, unsigned)),
         Value::Array(d) => dense_as(d, unsigned),
+        Value::Sparse(s) => match s.dense() {
+            Ok(d) => dense_as(&d, unsigned),
+            Err(e) => format!("<{e:?}>"),
+        },
         Value::Memref(m) => match m.read_all(at, "print") {
             Ok(d) => dense_as(&d, unsigned),
             Err(e) => format!("<{}>", e.kind),

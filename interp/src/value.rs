@@ -20,6 +20,8 @@ pub enum Value {
     Wide(Rc<Scalar>),
     /// A vector or tensor: the shape and the encoded elements.
     Array(Rc<Dense>),
+    /// A tensor whose type has a sparse encoding: its storage and elements.
+    Sparse(Rc<crate::sparse::SparseTensor>),
     /// A function reference (index into the engine's function table).
     Func(FuncRef),
     /// A memref: a buffer and a view descriptor on it.
@@ -168,6 +170,7 @@ impl Value {
         match self {
             Value::Scalar(s) => s.poison(),
             Value::Array(a) => a.first_poison(),
+            Value::Sparse(s) => s.dense().ok().and_then(|d| d.first_poison()),
             Value::Wide(_) | Value::Func(_) | Value::Memref(_) | Value::Ptr(_) | Value::Agg(_) | Value::Opaque => None,
         }
     }
@@ -184,6 +187,7 @@ pub fn map1<E>(a: &Value, mut f: impl FnMut(&Scalar) -> Result<Scalar, E>, bad: 
             }
             Ok(Value::Array(Rc::new(out.finish().map_err(|_| bad())?)))
         }
+        Value::Sparse(s) => map1(&Value::Array(s.dense().map_err(|_| bad())?), f, bad),
         Value::Func(_) | Value::Memref(_) | Value::Ptr(_) | Value::Agg(_) | Value::Opaque => Err(bad()),
     }
 }
@@ -199,6 +203,12 @@ pub fn map2<E>(
         (Some(x), Some(y)) => return Ok(Value::from_scalar(f(&x, &y)?)),
         (None, None) => {}
         _ => return Err(bad()),
+    }
+    if let Value::Sparse(s) = a {
+        return map2(&Value::Array(s.dense().map_err(|_| bad())?), b, f, bad);
+    }
+    if let Value::Sparse(s) = b {
+        return map2(a, &Value::Array(s.dense().map_err(|_| bad())?), f, bad);
     }
     match (a, b) {
         (Value::Array(x), Value::Array(y)) if x.shape() == y.shape() => {

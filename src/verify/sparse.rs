@@ -52,7 +52,7 @@ impl Verifier<'_> {
             }
             S::CoordinatesBuffer => {
                 let Some(enc) = operand(0).and_then(|t| self.encoding(t)) else { return Ok(()) };
-                if aos_coo_start(enc) >= enc.lvl_rank() {
+                if enc.aos_coo_start() >= enc.lvl_rank() {
                     return self.err(at, "expected sparse tensor with a COO region");
                 }
                 let Some(r) = result(0) else { return Ok(()) };
@@ -217,7 +217,7 @@ impl Verifier<'_> {
             S::ReorderCoo => {
                 let (Some(s), Some(d)) = (operand(0), result(0)) else { return Ok(()) };
                 let (Some(se), Some(de)) = (self.encoding(s), self.encoding(d)) else { return Ok(()) };
-                if !is_coo(se) || !is_coo(de) {
+                if !se.is_coo() || !de.is_coo() {
                     return self.err(at, "Expected COO sparse tensors only");
                 }
                 if se.dim_to_lvl != de.dim_to_lvl {
@@ -322,7 +322,7 @@ impl Verifier<'_> {
         let Some(enc) = self.encoding(t) else {
             return self.err(at, "the sparse-tensor must have an encoding attribute");
         };
-        let coo = aos_coo_start(enc);
+        let coo = enc.aos_coo_start();
         if coo < enc.lvl_rank() {
             let want = (enc.lvl_rank() - coo) as i64;
             let shape = lvls.last().and_then(|l| self.shape_of(*l));
@@ -461,13 +461,7 @@ impl Verifier<'_> {
 
     /// The sparse encoding of a tensor type, if any.
     fn encoding(&self, t: TypeId) -> Option<&SparseEncoding> {
-        match self.m.ctx.type_kind(t) {
-            TypeKind::RankedTensor { encoding: Some(e), .. } => match self.m.ctx.attr_kind(*e) {
-                Attribute::SparseEncoding(enc) => Some(enc),
-                _ => None,
-            },
-            _ => None,
-        }
+        self.m.ctx.tensor_encoding(t)
     }
 
     fn has_attr(&self, op: OpId, name: &str) -> bool {
@@ -602,48 +596,6 @@ impl Verifier<'_> {
     }
 }
 
-/// `isCOOType(0, true)`: a compressed or loose level, then singletons
-/// only, the last level unique.
-fn is_coo(enc: &SparseEncoding) -> bool {
-    let lts = &enc.lvl_types;
-    let Some(first) = lts.first() else { return false };
-    matches!(first.format, LevelFormat::Compressed | LevelFormat::LooseCompressed)
-        && lts[1..].iter().all(|l| l.format == LevelFormat::Singleton)
-        && lts.last().is_some_and(|l| !l.nonunique)
-}
-
-/// `getCOOSegments`: each compressed or loose level followed by at least
-/// one singleton, as (first level, end level, SoA).
-fn coo_segments(enc: &SparseEncoding) -> Vec<(usize, usize, bool)> {
-    let lts = &enc.lvl_types;
-    let mut out = Vec::new();
-    if lts.len() <= 1 {
-        return out;
-    }
-    let mut l = 0;
-    while l < lts.len() {
-        if matches!(lts[l].format, LevelFormat::Compressed | LevelFormat::LooseCompressed) {
-            let len = 1 + lts[l + 1..].iter().take_while(|t| t.format == LevelFormat::Singleton).count();
-            if len > 1 {
-                out.push((l, l + len, lts[l + 1].soa));
-            }
-            l += len;
-        } else {
-            l += 1;
-        }
-    }
-    out
-}
-
-/// `getAoSCOOStart`: the first level of the (first) array-of-structures
-/// COO segment, or the level rank when there is none.
-fn aos_coo_start(enc: &SparseEncoding) -> usize {
-    match coo_segments(enc).first() {
-        Some(&(start, _, false)) => start,
-        _ => enc.lvl_rank(),
-    }
-}
-
 /// What a storage field holds.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Field {
@@ -657,7 +609,7 @@ enum Field {
 /// its start), then the values.
 fn storage_fields(enc: &SparseEncoding) -> Vec<Field> {
     let lts = &enc.lvl_types;
-    let segs = coo_segments(enc);
+    let segs = enc.coo_segments();
     let mut segs = segs.iter().peekable();
     let mut out = Vec::new();
     let mut l = 0;

@@ -41,14 +41,14 @@
 use crate::error::{Error, ErrorKind, Result};
 use crate::exec::{Engine, Flow, Frame};
 use crate::memory::{AllocKind, AllocLayout, MemRef};
-use crate::value::{Dense, Int, Poison, Scalar, Value};
+use crate::value::{Dense, Int, Value};
 use mlir_ir::attrs::Attribute;
 use mlir_ir::ir::OpId;
 use mlir_ir::ops::BufferizationOp;
 use mlir_ir::types::{TypeId, TypeKind, DYNAMIC};
 use std::rc::Rc;
 
-use crate::operands::{as_memref, elem_of, filled, index_args, memref_arg};
+use crate::operands::{as_memref, elem_of, empty_tensor, index_args, memref_arg};
 
 /// Executes one bufferization op.
 pub fn exec(e: &mut Engine, fr: &mut Frame, op: OpId, kind: BufferizationOp) -> Result<Flow> {
@@ -149,7 +149,7 @@ fn alloc_tensor(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
             usize::try_from(n).map_err(|_| Error::at(op, ErrorKind::Ub(format!("tensor with negative size {n}"))))?;
         dims.push(n);
     }
-    let t = filled(e, op, &dims, &Scalar::Poison(Poison(op)))?;
+    let t = empty_tensor(e, op, &dims)?;
     e.assign(fr, op, t)
 }
 

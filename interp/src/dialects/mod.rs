@@ -24,6 +24,7 @@ pub mod llvm;
 pub mod math;
 pub mod memref;
 pub mod scf;
+pub mod sparse_tensor;
 pub mod tensor;
 pub mod tosa;
 pub mod ub;
@@ -62,8 +63,7 @@ fn exec(e: &mut Engine<'_>, fr: &mut Frame, op: OpId) -> Result<Flow> {
         DialectOp::Comb(o) => comb::exec(e, fr, op, o),
         DialectOp::Llvm(o) => llvm::exec(e, fr, op, o),
         DialectOp::Tosa(o) => tosa::exec(e, fr, op, o),
-        // Parsed and verified; their semantics are not written yet.
-        DialectOp::SparseTensor(_) => unknown(e, fr, op),
+        DialectOp::SparseTensor(o) => sparse_tensor::exec(e, fr, op, o),
         DialectOp::Unknown => unknown(e, fr, op),
     }
 }

@@ -12,14 +12,14 @@
 use crate::dense::row_major_strides;
 use crate::error::{Error, ErrorKind, Result};
 use crate::exec::{Engine, Flow, Frame};
-use crate::value::{Dense, Int, Poison, Scalar, Value};
+use crate::value::{Dense, Int, Scalar, Value};
 use mlir_ir::ir::{OpId, RegionId};
 use mlir_ir::ops::TensorOp;
 use mlir_ir::types::{TypeId, TypeKind, DYNAMIC};
 use std::rc::Rc;
 
 use crate::operands::{
-    array, count, dense, dense_error, dense_owned, filled, i64s, index_or_poison, next_index, scalars,
+    array, count, dense, dense_error, dense_owned, empty_tensor, filled, i64s, index_or_poison, next_index, scalars,
 };
 
 /// Executes one tensor op.
@@ -172,7 +172,7 @@ fn mixed(e: &Engine, fr: &Frame, op: OpId, name: &str, range: std::ops::Range<us
 fn empty(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let ty = e.result_type(op, 0);
     let shape = result_shape(e, op, ty, &e.args(fr, op))?;
-    let v = filled(e, op, &shape, &Scalar::Poison(Poison(op)))?;
+    let v = empty_tensor(e, op, &shape)?;
     e.assign(fr, op, v)
 }
 
@@ -232,6 +232,9 @@ fn extract(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
 /// shares it), else a copy.
 fn insert(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let x = e.arg(fr, op, 0)?.scalar().ok_or_else(|| Error::unverified(op, "insert of a non-scalar"))?;
+    if let Value::Sparse(_) = e.arg(fr, op, 1)? {
+        return insert_sparse(e, fr, op, x);
+    }
     let i = {
         let t = dense(e, fr, op, 1)?;
         let idx = indices(e, fr, op, 2..e.m.operands(op).len())?;
@@ -241,6 +244,20 @@ fn insert(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let mut t = dense_owned(e, fr, op, 1)?;
     e.unique(op, &mut t)?.set(i, &x).map_err(|k| Error::unverified(op, format!("insert: {k:?}")))?;
     e.assign(fr, op, Value::Array(t))
+}
+
+/// `tensor.insert` into a sparse tensor: a new stored entry, in the
+/// order its level types allow (`crate::sparse::SparseTensor::insert`).
+fn insert_sparse(e: &Engine, fr: &mut Frame, op: OpId, x: Scalar) -> Result<Flow> {
+    let idx = indices(e, fr, op, 2..e.m.operands(op).len())?;
+    let dims = idx
+        .iter()
+        .map(|i| u64::try_from(*i).map_err(|_| ub(op, format!("tensor.insert at negative index {i}"))))
+        .collect::<Result<Vec<u64>>>()?;
+    let Value::Sparse(s) = e.take_arg(fr, op, 1)? else { return Err(Error::unverified(op, "not a sparse tensor")) };
+    let mut t = Rc::try_unwrap(s).unwrap_or_else(|s| (*s).clone());
+    t.insert(&dims, x).map_err(|k| crate::operands::sparse_error(op, k))?;
+    e.assign(fr, op, Value::Sparse(Rc::new(t)))
 }
 
 /// `tensor.dim %t, %i`; an index outside the rank is UB.

@@ -1,0 +1,348 @@
+//! The `sparse_tensor` dialect, run directly: a tensor of a sparse type is
+//! a `Value::Sparse` holding the storage its encoding prescribes
+//! (`crate::sparse`), built and ordered as LLVM 22's sparse runtime builds
+//! it, so the ops that expose storage (`values`, `positions`,
+//! `coordinates`, `number_of_entries`, `foreach`, `print`) see what the
+//! sparsified program sees. Other dialects read a sparse tensor's elements.
+//!
+//! The buffers `values`/`positions`/`coordinates` return are fresh copies:
+//! the sparsifier hands out the storage itself, so a program that writes
+//! into them changes the tensor there and not here (writing through them
+//! is outside what the ops document).
+
+use crate::error::{Error, ErrorKind, Result};
+use crate::exec::{Engine, Flow, Frame};
+use crate::memory::AllocLayout;
+use crate::operands::{dense, index_value, sparse_error, sparse_scheme, tensor_storage};
+use crate::sparse::{Entry, Scheme, SparseTensor};
+use crate::value::{Dense, Int, Scalar, Value};
+use mlir_ir::ir::OpId;
+use mlir_ir::ops::SparseTensorOp;
+use mlir_ir::types::{TypeId, TypeKind};
+use std::rc::Rc;
+
+/// An entry in dimension coordinates.
+type DimEntry = (Vec<u64>, Scalar);
+
+/// Executes one sparse_tensor op.
+pub fn exec(e: &mut Engine, fr: &mut Frame, op: OpId, kind: SparseTensorOp) -> Result<Flow> {
+    use SparseTensorOp::*;
+    match kind {
+        Convert => convert(e, fr, op),
+        Print => print(e, fr, op),
+        Values => {
+            let t = sparse_arg(e, fr, op, 0)?;
+            let d = Dense::new(&[t.nse()], &t.storage().values, Some(t.scheme.lane))
+                .map_err(|x| crate::operands::dense_error(op, x))?;
+            buffer(e, fr, op, &d)
+        }
+        Positions => {
+            let t = sparse_arg(e, fr, op, 0)?;
+            let l = level_attr(e, op, &t)?;
+            overhead(e, fr, op, &t.storage().positions[l])
+        }
+        Coordinates => {
+            let t = sparse_arg(e, fr, op, 0)?;
+            let l = level_attr(e, op, &t)?;
+            if t.scheme.enc.aos_coo_start() <= l {
+                return Err(Error::at(op, ErrorKind::Unsupported("per-level coordinates of an AoS COO level".into())));
+            }
+            overhead(e, fr, op, &t.storage().coordinates[l])
+        }
+        CoordinatesBuffer => {
+            let t = sparse_arg(e, fr, op, 0)?;
+            let c = t.aos_coordinates(t.scheme.enc.aos_coo_start());
+            overhead(e, fr, op, &c)
+        }
+        NumberOfEntries => {
+            let t = sparse_arg(e, fr, op, 0)?;
+            e.assign(fr, op, index_value(e, t.nse() as i64))
+        }
+        Lvl => {
+            let t = sparse_arg(e, fr, op, 0)?;
+            let l = crate::operands::index_args(e, fr, op, 1..2, "level")?[0];
+            let n = usize::try_from(l).ok().and_then(|l| t.scheme.lvl_sizes.get(l).copied()).ok_or_else(|| {
+                Error::at(
+                    op,
+                    ErrorKind::Ub(format!("sparse_tensor.lvl {l} outside the level rank {}", t.scheme.lvl_rank())),
+                )
+            })?;
+            e.assign(fr, op, index_value(e, n as i64))
+        }
+        Load => load(e, fr, op),
+        Foreach => foreach(e, fr, op),
+        Yield => Ok(Flow::Exit(e.args(fr, op))),
+        _ => Err(Error::at(op, ErrorKind::Unsupported(format!("operation '{}' (direct execution)", e.m.op_name(op))))),
+    }
+}
+
+/// Operand `i`, a sparse tensor with its storage. A sparse-typed value
+/// computed by an op without sparse semantics has elements but no known
+/// storage: reading that storage is unsupported, never guessed.
+fn sparse_arg(e: &Engine, fr: &Frame, op: OpId, i: usize) -> Result<Rc<SparseTensor>> {
+    match e.arg(fr, op, i)? {
+        Value::Sparse(s) => Ok(s.clone()),
+        Value::Array(_) => Err(Error::at(
+            op,
+            ErrorKind::Unsupported(
+                "the storage of this sparse tensor: the op that made it has no sparse semantics here yet \
+                 (its elements are known, which entries are stored is not)"
+                    .into(),
+            ),
+        )),
+        _ => Err(Error::unverified(op, format!("operand #{i} is not a tensor"))),
+    }
+}
+
+/// The `level` attribute, within the level rank.
+fn level_attr(e: &Engine, op: OpId, t: &SparseTensor) -> Result<usize> {
+    let l = match e.m.attr(op, "level").map(|a| e.m.ctx.attr_kind(a)) {
+        Some(mlir_ir::attrs::Attribute::Integer { value, .. }) => value.to_i64().unwrap_or(-1),
+        _ => -1,
+    };
+    usize::try_from(l).ok().filter(|l| *l < t.scheme.lvl_rank()).ok_or_else(|| Error::unverified(op, "bad level"))
+}
+
+/// A 1-D result buffer holding `d`.
+fn buffer(e: &mut Engine, fr: &mut Frame, op: OpId, d: &Dense) -> Result<Flow> {
+    let et = memref_elem(e, op)?;
+    let m = tensor_storage(e, op, et, AllocLayout::Identity, d, e.m.op_name(op))?;
+    e.assign(fr, op, Value::Memref(Rc::new(m)))
+}
+
+/// The element type of result 0, a memref.
+fn memref_elem(e: &Engine, op: OpId) -> Result<TypeId> {
+    match e.m.ctx.type_kind(e.result_type(op, 0)) {
+        TypeKind::MemRef { elem, .. } => Ok(*elem),
+        _ => Err(Error::unverified(op, "result is not a memref")),
+    }
+}
+
+/// A positions or coordinates buffer: `xs` at the result's element width.
+fn overhead(e: &mut Engine, fr: &mut Frame, op: OpId, xs: &[u64]) -> Result<Flow> {
+    let et = memref_elem(e, op)?;
+    let w = match e.m.ctx.type_kind(et) {
+        TypeKind::Index => e.cfg.index_bits,
+        TypeKind::Integer { width, .. } => *width,
+        _ => return Err(Error::unverified(op, "overhead buffer of a non-integer type")),
+    };
+    let vals: Vec<Scalar> = xs.iter().map(|x| Scalar::Int(Int::from_u128(w, u128::from(*x)))).collect();
+    let d = Dense::new(&[vals.len()], &vals, Some(crate::lane::Lane::Int(w)))
+        .map_err(|x| crate::operands::dense_error(op, x))?;
+    buffer(e, fr, op, &d)
+}
+
+/// The dimension sizes of a tensor value.
+fn dims_of(op: OpId, v: &Value) -> Result<Vec<usize>> {
+    match v {
+        Value::Sparse(s) => Ok(s.scheme.dim_sizes.iter().map(|d| *d as usize).collect()),
+        Value::Array(a) => Ok(a.shape().to_vec()),
+        _ => Err(Error::unverified(op, "operand is not a tensor")),
+    }
+}
+
+/// The scheme of result 0 (a sparse type) for `dims`.
+fn result_scheme(e: &Engine, op: OpId, dims: &[usize]) -> Result<Option<Rc<Scheme>>> {
+    sparse_scheme(e, op, e.result_type(op, 0), dims)
+}
+
+/// `sparse_tensor.convert`: dense to sparse stores the nonzero elements
+/// (`genIsNonzero`: NaN is stored, -0.0 is not); sparse to sparse stores
+/// every stored entry of the source (its explicit zeros too), re-ordered
+/// for the destination's levels; sparse to dense gives the elements.
+fn convert(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
+    let src = e.arg(fr, op, 0)?.clone();
+    let dims = dims_of(op, &src)?;
+    let Some(scheme) = result_scheme(e, op, &dims)? else {
+        let d = dense(e, fr, op, 0)?;
+        return e.assign(fr, op, Value::Array(d));
+    };
+    let dim_entries: Vec<DimEntry> = match &src {
+        Value::Sparse(s) => {
+            let mut v = Vec::with_capacity(s.nse());
+            for (lvl, x) in s.entries() {
+                v.push((s.scheme.to_dim(&lvl).map_err(|x| sparse_error(op, x))?, x));
+            }
+            v
+        }
+        _ => match listed_entries(e, op)? {
+            Some(listed) => listed,
+            None => nonzeros(op, &*dense(e, fr, op, 0)?)?,
+        },
+    };
+    let t = store(op, scheme, dim_entries)?;
+    e.assign(fr, op, Value::Sparse(Rc::new(t)))
+}
+
+/// When operand 0 is an `arith.constant sparse<..>`, its listed entries
+/// (explicit zeros included, a later duplicate winning): the sparsifier
+/// converts such a constant without testing for zeros.
+fn listed_entries(e: &Engine, op: OpId) -> Result<Option<Vec<DimEntry>>> {
+    use mlir_ir::attrs::Attribute;
+    let v = e.m.operands(op)[0];
+    let mlir_ir::ir::ValueDef::Result(def, _) = e.m.value(v).def else { return Ok(None) };
+    if e.m.op_name(def) != "arith.constant" {
+        return Ok(None);
+    }
+    let Some(a) = e.m.attr(def, "value") else { return Ok(None) };
+    let Attribute::Sparse { ty, indices, .. } = e.m.ctx.attr_kind(a) else { return Ok(None) };
+    let Value::Array(all) = e.attr_value(def, a, *ty)? else { return Ok(None) };
+    let ix = match e.m.ctx.attr_kind(*indices) {
+        Attribute::Dense { ty: ity, .. } => match e.attr_value(def, *indices, *ity)? {
+            Value::Array(ix) if !ix.is_empty() => ix.to_i64s().unwrap_or_default(),
+            _ => Vec::new(),
+        },
+        _ => Vec::new(),
+    };
+    let rank = all.shape().len().max(1);
+    let mut out: Vec<DimEntry> = Vec::new();
+    for c in ix.chunks(rank) {
+        let dims: Vec<u64> = c.iter().map(|i| *i as u64).collect();
+        let at: Vec<usize> = c.iter().map(|i| *i as usize).collect();
+        let Some(i) = all.linear(&at) else { return Err(Error::unverified(op, "sparse constant index out of shape")) };
+        if !out.iter().any(|(d, _)| *d == dims) {
+            out.push((dims, all.get(i)));
+        }
+    }
+    Ok(Some(out))
+}
+
+/// The nonzero elements of `d` with their coordinates, in row-major order.
+/// A poison element is UB: the lowering branches on comparing it with zero.
+fn nonzeros(op: OpId, d: &Dense) -> Result<Vec<DimEntry>> {
+    let shape = d.shape();
+    let mut idx = vec![0usize; shape.len()];
+    let mut out = Vec::new();
+    for x in d.iter() {
+        if let Scalar::Poison(p) = x {
+            let what = format!("at {idx:?} compared with zero to convert the tensor to a sparse one");
+            return Err(Error::at(op, ErrorKind::Poison { what, origin: p.0 }));
+        }
+        if crate::sparse::is_nonzero(&x) {
+            out.push((idx.iter().map(|i| *i as u64).collect(), x));
+        }
+        crate::operands::next_index(&mut idx, shape);
+    }
+    Ok(out)
+}
+
+/// The tensor of `scheme` storing `entries` (dimension coordinates): in
+/// level order, sorted when every level is ordered (the sparsifier sorts
+/// through a COO), else in the order given.
+fn store(op: OpId, scheme: Rc<Scheme>, entries: Vec<DimEntry>) -> Result<SparseTensor> {
+    let mut lvl: Vec<Entry> = Vec::with_capacity(entries.len());
+    for (d, x) in entries {
+        lvl.push((scheme.to_lvl(&d).map_err(|x| sparse_error(op, x))?.into_boxed_slice(), x));
+    }
+    let ordered = scheme.enc.lvl_types.iter().all(|t| !t.nonordered);
+    let t = if ordered { SparseTensor::from_unsorted(scheme, lvl) } else { SparseTensor::from_entries(scheme, &lvl) };
+    t.map_err(|x| sparse_error(op, x))
+}
+
+/// `sparse_tensor.load %t [hasInserts]`: ends the insertions.
+fn load(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
+    let v = e.take_arg(fr, op, 0)?;
+    let Value::Sparse(s) = v else { return e.assign(fr, op, v) };
+    if e.m.attr(op, "hasInserts").is_none() || !s.has_pending() {
+        return e.assign(fr, op, Value::Sparse(s));
+    }
+    let mut t = Rc::try_unwrap(s).unwrap_or_else(|s| (*s).clone());
+    t.finalize().map_err(|x| sparse_error(op, x))?;
+    e.assign(fr, op, Value::Sparse(Rc::new(t)))
+}
+
+/// `sparse_tensor.foreach in %t init(%r..)`: the body runs once per stored
+/// entry in storage order, with the dimension coordinates, the value and
+/// the running values; a dense tensor visits every element in row-major order.
+fn foreach(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
+    if e.m.attr(op, "order").is_some() {
+        return Err(Error::at(op, ErrorKind::Unsupported("sparse_tensor.foreach with an order".into())));
+    }
+    let body = e.m.regions(op).first().copied().ok_or_else(|| Error::unverified(op, "foreach without a body"))?;
+    let mut acc = e.args_in(fr, op, 1..e.m.operands(op).len())?;
+    let entries: Vec<DimEntry> = match e.arg(fr, op, 0)? {
+        Value::Sparse(s) => {
+            let s = s.clone();
+            let mut v = Vec::with_capacity(s.nse());
+            for (lvl, x) in s.entries() {
+                v.push((s.scheme.to_dim(&lvl).map_err(|x| sparse_error(op, x))?, x));
+            }
+            v
+        }
+        _ => {
+            let d = dense(e, fr, op, 0)?;
+            let shape = d.shape().to_vec();
+            let mut idx = vec![0usize; shape.len()];
+            let mut v = Vec::with_capacity(d.len());
+            for x in d.iter() {
+                v.push((idx.iter().map(|i| *i as u64).collect(), x));
+                crate::operands::next_index(&mut idx, &shape);
+            }
+            v
+        }
+    };
+    for (dims, x) in entries {
+        let mut args: Vec<Value> = dims.iter().map(|c| index_value(e, *c as i64)).collect();
+        args.push(Value::from_scalar(x));
+        args.extend(acc.iter().cloned());
+        let (_, vals) = e.run_region(fr, body, args)?;
+        acc = vals;
+    }
+    e.assign_all(fr, op, acc)
+}
+
+/// `sparse_tensor.print`: what LLVM 22's rewriting prints (nse, dim and
+/// level sizes, each positions and coordinates array, the values).
+fn print(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
+    let t = sparse_arg(e, fr, op, 0)?;
+    let et = e.elem_type(e.operand_type(op, 0).ok_or_else(|| Error::unverified(op, "print without operand"))?);
+    let s = &t.scheme;
+    let list = |xs: &mut dyn Iterator<Item = String>| format!("( {} )", xs.collect::<Vec<_>>().join(", "));
+    let mut out = format!("---- Sparse Tensor ----\nnse = {}\n", t.nse());
+    out += &format!("dim = {}\n", list(&mut s.dim_sizes.iter().map(|d| d.to_string())));
+    out += &format!("lvl = {}\n", list(&mut s.lvl_sizes.iter().map(|d| d.to_string())));
+    let aos = s.enc.aos_coo_start();
+    let st = t.storage();
+    let pw = s.enc.pos_width;
+    let cw = s.enc.crd_width;
+    for l in 0..s.lvl_rank() {
+        if s.has_positions(l) {
+            out += &format!("pos[{l}] : {}\n", list(&mut st.positions[l].iter().map(|x| overhead_text(*x, pw))));
+        }
+        if s.has_coordinates(l) && l <= aos {
+            let crd = if l == aos { t.aos_coordinates(l) } else { st.coordinates[l].clone() };
+            out += &format!("crd[{l}] : {}\n", list(&mut crd.iter().map(|x| overhead_text(*x, cw))));
+        }
+    }
+    let mut vals = Vec::with_capacity(st.values.len());
+    for v in &st.values {
+        vals.push(value_text(e, op, et, v)?);
+    }
+    out += &format!("values : {}\n----\n", list(&mut vals.into_iter()));
+    crate::runtime::write_out(e, op, &out)?;
+    Ok(Flow::Next)
+}
+
+/// An overhead entry as `vector.print` prints it at width `w` (0 is
+/// `index`, unsigned; a fixed width prints signed).
+fn overhead_text(x: u64, w: u32) -> String {
+    match w {
+        8 => (x as u8 as i8).to_string(),
+        16 => (x as u16 as i16).to_string(),
+        32 => (x as u32 as i32).to_string(),
+        _ => x.to_string(),
+    }
+}
+
+/// A stored value as `vector.print` prints it; complex values as
+/// `( re, im )`, as the print rewriting splits them.
+fn value_text(e: &Engine, op: OpId, et: TypeId, v: &Scalar) -> Result<String> {
+    if let (Scalar::Complex(c), TypeKind::Complex(part)) = (v, e.m.ctx.type_kind(et)) {
+        let (re, im) = c.parts();
+        let part = *part;
+        let re = crate::runtime::scalar_text(e, op, part, &Scalar::Float(re))?;
+        let im = crate::runtime::scalar_text(e, op, part, &Scalar::Float(im))?;
+        return Ok(format!("( {re}, {im} )"));
+    }
+    crate::runtime::scalar_text(e, op, et, v)
+}
