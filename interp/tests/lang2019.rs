@@ -380,7 +380,7 @@ fn no_input_panics_the_2019_parser() {
     assert!(n > 1000, "only {n} inputs");
 }
 
-/// Each 2019 op and the op of today it becomes (the README's table).
+/// Each 2019 op and the op of today it becomes (the table of the book's docs/src/lang2019.md).
 const MAPPING: &[(&str, &str)] = &[
     ("for %i = 0 to 4 step 2 {\n}", "affine.for"),
     ("if (d0) : (d0 >= 0) (%x) {\n} else if (d0) : d0 - 1 >= 0 (%x) {\n} else {\n}", "affine.if"),
