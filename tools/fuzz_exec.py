@@ -18,7 +18,7 @@ are reported, and the exit status is 1 if any does. With --lowered,
 mlir-interp also runs the LLVM-dialect program mlir-opt lowered it to, which
 must print the same: the llvm dialect's paths checked on the very programs
 MLIR's lowerings produce. Outputs must match byte
-for byte, except the sign of NaN (README: x86 makes negative NaNs).
+for byte, except the sign of NaN (the book, "Floats": x86 makes negative NaNs).
 """
 import argparse, os, random, re, shutil, subprocess, sys, tempfile
 
@@ -580,7 +580,7 @@ def main():
             for what, p in runs:
                 got = subprocess.run([INTERP, "run", p], capture_output=True, text=True)
                 # NaN signs and printMemref base addresses are not compared
-                # (README: x86 makes negative NaNs; addresses differ per run).
+                # (the book, "Floats": x86 makes negative NaNs; addresses differ per run).
                 if norm(got.stdout) != norm(want.stdout) or got.returncode != 0:
                     failed = True
                     why = (": " + got.stderr.splitlines()[0]) if got.stderr else ""

@@ -36,7 +36,7 @@ BBARGS = re.compile(r"^\s*\^bb\d+\((.*)\):")
 CAP = 3
 # Disagreements left open, by op and a regex on mlir-opt's message (or on
 # ours, for the internal errors of programs mlir-opt accepts), with why;
-# they are counted apart and do not fail the run. README: "What remains".
+# they are counted apart and do not fail the run. The book: docs/src/fixtures.md.
 KNOWN_OPEN = [
     ("tensor.parallel_insert_slice", r"may only insert into an output block argument", "a rule on the enclosing scf.forall's block arguments, not written yet"),
     ("vector.transfer_(read|write)", r"requires \d+ indices|requires source to be a memref|expected type of operand", "vector_transfer's own rules run after the engine-facing ones; order only"),

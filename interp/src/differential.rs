@@ -5,7 +5,7 @@
 //!
 //! The comparison ignores what legitimately varies between runs or hosts:
 //! the `base@ = 0x…` pointer of `printMemref*` headers, and the sign of a
-//! printed NaN (x86 prints `-nan` for computed NaNs; see the README) unless
+//! printed NaN (x86 prints `-nan` for computed NaNs; see the book, "Floats") unless
 //! `--nan-exact` is given.
 
 use crate::driver::{print_result, EntryResult};

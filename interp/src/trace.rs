@@ -27,7 +27,7 @@ pub const SHOWN: usize = 8;
 pub enum Format {
     /// Source lines with values, for reading.
     Text,
-    /// One JSON object per line, for scripts (see the README).
+    /// One JSON object per line, for scripts (see the book, docs/src/guide/run.md).
     Jsonl,
 }
 

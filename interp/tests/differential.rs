@@ -1,6 +1,6 @@
 //! `mlir-interp diff` against the real toolchain: a program both sides run
 //! alike, and one where they differ on purpose (`arith.truncf downward`,
-//! whose rounding mode LLVM 22's lowering ignores at run time; README).
+//! whose rounding mode LLVM 22's lowering ignores at run time; the book, "Floats").
 //! Needs mlir-22-tools; skipped without it except under CI.
 
 use std::path::Path;

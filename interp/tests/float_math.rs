@@ -1,5 +1,5 @@
-//! The math functions against their stated accuracy (README, "Semantic
-//! choices"):
+//! The math functions against their stated accuracy (the book, "Semantic
+//! choices", docs/src/semantics/index.md):
 //! - `rsqrt` and `fpowi` are correctly rounded: checked against exact
 //!   rational arithmetic (`rsqrt`: the result r and its neighbours bracket
 //!   1/sqrt(x), compared as squares of integers; `fpowi`: against the exact

@@ -138,7 +138,7 @@ fn progress_shows_on_a_terminal() {
     assert!(!stdout.contains("/2 programs"), "{stdout}");
 }
 
-/// Shards under GNU parallel, as the README documents, merge into one
+/// Shards under GNU parallel, as the book documents (docs/src/guide/fuzz.md), merge into one
 /// campaign (skipped without `parallel`, except under CI).
 #[test]
 fn shards_run_under_gnu_parallel() {
@@ -152,7 +152,7 @@ fn shards_run_under_gnu_parallel() {
     let opt = script(&d, "bad.sh", "for f; do :; done\nsed 's/arith.xori/arith.ori/g' \"$f\"");
     let bin = env!("CARGO_BIN_EXE_mlir-interp");
     let results = d.join("results");
-    // The README's command: one shard of 8 seeds per job, each its own directory.
+    // The book's command: one shard of 8 seeds per job, each its own directory.
     let cmd = format!(
         "parallel --jobs 2 '{bin} fuzz --passes cse --opt {opt} --kind int --jobs 1 --seeds {{}}..$(({{}}+8)) --out {}/shard-{{}}' ::: 0 8 16",
         results.display()

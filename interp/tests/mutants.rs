@@ -196,7 +196,7 @@ fn op_at(text: &str, at: usize) -> &str {
 }
 
 /// Mutants mlir-opt rejects that we accept, by what we knowingly leave
-/// open: (op, words of mlir-opt's message, why). The README lists them.
+/// open: (op, words of mlir-opt's message, why). The book lists them (docs/src/guide/commands.md).
 const KNOWN_OPEN: &[(&str, &str, &str)] = &[
     (
         "linalg.pack",

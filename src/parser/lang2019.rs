@@ -95,6 +95,16 @@ fn starts_with_type(s: &str) -> bool {
 
 /// The unprefixed 2019 ops whose custom form is today's custom form of
 /// the op they map to, word for word.
+///
+/// Beside the ops of the 2019 document, the standard dialect of mid-2019
+/// as tensorflow/mlir defined it (`include/mlir/StandardOps/Ops.td` at
+/// a8d42cce, 2019-07-29: its `Std_Op`, `IntArithmeticOp`,
+/// `FloatArithmeticOp` and `CastOp` definitions; the custom forms and
+/// `cmpf`'s predicate names from `lib/StandardOps/Ops.cpp`, in today's
+/// order): `and`, `or`, `xor`, `shlis`, `divf`, `remf`, `cmpf`,
+/// `index_cast`, `sitofp` and `rank`. Where that dialect left a case open
+/// (`shlis` by the width or more, which it never lowered), today's op
+/// decides, as for `divis`.
 fn same_form(name: &str) -> Option<OpKind> {
     use OpKind::*;
     Some(match name {
@@ -108,7 +118,18 @@ fn same_form(name: &str) -> Option<OpKind> {
         "diviu" => ArithDivui,
         "remis" => ArithRemsi,
         "remiu" => ArithRemui,
+        "divf" => ArithDivf,
+        "remf" => ArithRemf,
+        "and" => ArithAndi,
+        "or" => ArithOri,
+        "xor" => ArithXori,
+        // "signed integer shift left": a left shift is one for both signs.
+        "shlis" => ArithShli,
         "cmpi" => ArithCmpi,
+        "cmpf" => ArithCmpf,
+        "index_cast" => ArithIndexCast,
+        "sitofp" => ArithSitofp,
+        "rank" => TensorRank,
         "select" => ArithSelect,
         "call" => FuncCall,
         "call_indirect" => FuncCallIndirect,
@@ -134,35 +155,10 @@ fn same_form(name: &str) -> Option<OpKind> {
 /// others (`"dim"` with an `index` attribute, `"constant"` typed by its
 /// result alone, branches with successor operands) stay unregistered ops.
 pub(super) fn generic_name(name: &str) -> Option<&'static str> {
-    use OpKind::*;
-    let kind = match name {
-        "cond_br" | "br_cond" | "br" | "for" | "dma_start" | "dma_wait" => return None,
-        _ => same_form(name)?,
-    };
-    matches!(
-        kind,
-        ArithAddi
-            | ArithAddf
-            | ArithSubi
-            | ArithSubf
-            | ArithMuli
-            | ArithMulf
-            | ArithDivsi
-            | ArithDivui
-            | ArithRemsi
-            | ArithRemui
-            | ArithCmpi
-            | ArithSelect
-            | FuncCall
-            | FuncCallIndirect
-            | FuncReturn
-            | MemrefLoad
-            | MemrefStore
-            | MemrefDealloc
-            | MemrefCast
-            | TensorCast
-    )
-    .then(|| kind.name())
+    match name {
+        "cond_br" | "br_cond" | "br" | "for" | "dma_start" | "dma_wait" => None,
+        _ => same_form(name).map(OpKind::name),
+    }
 }
 
 impl<'a> Parser<'a> {

@@ -3,7 +3,7 @@
 //! nothing). Semantics are pure functions on [`Int`]; widths up to 128 bits
 //! compute on `u128`, wider ones on big integers.
 //!
-//! Choices the dialect's documentation leaves open (README, "comb"):
+//! Choices the dialect's documentation leaves open (the book, docs/src/semantics/comb.md):
 //! - `ceq`/`cne` (SystemVerilog case equality) and `weq`/`wne` (wildcard
 //!   equality) differ from `eq`/`ne` only on `x`/`z` bits, which two-state
 //!   simulation does not have, so they are `eq`/`ne`.

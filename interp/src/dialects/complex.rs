@@ -14,8 +14,8 @@
 //! `1 / sqrt(x)` (not the libm functions); `math.fma` is fused.
 //!
 //! NaN results carry the float layer's canonical (positive) NaN, where x86
-//! makes a negative one for invalid operations (README: NaNs compare as a
-//! class), so a NaN part may print `nan` where mlir-runner prints `-nan`.
+//! makes a negative one for invalid operations (the book, "Floats":
+//! NaNs compare as a class), so a NaN part may print `nan` where mlir-runner prints `-nan`.
 //!
 //! `complex.div` is the default "improved" range-reduction algorithm
 //! (Smith's method with the lowering's special cases), and `complex.abs`

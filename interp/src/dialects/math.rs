@@ -2,7 +2,7 @@
 //! float format. [`exec`] reads operands, calls one pure function, writes
 //! results.
 //!
-//! Accuracy (README, "Semantic choices"):
+//! Accuracy (the book, docs/src/semantics/index.md, "Math"):
 //! - Exact, correctly rounded in every format: `absf`, `copysign`, `ceil`,
 //!   `floor`, `round` (ties away), `roundeven`, `trunc`, `sqrt`, `rsqrt`,
 //!   `fma`, `fpowi` (IEEE `pown`), `clampf`, the class tests, and the integer

@@ -2,8 +2,8 @@
 //! rebuild, never mutate. The ops that touch memory (load/store, the masked,
 //! gather and expand forms, transfers, `type_cast`) go through
 //! `memory.rs`, so bounds, liveness and UB reports name the allocation;
-//! their tensor forms are value semantics (see the README's "Vector memory
-//! ops" for the bounds rules).
+//! their tensor forms are value semantics (see the book's "Vectors", "Vector
+//! memory ops", docs/src/semantics/vector.md, for the bounds rules).
 //!
 //! Choices, with the LLVM 22 lowering (`convert-vector-to-llvm`) as the
 //! reference:

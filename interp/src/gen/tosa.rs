@@ -1279,7 +1279,7 @@ impl Gen {
         // LLVM 22's tosa-optional-decompositions pads an i8 kernel that is
         // not a multiple of the stride with an i16 constant when the input
         // is i16, which the verifier then rejects (an OPT-FAIL, not a
-        // miscompile; see the README's tosa section).
+        // miscompile; see the book's gen chapter).
         if x.et == I16 && (kh % sy != 0 || kw % sx != 0) {
             return false;
         }
