@@ -51,9 +51,7 @@ impl Scheme {
     /// The scheme of `enc` for dimension sizes `dims`; `implicit` is the
     /// value of entries not stored.
     pub fn new(enc: &SparseEncoding, dims: &[u64], lane: Lane, implicit: Scalar) -> Result<Scheme, SparseError> {
-        if let Some(t) =
-            enc.lvl_types.iter().find(|t| matches!(t.format, LevelFormat::Batch | LevelFormat::Structured { .. }))
-        {
+        if let Some(t) = enc.lvl_types.iter().find(|t| t.format == LevelFormat::Batch) {
             return Err(SparseError::Unsupported(format!("sparse tensors with a {} level", t.to_mlir_string())));
         }
         if !enc.dim_slices.is_empty() {
@@ -181,13 +179,6 @@ impl SparseTensor {
     pub fn from_entries(scheme: Rc<Scheme>, entries: &[Entry]) -> Result<SparseTensor, SparseError> {
         let storage = build(&scheme, entries)?;
         Ok(SparseTensor { scheme, storage, pending: Vec::new(), dense: OnceCell::new() })
-    }
-
-    /// The tensor storing `entries` given in any order: sorted by level
-    /// coordinates first (stable, so duplicates keep their order).
-    pub fn from_unsorted(scheme: Rc<Scheme>, mut entries: Vec<Entry>) -> Result<SparseTensor, SparseError> {
-        entries.sort_by(|a, b| a.0.cmp(&b.0));
-        SparseTensor::from_entries(scheme, &entries)
     }
 
     /// The storage; pending insertions are not in it until [`Self::finalize`].
@@ -461,7 +452,12 @@ fn walk_level(s: &Scheme, st: &Storage, l: usize, parent: usize, crd: &mut Vec<u
         }
         LevelFormat::Compressed => (at(parent), at(parent + 1)),
         LevelFormat::LooseCompressed => (at(2 * parent), at(2 * parent + 1)),
-        LevelFormat::Singleton | LevelFormat::Structured { .. } => (parent, parent + 1),
+        LevelFormat::Singleton => (parent, parent + 1),
+        // `n` of every `m` coordinates are stored: a fixed count per parent.
+        LevelFormat::Structured { n, m } => {
+            let k = (s.lvl_sizes[l] / u64::from(m.max(1)) * u64::from(n)) as usize;
+            (parent * k, parent * k + k)
+        }
     };
     for p in lo..hi {
         crd[l] = st.coordinates[l].get(p).copied().unwrap_or(0);

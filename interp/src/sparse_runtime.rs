@@ -68,6 +68,23 @@ pub enum Prim {
 }
 
 impl Prim {
+    /// The primary type of elements of `lane`, if the runtime has one.
+    fn of_lane(lane: Lane) -> Option<Prim> {
+        Some(match lane {
+            Lane::Float(FloatKind::F64) => Prim::F64,
+            Lane::Float(FloatKind::F32) => Prim::F32,
+            Lane::Float(FloatKind::F16) => Prim::F16,
+            Lane::Float(FloatKind::BF16) => Prim::BF16,
+            Lane::Int(64) => Prim::I64,
+            Lane::Int(32) => Prim::I32,
+            Lane::Int(16) => Prim::I16,
+            Lane::Int(8) => Prim::I8,
+            Lane::Complex(FloatKind::F64) => Prim::C64,
+            Lane::Complex(FloatKind::F32) => Prim::C32,
+            _ => return None,
+        })
+    }
+
     const ALL: [Prim; 10] =
         [Prim::F64, Prim::F32, Prim::F16, Prim::BF16, Prim::I64, Prim::I32, Prim::I16, Prim::I8, Prim::C64, Prim::C32];
 
@@ -916,8 +933,8 @@ struct Reader {
     rank: usize,
     nse: u64,
     /// The dimension sizes, in an engine buffer (`getSparseTensorReaderDimSizes`
-    /// returns a memref of them).
-    dims: Arr,
+    /// returns a memref of them); none when read for direct execution.
+    dims: Option<Arr>,
     dim_sizes: Vec<u64>,
 }
 
@@ -954,8 +971,18 @@ impl Reader {
     }
 
     fn open(e: &mut Engine, op: OpId, name: &str) -> Result<Reader> {
+        let mut dims = Arr::new(e, op, 8)?;
+        let mut r = Reader::parse(op, name)?;
+        for d in &r.dim_sizes {
+            dims.push_int(e, op, *d, 1, "dimension size")?;
+        }
+        r.dims = Some(dims);
+        Ok(r)
+    }
+
+    /// The file `name` with its header read.
+    fn parse(op: OpId, name: &str) -> Result<Reader> {
         let text = std::fs::read(name).map_err(|_| fatal(op, format!("Cannot find file {name}")))?;
-        let dims = Arr::new(e, op, 8)?;
         let mut r = Reader {
             name: name.to_string(),
             text,
@@ -963,7 +990,7 @@ impl Reader {
             kind: ValueKind::Undefined,
             rank: 0,
             nse: 0,
-            dims,
+            dims: None,
             dim_sizes: Vec::new(),
         };
         if name.contains(".mtx") {
@@ -972,9 +999,6 @@ impl Reader {
             r.frostt_header(op)?;
         } else {
             return Err(fatal(op, format!("Unknown format {name}")));
-        }
-        for d in r.dim_sizes.clone() {
-            r.dims.push_int(e, op, d, 1, "dimension size")?;
         }
         Ok(r)
     }
@@ -1235,6 +1259,21 @@ struct Writer {
 }
 
 impl Writer {
+    /// `createSparseTensorWriter`: file `name`, or stdout when empty; the
+    /// format line written.
+    fn open(e: &mut Engine, op: OpId, name: String) -> Result<Writer> {
+        let file = if name.is_empty() {
+            None
+        } else {
+            let f = std::fs::File::create(&name)
+                .map_err(|err| fatal(op, format!("cannot open {name} for writing: {err}")))?;
+            Some(f)
+        };
+        let mut w = Writer { file, name: if name.is_empty() { "stdout".into() } else { name } };
+        w.write(e, op, b"# extended FROSTT format\n")?;
+        Ok(w)
+    }
+
     fn write(&mut self, e: &mut Engine, op: OpId, text: &[u8]) -> Result<()> {
         let r = match &mut self.file {
             Some(f) => f.write_all(text),
@@ -1349,7 +1388,7 @@ impl Mt19937 {
 /// partition, heap sort past depth 2 log n) down to runs of 16, then one
 /// insertion sort. Reproduced step for step because the order of equal
 /// elements is what the runtime's output shows.
-fn std_sort<T: Clone>(v: &mut [T], less: &dyn Fn(&T, &T) -> bool) {
+pub(crate) fn std_sort<T: Clone>(v: &mut [T], less: &dyn Fn(&T, &T) -> bool) {
     let n = v.len();
     if n < 2 {
         return;
@@ -1895,28 +1934,23 @@ pub fn call(
             Ok(Vec::new())
         }
         SpFn::CreateReader => create_reader(e, &a),
-        SpFn::ReaderDimSizes => with_reader(e, &a, 1, |e, r| write_out(e, &a, 0, &r.dims).map(|()| Vec::new())),
+        SpFn::ReaderDimSizes => with_reader(e, &a, 1, |e, r| {
+            let dims = r.dims.as_ref().ok_or_else(|| Error::unverified(op, "a reader without its sizes"))?;
+            write_out(e, &a, 0, dims).map(|()| Vec::new())
+        }),
         SpFn::ReadToBuffers(cw, v) => read_to_buffers(e, &a, cw, v),
         SpFn::ReaderNse => with_reader(e, &a, 0, |_, r| Ok(vec![index(r.nse)])),
         SpFn::DelReader => {
             let addr = handle(e, &a, 0, Kind::Reader)?;
-            if let Some(r) = e.sparse.readers.remove(&addr) {
-                r.dims.free(e);
+            if let Some(dims) = e.sparse.readers.remove(&addr).and_then(|r| r.dims) {
+                dims.free(e);
             }
             free_handle(e, addr, "delSparseTensorReader");
             Ok(Vec::new())
         }
         SpFn::CreateWriter => {
             let name = c_string(e, op, a.arg(0)?, &what)?;
-            let file = if name.is_empty() {
-                None
-            } else {
-                let f = std::fs::File::create(&name)
-                    .map_err(|err| fatal(op, format!("cannot open {name} for writing: {err}")))?;
-                Some(f)
-            };
-            let mut w = Writer { file, name: if name.is_empty() { "stdout".into() } else { name } };
-            w.write(e, op, b"# extended FROSTT format\n")?;
+            let w = Writer::open(e, op, name)?;
             let (addr, h) = new_handle(e, op)?;
             e.sparse.writers.insert(addr, Box::new(w));
             Ok(vec![h])
@@ -2153,6 +2187,66 @@ fn read_coo(
     r.pos = usize::MAX;
     Ok((r.dim_sizes.clone(), coo))
 }
+
+/// The elements of tensor file `name` (`.mtx` or `.tns`) as the runtime's
+/// reader reads them, for direct execution of `sparse_tensor.new`: the
+/// dimension sizes, then each element's 0-based dimension coordinates
+/// and value (of element lane `lane`), in file order.
+pub(crate) fn read_tensor_file(op: OpId, name: &str, lane: crate::lane::Lane) -> Result<TensorFile> {
+    let v = Prim::of_lane(lane)
+        .ok_or_else(|| Error::at(op, ErrorKind::Unsupported(format!("reading {lane:?} elements from a file"))))?;
+    let mut r = Reader::parse(op, name)?;
+    if !r.can_read_as(v) {
+        return Err(fatal(op, format!("Tensor element type {} not compatible with values in file {name}", v.code())));
+    }
+    let mut out = Vec::new();
+    for _ in 0..r.nse {
+        let (dims, val) = r.element(op, v)?;
+        let bytes: Vec<u8> = val.into_iter().map(|c| c.unwrap_or(0)).collect();
+        out.push((dims, lane.decode(&bytes)));
+    }
+    Ok((r.dim_sizes, out))
+}
+
+/// `sparse_tensor.out` run directly: the text the lowered writer calls
+/// write (`createSparseTensorWriter`, the metadata, one line per entry in
+/// `entries`' order), to file `name` or stdout when it is empty.
+pub(crate) fn write_tensor_file(
+    e: &mut Engine,
+    op: OpId,
+    name: String,
+    dims: &[u64],
+    entries: &[(Vec<u64>, Scalar)],
+    lane: Lane,
+    fmt_g: FormatG,
+) -> Result<()> {
+    let v = Prim::of_lane(lane)
+        .ok_or_else(|| Error::at(op, ErrorKind::Unsupported(format!("writing {lane:?} elements to a file"))))?;
+    let mut w = Writer::open(e, op, name)?;
+    let mut s = format!("{} {}\n", dims.len(), entries.len()).into_bytes();
+    let dims: Vec<String> = dims.iter().map(u64::to_string).collect();
+    s.extend_from_slice(dims.join(" ").as_bytes());
+    s.push(b'\n');
+    let mut cells = vec![0u8; lane.bytes()];
+    for (c, x) in entries {
+        for d in c {
+            s.extend_from_slice(format!("{} ", d.wrapping_add(1)).as_bytes());
+        }
+        lane.encode(x, &mut cells).ok_or_else(|| Error::unverified(op, "a stored value of another type"))?;
+        let val: Vec<Cell> = cells.iter().map(|b| Ok(*b)).collect();
+        push_value(op, v, &val, fmt_g, &mut s)?;
+        s.push(b'\n');
+    }
+    w.write(e, op, &s)?;
+    let r = match &mut w.file {
+        Some(f) => f.flush(),
+        None => e.out.flush(),
+    };
+    r.map_err(|err| Error::at(op, ErrorKind::Unsupported(format!("cannot write {}: {err}", w.name))))
+}
+
+/// A tensor file's dimension sizes and elements (dimension coordinates, value).
+pub(crate) type TensorFile = (Vec<u64>, Vec<(Vec<u64>, crate::scalar::Scalar)>);
 
 /// `_mlir_ciface_createCheckedSparseTensorReader`.
 fn create_reader(e: &mut Engine, a: &Args) -> Result<Vec<Value>> {

@@ -29,6 +29,8 @@ pub fn exec(e: &mut Engine, fr: &mut Frame, op: OpId, kind: SparseTensorOp) -> R
     use SparseTensorOp::*;
     match kind {
         Convert => convert(e, fr, op),
+        New => new(e, fr, op),
+        Out => out(e, fr, op),
         Print => print(e, fr, op),
         Values => {
             let t = sparse_arg(e, fr, op, 0)?;
@@ -234,9 +236,73 @@ fn store(op: OpId, scheme: Rc<Scheme>, entries: Vec<DimEntry>) -> Result<SparseT
     for (d, x) in entries {
         lvl.push((scheme.to_lvl(&d).map_err(|x| sparse_error(op, x))?.into_boxed_slice(), x));
     }
-    let ordered = scheme.enc.lvl_types.iter().all(|t| !t.nonordered);
-    let t = if ordered { SparseTensor::from_unsorted(scheme, lvl) } else { SparseTensor::from_entries(scheme, &lvl) };
-    t.map_err(|x| sparse_error(op, x))
+    if scheme.enc.lvl_types.iter().all(|t| !t.nonordered) {
+        // libstdc++'s std::sort, as the runtime sorts its COO: equal
+        // coordinates (a non-unique source) end in the order it leaves them.
+        crate::sparse_runtime::std_sort(&mut lvl, &|a: &Entry, b: &Entry| a.0 < b.0);
+    }
+    SparseTensor::from_entries(scheme, &lvl).map_err(|x| sparse_error(op, x))
+}
+
+/// `sparse_tensor.new %file`: the `.mtx` or `.tns` file the runtime's
+/// reader reads (its checks and messages), stored as the runtime stores
+/// it (sorted; on a unique level the first of equal coordinates after the
+/// sort is kept).
+fn new(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
+    let p = e.arg(fr, op, 0)?.clone();
+    let name = String::from_utf8_lossy(&crate::operands::c_string(e, op, &p)?).into_owned();
+    let ty = e.result_type(op, 0);
+    let lane =
+        e.lane_of(e.elem_type(ty)).ok_or_else(|| Error::at(op, ErrorKind::Unsupported("this element type".into())))?;
+    let (dims, elems) = crate::sparse_runtime::read_tensor_file(op, &name, lane)?;
+    let shape = match e.m.ctx.type_kind(ty) {
+        TypeKind::RankedTensor { shape, .. } => shape.clone(),
+        _ => return Err(Error::unverified(op, "sparse_tensor.new of a non-tensor type")),
+    };
+    let fits = shape.len() == dims.len()
+        && shape.iter().zip(&dims).all(|(s, d)| *s == mlir_ir::types::DYNAMIC || *s as u64 == *d);
+    if !fits {
+        let shape: Vec<i64> = shape.iter().map(|s| if *s == mlir_ir::types::DYNAMIC { 0 } else { *s }).collect();
+        return Err(Error::at(
+            op,
+            ErrorKind::Ub(format!(
+                "sparse_tensor.new: the tensor type's shape {shape:?} does not match the dimension sizes {dims:?} in {name}"
+            )),
+        ));
+    }
+    let udims: Vec<usize> = dims.iter().map(|d| *d as usize).collect();
+    let scheme =
+        result_scheme(e, op, &udims)?.ok_or_else(|| Error::unverified(op, "sparse_tensor.new of a dense type"))?;
+    e.charge(op, elems.len() as u64)?;
+    for (c, _) in &elems {
+        if let Some(d) = c.iter().zip(&dims).position(|(c, n)| c >= n) {
+            return Err(Error::at(
+                op,
+                ErrorKind::Ub(format!(
+                    "element at {:?} of {name} lies outside the tensor (dimension {d} of size {})",
+                    c.iter().map(|x| x.wrapping_add(1)).collect::<Vec<_>>(),
+                    dims[d]
+                )),
+            ));
+        }
+    }
+    let t = store(op, scheme, elems)?;
+    e.assign(fr, op, Value::Sparse(Rc::new(t)))
+}
+
+/// `sparse_tensor.out %t, %file`: the extended FROSTT text the runtime's
+/// writer writes, entries in storage order (stdout for an empty name).
+fn out(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
+    let t = sparse_arg(e, fr, op, 0)?;
+    let p = e.arg(fr, op, 1)?.clone();
+    let name = String::from_utf8_lossy(&crate::operands::c_string(e, op, &p)?).into_owned();
+    let mut entries = Vec::with_capacity(t.nse());
+    for (lvl, x) in t.entries() {
+        entries.push((t.scheme.to_dim(&lvl).map_err(|x| sparse_error(op, x))?, x));
+    }
+    let s = &t.scheme;
+    crate::sparse_runtime::write_tensor_file(e, op, name, &s.dim_sizes, &entries, s.lane, crate::runtime::format_g)?;
+    Ok(Flow::Next)
 }
 
 /// `sparse_tensor.load %t [hasInserts]`: ends the insertions.
