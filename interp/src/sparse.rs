@@ -99,6 +99,32 @@ impl Scheme {
         }
     }
 
+    /// The levels stored as LLVM 22 assembles and disassembles them: per
+    /// (loose) compressed level its positions and coordinates, an AoS COO
+    /// region's positions and its coordinates as one buffer; `None` for a
+    /// singleton or n:m level outside such a region.
+    pub fn buffer_levels(&self) -> Option<Vec<BufferLevel>> {
+        let s = self;
+        let aos = s.enc.aos_coo_start();
+        let mut out = Vec::new();
+        for l in 0..s.lvl_rank() {
+            match s.lvl_type(l).format {
+                LevelFormat::Compressed | LevelFormat::LooseCompressed if l == aos => {
+                    out.push(BufferLevel::Positions(l));
+                    out.push(BufferLevel::AosCoordinates(l));
+                    return Some(out);
+                }
+                LevelFormat::Compressed | LevelFormat::LooseCompressed => {
+                    out.push(BufferLevel::Positions(l));
+                    out.push(BufferLevel::Coordinates(l));
+                }
+                LevelFormat::Singleton | LevelFormat::Structured { .. } => return None,
+                LevelFormat::Dense | LevelFormat::Batch => {}
+            }
+        }
+        Some(out)
+    }
+
     /// The level rank's number of elements, if it fits.
     fn dense_len(&self) -> Option<usize> {
         self.lvl_sizes.iter().try_fold(1usize, |a, n| a.checked_mul(usize::try_from(*n).ok()?))
@@ -156,6 +182,17 @@ impl PartialEq for SparseTensor {
     }
 }
 
+/// One buffer of a sparse tensor's assembled form.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BufferLevel {
+    /// The positions of level `l`.
+    Positions(usize),
+    /// The coordinates of level `l`.
+    Coordinates(usize),
+    /// The coordinates of levels `l..` interleaved per entry.
+    AosCoordinates(usize),
+}
+
 /// A sparse tensor value: its scheme, its storage, and the entries
 /// inserted since the storage was last finalized (`tensor.insert` before
 /// `sparse_tensor.load ... hasInserts`).
@@ -184,6 +221,11 @@ impl SparseTensor {
     /// The storage; pending insertions are not in it until [`Self::finalize`].
     pub fn storage(&self) -> &Storage {
         &self.storage
+    }
+
+    /// The tensor with storage `storage` as given (`sparse_tensor.assemble`).
+    pub fn from_storage(scheme: Rc<Scheme>, storage: Storage) -> SparseTensor {
+        SparseTensor { scheme, storage, pending: Vec::new(), dense: OnceCell::new() }
     }
 
     /// Whether insertions await `sparse_tensor.load ... hasInserts`.

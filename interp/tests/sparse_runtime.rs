@@ -136,7 +136,7 @@ fn sparse_runtime_fixtures_match_mlir_runner() {
 /// runtime library (`read_files_codegen` is left out on purpose: its file
 /// repeats coordinates, and the codegen path keeps another duplicate than
 /// the runtime, whose choice direct execution follows).
-const DIRECT: &[&str] = &["encodings", "formats", "rand", "read_files", "read_types"];
+const DIRECT: &[&str] = &["assemble", "encodings", "formats", "rand", "read_files", "read_types"];
 
 #[test]
 fn sources_run_directly_print_the_recording() {

@@ -18,6 +18,7 @@ use crate::sparse::{Entry, Scheme, SparseTensor};
 use crate::value::{Dense, Int, Scalar, Value};
 use mlir_ir::ir::OpId;
 use mlir_ir::ops::SparseTensorOp;
+use mlir_ir::sparse::LevelFormat;
 use mlir_ir::types::{TypeId, TypeKind};
 use std::rc::Rc;
 
@@ -31,6 +32,17 @@ pub fn exec(e: &mut Engine, fr: &mut Frame, op: OpId, kind: SparseTensorOp) -> R
         Convert => convert(e, fr, op),
         New => new(e, fr, op),
         Out => out(e, fr, op),
+        Assemble => assemble(e, fr, op),
+        Disassemble => disassemble(e, fr, op),
+        ReorderCoo => {
+            let t = sparse_arg(e, fr, op, 0)?;
+            let scheme = result_scheme(e, op, &dims_of(op, e.arg(fr, op, 0)?)?)?
+                .ok_or_else(|| Error::unverified(op, "reorder_coo to a dense type"))?;
+            let mut lvl = t.entries();
+            crate::sparse_runtime::std_sort(&mut lvl, &|a: &Entry, b: &Entry| a.0 < b.0);
+            let t = SparseTensor::from_entries(scheme, &lvl).map_err(|x| sparse_error(op, x))?;
+            e.assign(fr, op, Value::Sparse(Rc::new(t)))
+        }
         Print => print(e, fr, op),
         Values => {
             let t = sparse_arg(e, fr, op, 0)?;
@@ -303,6 +315,138 @@ fn out(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let s = &t.scheme;
     crate::sparse_runtime::write_tensor_file(e, op, name, &s.dim_sizes, &entries, s.lane, crate::runtime::format_g)?;
     Ok(Flow::Next)
+}
+
+/// The integers of a level buffer operand, at least `n` of them (the
+/// assembled tensor reads that many: fewer is a read past its end).
+fn level_ints(e: &Engine, fr: &Frame, op: OpId, i: usize, n: u64, what: &str) -> Result<Vec<u64>> {
+    let d = dense(e, fr, op, i)?;
+    if (d.len() as u64) < n {
+        return Err(Error::at(
+            op,
+            ErrorKind::Ub(format!("the {what} buffer holds {} elements, the tensor stores {n}", d.len())),
+        ));
+    }
+    let v = d.to_i64s().ok_or_else(|| Error::unverified(op, format!("{what} buffer of non-integers")))?;
+    Ok(v.into_iter().take(n as usize).map(|x| x as u64).collect())
+}
+
+/// `sparse_tensor.assemble (%lvls..), %values`: the storage taken from the
+/// buffers as the runtime's `kPack` takes it (positions sized by the
+/// parent count, coordinates and values by the last position).
+fn assemble(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
+    let ty = e.result_type(op, 0);
+    let shape: Vec<usize> = match e.m.ctx.type_kind(ty) {
+        TypeKind::RankedTensor { shape, .. } => shape.iter().map(|d| usize::try_from(*d).unwrap_or(0)).collect(),
+        _ => return Err(Error::unverified(op, "assemble of a non-tensor type")),
+    };
+    let scheme = result_scheme(e, op, &shape)?.ok_or_else(|| Error::unverified(op, "assemble to a dense type"))?;
+    let levels = scheme.buffer_levels().ok_or_else(|| {
+        Error::at(op, ErrorKind::Unsupported("assembling a singleton or n:m level outside a COO region".into()))
+    })?;
+    let n = e.m.operands(op).len();
+    if levels.len() + 1 != n {
+        return Err(Error::unverified(op, "assemble with another number of level buffers"));
+    }
+    let rank = scheme.lvl_rank();
+    let mut st = crate::sparse::Storage {
+        positions: vec![Vec::new(); rank],
+        coordinates: vec![Vec::new(); rank],
+        values: Vec::new(),
+    };
+    let mut parent = 1u64;
+    let mut k = 0;
+    let mut l = 0;
+    while l < rank {
+        let t = scheme.lvl_type(l);
+        match t.format {
+            LevelFormat::Compressed | LevelFormat::LooseCompressed => {
+                let loose = t.format == LevelFormat::LooseCompressed;
+                let np = if loose { parent.saturating_mul(2) } else { parent.saturating_add(1) };
+                let pos = level_ints(e, fr, op, k, np, "positions")?;
+                let nc = pos.last().copied().unwrap_or(0);
+                st.positions[l] = pos;
+                if levels[k + 1] == crate::sparse::BufferLevel::AosCoordinates(l) {
+                    let trail = (rank - l) as u64;
+                    let flat = level_ints(e, fr, op, k + 1, nc.saturating_mul(trail), "coordinates")?;
+                    for j in l..rank {
+                        st.coordinates[j] = flat.iter().skip(j - l).step_by(trail as usize).copied().collect();
+                    }
+                    parent = nc;
+                    break;
+                }
+                st.coordinates[l] = level_ints(e, fr, op, k + 1, nc, "coordinates")?;
+                parent = nc;
+                k += 2;
+            }
+            _ => parent = parent.saturating_mul(scheme.lvl_sizes[l]),
+        }
+        l += 1;
+    }
+    let vals = dense(e, fr, op, n - 1)?;
+    if (vals.len() as u64) < parent {
+        return Err(Error::at(
+            op,
+            ErrorKind::Ub(format!("the values buffer holds {} elements, the tensor stores {parent}", vals.len())),
+        ));
+    }
+    st.values = (0..parent as usize).map(|i| vals.get(i)).collect();
+    let t = SparseTensor::from_storage(scheme, st);
+    e.assign(fr, op, Value::Sparse(Rc::new(t)))
+}
+
+/// `sparse_tensor.disassemble %t out_lvls(..) out_vals(..)`: each buffer
+/// copied to the front of its output tensor (a tensor too small is UB),
+/// then the lengths used.
+fn disassemble(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
+    let t = sparse_arg(e, fr, op, 0)?;
+    let levels = t.scheme.buffer_levels().ok_or_else(|| {
+        Error::at(op, ErrorKind::Unsupported("disassembling a singleton or n:m level outside a COO region".into()))
+    })?;
+    if e.m.operands(op).len() != levels.len() + 2 {
+        return Err(Error::unverified(op, "disassemble with another number of level buffers"));
+    }
+    let st = t.storage();
+    let mut tensors = Vec::with_capacity(levels.len() + 1);
+    let mut lens = Vec::with_capacity(levels.len() + 1);
+    let w = |e: &Engine, i: usize| -> Result<u32> {
+        match e.m.ctx.type_kind(e.elem_type(e.operand_type(op, i).unwrap_or(e.result_type(op, 0)))) {
+            TypeKind::Index => Ok(e.cfg.index_bits),
+            TypeKind::Integer { width, .. } => Ok(*width),
+            _ => Err(Error::unverified(op, "level buffer of non-integers")),
+        }
+    };
+    for (k, b) in levels.iter().enumerate() {
+        let xs = match *b {
+            crate::sparse::BufferLevel::Positions(l) => st.positions[l].clone(),
+            crate::sparse::BufferLevel::Coordinates(l) => st.coordinates[l].clone(),
+            crate::sparse::BufferLevel::AosCoordinates(l) => t.aos_coordinates(l),
+        };
+        let bits = w(e, k + 1)?;
+        let xs: Vec<Scalar> = xs.iter().map(|x| Scalar::Int(Int::from_u128(bits, u128::from(*x)))).collect();
+        tensors.push(Value::Array(copy_front(e, fr, op, k + 1, &xs)?));
+        lens.push(index_value(e, xs.len() as i64));
+    }
+    let nv = levels.len() + 1;
+    tensors.push(Value::Array(copy_front(e, fr, op, nv, &st.values)?));
+    lens.push(index_value(e, st.values.len() as i64));
+    tensors.extend(lens);
+    e.assign_all(fr, op, tensors)
+}
+
+/// Operand `i` (a tensor) with its first elements (row-major) replaced by `xs`.
+fn copy_front(e: &Engine, fr: &Frame, op: OpId, i: usize, xs: &[Scalar]) -> Result<Rc<Dense>> {
+    let mut d = (*dense(e, fr, op, i)?).clone();
+    if d.len() < xs.len() {
+        return Err(Error::at(
+            op,
+            ErrorKind::Ub(format!("output buffer #{i} holds {} elements, the tensor stores {}", d.len(), xs.len())),
+        ));
+    }
+    for (k, x) in xs.iter().enumerate() {
+        d.set(k, x).map_err(|x| crate::operands::dense_error(op, x))?;
+    }
+    Ok(Rc::new(d))
 }
 
 /// `sparse_tensor.load %t [hasInserts]`: ends the insertions.

@@ -99,6 +99,18 @@ fn out_of_bounds(op: OpId, idx: &[i64], shape: &[i64]) -> Error {
     )
 }
 
+/// A value as an operand: a sparse tensor is read as its elements (the
+/// result of an op on it is dense; which entries a sparse result stores
+/// is the sparsifier's business, not known here yet).
+fn operand(op: OpId, v: Value) -> Result<Operand> {
+    Ok(match v {
+        Value::Array(d) => Operand::Tensor(d),
+        Value::Sparse(s) => Operand::Tensor(s.dense().map_err(|x| crate::operands::sparse_error(op, x))?),
+        Value::Memref(m) => Operand::Memref(m),
+        v => Operand::Scalar(v),
+    })
+}
+
 /// `linalg.generic` and the named ops: every point of the iteration space,
 /// in lexicographic order of the loops.
 fn structured(e: &mut Engine, fr: &mut Frame, op: OpId, kind: LinalgOp) -> Result<Flow> {
@@ -109,11 +121,7 @@ fn structured(e: &mut Engine, fr: &mut Frame, op: OpId, kind: LinalgOp) -> Resul
     // it is updated in place when nothing else holds it.
     for i in 0..n_in + n_out {
         let v = if i < n_in { e.arg(fr, op, i)?.clone() } else { e.take_arg(fr, op, i)? };
-        operands.push(match v {
-            Value::Array(d) => Operand::Tensor(d),
-            Value::Memref(m) => Operand::Memref(m),
-            v => Operand::Scalar(v),
-        });
+        operands.push(operand(op, v)?);
     }
     let shapes: Vec<Vec<i64>> = operands.iter().map(Operand::shape).collect();
     // The indexing maps, decoded at load.
@@ -223,11 +231,7 @@ fn finish(e: &mut Engine, fr: &mut Frame, op: OpId, operands: Vec<Operand>, n_in
 /// each `exp(x - m) / sum`. A poison element makes its whole line poison.
 fn softmax(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let dim = crate::operands::i64s(e, op, "dimension")?.first().copied().unwrap_or(0) as usize;
-    let mut args = e.args(fr, op).into_iter().map(|v| match v {
-        Value::Array(d) => Operand::Tensor(d),
-        Value::Memref(m) => Operand::Memref(m),
-        v => Operand::Scalar(v),
-    });
+    let mut args = e.args(fr, op).into_iter().map(|v| operand(op, v)).collect::<Result<Vec<_>>>()?.into_iter();
     let (Some(input), Some(mut output)) = (args.next(), args.next()) else {
         return Err(Error::unverified(op, "softmax operands"));
     };
@@ -278,7 +282,11 @@ fn softmax(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
 /// `padding_value`, and an unpack reading past the packed data.
 fn relayout(e: &mut Engine, fr: &mut Frame, op: OpId, pack: bool) -> Result<Flow> {
     let args = e.args(fr, op);
-    let (Some(Value::Array(src)), Some(Value::Array(dest))) = (args.first(), args.get(1)) else {
+    let tensor = |i: usize| match args.get(i).cloned().map(|v| operand(op, v)).transpose()? {
+        Some(Operand::Tensor(d)) => Ok(Some(d)),
+        _ => Ok(None),
+    };
+    let (Some(src), Some(dest)) = (tensor(0)?, tensor(1)?) else {
         return Err(Error::unverified(op, "pack operands"));
     };
     let statics = crate::operands::i64s(e, op, "static_inner_tiles")?;
