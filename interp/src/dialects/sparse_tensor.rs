@@ -434,9 +434,14 @@ fn disassemble(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     e.assign_all(fr, op, tensors)
 }
 
-/// Operand `i` (a tensor) with its first elements (row-major) replaced by `xs`.
+/// A tensor of operand `i`'s shape whose first elements (row-major) are
+/// `xs`; the rest are poison: the lowering returns a new buffer of which
+/// only that front is written.
 fn copy_front(e: &Engine, fr: &Frame, op: OpId, i: usize, xs: &[Scalar]) -> Result<Rc<Dense>> {
-    let mut d = (*dense(e, fr, op, i)?).clone();
+    let like = dense(e, fr, op, i)?;
+    let poison = Scalar::Poison(crate::value::Poison(op));
+    let mut d =
+        Dense::splat(like.shape(), &poison, Some(like.lane())).map_err(|x| crate::operands::dense_error(op, x))?;
     if d.len() < xs.len() {
         return Err(Error::at(
             op,
