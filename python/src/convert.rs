@@ -51,54 +51,33 @@ macro_rules! carried_int {
 }
 carried_int!(u8, u16, u32, u64);
 
-impl Carried for f32 {
-    fn bits(self) -> Bits {
-        Bits::Int(u128::from(self.to_bits()))
-    }
-    fn of_bits(b: Bits) -> Self {
-        match b {
-            Bits::Int(v) => f32::from_bits(v as u32),
-            _ => 0.0,
+macro_rules! carried_float {
+    ($($t:ty => $u:ty),*) => {$(
+        impl Carried for $t {
+            fn bits(self) -> Bits {
+                Bits::Int(u128::from(self.to_bits()))
+            }
+            fn of_bits(b: Bits) -> Self {
+                match b { Bits::Int(v) => <$t>::from_bits(v as $u), _ => 0.0 }
+            }
         }
-    }
+    )*};
 }
+carried_float!(f32 => u32, f64 => u64);
 
-impl Carried for f64 {
-    fn bits(self) -> Bits {
-        Bits::Int(u128::from(self.to_bits()))
-    }
-    fn of_bits(b: Bits) -> Self {
-        match b {
-            Bits::Int(v) => f64::from_bits(v as u64),
-            _ => 0.0,
+macro_rules! carried_complex {
+    ($($t:ty => $v:ident),*) => {$(
+        impl Carried for Complex<$t> {
+            fn bits(self) -> Bits {
+                Bits::$v(self)
+            }
+            fn of_bits(b: Bits) -> Self {
+                match b { Bits::$v(c) => c, _ => Complex::new(0.0, 0.0) }
+            }
         }
-    }
+    )*};
 }
-
-impl Carried for Complex<f32> {
-    fn bits(self) -> Bits {
-        Bits::C64(self)
-    }
-    fn of_bits(b: Bits) -> Self {
-        match b {
-            Bits::C64(c) => c,
-            _ => Complex::new(0.0, 0.0),
-        }
-    }
-}
-
-impl Carried for Complex<f64> {
-    fn bits(self) -> Bits {
-        Bits::C128(self)
-    }
-    fn of_bits(b: Bits) -> Self {
-        match b {
-            Bits::C128(c) => c,
-            _ => Complex::new(0.0, 0.0),
-        }
-    }
-}
-
+carried_complex!(f32 => C64, f64 => C128);
 /// One argument made ready for a call: a value, or an array borrowed
 /// (through rust-numpy's borrow tracking) to be lent.
 pub enum Prepared<'py> {
@@ -194,9 +173,8 @@ pub fn type_name(m: &Module, ty: TypeId) -> String {
 
 /// The dtype of element type `elem` of an array parameter or result.
 fn elem_dtype(m: &Module, elem: TypeId, what: &str) -> PyResult<Dtype> {
-    dtype::of_scalar(m, elem).ok_or_else(|| {
-        unsupported_error(format!("{what}: elements of {} have no numpy dtype", type_name(m, elem)))
-    })
+    dtype::of_scalar(m, elem)
+        .ok_or_else(|| unsupported_error(format!("{what}: elements of {} have no numpy dtype", type_name(m, elem))))
 }
 
 /// Whether a numpy value of dtype `name` may be passed as `d`.
@@ -218,13 +196,20 @@ pub fn prepare<'py>(m: &Module, fname: &str, i: usize, ty: TypeId, x: &Bound<'py
     match dtype::shape_of(m, ty) {
         Shape::Scalar(t) => {
             if is_numpy {
-                let d = dtype::of_scalar(m, t)
-                    .ok_or_else(|| argument_error(format!("{}: no numpy dtype fits it; pass a Python number", what())))?;
+                let d = dtype::of_scalar(m, t).ok_or_else(|| {
+                    argument_error(format!("{}: no numpy dtype fits it; pass a Python number", what()))
+                })?;
                 let name = dtype_name(x)?;
                 if !accepts(&d, &name) {
-                    return Err(argument_error(format!("{}: a numpy {name} does not fit (it takes {})", what(), d.name)));
+                    return Err(argument_error(format!(
+                        "{}: a numpy {name} does not fit (it takes {})",
+                        what(),
+                        d.name
+                    )));
                 }
-                let carried = numpy.call_method1("asarray", (x,))?.call_method1("view", (dtype::carrier_dtype(py, d.carrier)?,))?;
+                let carried = numpy
+                    .call_method1("asarray", (x,))?
+                    .call_method1("view", (dtype::carrier_dtype(py, d.carrier)?,))?;
                 let bits = first_bits(&carried, d.carrier)?;
                 return Ok(Prepared::Value(scalar_of_bits(m, t, bits)));
             }
@@ -235,7 +220,11 @@ pub fn prepare<'py>(m: &Module, fname: &str, i: usize, ty: TypeId, x: &Bound<'py
             let arr = if x.is_instance(&numpy.getattr("ndarray")?)? {
                 let name = dtype_name(x)?;
                 if !accepts(&d, &name) {
-                    return Err(argument_error(format!("{}: an array of {name} does not fit (it takes {})", what(), d.name)));
+                    return Err(argument_error(format!(
+                        "{}: an array of {name} does not fit (it takes {})",
+                        what(),
+                        d.name
+                    )));
                 }
                 x.clone()
             } else {
@@ -316,7 +305,9 @@ fn python_scalar(m: &Module, t: TypeId, x: &Bound<'_, PyAny>) -> Result<Data, St
 /// `v` rounded to format `k` (to nearest, ties to even), as its bits.
 fn round_f64(v: f64, k: FloatKind) -> Result<u128, String> {
     let x = float::from_bits(FloatKind::F64, u128::from(v.to_bits()));
-    float::convert(x, k, Round::NearestEven).map(|f| f.bits).map_err(|e| format!("{v} does not convert to {}: {e:?}", k.name()))
+    float::convert(x, k, Round::NearestEven)
+        .map(|f| f.bits)
+        .map_err(|e| format!("{v} does not convert to {}: {e:?}", k.name()))
 }
 
 /// Result `d` of type `ty` as a numpy scalar or array (a Python `int`
@@ -382,13 +373,7 @@ fn big_int<'py>(py: Python<'py>, v: BigInt, width: Option<u32>, unsigned: bool) 
 }
 
 /// An array result with elements of type `elem`.
-fn array_result<'py>(
-    py: Python<'py>,
-    m: &Module,
-    elem: TypeId,
-    t: &Tensor,
-    what: &str,
-) -> PyResult<Bound<'py, PyAny>> {
+fn array_result<'py>(py: Python<'py>, m: &Module, elem: TypeId, t: &Tensor, what: &str) -> PyResult<Bound<'py, PyAny>> {
     let d = elem_dtype(m, elem, what)?;
     let a = carrier_array(py, t, d.carrier)?;
     if let Some(w) = d.narrow {

@@ -160,11 +160,8 @@ pub fn shape_of(m: &Module, ty: TypeId) -> Shape {
 /// The numpy dtype object of `d` (importing ml_dtypes only when it defines it).
 pub fn np_dtype<'py>(py: Python<'py>, d: &Dtype) -> PyResult<Bound<'py, PyAny>> {
     let numpy = py.import("numpy")?;
-    let scalar = if d.ml {
-        py.import("ml_dtypes")?.getattr(d.name)?
-    } else {
-        numpy.call_method1("dtype", (d.name,))?
-    };
+    let scalar =
+        if d.ml { py.import("ml_dtypes")?.getattr(d.name)? } else { numpy.call_method1("dtype", (d.name,))? };
     numpy.call_method1("dtype", (scalar,))
 }
 

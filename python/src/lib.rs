@@ -63,7 +63,6 @@ impl Program {
         Program::parse(&text, &path.display().to_string())
     }
 
-
     fn __repr__(&self) -> String {
         format!("<mlir_interp.Program {}>", self.inner.source().name)
     }
@@ -150,14 +149,16 @@ impl Interpreter {
     ) -> PyResult<Bound<'py, pyo3::types::PyTuple>> {
         let program = self.loaded.borrow_owner().clone();
         let m = program.module();
-        let (inputs, results) = self.loaded.with_dependent_mut(|_, i| {
-            let e = i.engine();
-            e.func_by_name(name).map(|f| {
-                let f = &e.funcs[f.0 as usize];
-                (f.inputs.clone(), f.results.clone())
+        let (inputs, results) = self
+            .loaded
+            .with_dependent_mut(|_, i| {
+                let e = i.engine();
+                e.func_by_name(name).map(|f| {
+                    let f = &e.funcs[f.0 as usize];
+                    (f.inputs.clone(), f.results.clone())
+                })
             })
-        })
-        .ok_or_else(|| errors::argument_error(format!("no function named '{name}'")))?;
+            .ok_or_else(|| errors::argument_error(format!("no function named '{name}'")))?;
         if inputs.len() != args.len() {
             let msg = format!("'{name}' takes {} argument(s), {} given", inputs.len(), args.len());
             return Err(errors::argument_error(msg));
@@ -176,11 +177,8 @@ impl Interpreter {
             .into_inner();
         drop(prepared);
         let values = self.outcome(outcome)?;
-        let out: Vec<Bound<'py, PyAny>> = values
-            .into_iter()
-            .zip(&results)
-            .map(|(d, ty)| convert::result(py, m, *ty, d))
-            .collect::<PyResult<_>>()?;
+        let out: Vec<Bound<'py, PyAny>> =
+            values.into_iter().zip(&results).map(|(d, ty)| convert::result(py, m, *ty, d)).collect::<PyResult<_>>()?;
         pyo3::types::PyTuple::new(py, out)
     }
 

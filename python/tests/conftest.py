@@ -18,3 +18,15 @@ def need_llvm():
     if os.environ.get("CI") == "true":
         pytest.fail(f"{MLIR_OPT} not found (CI must run these tests)")
     pytest.skip(f"{MLIR_OPT} not found")
+
+# Counts to %n one addi at a time: a run as long as its argument asks.
+LOOP = """func.func @spin(%n: index) -> index {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%a = %c0) -> (index) {
+    %b = arith.addi %a, %c1 : index
+    scf.yield %b : index
+  }
+  return %r : index
+}
+"""

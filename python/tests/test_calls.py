@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 import mlir_interp as mi
+from conftest import LOOP, REPO
 
 LINALG = """
 #id = affine_map<(i, j) -> (i, j)>
@@ -181,24 +182,7 @@ def test_run_passes_arguments():
     assert mi.run(text, "twice", [21]) == "42\n"
 
 
-FIB = """
-func.func @fib(%n: i64) -> i64 {
-  %c2 = arith.constant 2 : i64
-  %small = arith.cmpi slt, %n, %c2 : i64
-  %r = scf.if %small -> (i64) {
-    scf.yield %n : i64
-  } else {
-    %c1 = arith.constant 1 : i64
-    %a = arith.subi %n, %c1 : i64
-    %b = arith.subi %n, %c2 : i64
-    %fa = func.call @fib(%a) : (i64) -> i64
-    %fb = func.call @fib(%b) : (i64) -> i64
-    %s = arith.addi %fa, %fb : i64
-    scf.yield %s : i64
-  }
-  return %r : i64
-}
-"""
+FIB = (REPO / "python/examples/fib.mlir").read_text()
 
 
 def test_observer_sees_every_executed_op():
@@ -211,9 +195,9 @@ def test_observer_sees_every_executed_op():
     assert names.count("arith.addi") == 88
     assert names.count("func.call") == 176
     add = next(d for d in seen if d["op"] == "arith.addi")
-    # An op's location is its name's, as mlir-opt reports it: line 13,
-    # after the four spaces and "%s = ".
-    assert (add["line"], add["column"]) == (13, 10)
+    # An op's location is its name's, as mlir-opt reports it: line 14 of
+    # fib.mlir, after the four spaces and "%s = ".
+    assert (add["line"], add["column"]) == (14, 10)
     assert add["results"] == ["1"]  # the first addi: fib(1) + fib(0)
     assert set(add) == {"op", "line", "column", "results"}
 
@@ -228,17 +212,6 @@ def test_an_observer_that_raises_stops_the_run():
         mi.Interpreter(p, observer=stop).call("fib", 5)
 
 
-SPIN = """
-func.func @spin(%n: index) -> index {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %r = scf.for %i = %c0 to %n step %c1 iter_args(%a = %c0) -> (index) {
-    %b = arith.addi %a, %c1 : index
-    scf.yield %b : index
-  }
-  return %r : index
-}
-"""
 
 
 def test_the_gil_is_released_during_a_call():
@@ -252,7 +225,7 @@ def test_the_gil_is_released_during_a_call():
             time.sleep(0.001)
 
     t = threading.Thread(target=count)
-    interp = mi.Interpreter(mi.Program.parse(SPIN))
+    interp = mi.Interpreter(mi.Program.parse(LOOP))
     t.start()
     try:
         (r,) = interp.call("spin", 3_000_000)

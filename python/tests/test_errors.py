@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 import mlir_interp as mi
+from conftest import LOOP
 
 OOB = """func.func @oob() -> f32 {
   %c4 = arith.constant 4 : index
@@ -97,16 +98,6 @@ def test_failed_assert_is_undefined_behavior_with_output():
     assert e.value.location.line == 4
 
 
-LOOP = """func.func @spin(%n: index) -> index {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %r = scf.for %i = %c0 to %n step %c1 iter_args(%a = %c0) -> (index) {
-    %b = arith.addi %a, %c1 : index
-    scf.yield %b : index
-  }
-  return %r : index
-}
-"""
 
 
 def test_max_steps():
