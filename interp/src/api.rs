@@ -86,6 +86,14 @@ pub struct Error {
     pub location: Option<Location>,
     /// The rendered diagnostic (`file:line:col: error: ...`, the line, a caret).
     pub diagnostic: String,
+    /// The op and the notes (boxed: the error stays small enough to
+    /// return by value).
+    pub detail: Box<Detail>,
+}
+
+/// What an [`Error`] says beyond its message and location.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Detail {
     /// The name of the op where it happened (`memref.load`), if any.
     pub op: Option<String>,
     /// The places that explain it, as the diagnostic's notes show them:
@@ -95,7 +103,7 @@ pub struct Error {
 
 impl Error {
     fn new(class: ErrorClass, message: String) -> Error {
-        Error { class, diagnostic: format!("error: {message}\n"), message, location: None, op: None, notes: Vec::new() }
+        Error { class, diagnostic: format!("error: {message}\n"), message, location: None, detail: Box::default() }
     }
 
     /// The engine's error `e` in `p`.
@@ -127,7 +135,8 @@ impl Error {
             Some(_) => e.to_diagnostic(&p.module).notes.iter().map(|(s, m)| (p.location(*s), m.clone())).collect(),
             None => Vec::new(),
         };
-        Error { class, message: e.kind.to_string(), location, diagnostic: e.render(&p.module, &p.source), op, notes }
+        let detail = Box::new(Detail { op, notes });
+        Error { class, message: e.kind.to_string(), location, diagnostic: e.render(&p.module, &p.source), detail }
     }
 }
 
@@ -170,8 +179,10 @@ impl Program {
                     message: d.message.clone(),
                     location: Some(at(d.span)),
                     diagnostic: d.render(&source),
-                    op: None,
-                    notes: d.notes.iter().map(|(s, m)| (at(*s), m.clone())).collect(),
+                    detail: Box::new(Detail {
+                        op: None,
+                        notes: d.notes.iter().map(|(s, m)| (at(*s), m.clone())).collect(),
+                    }),
                 })
             }
         }

@@ -77,7 +77,7 @@ pub mod trace;
 pub mod value;
 pub mod view;
 
-pub use api::{Arg, Data, Element, Error, ErrorClass, Interpreter, Lent, Location, Program, Returned, Tensor};
+pub use api::{Arg, Data, Detail, Element, Error, ErrorClass, Interpreter, Lent, Location, Program, Returned, Tensor};
 pub use exec::{Config, Control, Engine, Frame, Interrupt, Observer};
 // What public signatures mention, so that an embedder needs no other
 // dependency (and cannot get a mismatched version of one): the IR crate

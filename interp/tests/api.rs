@@ -327,9 +327,10 @@ fn interrupts_and_error_details() {
     );
     let err = Interpreter::new(&p).unwrap().call("oob", vec![]).unwrap_err();
     assert_eq!(err.class, ErrorClass::UndefinedBehavior);
-    assert_eq!(err.op.as_deref(), Some("memref.load"));
+    assert_eq!(err.detail.op.as_deref(), Some("memref.load"));
     assert_eq!(err.location.as_ref().map(|l| l.line), Some(4));
-    assert_eq!(err.notes.len(), 1, "{:?}", err.notes);
-    assert_eq!(err.notes[0].0.line, 3);
-    assert!(err.notes[0].1.contains("memref.alloc"), "{}", err.notes[0].1);
+    let notes = &err.detail.notes;
+    assert_eq!(notes.len(), 1, "{notes:?}");
+    assert_eq!(notes[0].0.line, 3);
+    assert!(notes[0].1.contains("memref.alloc"), "{}", notes[0].1);
 }

@@ -197,7 +197,7 @@ fn diff(
         .unwrap_or_else(|| differential::DEFAULT_PIPELINE.to_string());
     let cfg = interp::Config { max_steps, ..interp::Config::default() };
     let limit = seconds(timeout)?;
-    let src = interp::mlir_ir::diag::Source::new(&file.0.display().to_string(), text.as_str());
+    let src = interp::mlir_ir::diag::Source::new(file.0.display().to_string(), text.as_str());
     let void = interp::cli::EntryResult::Void;
     let ours = py.detach(|| differential::run_ours(&src, cfg, entry, void));
     if ours.status == interp::cli::EXIT_INPUT {

@@ -100,8 +100,8 @@ pub fn to_py(e: &interp::Error) -> PyErr {
         ErrorClass::Limit => LimitExceeded::new_err(text),
         ErrorClass::Internal => InternalError::new_err(text),
     };
-    let notes = e.notes.iter().map(|(l, m)| Note { location: l.into(), message: m.clone() }).collect();
-    describe(err, &e.message, e.location.as_ref().map(Location::from), e.op.clone(), notes)
+    let notes = e.detail.notes.iter().map(|(l, m)| Note { location: l.into(), message: m.clone() }).collect();
+    describe(err, &e.message, e.location.as_ref().map(Location::from), e.detail.op.clone(), notes)
 }
 
 /// `err` with its attributes set (an exception made without a location
