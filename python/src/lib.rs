@@ -168,6 +168,8 @@ impl Interpreter {
             prepared.push(convert::prepare(m, name, i, *ty, x)?);
         }
         let lib_args: Vec<interp::Arg<'_>> = prepared.iter_mut().map(Prepared::arg).collect();
+        // An exception kept by an earlier call that ended anyway is stale.
+        drop(self.pending.take());
         let job = OnThisThread((&mut self.loaded, lib_args));
         let outcome = py
             .detach(move || {
