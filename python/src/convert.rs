@@ -177,14 +177,14 @@ fn elem_dtype(m: &Module, elem: TypeId, what: &str) -> PyResult<Dtype> {
         .ok_or_else(|| unsupported_error(format!("{what}: elements of {} have no numpy dtype", type_name(m, elem))))
 }
 
-/// Whether a numpy value of dtype `name` may be passed as `d`.
-fn accepts(d: &Dtype, name: &str) -> bool {
-    name == d.name || d.also == Some(name)
-}
-
-/// The dtype name of a numpy array or scalar.
-fn dtype_name(x: &Bound<'_, PyAny>) -> PyResult<String> {
-    x.getattr("dtype")?.getattr("name")?.extract()
+/// Refuses numpy value `x` for `what` unless its dtype is `d`'s (or the
+/// other signedness `d` also takes): a value is never cast.
+fn check_dtype(x: &Bound<'_, PyAny>, d: &Dtype, what: &str, kind: &str) -> PyResult<()> {
+    let name: String = x.getattr("dtype")?.getattr("name")?.extract()?;
+    if name == d.name || d.also == Some(name.as_str()) {
+        return Ok(());
+    }
+    Err(argument_error(format!("{what}: {kind} {name} does not fit (it takes {})", d.name)))
 }
 
 /// Argument `x` for parameter `i` (of type `ty`) of function `fname`.
@@ -199,14 +199,7 @@ pub fn prepare<'py>(m: &Module, fname: &str, i: usize, ty: TypeId, x: &Bound<'py
                 let d = dtype::of_scalar(m, t).ok_or_else(|| {
                     argument_error(format!("{}: no numpy dtype fits it; pass a Python number", what()))
                 })?;
-                let name = dtype_name(x)?;
-                if !accepts(&d, &name) {
-                    return Err(argument_error(format!(
-                        "{}: a numpy {name} does not fit (it takes {})",
-                        what(),
-                        d.name
-                    )));
-                }
+                check_dtype(x, &d, &what(), "a numpy")?;
                 let carried = numpy
                     .call_method1("asarray", (x,))?
                     .call_method1("view", (dtype::carrier_dtype(py, d.carrier)?,))?;
@@ -218,14 +211,7 @@ pub fn prepare<'py>(m: &Module, fname: &str, i: usize, ty: TypeId, x: &Bound<'py
         Shape::Array(elem) | Shape::Memref(elem) => {
             let d = elem_dtype(m, elem, &what())?;
             let arr = if x.is_instance(&numpy.getattr("ndarray")?)? {
-                let name = dtype_name(x)?;
-                if !accepts(&d, &name) {
-                    return Err(argument_error(format!(
-                        "{}: an array of {name} does not fit (it takes {})",
-                        what(),
-                        d.name
-                    )));
-                }
+                check_dtype(x, &d, &what(), "an array of")?;
                 x.clone()
             } else {
                 numpy.call_method1("asarray", (x, dtype::np_dtype(py, &d)?))?
