@@ -86,11 +86,24 @@ pub struct Error {
     pub location: Option<Location>,
     /// The rendered diagnostic (`file:line:col: error: ...`, the line, a caret).
     pub diagnostic: String,
+    /// The op and the notes (boxed: the error stays small enough to
+    /// return by value).
+    pub detail: Box<Detail>,
+}
+
+/// What an [`Error`] says beyond its message and location.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Detail {
+    /// The name of the op where it happened (`memref.load`), if any.
+    pub op: Option<String>,
+    /// The places that explain it, as the diagnostic's notes show them:
+    /// where the memory concerned was allocated, where a poison was made.
+    pub notes: Vec<(Location, String)>,
 }
 
 impl Error {
     fn new(class: ErrorClass, message: String) -> Error {
-        Error { class, diagnostic: format!("error: {message}\n"), message, location: None }
+        Error { class, diagnostic: format!("error: {message}\n"), message, location: None, detail: Box::default() }
     }
 
     /// The engine's error `e` in `p`.
@@ -105,18 +118,25 @@ impl Error {
             | K::RuntimeFatal(_)
             | K::NoDefinedResult(_) => ErrorClass::UndefinedBehavior,
             K::Unsupported(_) => ErrorClass::Unsupported,
-            K::Fuel(_) | K::CallDepth(_) | K::MemoryLimit(_) | K::TimeLimit(_) | K::Resource(_) | K::Halted => {
-                ErrorClass::Limit
-            }
+            K::Fuel(_)
+            | K::CallDepth(_)
+            | K::MemoryLimit(_)
+            | K::TimeLimit(_)
+            | K::Resource(_)
+            | K::Halted
+            | K::Interrupted => ErrorClass::Limit,
             K::Internal(_) => ErrorClass::Internal,
             K::BadArgument(_) => ErrorClass::BadArgument,
             K::BadInput(_) => ErrorClass::BadProgram,
         };
-        let location = e.op.map(|op| {
-            let (line, column) = p.source.line_col(p.module.op(op).span.start);
-            Location { file: p.source.name.clone(), line, column }
-        });
-        Error { class, message: e.kind.to_string(), location, diagnostic: e.render(&p.module, &p.source) }
+        let location = e.op.map(|op| p.location(p.module.op(op).span));
+        let op = e.op.map(|op| p.module.op_name(op).to_string());
+        let notes = match e.op {
+            Some(_) => e.to_diagnostic(&p.module).notes.iter().map(|(s, m)| (p.location(*s), m.clone())).collect(),
+            None => Vec::new(),
+        };
+        let detail = Box::new(Detail { op, notes });
+        Error { class, message: e.kind.to_string(), location, diagnostic: e.render(&p.module, &p.source), detail }
     }
 }
 
@@ -149,16 +169,29 @@ impl Program {
         let source = Source::new(name, text);
         match mlir_ir::parse_and_verify_lang(&source, &crate::driver::limits(), lang) {
             Ok(module) => Ok(Program { source, module }),
-            Err(d) => Err(Error {
-                class: ErrorClass::BadProgram,
-                message: d.message.clone(),
-                location: {
-                    let (line, column) = source.line_col(d.span.start);
-                    Some(Location { file: name.to_string(), line, column })
-                },
-                diagnostic: d.render(&source),
-            }),
+            Err(d) => {
+                let at = |span: mlir_ir::diag::Span| {
+                    let (line, column) = source.line_col(span.start);
+                    Location { file: name.to_string(), line, column }
+                };
+                Err(Error {
+                    class: ErrorClass::BadProgram,
+                    message: d.message.clone(),
+                    location: Some(at(d.span)),
+                    diagnostic: d.render(&source),
+                    detail: Box::new(Detail {
+                        op: None,
+                        notes: d.notes.iter().map(|(s, m)| (at(*s), m.clone())).collect(),
+                    }),
+                })
+            }
         }
+    }
+
+    /// Where `span` starts in the source.
+    fn location(&self, span: mlir_ir::diag::Span) -> Location {
+        let (line, column) = self.source.line_col(span.start);
+        Location { file: self.source.name.clone(), line, column }
     }
 
     /// Reads, parses and verifies the file at `path`.

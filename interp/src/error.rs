@@ -87,6 +87,9 @@ pub enum ErrorKind {
     /// An observer stopped the run (a debugger's `quit` or `restart`).
     #[error("run stopped by the debugger")]
     Halted,
+    /// [`Config::interrupt`](crate::exec::Config::interrupt) asked the run to stop.
+    #[error("run interrupted")]
+    Interrupted,
 }
 
 /// An engine error at an op.

@@ -60,6 +60,21 @@ pub struct Config {
     /// `llvm.intr.matrix.multiply` fuses each multiply-add (mlir-runner's
     /// `-matrix-allow-contract`: LLVM emits `fmuladd`, fused on x86-64).
     pub matrix_contract: bool,
+    /// Asked every 2^16 units of fuel (as often as the clock is read):
+    /// `true` stops the run with [`ErrorKind::Interrupted`]. An embedder
+    /// that runs the engine with its own lock released (Python's GIL)
+    /// polls for Ctrl-C here.
+    pub interrupt: Option<Interrupt>,
+}
+
+/// A poll for "stop now" (see [`Config::interrupt`]).
+#[derive(Clone)]
+pub struct Interrupt(pub std::sync::Arc<dyn Fn() -> bool + Send + Sync>);
+
+impl std::fmt::Debug for Interrupt {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Interrupt(..)")
+    }
 }
 
 impl Default for Config {
@@ -75,6 +90,7 @@ impl Default for Config {
             timeout: None,
             matrix_row_major: false,
             matrix_contract: false,
+            interrupt: None,
         }
     }
 }
@@ -1613,6 +1629,9 @@ impl<'m> Engine<'m> {
                     let secs = self.cfg.timeout.map_or(0.0, |t| t.as_secs_f64());
                     return Err(Error::at(op, ErrorKind::TimeLimit(format!("{secs} s"))));
                 }
+            }
+            if self.cfg.interrupt.as_ref().is_some_and(|i| (i.0)()) {
+                return Err(Error::at(op, ErrorKind::Interrupted));
             }
         }
         Ok(())

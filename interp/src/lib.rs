@@ -62,7 +62,8 @@ pub mod memory;
 mod names;
 mod npy;
 mod operands;
-mod passcheck;
+#[doc(hidden)]
+pub mod passcheck;
 mod poison;
 mod reduce;
 mod runner;
@@ -77,8 +78,8 @@ pub mod trace;
 pub mod value;
 pub mod view;
 
-pub use api::{Arg, Data, Element, Error, ErrorClass, Interpreter, Lent, Location, Program, Returned, Tensor};
-pub use exec::{Config, Control, Engine, Frame, Observer};
+pub use api::{Arg, Data, Detail, Element, Error, ErrorClass, Interpreter, Lent, Location, Program, Returned, Tensor};
+pub use exec::{Config, Control, Engine, Frame, Interrupt, Observer};
 // What public signatures mention, so that an embedder needs no other
 // dependency (and cannot get a mismatched version of one): the IR crate
 // and its ids (observers see `OpId`s), and the crates of the element and

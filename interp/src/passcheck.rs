@@ -327,7 +327,8 @@ fn observe(
                 | ErrorKind::BadInput(_)
                 | ErrorKind::BadArgument(_)
                 | ErrorKind::Internal(_)
-                | ErrorKind::Halted => End::Unusable(diag),
+                | ErrorKind::Halted
+                | ErrorKind::Interrupted => End::Unusable(diag),
             }
         }
     };
@@ -658,7 +659,7 @@ impl Drop for TempFile {
 }
 
 /// The verdicts of one target against the source's observations.
-pub(crate) struct Stage {
+pub struct Stage {
     /// One per input.
     pub verdicts: Vec<Verdict>,
 }
@@ -711,7 +712,7 @@ pub(crate) fn miscompiles(o: &Options, text: &str, inputs: &[Vec<String>]) -> Re
 
 /// One check of FILE against the whole pipeline: the inputs, the source's
 /// observations and the verdicts.
-pub(crate) struct Checked {
+pub struct Checked {
     /// The input sets.
     pub inputs: Vec<Vec<String>>,
     /// The source's runs.
@@ -723,7 +724,7 @@ pub(crate) struct Checked {
 }
 
 /// Checks FILE against the whole pipeline.
-pub(crate) fn run_check(o: &Options) -> Result<Checked, String> {
+pub fn run_check(o: &Options) -> Result<Checked, String> {
     let source = crate::driver::read_source(&o.file).map_err(|e| format!("error: {e}"))?;
     let inputs = input_sets(&source.text, o)?;
     let src_obs = observe_all(&o.file, &source.text, &o.entry, &inputs, &o.cfg, o.nan_exact)?;

@@ -287,3 +287,50 @@ fn the_crate_reexports_what_its_signatures_use() {
     let _: Option<mlir_interp::OpId> = None;
     let _ = mlir_interp::num_complex::Complex::new(1.0f32, 2.0);
 }
+
+/// `Config::interrupt` stops an endless loop: the poll is asked every
+/// 2^16 units of fuel, says "stop" on its third call, and the run ends
+/// as a limit at the loop's op. Also the op name and notes of an error:
+/// a load past the end of a 4-element alloc names `memref.load` and
+/// notes the `memref.alloc` on line 3.
+#[test]
+fn interrupts_and_error_details() {
+    use std::sync::atomic::{AtomicU32, Ordering};
+    use std::sync::Arc;
+    let p = program(
+        "func.func @spin() {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %big = arith.constant 1000000000000 : index
+  scf.for %i = %c0 to %big step %c1 {
+  }
+  return
+}",
+    );
+    let polls = Arc::new(AtomicU32::new(0));
+    let seen = polls.clone();
+    let stop = mlir_interp::Interrupt(Arc::new(move || seen.fetch_add(1, Ordering::Relaxed) >= 2));
+    let cfg = Config { interrupt: Some(stop), ..Interpreter::default_config() };
+    let err = Interpreter::with_config(&p, cfg).unwrap().call("spin", vec![]).unwrap_err();
+    assert_eq!((err.class, err.message.as_str()), (ErrorClass::Limit, "run interrupted"));
+    assert_eq!(polls.load(Ordering::Relaxed), 3);
+    assert!(err.location.is_some());
+
+    let p = program(
+        "func.func @oob() -> f32 {
+  %c4 = arith.constant 4 : index
+  %m = memref.alloc() : memref<4xf32>
+  %x = memref.load %m[%c4] : memref<4xf32>
+  memref.dealloc %m : memref<4xf32>
+  return %x : f32
+}",
+    );
+    let err = Interpreter::new(&p).unwrap().call("oob", vec![]).unwrap_err();
+    assert_eq!(err.class, ErrorClass::UndefinedBehavior);
+    assert_eq!(err.detail.op.as_deref(), Some("memref.load"));
+    assert_eq!(err.location.as_ref().map(|l| l.line), Some(4));
+    let notes = &err.detail.notes;
+    assert_eq!(notes.len(), 1, "{notes:?}");
+    assert_eq!(notes[0].0.line, 3);
+    assert!(notes[0].1.contains("memref.alloc"), "{}", notes[0].1);
+}
