@@ -12,6 +12,7 @@
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::exec::{Engine, Flow, Frame};
+use crate::lane::Lane;
 use crate::memory::AllocLayout;
 use crate::operands::{dense, index_value, sparse_error, sparse_scheme, tensor_storage};
 use crate::sparse::{Entry, Scheme, SparseTensor};
@@ -84,6 +85,8 @@ pub fn exec(e: &mut Engine, fr: &mut Frame, op: OpId, kind: SparseTensorOp) -> R
             e.assign(fr, op, index_value(e, n as i64))
         }
         Load => load(e, fr, op),
+        // Storage here is built as the runtime library builds it.
+        HasRuntimeLibrary => e.assign(fr, op, Value::int(Int::bool(true))),
         Foreach => foreach(e, fr, op),
         Yield => Ok(Flow::Exit(e.args(fr, op))),
         _ => Err(Error::at(op, ErrorKind::Unsupported(format!("operation '{}' (direct execution)", e.m.op_name(op))))),
@@ -184,8 +187,35 @@ fn convert(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
             None => nonzeros(op, &*dense(e, fr, op, 0)?)?,
         },
     };
+    let to = scheme.lane;
+    let dim_entries = dim_entries.into_iter().map(|(d, x)| Ok((d, cast(op, x, to)?))).collect::<Result<Vec<_>>>()?;
     let t = store(op, scheme, dim_entries)?;
     e.assign(fr, op, Value::Sparse(Rc::new(t)))
+}
+
+/// An element converted to lane `to` as the sparsifier's `genCast` does:
+/// floats rounded to nearest even (`truncf`/`extf`), integers truncated or
+/// sign-extended, `sitofp`, and `fptosi` (poison out of range).
+fn cast(op: OpId, x: Scalar, to: Lane) -> Result<Scalar> {
+    use crate::float::{self, Round};
+    if Lane::of(&x) == Some(to) {
+        return Ok(x);
+    }
+    let bad = || Error::at(op, ErrorKind::Unsupported(format!("converting {x:?} to a sparse tensor of {to:?}")));
+    Ok(match (&x, to) {
+        (Scalar::Float(f), Lane::Float(k)) => {
+            Scalar::Float(float::convert(*f, k, Round::NearestEven).map_err(|_| bad())?)
+        }
+        (Scalar::Int(i), Lane::Int(w)) => Scalar::Int(Int::from_big(w, &i.to_sbig())),
+        (Scalar::Int(i), Lane::Float(k)) => {
+            Scalar::Float(float::from_int(&i.to_sbig(), k, Round::NearestEven).map_err(|_| bad())?)
+        }
+        (Scalar::Float(f), Lane::Int(w)) => match float::to_int(*f, w, true) {
+            Some(v) => Scalar::Int(Int::from_big(w, &v)),
+            None => Scalar::Poison(crate::value::Poison(op)),
+        },
+        _ => return Err(bad()),
+    })
 }
 
 /// When operand 0 is an `arith.constant sparse<..>`, its listed entries
