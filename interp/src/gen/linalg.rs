@@ -33,6 +33,16 @@ struct Out {
     arrow: bool,
 }
 
+/// Sizes per spatial dimension of a convolution or pooling window: each
+/// input size is exactly what the output, kernel, stride and dilation read.
+struct Windows {
+    out: Vec<i64>,
+    kernel: Vec<i64>,
+    stride: Vec<i64>,
+    dilation: Vec<i64>,
+    input: Vec<i64>,
+}
+
 impl Gen {
     /// A linalg-kind step.
     fn linalg_step(&mut self) -> bool {
@@ -314,9 +324,9 @@ impl Gen {
         true
     }
 
-    /// Output sizes, kernel sizes, strides and dilations of a window over
-    /// `n` spatial dimensions, and the input sizes they need.
-    fn windows(&mut self, n: usize, unit: bool) -> (Vec<i64>, Vec<i64>, Vec<i64>, Vec<i64>, Vec<i64>) {
+    /// A window over `n` spatial dimensions (strides and dilations 1 when
+    /// `unit`).
+    fn windows(&mut self, n: usize, unit: bool) -> Windows {
         let (mut o, mut k, mut s, mut d, mut i) = (vec![], vec![], vec![], vec![], vec![]);
         for _ in 0..n {
             let (oo, kk) = (self.between(1, 3), self.between(1, 3));
@@ -327,7 +337,7 @@ impl Gen {
             s.push(ss);
             d.push(dd);
         }
-        (o, k, s, d, i)
+        Windows { out: o, kernel: k, stride: s, dilation: d, input: i }
     }
 
     /// ` {dilations = ..., strides = ...}` for `n` spatial dimensions.
@@ -347,7 +357,7 @@ impl Gen {
         let et = self.et();
         let variant = self.rng.below(5);
         let sp = if variant == 0 { 1 } else { 2 };
-        let (o, k, s, d, i) = self.windows(sp, variant == 4);
+        let Windows { out: o, kernel: k, stride: s, dilation: d, input: i } = self.windows(sp, variant == 4);
         let (nb, c, f) = (self.between(1, 2), self.between(1, 2), self.between(1, 2));
         let (name, si, sf, so, depth) = match variant {
             0 => ("conv_1d_nwc_wcf", vec![nb, i[0], c], vec![k[0], c, f], vec![nb, o[0], f], k[0] * c),
@@ -399,7 +409,7 @@ impl Gen {
         let all = ["nhwc_sum", "nhwc_max", "nhwc_min", "nchw_sum", "nchw_max", "nwc_sum", "nwc_max", "nwc_min"];
         let kind = if !et.float() && self.chance(25) { self.pick_of(&ints) } else { self.pick_of(&all) };
         let sp = if kind.starts_with("nwc") { 1 } else { 2 };
-        let (o, k, s, d, i) = self.windows(sp, false);
+        let Windows { out: o, kernel: k, stride: s, dilation: d, input: i } = self.windows(sp, false);
         let (nb, c) = (self.between(1, 2), self.between(1, 3));
         let (si, so) = match kind.get(..4) {
             Some("nhwc") => (vec![nb, i[0], i[1], c], vec![nb, o[0], o[1], c]),
@@ -575,16 +585,13 @@ pub(super) fn generate(o: &Options, attempt: u64) -> String {
             made += 1;
         }
     }
-    let mut header = format!(
+    let header = format!(
         "// mlir-interp gen --seed {} --kind linalg --size {} ({})",
         o.seed,
         o.size,
         if mem { "on memrefs" } else { "on tensors" }
     );
-    if attempt > 0 {
-        let _ = write!(header, "\n// (attempt {attempt}: the earlier ones had undefined behaviour)");
-    }
-    g.finish(&header)
+    g.finish(&header, attempt)
 }
 
 #[cfg(test)]
@@ -603,9 +610,9 @@ mod tests {
     fn windows_fit_their_inputs() {
         let mut g = Gen::new(4, false);
         for _ in 0..100 {
-            let (o, k, s, d, i) = g.windows(2, false);
+            let w = g.windows(2, false);
             for j in 0..2 {
-                assert_eq!((o[j] - 1) * s[j] + (k[j] - 1) * d[j], i[j] - 1);
+                assert_eq!((w.out[j] - 1) * w.stride[j] + (w.kernel[j] - 1) * w.dilation[j], w.input[j] - 1);
             }
         }
     }

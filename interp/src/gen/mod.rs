@@ -1128,6 +1128,19 @@ fn retried(o: &Options, generate: fn(&Options, u64) -> String) -> Result<String,
 /// generator made a program that does not verify or run: a bug of ours).
 fn undefined(text: &str) -> Result<Option<String>, GenError> {
     use crate::error::ErrorKind;
+    run_main(text, |err, m, src| match err.kind {
+        ErrorKind::Ub(_) | ErrorKind::MemUb { .. } | ErrorKind::Poison { .. } => Some(err.render(m, src)),
+        _ => None,
+    })
+}
+
+/// Runs `@main` of `text`: `None` when it returns, what `seen` makes of its
+/// error when it makes something, else a [`GenError`] with the diagnostic
+/// (a program that does not verify or run is a bug of ours).
+fn run_main<T: Send>(
+    text: &str,
+    seen: impl Fn(&crate::error::Error, &mlir_ir::Module, &mlir_ir::diag::Source) -> Option<T> + Sync,
+) -> Result<Option<T>, GenError> {
     use crate::exec::{Config, Engine};
     let src = mlir_ir::diag::Source::new("<gen>", text);
     let m = mlir_ir::parse_and_verify_with(&src, &crate::driver::limits())
@@ -1137,10 +1150,7 @@ fn undefined(text: &str) -> Result<Option<String>, GenError> {
         let mut e = Engine::load(&m, cfg.clone(), Box::new(std::io::sink())).map_err(|err| err.render(&m, &src))?;
         match e.run_entry("main") {
             Ok(_) => Ok(None),
-            Err(err) => match err.kind {
-                ErrorKind::Ub(_) | ErrorKind::MemUb { .. } | ErrorKind::Poison { .. } => Ok(Some(err.render(&m, &src))),
-                _ => Err(err.render(&m, &src)),
-            },
+            Err(err) => seen(&err, &m, &src).map(Some).ok_or_else(|| err.render(&m, &src)),
         }
     };
     match crate::driver::on_engine_thread(&cfg, go) {
@@ -1165,26 +1175,10 @@ fn strip_flags(line: &str) -> String {
 /// `None` when it is clean; an error for anything else (a generator bug).
 fn first_poison(text: &str) -> Result<Option<usize>, GenError> {
     use crate::error::ErrorKind;
-    use crate::exec::{Config, Engine};
-    let src = mlir_ir::diag::Source::new("<gen>", text);
-    let m = mlir_ir::parse_and_verify_with(&src, &crate::driver::limits())
-        .map_err(|d| GenError(format!("{}\n{text}", d.render(&src))))?;
-    let cfg = Config { max_steps: Some(50_000_000), ..Config::default() };
-    let go = || {
-        let mut e = Engine::load(&m, cfg.clone(), Box::new(std::io::sink())).map_err(|err| err.render(&m, &src))?;
-        match e.run_entry("main") {
-            Ok(_) => Ok(None),
-            Err(err) => match err.kind {
-                ErrorKind::Poison { origin, .. } => Ok(Some(src.line_col(m.op(origin).span.start).0 - 1)),
-                _ => Err(err.render(&m, &src)),
-            },
-        }
-    };
-    match crate::driver::on_engine_thread(&cfg, go) {
-        Ok(Ok(line)) => Ok(line),
-        Ok(Err(diag)) => Err(GenError(format!("the program has undefined behaviour:\n{diag}\n{text}"))),
-        Err(e) => Err(GenError(e.report().1)),
-    }
+    run_main(text, |err, m, src| match err.kind {
+        ErrorKind::Poison { origin, .. } => Some(src.line_col(m.op(origin).span.start).0 - 1),
+        _ => None,
+    })
 }
 
 #[cfg(test)]

@@ -485,7 +485,7 @@ impl Gen {
             12 => self.expand_or_collapse(),
             13 => self.splat_or_fill(),
             14 => self.generate(),
-            15 => self.from_elements(),
+            15 => self.elements(),
             _ => self.convert(),
         }
     }
@@ -846,7 +846,8 @@ impl Gen {
         true
     }
 
-    fn from_elements(&mut self) -> bool {
+    /// `tensor.from_elements` of scalars.
+    fn elements(&mut self) -> bool {
         let et = self.et();
         let rank = self.between(1, 2) as usize;
         let shape = self.shape(rank);
@@ -884,8 +885,9 @@ impl Gen {
     }
 
     /// The program: `@f` from the body made so far, and `@main` making its
-    /// arguments and printing its results.
-    pub(super) fn finish(mut self, header: &str) -> String {
+    /// arguments and printing its results; `header` first, with a note when
+    /// this is a retry (`attempt` > 0).
+    pub(super) fn finish(mut self, header: &str, attempt: u64) -> String {
         if self.pool.is_empty() {
             let s = self.shape(2);
             self.data(&s, &[false, false], Et::I32);
@@ -911,6 +913,9 @@ impl Gen {
         rnames.extend(scalars.iter().map(|s| s.name.as_str()));
         let rt = rtys.join(", ");
         let mut out = format!("{header}\n");
+        if attempt > 0 {
+            let _ = writeln!(out, "// (attempt {attempt}: the earlier ones had undefined behaviour)");
+        }
         let unranked = if self.mem { "memref" } else { "tensor" };
         let mut decls: Vec<Et> = results.iter().map(|v| v.et).collect();
         decls.sort_by_key(|e| e.name());
@@ -994,11 +999,8 @@ pub(super) fn generate(o: &Options, attempt: u64) -> String {
             made += 1;
         }
     }
-    let mut header = format!("// mlir-interp gen --seed {} --kind tensor --size {}", o.seed, o.size);
-    if attempt > 0 {
-        let _ = write!(header, "\n// (attempt {attempt}: the earlier ones had undefined behaviour)");
-    }
-    g.finish(&header)
+    let header = format!("// mlir-interp gen --seed {} --kind tensor --size {}", o.seed, o.size);
+    g.finish(&header, attempt)
 }
 
 #[cfg(test)]
