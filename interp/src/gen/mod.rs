@@ -1192,6 +1192,17 @@ mod tests {
     }
 
     #[test]
+    fn the_own_generators_are_deterministic_and_retries_differ() {
+        for kind in [Kind::Tosa, Kind::Tensor, Kind::Linalg] {
+            let own = own_generator(kind).expect("a generator of its own");
+            let o = Options { seed: 11, kind, size: 20 };
+            assert_eq!(own(&o, 0), own(&o, 0), "{kind:?}");
+            assert_ne!(own(&o, 0), own(&Options { seed: 12, ..o }, 0), "{kind:?}");
+            assert_ne!(own(&o, 0), own(&o, 1), "{kind:?}");
+        }
+    }
+
+    #[test]
     fn the_same_seed_gives_the_same_program() {
         let o = Options { seed: 7, kind: Kind::Mixed, size: 30 };
         assert_eq!(generate(&o), generate(&o));
