@@ -481,7 +481,10 @@ fn call_lines(p: &Parsed, sym: &str) -> Vec<usize> {
 /// every call.
 fn drop_params(p: &Parsed, op: OpId) -> Vec<Candidate> {
     let Some((sym, sig)) = function(p, op) else { return Vec::new() };
-    let entry = p.m.region(p.m.regions(op)[0]).blocks[0];
+    // A declaration (`func.func private @printMemrefI32(...)`) has no body,
+    // so no parameter it could drop.
+    let Some(&body) = p.m.regions(op).first() else { return Vec::new() };
+    let Some(&entry) = p.m.region(body).blocks.first() else { return Vec::new() };
     let used = |v| (0..p.m.ops.len()).any(|u| p.m.operands(OpId(u as u32)).contains(&v));
     let calls = call_lines(p, &sym);
     let mut out = Vec::new();

@@ -296,6 +296,33 @@ fn an_op_left_unlowered_is_unusable_not_a_miscompile() {
     }
 }
 
+/// The words of a PASSCHECK line as a shell splits them, single quotes
+/// grouping (pass options such as `one-shot-bufferize{a b}` hold spaces).
+fn words(line: &str) -> Vec<String> {
+    let (mut out, mut cur, mut quoted, mut any) = (Vec::new(), String::new(), false, false);
+    for c in line.chars() {
+        match c {
+            '\'' => (quoted, any) = (!quoted, true),
+            c if c.is_whitespace() && !quoted => {
+                if any {
+                    out.push(std::mem::take(&mut cur));
+                }
+                any = false;
+            }
+            c => (cur, any) = (cur + &c.to_string(), true),
+        }
+    }
+    if any {
+        out.push(cur);
+    }
+    out
+}
+
+#[test]
+fn passcheck_lines_split_like_a_shell() {
+    assert_eq!(words(" --passes 'a{b c},d' --nan-exact"), ["--passes", "a{b c},d", "--nan-exact"]);
+}
+
 /// Every reproducer under fixtures/found/ still shows its miscompile with
 /// LLVM 22 (its `// PASSCHECK:` line gives the options).
 #[test]
@@ -312,8 +339,8 @@ fn found_miscompiles_still_show() {
         }
         let text = std::fs::read_to_string(&f).expect("read");
         let line = text.lines().find_map(|l| l.strip_prefix("// PASSCHECK:"));
-        let opts: Vec<&str> =
-            line.unwrap_or_else(|| panic!("{} has no PASSCHECK line", f.display())).split_whitespace().collect();
+        let opts = words(line.unwrap_or_else(|| panic!("{} has no PASSCHECK line", f.display())));
+        let opts: Vec<&str> = opts.iter().map(String::as_str).collect();
         let (code, out, err) = passcheck(&f, &opts);
         assert_eq!(code, 1, "{}: the miscompile no longer shows\n{out}{err}", f.display());
         n += 1;

@@ -236,3 +236,31 @@ fn reduce_mode_exit_statuses() {
     assert_eq!(status(&endless, &["--max-steps", "1000"]), 4);
     assert_eq!(status(&bad, &[]), 2);
 }
+
+/// A program that declares an external function (as generated tensor
+/// programs declare `printMemrefI32`) reduces: a declaration has a region
+/// with no block, and no parameter to drop (the reducer used to index its
+/// missing entry block and stop with an internal error).
+#[test]
+fn a_declared_function_is_left_alone() {
+    let d = scratch(SUITE, "declared");
+    let src = "func.func private @printMemrefI32(tensor<*xi32>) attributes { llvm.emit_c_interface }
+func.func @f(%x: i32, %unused: i32) -> i32 {
+  %a = arith.addi %x, %x : i32
+  %m = arith.muli %a, %x : i32
+  return %m : i32
+}
+func.func @main() {
+  %c = arith.constant 3 : i32
+  %r = call @f(%c, %c) : (i32, i32) -> i32
+  vector.print %r : i32
+  return
+}
+";
+    let f = d.join("declared.mlir");
+    std::fs::write(&f, src).expect("write");
+    let test = script(&d, "multiplies.sh", "grep -q arith.muli \"$1\"");
+    let (code, text, err) = mlir_interp(&["reduce", f.to_str().unwrap(), "--test", &test]);
+    assert_eq!(code, 0, "{err}");
+    assert!(text.contains("arith.muli") && !text.contains("%unused"), "{text}");
+}

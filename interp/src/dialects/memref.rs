@@ -491,9 +491,38 @@ fn cast(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
                     ));
                 }
             }
+            if let Some(d) = identity_mismatch(e, ty, &m) {
+                return Err(mem_ub(
+                    op,
+                    m.origin(),
+                    format!(
+                        "memref.cast to {tname}: the identity layout needs a contiguous view, but stride {d} is {} for sizes {:?}",
+                        m.strides[d], m.sizes
+                    ),
+                ));
+            }
         }
     }
     e.assign(fr, op, Value::Memref(m))
+}
+
+/// The first dimension whose stride breaks the identity layout `ty`
+/// claims (row-major, contiguous), when it has no layout attribute. With
+/// dynamic sizes the type's strides are dynamic too, so the static check
+/// above passes them; but lowered code trusts an identity layout to be
+/// contiguous (`memref.copy` of two such memrefs is one `memcpy`), so a
+/// strided view cast to one reads other elements: the cast is invalid.
+/// Strides of dimensions of size 1 never address anything and do not count.
+fn identity_mismatch(e: &Engine, ty: TypeId, m: &MemRef) -> Option<usize> {
+    let TypeKind::MemRef { layout: None, .. } = e.m.ctx.type_kind(ty) else { return None };
+    let mut want: i64 = 1;
+    for d in (0..m.rank()).rev() {
+        if m.sizes[d] > 1 && m.strides[d] != want {
+            return Some(d);
+        }
+        want = want.checked_mul(m.sizes[d])?;
+    }
+    None
 }
 
 /// `memref.memory_space_cast`: the same memory.

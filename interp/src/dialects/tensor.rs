@@ -424,31 +424,31 @@ fn sizes_of(op: OpId, sizes: &[i64]) -> Result<Vec<usize>> {
     sizes.iter().map(|s| usize::try_from(*s).map_err(|_| ub(op, format!("negative slice size {s}")))).collect()
 }
 
-/// The result shape of a possibly rank-reducing slice: `sizes` with the
-/// unit dims the result type drops removed.
+/// The shape of a slice of `sizes` with the (possibly rank-reduced) type
+/// `ty`. Which unit dims are dropped is decided by the op's static sizes,
+/// as MLIR's verifier decides it (`computeRankReductionMask`, matching
+/// dynamic dims): a size given as a value is never dropped, even when it
+/// is 1 at run time; a static 1 is dropped where it does not match the
+/// next result dim.
 fn reduced_shape(e: &Engine, op: OpId, sizes: &[usize], ty: TypeId) -> Result<Vec<usize>> {
     let st = static_shape(e, op, ty)?;
     if st.len() == sizes.len() {
         return Ok(sizes.to_vec());
     }
-    // Match result dims left to right, dropping unmatched unit dims (the
-    // rule of MLIR's rank-reduction mask); dropped dims never move data.
+    let declared = i64s(e, op, "static_sizes")?;
+    let bad = || Error::unverified(op, format!("slice sizes {sizes:?} do not reduce to {}", ty_text(e, ty)));
     let mut out = Vec::with_capacity(st.len());
-    let mut drop = sizes.len().saturating_sub(st.len());
-    for &s in sizes {
-        let next = st.get(out.len()).copied();
-        let fits = next.is_some_and(|t| t == DYNAMIC || t == s as i64);
-        let droppable = s == 1 && drop > 0;
-        if fits && !(droppable && next == Some(DYNAMIC)) {
+    for (k, &s) in sizes.iter().enumerate() {
+        let d = declared.get(k).copied().unwrap_or(DYNAMIC);
+        let keep = st.get(out.len()).is_some_and(|&t| (d != 1 && (t == DYNAMIC || d == DYNAMIC)) || d == t);
+        if keep {
             out.push(s);
-        } else if droppable {
-            drop -= 1;
-        } else {
-            return Err(Error::unverified(op, format!("slice sizes {sizes:?} do not reduce to {}", ty_text(e, ty))));
+        } else if d != 1 {
+            return Err(bad());
         }
     }
     if out.len() != st.len() {
-        return Err(Error::unverified(op, format!("slice sizes {sizes:?} do not reduce to {}", ty_text(e, ty))));
+        return Err(bad());
     }
     Ok(out)
 }

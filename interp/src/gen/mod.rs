@@ -22,6 +22,8 @@
 use crate::args::SplitMix;
 use std::fmt::Write as _;
 
+mod linalg;
+mod tensor;
 mod tosa;
 
 /// What a generated program exercises.
@@ -60,6 +62,12 @@ pub enum Kind {
     /// Graphs of TOSA 1.0 operators on tensors, free of the spec's REQUIRE
     /// failures, for checking tosa lowerings (`gen/tosa.rs`).
     Tosa,
+    /// Tensor-dialect programs: slices, pad, concat, reshapes, splat,
+    /// generate, elementwise arith/math on tensors (`gen/tensor.rs`).
+    Tensor,
+    /// Structured ops: `linalg.generic` with random maps and bodies and the
+    /// named families, on tensors or memrefs (`gen/linalg.rs`).
+    Linalg,
 }
 
 /// The generator's options.
@@ -104,8 +112,8 @@ impl Features {
                 Features { float: true, cf: true, scf: true, affine: true, memref: true, vector: true, ..none }
             }
             Kind::Math => Features { float: true, math: true, ..none },
-            // The tosa kind has a generator of its own; `generate` hands it over first.
-            Kind::Tosa => none,
+            // These kinds have generators of their own; `generate` hands them over first.
+            Kind::Tosa | Kind::Tensor | Kind::Linalg => none,
         }
     }
 }
@@ -967,8 +975,8 @@ impl Gen {
 
 /// A program for `o` as generated, before its flags are checked.
 pub fn generate(o: &Options) -> String {
-    if o.kind == Kind::Tosa {
-        return tosa::generate(o, 0);
+    if let Some(own) = own_generator(o.kind) {
+        return own(o, 0);
     }
     let feat = Features::of(o.kind);
     let mut g = Gen {
@@ -1063,8 +1071,8 @@ pub struct GenError(pub String);
 /// The program for `o`, its flags checked by running `@main`: each flag
 /// that makes poison the run observes is removed, until the run is clean.
 pub fn program(o: &Options) -> Result<String, GenError> {
-    if o.kind == Kind::Tosa {
-        return tosa::program(o);
+    if let Some(own) = own_generator(o.kind) {
+        return retried(o, own);
     }
     let mut text = generate(o);
     for _ in 0..256 {
@@ -1085,6 +1093,73 @@ pub fn program(o: &Options) -> Result<String, GenError> {
     Err(GenError(format!("flags still make poison after 256 repairs:\n{text}")))
 }
 
+/// The generator of a kind that has one of its own (shaped values, UB-free
+/// by construction, checked by [`retried`]), given an attempt number.
+fn own_generator(k: Kind) -> Option<fn(&Options, u64) -> String> {
+    match k {
+        Kind::Tosa => Some(tosa::generate),
+        Kind::Tensor => Some(tensor::generate),
+        Kind::Linalg => Some(linalg::generate),
+        _ => None,
+    }
+}
+
+/// Attempts [`retried`] makes before it gives up.
+const ATTEMPTS: u64 = 16;
+
+/// The program `generate` makes for `o`, run here and generated again
+/// from a derived seed (the attempt number) while the run has undefined
+/// behaviour: a construction rule that is wrong costs a retry, never a
+/// bad program.
+fn retried(o: &Options, generate: fn(&Options, u64) -> String) -> Result<String, GenError> {
+    let mut last = String::new();
+    for attempt in 0..ATTEMPTS {
+        let text = generate(o, attempt);
+        match undefined(&text)? {
+            None => return Ok(text),
+            Some(why) => last = format!("{why}\n{text}"),
+        }
+    }
+    Err(GenError(format!("every one of {ATTEMPTS} attempts had undefined behaviour; the last:\n{last}")))
+}
+
+/// Runs `@main`: `None` when it is defined, the diagnostic when it has
+/// undefined behaviour or observes poison, an error for anything else (the
+/// generator made a program that does not verify or run: a bug of ours).
+fn undefined(text: &str) -> Result<Option<String>, GenError> {
+    use crate::error::ErrorKind;
+    run_main(text, |err, m, src| match err.kind {
+        ErrorKind::Ub(_) | ErrorKind::MemUb { .. } | ErrorKind::Poison { .. } => Some(err.render(m, src)),
+        _ => None,
+    })
+}
+
+/// Runs `@main` of `text`: `None` when it returns, what `seen` makes of its
+/// error when it makes something, else a [`GenError`] with the diagnostic
+/// (a program that does not verify or run is a bug of ours).
+fn run_main<T: Send>(
+    text: &str,
+    seen: impl Fn(&crate::error::Error, &mlir_ir::Module, &mlir_ir::diag::Source) -> Option<T> + Sync,
+) -> Result<Option<T>, GenError> {
+    use crate::exec::{Config, Engine};
+    let src = mlir_ir::diag::Source::new("<gen>", text);
+    let m = mlir_ir::parse_and_verify_with(&src, &crate::driver::limits())
+        .map_err(|d| GenError(format!("{}\n{text}", d.render(&src))))?;
+    let cfg = Config { max_steps: Some(50_000_000), ..Config::default() };
+    let go = || {
+        let mut e = Engine::load(&m, cfg.clone(), Box::new(std::io::sink())).map_err(|err| err.render(&m, &src))?;
+        match e.run_entry("main") {
+            Ok(_) => Ok(None),
+            Err(err) => seen(&err, &m, &src).map(Some).ok_or_else(|| err.render(&m, &src)),
+        }
+    };
+    match crate::driver::on_engine_thread(&cfg, go) {
+        Ok(Ok(found)) => Ok(found),
+        Ok(Err(diag)) => Err(GenError(format!("the program does not run:\n{diag}\n{text}"))),
+        Err(e) => Err(GenError(e.report().1)),
+    }
+}
+
 /// `line` without overflow flags and `exact`.
 fn strip_flags(line: &str) -> String {
     let mut s = line.replace(" exact", "");
@@ -1100,26 +1175,10 @@ fn strip_flags(line: &str) -> String {
 /// `None` when it is clean; an error for anything else (a generator bug).
 fn first_poison(text: &str) -> Result<Option<usize>, GenError> {
     use crate::error::ErrorKind;
-    use crate::exec::{Config, Engine};
-    let src = mlir_ir::diag::Source::new("<gen>", text);
-    let m = mlir_ir::parse_and_verify_with(&src, &crate::driver::limits())
-        .map_err(|d| GenError(format!("{}\n{text}", d.render(&src))))?;
-    let cfg = Config { max_steps: Some(50_000_000), ..Config::default() };
-    let go = || {
-        let mut e = Engine::load(&m, cfg.clone(), Box::new(std::io::sink())).map_err(|err| err.render(&m, &src))?;
-        match e.run_entry("main") {
-            Ok(_) => Ok(None),
-            Err(err) => match err.kind {
-                ErrorKind::Poison { origin, .. } => Ok(Some(src.line_col(m.op(origin).span.start).0 - 1)),
-                _ => Err(err.render(&m, &src)),
-            },
-        }
-    };
-    match crate::driver::on_engine_thread(&cfg, go) {
-        Ok(Ok(line)) => Ok(line),
-        Ok(Err(diag)) => Err(GenError(format!("the program has undefined behaviour:\n{diag}\n{text}"))),
-        Err(e) => Err(GenError(e.report().1)),
-    }
+    run_main(text, |err, m, src| match err.kind {
+        ErrorKind::Poison { origin, .. } => Some(src.line_col(m.op(origin).span.start).0 - 1),
+        _ => None,
+    })
 }
 
 #[cfg(test)]
@@ -1130,6 +1189,17 @@ mod tests {
     fn flags_are_stripped() {
         assert_eq!(strip_flags("  %v = arith.addi %a, %b overflow<nsw, nuw> : i8"), "  %v = arith.addi %a, %b : i8");
         assert_eq!(strip_flags("  %v = arith.divsi %a, %b exact : i8"), "  %v = arith.divsi %a, %b : i8");
+    }
+
+    #[test]
+    fn the_own_generators_are_deterministic_and_retries_differ() {
+        for kind in [Kind::Tosa, Kind::Tensor, Kind::Linalg] {
+            let own = own_generator(kind).expect("a generator of its own");
+            let o = Options { seed: 11, kind, size: 20 };
+            assert_eq!(own(&o, 0), own(&o, 0), "{kind:?}");
+            assert_ne!(own(&o, 0), own(&Options { seed: 12, ..o }, 0), "{kind:?}");
+            assert_ne!(own(&o, 0), own(&o, 1), "{kind:?}");
+        }
     }
 
     #[test]

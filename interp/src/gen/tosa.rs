@@ -20,11 +20,11 @@
 //! resize (llvm#193821), and no i16 transpose_conv2d whose kernel the
 //! stride does not divide (its decomposition makes invalid IR).
 //!
-//! The bounds are checked, not trusted: [`program`] runs `@main` here and,
+//! The bounds are checked, not trusted: [`super::retried`] runs `@main` here and,
 //! when the run has undefined behaviour, generates again from a derived
 //! seed, so a bound that is wrong costs a retry, never a bad program.
 
-use super::{GenError, Options};
+use super::Options;
 use crate::args::SplitMix;
 use std::fmt::Write as _;
 
@@ -1452,62 +1452,10 @@ pub(super) fn generate(o: &Options, attempt: u64) -> String {
     out
 }
 
-/// Attempts [`program`] makes before it gives up.
-const ATTEMPTS: u64 = 16;
-
-/// The program for `o`: generated, run here, and generated again from a
-/// derived seed while the run has undefined behaviour.
-pub(super) fn program(o: &Options) -> Result<String, GenError> {
-    let mut last = String::new();
-    for attempt in 0..ATTEMPTS {
-        let text = generate(o, attempt);
-        match undefined(&text)? {
-            None => return Ok(text),
-            Some(why) => last = format!("{why}\n{text}"),
-        }
-    }
-    Err(GenError(format!("every one of {ATTEMPTS} attempts had undefined behaviour; the last:\n{last}")))
-}
-
-/// Runs `@main`: `None` when it is defined, the diagnostic when it has
-/// undefined behaviour or observes poison, an error for anything else (the
-/// generator made a program that does not verify or run: a bug of ours).
-fn undefined(text: &str) -> Result<Option<String>, GenError> {
-    use crate::error::ErrorKind;
-    use crate::exec::{Config, Engine};
-    let src = mlir_ir::diag::Source::new("<gen>", text);
-    let m = mlir_ir::parse_and_verify_with(&src, &crate::driver::limits())
-        .map_err(|d| GenError(format!("{}\n{text}", d.render(&src))))?;
-    let cfg = Config { max_steps: Some(50_000_000), ..Config::default() };
-    let go = || {
-        let mut e = Engine::load(&m, cfg.clone(), Box::new(std::io::sink())).map_err(|err| err.render(&m, &src))?;
-        match e.run_entry("main") {
-            Ok(_) => Ok(None),
-            Err(err) => match err.kind {
-                ErrorKind::Ub(_) | ErrorKind::MemUb { .. } | ErrorKind::Poison { .. } => Ok(Some(err.render(&m, &src))),
-                _ => Err(err.render(&m, &src)),
-            },
-        }
-    };
-    match crate::driver::on_engine_thread(&cfg, go) {
-        Ok(Ok(found)) => Ok(found),
-        Ok(Err(diag)) => Err(GenError(format!("the program does not run:\n{diag}\n{text}"))),
-        Err(e) => Err(GenError(e.report().1)),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::gen::Kind;
-
-    #[test]
-    fn the_same_seed_gives_the_same_tosa_program() {
-        let o = Options { seed: 11, kind: Kind::Tosa, size: 20 };
-        assert_eq!(generate(&o, 0), generate(&o, 0));
-        assert_ne!(generate(&o, 0), generate(&Options { seed: 12, ..o }, 0));
-        assert_ne!(generate(&o, 0), generate(&o, 1));
-    }
+    use crate::gen::{retried, undefined, Kind};
 
     #[test]
     fn a_require_failure_is_seen_as_undefined() {
@@ -1527,7 +1475,7 @@ mod tests {
     fn generated_programs_are_defined() {
         for seed in 0..5 {
             let o = Options { seed, kind: Kind::Tosa, size: 15 };
-            let text = program(&o).expect("a program");
+            let text = retried(&o, generate).expect("a program");
             assert!(undefined(&text).expect("runs").is_none());
         }
     }
