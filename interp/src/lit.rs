@@ -543,10 +543,13 @@ fn direct_command(cmd: &str, text: &str, tmp: &Path) -> Result<String, String> {
 /// [`direct_command`] of one command of an `&&` chain.
 fn direct_part(cmd: &str, text: &str, tmp: &Path) -> Result<String, String> {
     let stages = split_pipe(cmd);
+    // The tool of a stage: after `not` (and its flags) and after `env`
+    // with its `VAR=VALUE` settings.
     let tool = |st: &str| {
-        let mut w = st.split_whitespace();
-        let first = w.next().unwrap_or("");
-        let first = if first == "not" { w.find(|x| !x.starts_with("--")).unwrap_or("") } else { first };
+        let first = st
+            .split_whitespace()
+            .find(|x| !matches!(*x, "not" | "env") && !x.starts_with("--") && !x.contains('='))
+            .unwrap_or("");
         first.rsplit('/').next().unwrap_or(first).to_string()
     };
     let run_at = stages.iter().position(|st| matches!(tool(st).as_str(), "mlir-runner" | "mlir-cpu-runner"));
@@ -756,6 +759,10 @@ mod tests {
         assert!(d("mlir-opt x.mlir -canonicalize | FileCheck x.mlir").unwrap_err().contains("compiler output"));
         assert_eq!(d("mlir-opt x.mlir --sparsifier | mlir-runner -e f").unwrap(), "mlir-runner -e f x.mlir");
         assert!(d("mlir-opt x.mlir -transform-interpreter | mlir-runner -e f").is_err());
+        assert_eq!(
+            d("mlir-opt x.mlir --sparsifier | env TENSOR0=a.mtx mlir-runner -e f").unwrap(),
+            "env TENSOR0=a.mtx mlir-runner -e f x.mlir"
+        );
         assert!(d("mlir-opt x.mlir -generate-runtime-verification | mlir-runner -e f").is_err());
         assert_eq!(split_pipe("a '|' b | c"), vec!["a '|' b", "c"]);
         // `-o` output read by a later command is the (schedule-erased) source.

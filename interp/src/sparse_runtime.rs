@@ -2209,13 +2209,16 @@ pub(crate) fn read_tensor_file(op: OpId, name: &str, lane: crate::lane::Lane) ->
 }
 
 /// `sparse_tensor.out` run directly: the text the lowered writer calls
-/// write (`createSparseTensorWriter`, the metadata, one line per entry in
-/// `entries`' order), to file `name` or stdout when it is empty.
+/// write (`createSparseTensorWriter`, the metadata with `nse` as
+/// `number_of_entries` gives it, one line per entry in `entries`' order),
+/// to file `name` or stdout when it is empty.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn write_tensor_file(
     e: &mut Engine,
     op: OpId,
     name: String,
     dims: &[u64],
+    nse: usize,
     entries: &[(Vec<u64>, Scalar)],
     lane: Lane,
     fmt_g: FormatG,
@@ -2223,7 +2226,7 @@ pub(crate) fn write_tensor_file(
     let v = Prim::of_lane(lane)
         .ok_or_else(|| Error::at(op, ErrorKind::Unsupported(format!("writing {lane:?} elements to a file"))))?;
     let mut w = Writer::open(e, op, name)?;
-    let mut s = format!("{} {}\n", dims.len(), entries.len()).into_bytes();
+    let mut s = format!("{} {nse}\n", dims.len()).into_bytes();
     let dims: Vec<String> = dims.iter().map(u64::to_string).collect();
     s.extend_from_slice(dims.join(" ").as_bytes());
     s.push(b'\n');

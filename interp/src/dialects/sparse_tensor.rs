@@ -343,7 +343,17 @@ fn out(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
         entries.push((t.scheme.to_dim(&lvl).map_err(|x| sparse_error(op, x))?, x));
     }
     let s = &t.scheme;
-    crate::sparse_runtime::write_tensor_file(e, op, name, &s.dim_sizes, &entries, s.lane, crate::runtime::format_g)?;
+    let nse = t.nse();
+    crate::sparse_runtime::write_tensor_file(
+        e,
+        op,
+        name,
+        &s.dim_sizes,
+        nse,
+        &entries,
+        s.lane,
+        crate::runtime::format_g,
+    )?;
     Ok(Flow::Next)
 }
 
