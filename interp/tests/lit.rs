@@ -190,7 +190,7 @@ fn direct_runs_the_source_without_mlir_opt() {
 #[test]
 fn an_empty_line_runs_nothing() {
     let d = dir("empty");
-    let run = "// RUN: mlir-opt %s --sparsifier | mlir-runner -e main -entry-point-result=void | FileCheck %s
+    let run = "// RUN: mlir-opt %s -transform-interpreter | mlir-runner -e main -entry-point-result=void | FileCheck %s
                // RUN: %if no_such_feature %{ mlir-runner %s -e main | FileCheck %s %}
 // CHECK: 42
 ";

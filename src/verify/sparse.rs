@@ -18,6 +18,18 @@ impl Verifier<'_> {
         let result = |i: usize| m.results(op).nth(i).map(|v| m.type_of(v));
         self.sparse_operand_types(op, o)?;
         match o {
+            // `AnyTensor:$result`, then `SameOperandsAndResultType`.
+            S::Load => {
+                let (Some(t), Some(r)) = (operand(0), result(0)) else { return Ok(()) };
+                if !matches!(m.ctx.type_kind(r), TypeKind::RankedTensor { .. } | TypeKind::UnrankedTensor { .. }) {
+                    return self
+                        .op_err(op, format!("result #0 must be tensor of any type values, but got '{}'", self.ty(r)));
+                }
+                if t != r {
+                    return self.op_err(op, "requires the same type for all operands and results");
+                }
+                Ok(())
+            }
             S::Convert => {
                 let (Some(src), Some(dst)) = (operand(0), result(0)) else { return Ok(()) };
                 let ranked = |t: TypeId| matches!(m.ctx.type_kind(t), TypeKind::RankedTensor { .. });
