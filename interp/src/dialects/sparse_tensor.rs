@@ -34,6 +34,7 @@ pub fn exec(e: &mut Engine, fr: &mut Frame, op: OpId, kind: SparseTensorOp) -> R
         New => new(e, fr, op),
         Out => out(e, fr, op),
         Assemble => assemble(e, fr, op),
+        Concatenate => concatenate(e, fr, op),
         Disassemble => disassemble(e, fr, op),
         ReorderCoo => {
             let t = sparse_arg(e, fr, op, 0)?;
@@ -249,6 +250,83 @@ fn listed_entries(e: &Engine, op: OpId) -> Result<Option<Vec<DimEntry>>> {
         }
     }
     Ok(Some(out))
+}
+
+/// The entries of tensor operand `i` in dimension coordinates: a sparse
+/// tensor's stored ones in storage order, a dense tensor's every element
+/// in row-major order (what `foreach` visits).
+fn visited(e: &Engine, fr: &Frame, op: OpId, i: usize) -> Result<Vec<DimEntry>> {
+    if let Value::Sparse(s) = e.arg(fr, op, i)? {
+        let mut v = Vec::with_capacity(s.nse());
+        for (lvl, x) in s.entries() {
+            v.push((s.scheme.to_dim(&lvl).map_err(|x| sparse_error(op, x))?, x));
+        }
+        return Ok(v);
+    }
+    let d = dense(e, fr, op, i)?;
+    let shape = d.shape().to_vec();
+    let mut idx = vec![0usize; shape.len()];
+    let mut v = Vec::with_capacity(d.len());
+    for x in d.iter() {
+        v.push((idx.iter().map(|i| *i as u64).collect(), x));
+        crate::operands::next_index(&mut idx, &shape);
+    }
+    Ok(v)
+}
+
+/// `sparse_tensor.concatenate %a, %b.. {dimension}` as LLVM 22 rewrites
+/// it: each input's entries (`foreach`) shifted along the dimension by the
+/// sizes before it and inserted; into a sparse result that is not all
+/// dense only the nonzero values (`genIsNonzero`, explicit zeros of a
+/// sparse input included), into a dense one over zeros.
+fn concatenate(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
+    let dim = match e.m.attr(op, "dimension").map(|a| e.m.ctx.attr_kind(a)) {
+        Some(mlir_ir::attrs::Attribute::Integer { value, .. }) => value.to_i64().unwrap_or(0) as usize,
+        _ => return Err(Error::unverified(op, "concatenate without a dimension")),
+    };
+    let n = e.m.operands(op).len();
+    let mut shape = dims_of(op, e.arg(fr, op, 0)?)?;
+    if dim >= shape.len() {
+        return Err(Error::unverified(op, "concatenate dimension out of the rank"));
+    }
+    let mut sizes = Vec::with_capacity(n);
+    for i in 0..n {
+        sizes.push(dims_of(op, e.arg(fr, op, i)?)?[dim]);
+    }
+    shape[dim] = sizes.iter().sum();
+    let scheme = result_scheme(e, op, &shape)?;
+    let check_zero = scheme.as_ref().is_some_and(|s| !s.all_dense());
+    let mut all = Vec::new();
+    let mut offset = 0u64;
+    for (i, size) in sizes.iter().enumerate() {
+        for (mut c, x) in visited(e, fr, op, i)? {
+            if check_zero {
+                if let Scalar::Poison(p) = x {
+                    let what = format!("at {c:?} of input #{i} compared with zero to concatenate into a sparse tensor");
+                    return Err(Error::at(op, ErrorKind::Poison { what, origin: p.0 }));
+                }
+                if !crate::sparse::is_nonzero(&x) {
+                    continue;
+                }
+            }
+            c[dim] += offset;
+            all.push((c, x));
+        }
+        offset += *size as u64;
+    }
+    let Some(scheme) = scheme else {
+        let lane = e.lane_of(e.elem_type(e.result_type(op, 0))).ok_or_else(|| Error::unverified(op, "element type"))?;
+        let mut d = Dense::splat(&shape, &crate::sparse::zero(lane), Some(lane))
+            .map_err(|x| crate::operands::dense_error(op, x))?;
+        for (c, x) in all {
+            let at: Vec<usize> = c.iter().map(|v| *v as usize).collect();
+            let k = d.linear(&at).ok_or_else(|| Error::unverified(op, "concatenated entry outside the result"))?;
+            d.set(k, &x).map_err(|x| crate::operands::dense_error(op, x))?;
+        }
+        return e.assign(fr, op, Value::Array(Rc::new(d)));
+    };
+    let t = store(op, scheme, all)?;
+    e.assign(fr, op, Value::Sparse(Rc::new(t)))
 }
 
 /// The nonzero elements of `d` with their coordinates, in row-major order.
