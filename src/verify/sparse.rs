@@ -17,6 +17,17 @@ impl Verifier<'_> {
         let operand = |i: usize| m.operands(op).get(i).map(|v| m.type_of(*v));
         let result = |i: usize| m.results(op).nth(i).map(|v| m.type_of(v));
         self.sparse_operand_types(op, o)?;
+        // The buffers' ODS type: `AnyNon0RankedMemRef`.
+        if matches!(o, S::Values | S::Positions | S::Coordinates | S::CoordinatesBuffer) {
+            if let Some(r) = result(0) {
+                if !matches!(m.ctx.type_kind(r), TypeKind::MemRef { shape, .. } if !shape.is_empty()) {
+                    return self.op_err(
+                        op,
+                        format!("result #0 must be non-0-ranked.memref of any type values, but got '{}'", self.ty(r)),
+                    );
+                }
+            }
+        }
         match o {
             // `AnyTensor:$result`, then `SameOperandsAndResultType`.
             S::Load => {
