@@ -127,7 +127,7 @@ pub fn int_cast(e: &Engine, fr: &mut Frame, op: OpId, f: impl Fn(u32, &Int, u32)
 pub fn dense(e: &Engine, fr: &Frame, op: OpId, i: usize) -> Result<Rc<Dense>> {
     match e.arg(fr, op, i)? {
         Value::Array(a) => Ok(a.clone()),
-        Value::Sparse(s) => s.dense().map_err(|x| sparse_error(op, x)),
+        Value::Sparse(s) => sparse_elements(e, op, s),
         v @ (Value::Scalar(_) | Value::Wide(_)) => Dense::new(&[], &[v.scalar().ok_or_else(|| bad_types(op))?], None)
             .map(Rc::new)
             .map_err(|x| Error::unverified(op, format!("operand #{i}: {x:?}"))),
@@ -141,9 +141,21 @@ pub fn dense(e: &Engine, fr: &Frame, op: OpId, i: usize) -> Result<Rc<Dense>> {
 pub fn dense_owned(e: &Engine, fr: &mut Frame, op: OpId, i: usize) -> Result<Rc<Dense>> {
     match e.take_arg(fr, op, i)? {
         Value::Array(a) => Ok(a),
-        Value::Sparse(s) => s.dense().map_err(|x| sparse_error(op, x)),
+        Value::Sparse(s) => sparse_elements(e, op, &s),
         _ => Err(Error::unverified(op, format!("operand #{i} is not a vector or tensor"))),
     }
+}
+
+/// The elements of sparse tensor `s`, within the memory budget (a huge
+/// tensor with few entries has a huge dense form).
+pub fn sparse_elements(e: &Engine, op: OpId, s: &crate::sparse::SparseTensor) -> Result<Rc<Dense>> {
+    let n = s.scheme.dim_sizes.iter().try_fold(1usize, |a, d| a.checked_mul(usize::try_from(*d).ok()?));
+    e.mem.reserve(
+        op,
+        n.unwrap_or(usize::MAX).saturating_mul(s.scheme.lane.bytes()),
+        "the elements of a sparse tensor",
+    )?;
+    s.dense().map_err(|x| sparse_error(op, x))
 }
 
 /// The error at `op` for a sparse tensor that could not be built or read.
@@ -177,7 +189,15 @@ pub fn sparse_scheme(e: &Engine, op: OpId, ty: TypeId, dims: &[usize]) -> Result
         None => crate::sparse::zero(lane),
     };
     let dims: Vec<u64> = dims.iter().map(|d| *d as u64).collect();
-    crate::sparse::Scheme::new(enc, &dims, lane, implicit).map(|s| Some(Rc::new(s))).map_err(|x| sparse_error(op, x))
+    let s = crate::sparse::Scheme::new(enc, &dims, lane, implicit).map_err(|x| sparse_error(op, x))?;
+    // The storage every tensor of this scheme has, empty or not: the
+    // positions (or, all dense, the values) of its leading dense levels.
+    let per = if s.all_dense() { std::mem::size_of::<Scalar>() } else { 8 };
+    let mut lead =
+        s.lvl_sizes.iter().zip(&s.enc.lvl_types).take_while(|(_, t)| t.format == mlir_ir::sparse::LevelFormat::Dense);
+    let n = lead.try_fold(1usize, |a, (n, _)| a.checked_mul(usize::try_from(*n).ok()?));
+    e.mem.reserve(op, n.unwrap_or(usize::MAX).saturating_mul(per), "a sparse tensor's storage")?;
+    Ok(Some(Rc::new(s)))
 }
 
 /// A new tensor of result 0's type and `shape` with unspecified contents

@@ -102,10 +102,10 @@ fn out_of_bounds(op: OpId, idx: &[i64], shape: &[i64]) -> Error {
 /// A value as an operand: a sparse tensor is read as its elements (the
 /// result of an op on it is dense; which entries a sparse result stores
 /// is the sparsifier's business, not known here yet).
-fn operand(op: OpId, v: Value) -> Result<Operand> {
+fn operand(e: &Engine, op: OpId, v: Value) -> Result<Operand> {
     Ok(match v {
         Value::Array(d) => Operand::Tensor(d),
-        Value::Sparse(s) => Operand::Tensor(s.dense().map_err(|x| crate::operands::sparse_error(op, x))?),
+        Value::Sparse(s) => Operand::Tensor(crate::operands::sparse_elements(e, op, &s)?),
         Value::Memref(m) => Operand::Memref(m),
         v => Operand::Scalar(v),
     })
@@ -121,7 +121,7 @@ fn structured(e: &mut Engine, fr: &mut Frame, op: OpId, kind: LinalgOp) -> Resul
     // it is updated in place when nothing else holds it.
     for i in 0..n_in + n_out {
         let v = if i < n_in { e.arg(fr, op, i)?.clone() } else { e.take_arg(fr, op, i)? };
-        operands.push(operand(op, v)?);
+        operands.push(operand(e, op, v)?);
     }
     let shapes: Vec<Vec<i64>> = operands.iter().map(Operand::shape).collect();
     // The indexing maps, decoded at load.
@@ -231,7 +231,7 @@ fn finish(e: &mut Engine, fr: &mut Frame, op: OpId, operands: Vec<Operand>, n_in
 /// each `exp(x - m) / sum`. A poison element makes its whole line poison.
 fn softmax(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let dim = crate::operands::i64s(e, op, "dimension")?.first().copied().unwrap_or(0) as usize;
-    let mut args = e.args(fr, op).into_iter().map(|v| operand(op, v)).collect::<Result<Vec<_>>>()?.into_iter();
+    let mut args = e.args(fr, op).into_iter().map(|v| operand(e, op, v)).collect::<Result<Vec<_>>>()?.into_iter();
     let (Some(input), Some(mut output)) = (args.next(), args.next()) else {
         return Err(Error::unverified(op, "softmax operands"));
     };
@@ -282,7 +282,7 @@ fn softmax(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
 /// `padding_value`, and an unpack reading past the packed data.
 fn relayout(e: &mut Engine, fr: &mut Frame, op: OpId, pack: bool) -> Result<Flow> {
     let args = e.args(fr, op);
-    let tensor = |i: usize| match args.get(i).cloned().map(|v| operand(op, v)).transpose()? {
+    let tensor = |i: usize| match args.get(i).cloned().map(|v| operand(e, op, v)).transpose()? {
         Some(Operand::Tensor(d)) => Ok(Some(d)),
         _ => Ok(None),
     };
