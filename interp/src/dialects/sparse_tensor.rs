@@ -176,13 +176,7 @@ fn convert(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
         return e.assign(fr, op, Value::Array(d));
     };
     let dim_entries: Vec<DimEntry> = match &src {
-        Value::Sparse(s) => {
-            let mut v = Vec::with_capacity(s.nse());
-            for (lvl, x) in s.entries() {
-                v.push((s.scheme.to_dim(&lvl).map_err(|x| sparse_error(op, x))?, x));
-            }
-            v
-        }
+        Value::Sparse(s) => dim_entries(op, s)?,
         _ => match listed_entries(e, op)? {
             Some(listed) => listed,
             None => nonzeros(op, &*dense(e, fr, op, 0)?)?,
@@ -252,16 +246,17 @@ fn listed_entries(e: &Engine, op: OpId) -> Result<Option<Vec<DimEntry>>> {
     Ok(Some(out))
 }
 
+/// The entries `t` stores, in storage order, in dimension coordinates.
+fn dim_entries(op: OpId, t: &SparseTensor) -> Result<Vec<DimEntry>> {
+    t.entries().into_iter().map(|(lvl, x)| Ok((t.scheme.to_dim(&lvl).map_err(|k| sparse_error(op, k))?, x))).collect()
+}
+
 /// The entries of tensor operand `i` in dimension coordinates: a sparse
 /// tensor's stored ones in storage order, a dense tensor's every element
 /// in row-major order (what `foreach` visits).
 fn visited(e: &Engine, fr: &Frame, op: OpId, i: usize) -> Result<Vec<DimEntry>> {
     if let Value::Sparse(s) = e.arg(fr, op, i)? {
-        let mut v = Vec::with_capacity(s.nse());
-        for (lvl, x) in s.entries() {
-            v.push((s.scheme.to_dim(&lvl).map_err(|x| sparse_error(op, x))?, x));
-        }
-        return Ok(v);
+        return dim_entries(op, s);
     }
     let d = dense(e, fr, op, i)?;
     let shape = d.shape().to_vec();
@@ -416,10 +411,7 @@ fn out(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let t = sparse_arg(e, fr, op, 0)?;
     let p = e.arg(fr, op, 1)?.clone();
     let name = String::from_utf8_lossy(&crate::operands::c_string(e, op, &p)?).into_owned();
-    let mut entries = Vec::with_capacity(t.nse());
-    for (lvl, x) in t.entries() {
-        entries.push((t.scheme.to_dim(&lvl).map_err(|x| sparse_error(op, x))?, x));
-    }
+    let entries = dim_entries(op, &t)?;
     let s = &t.scheme;
     let nse = t.nse();
     crate::sparse_runtime::write_tensor_file(
@@ -593,28 +585,7 @@ fn foreach(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     }
     let body = e.m.regions(op).first().copied().ok_or_else(|| Error::unverified(op, "foreach without a body"))?;
     let mut acc = e.args_in(fr, op, 1..e.m.operands(op).len())?;
-    let entries: Vec<DimEntry> = match e.arg(fr, op, 0)? {
-        Value::Sparse(s) => {
-            let s = s.clone();
-            let mut v = Vec::with_capacity(s.nse());
-            for (lvl, x) in s.entries() {
-                v.push((s.scheme.to_dim(&lvl).map_err(|x| sparse_error(op, x))?, x));
-            }
-            v
-        }
-        _ => {
-            let d = dense(e, fr, op, 0)?;
-            let shape = d.shape().to_vec();
-            let mut idx = vec![0usize; shape.len()];
-            let mut v = Vec::with_capacity(d.len());
-            for x in d.iter() {
-                v.push((idx.iter().map(|i| *i as u64).collect(), x));
-                crate::operands::next_index(&mut idx, &shape);
-            }
-            v
-        }
-    };
-    for (dims, x) in entries {
+    for (dims, x) in visited(e, fr, op, 0)? {
         let mut args: Vec<Value> = dims.iter().map(|c| index_value(e, *c as i64)).collect();
         args.push(Value::from_scalar(x));
         args.extend(acc.iter().cloned());
