@@ -23,6 +23,7 @@ use mlir_ir::ops::{LinalgOp, OpKind};
 use std::rc::Rc;
 
 mod points;
+mod sparse;
 
 /// Executes one linalg op.
 pub fn exec(e: &mut Engine, fr: &mut Frame, op: OpId, kind: LinalgOp) -> Result<Flow> {
@@ -115,6 +116,9 @@ fn operand(e: &Engine, op: OpId, v: Value) -> Result<Operand> {
 /// in lexicographic order of the loops.
 fn structured(e: &mut Engine, fr: &mut Frame, op: OpId, kind: LinalgOp) -> Result<Flow> {
     let n_in = mlir_ir::linalg::input_count(e.m, op, kind).ok_or_else(|| Error::unverified(op, "operand split"))?;
+    if sparse::involved(e, fr, op) {
+        return sparse::run(e, fr, op, kind, n_in);
+    }
     let n_out = e.m.operands(op).len() - n_in;
     let mut operands = Vec::with_capacity(n_in + n_out);
     // An output tensor this op reads last is taken from its slot, so that
