@@ -23,6 +23,7 @@ use crate::args::SplitMix;
 use std::fmt::Write as _;
 
 mod linalg;
+mod sparse;
 mod tensor;
 mod tosa;
 
@@ -68,6 +69,9 @@ pub enum Kind {
     /// Structured ops: `linalg.generic` with random maps and bodies and the
     /// named families, on tensors or memrefs (`gen/linalg.rs`).
     Linalg,
+    /// Sparse kernels under random encodings, for checking the sparsifier
+    /// (`gen/sparse.rs`).
+    Sparse,
 }
 
 /// The generator's options.
@@ -113,7 +117,7 @@ impl Features {
             }
             Kind::Math => Features { float: true, math: true, ..none },
             // These kinds have generators of their own; `generate` hands them over first.
-            Kind::Tosa | Kind::Tensor | Kind::Linalg => none,
+            Kind::Tosa | Kind::Tensor | Kind::Linalg | Kind::Sparse => none,
         }
     }
 }
@@ -1100,6 +1104,7 @@ fn own_generator(k: Kind) -> Option<fn(&Options, u64) -> String> {
         Kind::Tosa => Some(tosa::generate),
         Kind::Tensor => Some(tensor::generate),
         Kind::Linalg => Some(linalg::generate),
+        Kind::Sparse => Some(sparse::generate),
         _ => None,
     }
 }
@@ -1193,7 +1198,7 @@ mod tests {
 
     #[test]
     fn the_own_generators_are_deterministic_and_retries_differ() {
-        for kind in [Kind::Tosa, Kind::Tensor, Kind::Linalg] {
+        for kind in [Kind::Tosa, Kind::Tensor, Kind::Linalg, Kind::Sparse] {
             let own = own_generator(kind).expect("a generator of its own");
             let o = Options { seed: 11, kind, size: 20 };
             assert_eq!(own(&o, 0), own(&o, 0), "{kind:?}");
