@@ -182,3 +182,136 @@ mod tests {
         assert_eq!(rank_reduction(&[2, 4], &[4]), None);
     }
 }
+
+/// A coefficient of a strided layout's affine form: a constant or a symbol.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Coef {
+    /// A static stride or offset.
+    Const(i64),
+    /// Symbol `s<k>`: a dynamic stride or offset.
+    Sym(u32),
+}
+
+/// What MLIR's `canonicalizeStridedLayout` makes of a strided layout of a
+/// memref of `shape`, kept so that two such types compare as MLIR compares
+/// the canonicalized types (layout attributes compared as attributes).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Canonical {
+    /// No layout: the layout was the row-major one of the shape.
+    Identity,
+    /// The strided layout itself, left as it is (a 1-D unit stride, or a
+    /// rank-0 layout with an offset): MLIR returns such types unchanged.
+    Strided(Vec<i64>, i64),
+    /// An affine-map layout `offset + sum(d_i * strides[i])` with `syms`
+    /// symbols, simplified.
+    Map {
+        /// Symbols the map declares.
+        syms: u32,
+        /// Each dim's coefficient.
+        strides: Vec<Coef>,
+        /// The constant or symbolic offset.
+        offset: Coef,
+    },
+}
+
+/// The canonical form (see [`Canonical`]) of the layout `strided<strides,
+/// offset>` ([`DYNAMIC`] entries are symbols, the offset's first) on a
+/// memref of `shape`.
+pub fn canonical_strided(shape: &[i64], strides: &[i64], offset: i64) -> Canonical {
+    if shape.is_empty() {
+        return if offset == 0 { Canonical::Identity } else { Canonical::Strided(vec![], offset) };
+    }
+    // The map (d0) -> (d0) is MLIR's identity map: the type stays as it is.
+    if strides == [1] && offset == 0 {
+        return Canonical::Strided(strides.to_vec(), offset);
+    }
+    let mut syms = 0u32;
+    let mut next = || {
+        syms += 1;
+        Coef::Sym(syms - 1)
+    };
+    let offset = if offset == DYNAMIC { next() } else { Coef::Const(offset) };
+    let strides: Vec<Coef> = strides.iter().map(|s| if *s == DYNAMIC { next() } else { Coef::Const(*s) }).collect();
+    // MLIR's canonical expression: row-major constants from the innermost
+    // dim until a dynamic size, then symbols numbered outwards.
+    let mut canonical = vec![Coef::Const(0); shape.len()];
+    let (mut running, mut sym) = (Some(1i64), 0u32);
+    for i in (0..shape.len()).rev() {
+        canonical[i] = match running {
+            Some(r) => Coef::Const(r),
+            None => {
+                sym += 1;
+                Coef::Sym(sym - 1)
+            }
+        };
+        running = running.and_then(|r| if shape[i] == DYNAMIC { None } else { r.checked_mul(shape[i]) });
+    }
+    if offset == Coef::Const(0) && strides == canonical {
+        return Canonical::Identity;
+    }
+    Canonical::Map { syms, strides, offset }
+}
+
+/// The canonical form of memref type `t`'s layout, or `None` for a layout
+/// this module cannot put in that form (an affine map with symbols, or
+/// one that is not a linear form).
+pub fn canonical_layout(ctx: &Context, t: TypeId) -> Option<Canonical> {
+    let TypeKind::MemRef { shape, layout, .. } = ctx.type_kind(t) else { return None };
+    let Some(l) = layout else { return Some(Canonical::Identity) };
+    match ctx.attr_kind(*l) {
+        Attribute::Strided { strides, offset } => Some(canonical_strided(shape, strides, *offset)),
+        Attribute::AffineMap(m) if m.is_identity() => Some(Canonical::Identity),
+        Attribute::AffineMap(m) if m.num_syms == 0 && m.results.len() == 1 && !shape.is_empty() => {
+            let (strides, offset) = strides_and_offset(ctx, t)?;
+            Some(match canonical_strided(shape, &strides, offset) {
+                Canonical::Strided(..) => return None,
+                c => c,
+            })
+        }
+        _ => None,
+    }
+}
+
+/// How MLIR prints the layout of a [`Canonical::Map`]:
+/// `affine_map<(d0, d1)[s0] -> (d0 * s0 + d1)>`. A symbolic stride makes
+/// the form semi-affine, which keeps the order of construction (a symbolic
+/// offset after the first term); otherwise dims come first, then the
+/// offset.
+pub fn canonical_map_text(syms: u32, strides: &[Coef], offset: Coef) -> String {
+    let term = |i: usize, c: Coef| match c {
+        Coef::Const(1) => format!("d{i}"),
+        Coef::Const(-1) => format!("-d{i}"),
+        Coef::Const(c) => format!("d{i} * {c}"),
+        Coef::Sym(k) => format!("d{i} * s{k}"),
+    };
+    let mut items: Vec<String> =
+        strides.iter().enumerate().filter(|(_, c)| **c != Coef::Const(0)).map(|(i, c)| term(i, *c)).collect();
+    let semi = strides.iter().any(|c| matches!(c, Coef::Sym(_)));
+    match offset {
+        Coef::Sym(k) if semi && !items.is_empty() => items.insert(1, format!("s{k}")),
+        Coef::Sym(k) => items.push(format!("s{k}")),
+        Coef::Const(0) => {}
+        Coef::Const(c) => items.push(c.to_string()),
+    }
+    let mut expr = String::new();
+    for (n, it) in items.iter().enumerate() {
+        if n == 0 {
+            expr.push_str(it);
+        } else if let Some(neg) = it.strip_prefix('-') {
+            expr.push_str(" - ");
+            expr.push_str(neg);
+        } else if let Some((d, c)) = it.split_once(" * -") {
+            expr.push_str(&format!(" - {d} * {c}"));
+        } else {
+            expr.push_str(" + ");
+            expr.push_str(it);
+        }
+    }
+    if expr.is_empty() {
+        expr.push('0');
+    }
+    let dims: Vec<String> = (0..strides.len()).map(|i| format!("d{i}")).collect();
+    let syms: Vec<String> = (0..syms).map(|k| format!("s{k}")).collect();
+    let syms = if syms.is_empty() { String::new() } else { format!("[{}]", syms.join(", ")) };
+    format!("affine_map<({}){syms} -> ({expr})>", dims.join(", "))
+}

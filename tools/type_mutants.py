@@ -37,20 +37,7 @@ CAP = 3
 # Disagreements left open, by op and a regex on mlir-opt's message (or on
 # ours, for the internal errors of programs mlir-opt accepts), with why;
 # they are counted apart and do not fail the run. The book: docs/src/fixtures.md.
-KNOWN_OPEN = [
-    ("tensor.parallel_insert_slice", r"may only insert into an output block argument", "a rule on the enclosing scf.forall's block arguments, not written yet"),
-    ("vector.transfer_(read|write)", r"requires \d+ indices|requires source to be a memref|expected type of operand", "vector_transfer's own rules run after the engine-facing ones; order only"),
-    ("memref.realloc", r"different element types", "memref.realloc's verifier is not written yet"),
-    ("tensor.(expand|collapse)_shape", r"static shape dims|higher \(or same\) rank", "reshape rules for unranked results, not written yet"),
-    ("bufferization.(materialize_in_destination|to_buffer)", r"", "bufferization's tensor/buffer pairing for unranked and non-shaped types, not written yet"),
-    ("tensor.(bitcast|reshape)", r"^$", "unranked results: mlir-opt accepts them; the engine's view of them is partial"),
-    ("bufferization.alloc_tensor", r"^$", "an unranked result with a copy operand: mlir-opt accepts it"),
-    ("llvm.(zext|sext)", r"input type is", "the vector-or-scalar pairing of llvm casts, not written yet"),
-    ("linalg.unpack", r"result type matches type of dest", "linalg.unpack's dest is not a single ODS operand in our table"),
-    ("memref.(memory_space_cast|transpose|collapse_shape|reshape)", r"cast incompatible|canonical transposed|source layout map|identity affine map", "layout rules of memref views, not written yet"),
-    ("affine.vector_load", r"same elemental type", "affine.vector_load's element rule, not written yet"),
-    ("vector.type_cast", r"underlying scalar type", "vector.type_cast's element rule, not written yet"),
-]
+KNOWN_OPEN = []
 
 
 def split_top(s):

@@ -197,18 +197,7 @@ fn op_at(text: &str, at: usize) -> &str {
 
 /// Mutants mlir-opt rejects that we accept, by what we knowingly leave
 /// open: (op, words of mlir-opt's message, why). The book lists them (docs/src/guide/commands.md).
-const KNOWN_OPEN: &[(&str, &str, &str)] = &[
-    (
-        "linalg.pack",
-        "specified in attribute 'operandSegmentSizes'",
-        "properties.rs does not list its segments, so a left-out operandSegmentSizes is not read as zeros",
-    ),
-    (
-        "llvm.cond_br",
-        "specified in attribute 'operandSegmentSizes'",
-        "properties.rs does not list its segments, so a left-out operandSegmentSizes is not read as zeros",
-    ),
-];
+const KNOWN_OPEN: &[(&str, &str, &str)] = &[];
 
 /// Every property mutant mlir-opt 22 rejects is rejected here too (every
 /// 40th mutant; `MLIR_INTERP_FULL_CAMPAIGNS=1` takes them all, a few minutes),

@@ -31,6 +31,15 @@ impl Verifier<'_> {
                     AffineStore if Some(m.type_of(ops[0])) != elem => {
                         self.op_err(op, "value to store must have the same type as memref element type")
                     }
+                    AffineVectorLoad | AffineVectorStore => {
+                        let v = if store { self.opnd(op, 0) } else { self.res(op, 0) };
+                        match v.and_then(|v| self.vector(v)) {
+                            Some((_, _, e)) if Some(e) != elem => {
+                                self.op_err(op, "requires memref and vector types of the same elemental type")
+                            }
+                            _ => Ok(()),
+                        }
+                    }
                     _ => Ok(()),
                 }
             }

@@ -114,10 +114,10 @@ impl<'m> Verifier<'m> {
         let (Some(a), Some(b)) = (self.opnd(op, 0), self.res(op, 0)) else { return Ok(()) };
         let (ka, kb) = (self.m.ctx.type_kind(a), self.m.ctx.type_kind(b));
         let span = self.m.op(op).span;
-        if let (Some(x), Some(y)) = (ka.shape(), kb.shape()) {
-            if x != y {
-                return self.err(span, "shapes do not match");
-            }
+        // mlir-opt compares `getShape()`, which is empty for an unranked
+        // type: `tensor<*xf32>` matches `memref<f32>` but not `memref<4xf32>`.
+        if ka.shape().unwrap_or(&[]) != kb.shape().unwrap_or(&[]) {
+            return self.err(span, "shapes do not match");
         }
         if ka.elem() != kb.elem() {
             return self.err(span, "element types do not match");
@@ -125,12 +125,33 @@ impl<'m> Verifier<'m> {
         Ok(())
     }
 
+    /// `bufferization.materialize_in_destination`: a tensor destination
+    /// gives one result of its type, a memref one none and is `writable`;
+    /// the shapes agree (mlir-opt's MaterializeInDestinationOp::verify, in
+    /// its order).
     pub(super) fn materialize_in_destination(&self, op: OpId) -> VResult {
+        let m = self.m;
         let (Some(s), Some(d)) = (self.opnd(op, 0), self.opnd(op, 1)) else { return Ok(()) };
-        if matches!(self.m.ctx.type_kind(d), TypeKind::RankedTensor { .. } | TypeKind::UnrankedTensor { .. })
-            && self.res(op, 0).is_some_and(|r| r != d)
-        {
+        let (tensor, memref) = match m.ctx.type_kind(d) {
+            TypeKind::RankedTensor { .. } | TypeKind::UnrankedTensor { .. } => (true, false),
+            TypeKind::MemRef { .. } | TypeKind::UnrankedMemRef { .. } => (false, true),
+            _ => return self.op_err(op, "'dest' must be a tensor or a memref"),
+        };
+        let nres = m.op(op).results.len;
+        if tensor && nres != 1 {
+            return self.op_err(op, "tensor 'dest' implies exactly one tensor result");
+        }
+        if tensor && self.res(op, 0) != Some(d) {
             return self.op_err(op, "result and 'dest' types must match");
+        }
+        if memref && nres != 0 {
+            return self.op_err(op, "memref 'dest' implies zero results");
+        }
+        if m.attr(op, "restrict").is_some() && !memref {
+            return self.op_err(op, "'restrict' is valid only for memref destinations");
+        }
+        if m.attr(op, "writable").is_some() != memref {
+            return self.op_err(op, "'writable' must be specified if and only if the destination is of memref type");
         }
         match (self.shape_of(s), self.shape_of(d)) {
             (Some(x), Some(y)) if x.len() != y.len() => {

@@ -32,7 +32,7 @@ impl Verifier<'_> {
             _ => {
                 let (ins, outs) = self.linalg_split(op, o)?;
                 self.linalg_ods(op, o, &ins, &outs)?;
-                self.linalg_dps(op, &outs)?;
+                self.dps(op, self.m.operands(op).len() - outs.len(), &outs)?;
                 self.linalg_own(op, o, &ins, &outs)
             }
         }
@@ -293,8 +293,10 @@ impl Verifier<'_> {
         Ok(())
     }
 
-    /// Destination style: one result per tensor output, of its type.
-    fn linalg_dps(&self, op: OpId, outs: &[ValueId]) -> VResult {
+    /// Destination style (`DestinationStyleOpInterface`, which mlir-opt
+    /// verifies after the op's own rules): one result per tensor output, of
+    /// its type; the outputs are the operands from `first` on.
+    pub(super) fn dps(&self, op: OpId, first: usize, outs: &[ValueId]) -> VResult {
         let m = self.m;
         let tensors: Vec<(usize, ValueId)> = outs
             .iter()
@@ -312,7 +314,6 @@ impl Verifier<'_> {
                 ),
             );
         }
-        let first = m.operands(op).len() - outs.len();
         for ((i, v), r) in tensors.iter().zip(m.results(op)) {
             let (a, b) = (m.type_of(*v), m.type_of(r));
             if a != b {
@@ -358,6 +359,8 @@ impl Verifier<'_> {
     /// `linalg.pack`/`unpack`: `commonVerifierPackAndUnPackOp` and
     /// `PackOp::verify`, with their messages and order.
     fn linalg_relayout(&self, op: OpId, pack: bool) -> VResult {
+        // ODS first: required attributes and the operand segments.
+        self.inherent(op)?;
         let m = self.m;
         let ops = m.operands(op);
         let span = m.op(op).span;

@@ -449,10 +449,21 @@ impl<'m> Verifier<'m> {
         Ok(())
     }
 
-    /// `sext`/`zext` widen (mlir-opt words this without the op's name).
+    /// `sext`/`zext`: a vector to a vector of as many lanes, a scalar to a
+    /// scalar, and wider (mlir-opt's verifyExtOp, which words this without
+    /// the op's name).
     fn llvm_extension(&self, op: OpId) -> VResult {
-        let (Some(a), Some(r)) = (self.m.operands(op).first(), self.m.results(op).next()) else { return Ok(()) };
-        match (self.int_width(self.m.type_of(*a)), self.int_width(self.m.type_of(r))) {
+        let (Some(a), Some(r)) = (self.opnd(op, 0), self.res(op, 0)) else { return Ok(()) };
+        let span = self.m.op(op).span;
+        match (self.vector(a), self.vector(r)) {
+            (Some(_), None) => return self.err(span, "input type is a vector but output type is an integer"),
+            (None, Some(_)) => return self.err(span, "input type is an integer but output type is a vector"),
+            (Some((sa, ka, _)), Some((sr, kr, _))) if (sa, ka) != (sr, kr) => {
+                return self.err(span, "input and output vectors are of incompatible shape")
+            }
+            _ => {}
+        }
+        match (self.int_width(a), self.int_width(r)) {
             (Some(x), Some(y)) if y <= x => self.err(
                 self.m.op(op).span,
                 "integer width of the output type is smaller or equal to the integer width of the input type",

@@ -125,14 +125,83 @@ impl Verifier<'_> {
             | MemrefOp::ExtractAlignedPointerAsIndex
             | MemrefOp::ExtractStridedMetadata
             | MemrefOp::GetGlobal
-            | MemrefOp::MemorySpaceCast
             | MemrefOp::Prefetch
-            | MemrefOp::Realloc
             | MemrefOp::BufferCast
             | MemrefOp::TensorLoad
             | MemrefOp::TensorStore => Ok(()),
+            MemrefOp::Realloc => self.memref_realloc(op),
+            MemrefOp::MemorySpaceCast => {
+                let (Some(a), Some(b)) = (self.opnd(op, 0), self.res(op, 0)) else { return Ok(()) };
+                // MemorySpaceCastOp::areCastCompatible: the same type but
+                // for the memory space, both ranked or both unranked.
+                let ok = match (m.ctx.type_kind(a), m.ctx.type_kind(b)) {
+                    (
+                        TypeKind::MemRef { shape: s1, elem: e1, layout: l1, .. },
+                        TypeKind::MemRef { shape: s2, elem: e2, layout: l2, .. },
+                    ) => e1 == e2 && l1 == l2 && s1 == s2,
+                    (TypeKind::UnrankedMemRef { elem: e1, .. }, TypeKind::UnrankedMemRef { elem: e2, .. }) => e1 == e2,
+                    _ => false,
+                };
+                if !ok {
+                    return self.op_err(
+                        op,
+                        format!("operand type '{}' and result type '{}' are cast incompatible", self.ty(a), self.ty(b)),
+                    );
+                }
+                Ok(())
+            }
             MemrefOp::View => self.memref_view(op),
         }
+    }
+}
+
+impl Verifier<'_> {
+    /// `memref.realloc`: identity layouts, one memory space and element
+    /// type, and a size operand exactly when the result is dynamic
+    /// (mlir-opt's ReallocOp::verify, in its order).
+    fn memref_realloc(&self, op: OpId) -> VResult {
+        let m = self.m;
+        let (Some(s), Some(r)) = (self.opnd(op, 0), self.res(op, 0)) else { return Ok(()) };
+        let (
+            TypeKind::MemRef { elem: se, layout: sl, space: ss, .. },
+            TypeKind::MemRef { shape, elem: re, layout: rl, space: rs },
+        ) = (m.ctx.type_kind(s), m.ctx.type_kind(r))
+        else {
+            return Ok(());
+        };
+        let span = m.op(op).span;
+        let (st, rt) = (self.ty(s), self.ty(r));
+        if !self.identity_layout(*sl) {
+            return self.err(span, format!("unsupported layout for source memref type '{st}'"));
+        }
+        if !self.identity_layout(*rl) {
+            return self.err(span, format!("unsupported layout for result memref type '{rt}'"));
+        }
+        if ss != rs {
+            return self.err(
+                span,
+                format!(
+                    "different memory spaces specified for source memref type '{st}' and result memref type '{rt}'"
+                ),
+            );
+        }
+        if se != re {
+            return self.err(
+                span,
+                format!(
+                    "different element types specified for source memref type '{st}' and result memref type '{rt}'"
+                ),
+            );
+        }
+        let dynamic = shape.contains(&crate::types::DYNAMIC);
+        let sized = m.operands(op).len() > 1;
+        if dynamic && !sized {
+            return self.err(span, format!("missing dimension operand for result type '{rt}'"));
+        }
+        if !dynamic && sized {
+            return self.err(span, format!("unnecessary dimension operand for result type '{rt}'"));
+        }
+        Ok(())
     }
 }
 

@@ -116,7 +116,7 @@ fn storage(kind: OpKind) -> &'static [(&'static str, Storage)] {
         "memref.get_global" => &[("name", FlatSymbol)],
         "memref.global" => &[("alignment", Int), ("constant", Unit), ("sym_name", Str), ("type", Type)],
         "memref.transpose" => &[("permutation", AffineMap)],
-        "bufferization.alloc_tensor" | "bufferization.dealloc" | "cf.cond_br" => {
+        "bufferization.alloc_tensor" | "bufferization.dealloc" | "cf.cond_br" | "llvm.cond_br" => {
             &[("operandSegmentSizes", Segments(3))]
         }
         "scf.parallel" => &SLICE[..1],

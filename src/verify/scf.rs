@@ -83,8 +83,37 @@ impl Verifier<'_> {
             ScfOp::Reduce => self.scf_reduce(op),
             ScfOp::ReduceReturn => self.scf_reduce_return(op),
             ScfOp::Forall => self.scf_forall(op),
-            ScfOp::While | ScfOp::IndexSwitch | ScfOp::InParallel => Ok(()),
+            ScfOp::InParallel => self.scf_in_parallel(op),
+            ScfOp::While | ScfOp::IndexSwitch => Ok(()),
         }
+    }
+
+    /// `scf.forall.in_parallel`: inside an `scf.forall`, holding only
+    /// parallel-combining ops, each inserting into one of the forall's
+    /// output block arguments (mlir-opt's InParallelOp::verify, which runs
+    /// before the ops it holds are verified).
+    fn scf_in_parallel(&self, op: OpId) -> VResult {
+        let m = self.m;
+        let Some(forall) = m.parent_op(op).filter(|p| self.kind(*p) == OpKind::ScfForall) else {
+            return self.op_err(op, "expected forall op parent");
+        };
+        let rank = self.ints(forall, "staticLowerBound").map_or(0, |v| v.len());
+        let outs: Vec<ValueId> = m
+            .regions(forall)
+            .first()
+            .and_then(|r| m.region(*r).blocks.first())
+            .map(|b| m.args(*b).skip(rank).collect())
+            .unwrap_or_default();
+        let Some(block) = m.regions(op).first().and_then(|r| m.region(*r).blocks.first()) else { return Ok(()) };
+        for &o in &m.block(*block).ops {
+            if self.kind(o) != OpKind::TensorParallelInsertSlice {
+                return self.op_err(op, "expected only ParallelCombiningOpInterface ops");
+            }
+            if m.operands(o).get(1).is_some_and(|d| !outs.contains(d)) {
+                return self.op_err(o, "may only insert into an output block argument");
+            }
+        }
+        Ok(())
     }
 
     /// `scf.forall`: one result per output, an index block argument per

@@ -215,6 +215,17 @@ impl<'m> Verifier<'m> {
     /// `verifyReshapeLikeTypes` and `reshapeLikeShapesAreCompatible`).
     pub(super) fn tensor_reshape_like(&self, op: OpId, expand: bool) -> VResult {
         let (Some(s), Some(r)) = (self.opnd(op, 0), self.res(op, 0)) else { return Ok(()) };
+        // ODS lets an unranked tensor through, and mlir-opt's verifier then
+        // reads its rank out of a ranked type it is not, so its message
+        // names a meaningless rank; this one says what is wrong.
+        for (which, t) in [("operand", s), ("result", r)] {
+            if matches!(self.m.ctx.type_kind(t), TypeKind::UnrankedTensor { .. }) {
+                return self.op_err(
+                    op,
+                    format!("{which} #0 must be ranked tensor of any type values, but got '{}'", self.ty(t)),
+                );
+            }
+        }
         let (Some((ss, _)), Some((rs, _)), Some(groups)) = (self.ranked(s), self.ranked(r), self.reassociation(op))
         else {
             return Ok(());
@@ -354,6 +365,9 @@ impl<'m> Verifier<'m> {
                 format!("expanded rank ({}) inconsistent with number of reassociation indices ({next})", ex.len()),
             );
         }
+        if !expand {
+            return self.collapsed_layout(op, s, r, &groups);
+        }
         if expand {
             self.expanded_layout(op, s, r, &groups)?;
             let Some(out) = self.ints(op, "static_output_shape") else { return Ok(()) };
@@ -382,6 +396,84 @@ impl<'m> Verifier<'m> {
         Ok(())
     }
 
+    /// The result type of `memref.collapse_shape` is the one MLIR's
+    /// `computeCollapsedLayoutMap` infers: the identity for an identity
+    /// source, else strided, each group taking the stride of its innermost
+    /// dim that is not a unit one (dynamic when that dim's size is dynamic
+    /// and the group has several), the groups' dims contiguous where the
+    /// strides are static.
+    fn collapsed_layout(&self, op: OpId, s: TypeId, r: TypeId, groups: &[Vec<i64>]) -> VResult {
+        use crate::layout::strides_and_offset;
+        let m = self.m;
+        let (
+            TypeKind::MemRef { shape: ss, elem, layout: sl, space },
+            TypeKind::MemRef { shape, elem: re, layout: rl, space: rspace },
+        ) = (m.ctx.type_kind(s), m.ctx.type_kind(r))
+        else {
+            return Ok(());
+        };
+        let dyn_ = crate::types::DYNAMIC;
+        let show = |v: i64| if v == dyn_ { "?".to_string() } else { v.to_string() };
+        let layout = if self.identity_layout(*sl) {
+            None
+        } else {
+            let bad = || self.op_err(op, "invalid source layout map or collapsing non-contiguous dims");
+            let Some((strides, offset)) = strides_and_offset(&m.ctx, s) else { return bad() };
+            let at = |d: i64| usize::try_from(d).ok().filter(|d| *d < ss.len());
+            let mut out = Vec::with_capacity(groups.len());
+            for g in groups {
+                let Some(mut ref_) = g.iter().map(|d| at(*d)).collect::<Option<Vec<usize>>>() else { return Ok(()) };
+                while ref_.len() > 1 && ref_.last().is_some_and(|d| ss[*d] == 1) {
+                    ref_.pop();
+                }
+                let Some(&last) = ref_.last() else { return Ok(()) };
+                out.push(if ss[last] != dyn_ || ref_.len() == 1 { strides[last] } else { dyn_ });
+            }
+            for (g, rstride) in groups.iter().zip(&out) {
+                // Saturating: a dynamic stride or size makes the product unknown.
+                let mut stride = (*rstride != dyn_).then_some(*rstride);
+                for &idx in g.iter().skip(1).rev() {
+                    let idx = idx as usize;
+                    stride = stride.and_then(|x| (ss[idx] != dyn_).then(|| x.checked_mul(ss[idx])).flatten());
+                    if ss[idx - 1] == 1 {
+                        continue;
+                    }
+                    let src = strides[idx - 1];
+                    if let Some(x) = stride {
+                        if src != dyn_ && x != src {
+                            return bad();
+                        }
+                    }
+                }
+            }
+            Some((out, offset))
+        };
+        let same = match &layout {
+            // Compared as attributes: `strided<[1]>` is not the identity's.
+            None => {
+                !matches!(rl.map(|a| m.ctx.attr_kind(a)), Some(Attribute::Strided { .. })) && self.identity_layout(*rl)
+            }
+            Some((st, off)) => matches!(rl.map(|a| m.ctx.attr_kind(a)),
+                Some(Attribute::Strided { strides, offset }) if strides == st && offset == off),
+        };
+        if same && re == elem && rspace == space {
+            return Ok(());
+        }
+        let dims: String = shape.iter().map(|d| format!("{}x", show(*d))).collect();
+        let layout = match layout {
+            None => String::new(),
+            Some((st, off)) => {
+                let st: Vec<String> = st.iter().map(|v| show(*v)).collect();
+                let off = if off == 0 { String::new() } else { format!(", offset: {}", show(off)) };
+                format!(", strided<[{}]{off}>", st.join(", "))
+            }
+        };
+        let space =
+            space.map(|a| format!(", {}", crate::printer::elided_attr_to_string(&m.ctx, a))).unwrap_or_default();
+        let want = format!("memref<{dims}{}{layout}{space}>", self.ty(*elem));
+        self.op_err(op, format!("expected collapsed type to be '{want}' but found '{}'", self.ty(r)))
+    }
+
     /// The result layout of `memref.expand_shape` is the one MLIR's
     /// `computeExpandedType` infers: the identity for an identity source,
     /// else strided, each group's innermost dim taking the source stride and
@@ -395,16 +487,7 @@ impl<'m> Verifier<'m> {
         else {
             return Ok(());
         };
-        // MLIR asks the layout's affine map: `strided<[1]>` (offset 0) is the
-        // identity map (d0) -> (d0); no other strided layout is.
-        let identity = |l: &Option<crate::attrs::AttrId>| match l {
-            None => true,
-            Some(a) => match m.ctx.attr_kind(*a) {
-                Attribute::AffineMap(map) => map.is_identity(),
-                Attribute::Strided { strides, offset } => strides.as_slice() == [1] && *offset == 0,
-                _ => false,
-            },
-        };
+        let identity = |l: &Option<crate::attrs::AttrId>| self.identity_layout(*l);
         let show = |v: i64| if v == crate::types::DYNAMIC { "?".to_string() } else { v.to_string() };
         let space =
             space.map(|a| format!(", {}", crate::printer::elided_attr_to_string(&m.ctx, a))).unwrap_or_default();
@@ -439,12 +522,36 @@ impl<'m> Verifier<'m> {
         self.op_err(op, format!("expected expanded type to be '{want}' but found '{found}'"))
     }
 
+    /// Whether a memref layout is the identity, as MLIR asks the layout's
+    /// affine map: `strided<[1]>` (offset 0) is the identity map
+    /// (d0) -> (d0); no other strided layout is.
+    pub(super) fn identity_layout(&self, l: Option<crate::attrs::AttrId>) -> bool {
+        match l.map(|a| self.m.ctx.attr_kind(a)) {
+            None => true,
+            Some(Attribute::AffineMap(map)) => map.is_identity(),
+            Some(Attribute::Strided { strides, offset }) => strides.as_slice() == [1] && *offset == 0,
+            Some(_) => false,
+        }
+    }
+
     /// tensor.reshape / memref.reshape.
     pub(super) fn reshape(&self, op: OpId, noun: &str) -> VResult {
         let (Some(s), Some(sh), Some(r)) = (self.opnd(op, 0), self.opnd(op, 1), self.res(op, 0)) else { return Ok(()) };
         let (sk, rk) = (self.m.ctx.type_kind(s), self.m.ctx.type_kind(r));
         if sk.elem() != rk.elem() {
             return self.op_err(op, format!("element types of source and destination {noun} types should be the same"));
+        }
+        if noun == "memref" {
+            if let TypeKind::MemRef { layout, .. } = sk {
+                if !self.identity_layout(*layout) {
+                    return self.op_err(op, "source memref type should have identity affine map");
+                }
+            }
+            if let TypeKind::MemRef { layout, .. } = rk {
+                if !self.identity_layout(*layout) {
+                    return self.op_err(op, "result memref type should have identity affine map");
+                }
+            }
         }
         let Some(rshape) = rk.shape() else { return Ok(()) };
         if noun == "tensor" {
@@ -746,14 +853,83 @@ impl<'m> Verifier<'m> {
         Ok(())
     }
 
+    /// `memref.transpose`: a permutation of the input's rank, and a result
+    /// type equivalent to the input's sizes and strides permuted, once
+    /// both strided layouts are canonicalized (mlir-opt's
+    /// TransposeOp::verify).
     pub(super) fn memref_transpose(&self, op: OpId) -> VResult {
-        let Some(shape) = self.opnd(op, 0).and_then(|t| self.shape_of(t)) else { return Ok(()) };
-        match self.affine_map(op, "permutation") {
-            Some(mp) if mp.num_dims as usize != shape.len() => {
-                self.op_err(op, "expected a permutation map of same rank as the input")
-            }
-            _ => Ok(()),
+        use crate::layout::{canonical_layout, canonical_strided, strides_and_offset};
+        let m = self.m;
+        let (Some(s), Some(r)) = (self.opnd(op, 0), self.res(op, 0)) else { return Ok(()) };
+        let Some(shape) = self.shape_of(s) else { return Ok(()) };
+        let Some(mp) = self.affine_map(op, "permutation") else { return Ok(()) };
+        let perm: Option<Vec<usize>> = mp
+            .results
+            .iter()
+            .map(|e| match e {
+                crate::affine::AffineExpr::Dim(d) => Some(*d as usize),
+                _ => None,
+            })
+            .collect();
+        let is_perm = perm.as_ref().is_some_and(|p| {
+            let mut q = p.clone();
+            q.sort_unstable();
+            p.len() == mp.num_dims as usize && q.iter().enumerate().all(|(i, d)| i == *d)
+        });
+        if !is_perm {
+            return self.op_err(op, "expected a permutation map");
         }
+        if mp.num_dims as usize != shape.len() {
+            return self.op_err(op, "expected a permutation map of same rank as the input");
+        }
+        let (perm, Some((strides, offset))) = (perm.unwrap_or_default(), strides_and_offset(&m.ctx, s)) else {
+            return Ok(());
+        };
+        let (TypeKind::MemRef { elem, space, .. }, TypeKind::MemRef { shape: rs, elem: re, space: rp, .. }) =
+            (m.ctx.type_kind(s), m.ctx.type_kind(r))
+        else {
+            return Ok(());
+        };
+        let sizes: Vec<i64> = perm.iter().map(|d| shape[*d]).collect();
+        let pstrides: Vec<i64> = perm.iter().map(|d| strides[*d]).collect();
+        let want = canonical_strided(&sizes, &pstrides, offset);
+        let Some(got) = canonical_layout(&m.ctx, r) else { return Ok(()) };
+        if *rs == sizes && re == elem && rp == space && got == want {
+            return Ok(());
+        }
+        let text = self.canonical_memref_text(&sizes, *elem, *space, &want);
+        self.op_err(
+            op,
+            format!("result type '{}' is not equivalent to the canonical transposed input type '{text}'", self.ty(r)),
+        )
+    }
+
+    /// A memref type with a canonical layout (see
+    /// [`crate::layout::Canonical`]), as mlir-opt prints it.
+    fn canonical_memref_text(
+        &self,
+        shape: &[i64],
+        elem: TypeId,
+        space: Option<crate::attrs::AttrId>,
+        layout: &crate::layout::Canonical,
+    ) -> String {
+        use crate::layout::Canonical;
+        let show = |v: i64| if v == crate::types::DYNAMIC { "?".to_string() } else { v.to_string() };
+        let dims: String = shape.iter().map(|d| format!("{}x", show(*d))).collect();
+        let layout = match layout {
+            Canonical::Identity => String::new(),
+            Canonical::Strided(st, off) => {
+                let st: Vec<String> = st.iter().map(|v| show(*v)).collect();
+                let off = if *off == 0 { String::new() } else { format!(", offset: {}", show(*off)) };
+                format!(", strided<[{}]{off}>", st.join(", "))
+            }
+            Canonical::Map { syms, strides, offset } => {
+                format!(", {}", crate::layout::canonical_map_text(*syms, strides, *offset))
+            }
+        };
+        let space =
+            space.map(|a| format!(", {}", crate::printer::elided_attr_to_string(&self.m.ctx, a))).unwrap_or_default();
+        format!("memref<{dims}{}{layout}{space}>", self.ty(elem))
     }
 
     pub(super) fn memref_view(&self, op: OpId) -> VResult {

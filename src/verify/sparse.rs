@@ -89,7 +89,7 @@ impl Verifier<'_> {
                 if m.ctx.type_kind(t).elem() != m.ctx.type_kind(r).elem() {
                     return self.err(at, "unexpected mismatch in element types");
                 }
-                Ok(())
+                self.sparse_values_inferred(op, t, r)
             }
             S::ReinterpretMap => {
                 let (Some(s), Some(d)) = (operand(0), result(0)) else { return Ok(()) };
@@ -679,4 +679,27 @@ fn lvl_shape(enc: &SparseEncoding, shape: &[i64]) -> Vec<i64> {
             _ => DYNAMIC,
         })
         .collect()
+}
+
+impl Verifier<'_> {
+    /// `sparse_tensor.values` infers `memref<?xT>` (InferTypeOpInterface,
+    /// which mlir-opt checks after the op's own rule): the result must be
+    /// that type.
+    fn sparse_values_inferred(&self, op: OpId, t: TypeId, r: TypeId) -> VResult {
+        let m = self.m;
+        let Some(e) = m.ctx.type_kind(t).elem() else { return Ok(()) };
+        let ok = matches!(m.ctx.type_kind(r), TypeKind::MemRef { shape, elem, layout: None, space: None }
+            if shape.as_slice() == [DYNAMIC] && *elem == e);
+        if ok {
+            return Ok(());
+        }
+        self.op_err(
+            op,
+            format!(
+                "inferred type(s) 'memref<?x{}>' are incompatible with return type(s) of operation '{}'",
+                self.ty(e),
+                self.ty(r)
+            ),
+        )
+    }
 }

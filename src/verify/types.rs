@@ -62,6 +62,10 @@ enum Is {
     TensorOrMemRef,
     /// `AnyTensor`.
     Tensor,
+    /// `Bufferization_TensorLikeTypeInterface`: builtin tensors.
+    TensorLike,
+    /// `Bufferization_BufferLikeTypeInterface`: builtin memrefs.
+    BufferLike,
     /// `RankedTensorOf<[AnySignlessInteger, Index]>`.
     IndexTensor,
     /// `AnyShaped`: a vector, tensor or memref.
@@ -137,6 +141,8 @@ impl Is {
             Is::AnyMemRef => "ranked or unranked memref of any type values",
             Is::TensorOrMemRef => "Tensor or MemRef of any type values",
             Is::Tensor => "tensor of any type values",
+            Is::TensorLike => "TensorLikeType instance",
+            Is::BufferLike => "BufferLikeType instance",
             Is::IndexTensor => "ranked tensor of signless integer or index values",
             Is::Shaped => "shaped of any type values",
             Is::Non0RankMemRef => "unranked.memref of any type values or non-0-ranked.memref of any type values",
@@ -225,7 +231,8 @@ impl Is {
                     | TypeKind::RankedTensor { .. }
                     | TypeKind::UnrankedTensor { .. }
             ),
-            Is::Tensor => matches!(k, TypeKind::RankedTensor { .. } | TypeKind::UnrankedTensor { .. }),
+            Is::Tensor | Is::TensorLike => matches!(k, TypeKind::RankedTensor { .. } | TypeKind::UnrankedTensor { .. }),
+            Is::BufferLike => matches!(k, TypeKind::MemRef { .. } | TypeKind::UnrankedMemRef { .. }),
             Is::IndexTensor => {
                 matches!(k, TypeKind::RankedTensor { elem, .. } if int_like(ctx.type_kind(*elem)))
             }
@@ -440,11 +447,28 @@ fn sig(kind: OpKind) -> Sig {
         "tensor.from_elements" => {
             s(&[Many(Any)], &[One(StaticTensor)], &[OperandsElemOf(Res(0), "operand types match result element type")])
         }
-        "linalg.pack" | "linalg.unpack" => s(
+        "linalg.pack" => s(
             &[One(RankedTensor), One(RankedTensor), Opt(Any), Many(Index)],
             &[One(RankedTensor)],
             &[Match(Res(0), Opnd(1), "result type matches type of dest")],
         ),
+        "linalg.unpack" => s(
+            &[One(RankedTensor), One(RankedTensor), Many(Index)],
+            &[One(RankedTensor)],
+            &[Match(Res(0), Opnd(1), "result type matches type of dest")],
+        ),
+        // sparse_tensor (what its own rules leave to ODS)
+        "sparse_tensor.concatenate" => s(&[Many(RankedTensor)], &[One(RankedTensor)], &[]),
+        "sparse_tensor.lvl" => s(&[One(Any), One(Index)], &[One(Index)], &[]),
+        "sparse_tensor.number_of_entries" => s(&[One(Any)], &[One(Index)], &[]),
+        "sparse_tensor.assemble" => s(&[Many(IndexTensor), One(RankedTensor)], &[One(Any)], &[]),
+        "bufferization.materialize_in_destination" => s(
+            &[One(Tensor), One(Shaped)],
+            &[Opt(Tensor)],
+            &[SameElem(&[Opnd(0), Opnd(1)], "all of {source, dest} have same element type")],
+        ),
+        "bufferization.to_buffer" => s(&[One(TensorLike)], &[One(BufferLike)], &[]),
+        "bufferization.to_tensor" => s(&[One(BufferLike)], &[One(TensorLike)], &[]),
         "bufferization.clone" => s(&[One(AnyMemRef)], &[One(AnyMemRef)], &[]),
         "bufferization.alloc_tensor" => s(&[], &[One(Tensor)], &[]),
         "bufferization.dealloc" => s(&[Many(AnyMemRef), Many(I1), Many(AnyMemRef)], &[Many(I1)], &[]),

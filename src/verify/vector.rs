@@ -645,10 +645,22 @@ impl<'m> Verifier<'m> {
             if read { (self.opnd(op, 0), self.res(op, 0)) } else { (self.opnd(op, 1), self.opnd(op, 0)) };
         let nidx = if read { seg[1] } else { seg[2] };
         let (Some(st), Some(vt)) = (shaped, vector) else { return Ok(()) };
+        // mlir-opt counts the indices against any shaped type's rank (an
+        // unranked tensor's reads as 0) before it asks for a memref or a
+        // ranked tensor.
+        let rank = match self.m.ctx.type_kind(st) {
+            TypeKind::Vector { shape, .. } | TypeKind::MemRef { shape, .. } | TypeKind::RankedTensor { shape, .. } => {
+                shape.len()
+            }
+            _ => 0,
+        };
+        self.index_count(op, nidx, rank)?;
+        let Some((shape, elem)) = self.ranked(st) else {
+            return self.op_err(op, "requires source to be a memref or ranked tensor type");
+        };
         let Some(map_attr) = self.m.attr(op, "permutation_map") else { return Ok(()) };
         let Attribute::AffineMap(map) = self.m.ctx.attr_kind(map_attr) else { return Ok(()) };
-        let (Some((shape, elem)), Some((vsh, _, ve))) = (self.ranked(st), self.vector(vt)) else { return Ok(()) };
-        self.index_count(op, nidx, shape.len())?;
+        let Some((vsh, _, ve)) = self.vector(vt) else { return Ok(()) };
         use crate::affine::AffineExpr;
         if !read && map.results.contains(&AffineExpr::Const(0)) {
             return self.op_err(op, "should not have broadcast dimensions");
@@ -709,6 +721,9 @@ impl<'m> Verifier<'m> {
                     return self.op_err(op, "requires a projected permutation_map (at most one dim or the zero constant can appear in each result)")
                 }
             }
+        }
+        if !read {
+            self.dps(op, 1, &self.m.operands(op)[1..2])?;
         }
         Ok(())
     }
@@ -972,6 +987,7 @@ impl Verifier<'_> {
             VectorOp::TransferRead => self.vector_transfer(op, true),
             VectorOp::TransferWrite => self.vector_transfer(op, false),
             VectorOp::Transpose => self.vector_transpose(op),
+            VectorOp::TypeCast => self.vector_type_cast(op),
             VectorOp::Mask => {
                 // mlir-opt's MaskOp::verify: the masked op and the terminator.
                 let m = self.m;
@@ -984,9 +1000,55 @@ impl Verifier<'_> {
             VectorOp::Print
             | VectorOp::ScalableExtract
             | VectorOp::ScalableInsert
-            | VectorOp::TypeCast
             | VectorOp::Vscale
             | VectorOp::Yield => Ok(()),
         }
+    }
+}
+
+impl Verifier<'_> {
+    /// `vector.type_cast`: identity layouts in one memory space, and the
+    /// result's vector element spelling out the operand's trailing shape
+    /// over the same scalar type (mlir-opt's TypeCastOp::verify, in its
+    /// order).
+    fn vector_type_cast(&self, op: OpId) -> VResult {
+        let m = self.m;
+        let (Some(s), Some(r)) = (self.opnd(op, 0), self.res(op, 0)) else { return Ok(()) };
+        let (
+            TypeKind::MemRef { shape: ss, elem: se, layout: sl, space: sp },
+            TypeKind::MemRef { shape: rs, elem: re, layout: rl, space: rp },
+        ) = (m.ctx.type_kind(s), m.ctx.type_kind(r))
+        else {
+            return Ok(());
+        };
+        // MLIR canonicalizes the operand's strided layout first: the
+        // contiguous strides of a static shape are the identity.
+        let contiguous = crate::layout::strides_and_offset(&m.ctx, s)
+            .is_some_and(|(st, off)| off == 0 && st == crate::layout::canonical_strides(ss));
+        if !self.identity_layout(*sl) && !contiguous {
+            return self.op_err(op, "expects operand to be a memref with identity layout");
+        }
+        if !self.identity_layout(*rl) {
+            return self.op_err(op, "expects result to be a memref with identity layout");
+        }
+        if sp != rp {
+            return self.op_err(op, "expects result in same memory space");
+        }
+        // Element type (or a vector's) and shape with a vector's dims appended.
+        let flat = |shape: &[i64], elem: TypeId| -> (Vec<i64>, TypeId) {
+            match self.vector(elem) {
+                Some((vs, _, ve)) => ([shape, vs].concat(), ve),
+                None => (shape.to_vec(), elem),
+            }
+        };
+        let ((sshape, sscalar), (rshape, rscalar)) = (flat(ss, *se), flat(rs, *re));
+        let rt = self.ty(r);
+        if sscalar != rscalar {
+            return self.op_err(op, format!("expects result and operand with same underlying scalar type: '{rt}'"));
+        }
+        if sshape != rshape {
+            return self.op_err(op, format!("expects concatenated result and operand shapes to be equal: '{rt}'"));
+        }
+        Ok(())
     }
 }

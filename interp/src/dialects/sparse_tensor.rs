@@ -410,6 +410,17 @@ fn new(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
 fn out(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let t = sparse_arg(e, fr, op, 0)?;
     let p = e.arg(fr, op, 1)?.clone();
+    // Its ODS destination is any type, which mlir-opt accepts; only a
+    // pointer to a file name has a writer to run.
+    if !matches!(p, Value::Ptr(_)) {
+        let ty = mlir_ir::printer::type_to_string(&e.m.ctx, e.m.type_of(e.m.operands(op)[1]));
+        return Err(Error::at(
+            op,
+            ErrorKind::Unsupported(format!(
+                "sparse_tensor.out to a destination of type '{ty}' (only an !llvm.ptr file name)"
+            )),
+        ));
+    }
     let name = String::from_utf8_lossy(&crate::operands::c_string(e, op, &p)?).into_owned();
     let entries = dim_entries(op, &t)?;
     let s = &t.scheme;

@@ -1342,6 +1342,12 @@ impl Place {
         match e.arg(fr, op, i)? {
             Value::Memref(m) => Ok(Place::Mem(m.clone())),
             Value::Array(a) => Ok(Place::Tensor(a.clone())),
+            // A sparse tensor is a ranked tensor to the verifier; mlir-opt's
+            // sparsifier, not vector's lowering, would have to handle it.
+            Value::Sparse(_) => Err(Error::at(
+                op,
+                ErrorKind::Unsupported(format!("{} on a sparse tensor (operand #{i})", e.m.op_name(op))),
+            )),
             _ => Err(Error::unverified(op, format!("operand #{i} is not a memref or tensor"))),
         }
     }
