@@ -121,7 +121,7 @@ pub fn main(o: &Options) -> i32 {
                 let secs = start.elapsed().as_secs_f64();
                 if tty {
                     eprint!("\r\x1b[K{}", progress(n, total, fs.len(), secs, o.max_time));
-                } else if n % 50 == 0 {
+                } else if n.is_multiple_of(50) {
                     eprintln!("{}", progress(n, total, fs.len(), secs, o.max_time));
                 }
             });
