@@ -118,9 +118,11 @@ pub fn main(o: &Options) -> i32 {
                     );
                     fs.push(f);
                 }
+                let secs = start.elapsed().as_secs_f64();
                 if tty {
-                    let rate = n as f64 / start.elapsed().as_secs_f64().max(1e-9);
-                    eprint!("\r\x1b[Kfuzz: {n}/{total} programs, {} failures, {rate:.1} programs/s", fs.len());
+                    eprint!("\r\x1b[K{}", progress(n, total, fs.len(), secs, o.max_time));
+                } else if n.is_multiple_of(50) {
+                    eprintln!("{}", progress(n, total, fs.len(), secs, o.max_time));
                 }
             });
         }
@@ -151,6 +153,16 @@ pub fn main(o: &Options) -> i32 {
         &fs.iter().map(|f| (f.verdict.to_string(), f.pass.clone(), f.bucket.clone(), f.seed)).collect::<Vec<_>>(),
     );
     i32::from(!fs.is_empty())
+}
+
+/// The progress line: programs, failures, rate and the time left, which
+/// is the sooner of the seeds' end at this rate and `--max-time`.
+fn progress(n: usize, total: usize, failures: usize, secs: f64, max_time: Option<std::time::Duration>) -> String {
+    let rate = n as f64 / secs.max(1e-9);
+    let by_seeds = total.saturating_sub(n) as f64 / rate.max(1e-9);
+    let left = max_time.map_or(by_seeds, |t| by_seeds.min((t.as_secs_f64() - secs).max(0.0)));
+    let eta = if left >= 3600.0 * 24.0 { "more than a day".to_string() } else { format!("{left:.0} s") };
+    format!("fuzz: {n}/{total} programs, {failures} failures, {rate:.1} programs/s, ETA {eta}")
 }
 
 /// Everything that fails for one seed.
@@ -265,7 +277,7 @@ fn miscompile(
     let input = &c.inputs[k];
     let mut report = format!(
         "seed {seed} (mlir-interp gen --seed {seed} --kind {} --size {})\nentry @{}, input {}\npipeline: {}\nMISCOMPILE: {why}\n",
-        format!("{kind:?}").to_lowercase(),
+        kind.name(),
         o.size,
         popts.entry,
         if input.is_empty() { "(no arguments)".to_string() } else { input.join(" ") },
@@ -291,11 +303,27 @@ fn miscompile(
         // With its entry and failing input, so `passcheck FILE --passes P` re-checks it.
         let kept = crate::reduce::with_input(&reduced, &popts.entry, input);
         let _ = std::fs::write(o.out.join(format!("seed-{seed}.reduced.mlir")), &kept);
-        // What the reduced program still computes groups it best.
-        bucket = signature(&reduced);
+        // The root cause is where the reduced program first goes wrong: the
+        // pass that changes its meaning and the op of that pass's first
+        // change. Every op it still holds (`signature`) over-splits: a
+        // reduction that keeps one more op makes a bucket of its own.
+        if let Some((p, op)) = root_cause(popts, &reduced, &one) {
+            (pass, bucket) = (p, op);
+        }
+        report.push_str(&format!("reduced: {} ({})\n", signature(&reduced), bucket));
     }
     let _ = std::fs::write(o.out.join(format!("seed-{seed}.mlir")), &c.text);
     Failure { seed, kind, verdict: "MISCOMPILE", pass, bucket, report }
+}
+
+/// The pass at fault on the reduced program `text` and the op its first
+/// change removes or rewrites (`-` when the diff shows none).
+fn root_cause(popts: &passcheck::Options, text: &str, inputs: &[Vec<String>]) -> Option<(String, String)> {
+    let obs = passcheck::observe_all(&popts.file, text, &popts.entry, inputs, &popts.cfg, popts.nan_exact).ok()?;
+    let mut quiet = |_: usize, _: &str, _: &str, _: &passcheck::Stage| Ok(());
+    let bad = passcheck::first_bad_pass(popts, text, inputs, &obs, &mut quiet, &mut None).ok()??;
+    let diff = crate::textdiff::unified(&bad.before, &bad.after, 2).unwrap_or_default();
+    Some((bad.pass, first_changed_op(&diff).unwrap_or_else(|| "-".to_string())))
 }
 
 /// The first op a diff removes or changes (`arith.addi`), for bucketing.
@@ -365,7 +393,7 @@ fn write_summary(o: &Options, fs: &[Failure], total: usize, secs: f64) -> Result
     let mut f = std::fs::File::create(&p).map_err(|e| format!("cannot write {}: {e}", p.display()))?;
     let mut text = String::from("# seed\tkind\tverdict\tpass\tbucket\n");
     for x in fs {
-        let kind = format!("{:?}", x.kind).to_lowercase();
+        let kind = x.kind.name();
         text.push_str(&format!("{}\t{kind}\t{}\t{}\t{}\n", x.seed, x.verdict, x.pass, x.bucket.replace('\t', " ")));
     }
     text.push_str(&format!("# programs\t{total}\tseconds\t{secs:.1}\tpipeline\t{}\n", o.passes));
@@ -450,5 +478,12 @@ mod tests {
         assert_eq!(first_changed_op(d).as_deref(), Some("arith.muli"));
         let reduced = "func.func @f(%a: i8) -> i8 {\n  %c = arith.constant 1 : i8\n  %x = arith.xori %a, %c : i8\n  %y = arith.ori %x, %x : i8\n  %z = arith.xori %y, %c : i8\n  return %z : i8\n}\n";
         assert_eq!(signature(reduced), "arith.ori+arith.xori");
+        let t = Some(std::time::Duration::from_secs(300));
+        assert_eq!(
+            progress(10, 1_000_000, 1, 100.0, t),
+            "fuzz: 10/1000000 programs, 1 failures, 0.1 programs/s, ETA 200 s"
+        );
+        assert_eq!(progress(10, 20, 0, 100.0, t), "fuzz: 10/20 programs, 0 failures, 0.1 programs/s, ETA 100 s");
+        assert!(progress(1, 1_000_000, 0, 100.0, None).ends_with("ETA more than a day"));
     }
 }

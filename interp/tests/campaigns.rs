@@ -9,16 +9,12 @@
 
 use std::path::Path;
 use std::process::Command;
+#[path = "common/toolchain.rs"]
+mod tools;
 
-/// Whether the campaigns can run here; under CI they must.
+/// Whether the LLVM 22 tools this file compares with are here.
 fn toolchain() -> bool {
-    let opt = std::env::var("MLIR_OPT").unwrap_or_else(|_| "/usr/lib/llvm-22/bin/mlir-opt".into());
-    let there = Path::new(&opt).exists() && Command::new("python3").arg("--version").output().is_ok();
-    assert!(there || std::env::var("CI").as_deref() != Ok("true"), "CI needs mlir-22-tools and python3");
-    if !there {
-        eprintln!("skipped: mlir-opt or python3 not found");
-    }
-    there
+    tools::toolchain(&[&std::env::var("MLIR_OPT").unwrap_or_else(|_| tools::MLIR_OPT.into()), "python3"])
 }
 
 /// `every` in the quick run, every mutant in the full one.

@@ -5,14 +5,12 @@
 
 use std::path::Path;
 use std::process::Command;
+#[path = "common/toolchain.rs"]
+mod tools;
 
+/// Whether the LLVM 22 tools this file compares with are here.
 fn toolchain() -> bool {
-    let there = Path::new("/usr/lib/llvm-22/bin/mlir-runner").exists();
-    assert!(there || std::env::var("CI").as_deref() != Ok("true"), "CI needs mlir-22-tools");
-    if !there {
-        eprintln!("skipped: mlir-runner not found");
-    }
-    there
+    tools::toolchain(&[tools::MLIR_RUNNER])
 }
 
 fn diff(file: &Path) -> (Option<i32>, String) {

@@ -17,6 +17,8 @@ use mlir_interp::cli::EntryResult;
 use mlir_interp::differential;
 use std::path::{Path, PathBuf};
 use std::process::Command;
+#[path = "common/toolchain.rs"]
+mod tools;
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
@@ -40,15 +42,9 @@ fn programs() -> Vec<PathBuf> {
 const MLIR_OPT: &str = "/usr/lib/llvm-22/bin/mlir-opt";
 const RUNNER: &str = "/usr/lib/llvm-22/bin/mlir-runner";
 
-/// Whether LLVM 22's tools are here; under CI their absence fails.
+/// Whether the LLVM 22 tools this file compares with are here.
 fn toolchain() -> bool {
-    let there = Path::new(MLIR_OPT).exists() && Path::new(RUNNER).exists();
-    let ci = std::env::var("CI").is_ok_and(|v| v == "true");
-    assert!(there || !ci, "CI needs mlir-22-tools for the 2019-language tests");
-    if !there {
-        eprintln!("skipped: {MLIR_OPT} / {RUNNER} not found");
-    }
-    there
+    tools::toolchain(&[MLIR_OPT, RUNNER])
 }
 
 #[test]

@@ -11,6 +11,8 @@ use std::process::Command;
 #[path = "common/scripts.rs"]
 mod scripts;
 use scripts::{scratch, script};
+#[path = "common/toolchain.rs"]
+mod tools;
 
 /// Names this suite's scratch directories.
 const SUITE: &str = "passcheck";
@@ -163,13 +165,9 @@ fn an_optimizer_that_fails_makes_the_check_unusable() {
     assert!(err.contains("needs --passes"), "{err}");
 }
 
+/// Whether the LLVM 22 tools this file compares with are here.
 fn toolchain() -> bool {
-    let there = Path::new("/usr/lib/llvm-22/bin/mlir-opt").exists();
-    assert!(there || std::env::var("CI").as_deref() != Ok("true"), "CI needs mlir-22-tools");
-    if !there {
-        eprintln!("skipped: mlir-opt not found");
-    }
-    there
+    tools::toolchain(&[tools::MLIR_OPT])
 }
 
 /// The lowering to LLVM and LLVM 22's scalar optimizations preserve the

@@ -6,16 +6,14 @@
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
+#[path = "common/toolchain.rs"]
+mod tools;
 
 const REFERENCE: &str = "/usr/lib/llvm-22/bin/mlir-runner";
 
+/// Whether the LLVM 22 tools this file compares with are here.
 fn toolchain() -> bool {
-    let there = Path::new(REFERENCE).exists();
-    assert!(there || std::env::var("CI").as_deref() != Ok("true"), "CI needs mlir-22-tools");
-    if !there {
-        eprintln!("skipped: mlir-runner not found");
-    }
-    there
+    tools::toolchain(&[tools::MLIR_RUNNER])
 }
 
 const MODULE: &str = "module {

@@ -8,28 +8,19 @@
 //! widths) is not a verdict; most seeds must give one. Skipped without
 //! mlir-22-tools, except under CI.
 
-use std::path::Path;
 use std::process::Command;
 
-const MLIR_OPT: &str = "/usr/lib/llvm-22/bin/mlir-opt";
+#[path = "common/toolchain.rs"]
+mod tools;
 
 /// Seeds the test samples (60 were checked offline, both modes).
 const SEEDS: std::ops::Range<u64> = 0..16;
-
-fn toolchain() -> bool {
-    let there = Path::new(MLIR_OPT).exists();
-    assert!(there || std::env::var("CI").as_deref() != Ok("true"), "CI needs mlir-22-tools");
-    if !there {
-        eprintln!("skipped: mlir-opt not found");
-    }
-    there
-}
 
 /// Direct and sparsified runs agree on every sampled seed that mlir-opt
 /// can lower, in both runtime modes.
 #[test]
 fn direct_runs_print_what_sparsified_runs_print() {
-    if !toolchain() {
+    if !tools::toolchain(&[tools::MLIR_OPT]) {
         return;
     }
     let bin = env!("CARGO_BIN_EXE_mlir-interp");

@@ -6,8 +6,9 @@
 //! fast; 1,000 seeds of each kind were checked offline. Skipped without
 //! mlir-22-tools, except under CI.
 
-use std::path::Path;
 use std::process::Command;
+#[path = "common/toolchain.rs"]
+mod tools;
 
 const MLIR_OPT: &str = "/usr/lib/llvm-22/bin/mlir-opt";
 
@@ -25,13 +26,9 @@ convert-index-to-llvm,convert-ub-to-llvm,convert-cf-to-llvm,convert-func-to-llvm
 /// the whole test takes a few seconds in release).
 const SEEDS: std::ops::Range<u64> = 0..40;
 
+/// Whether the LLVM 22 tools this file compares with are here.
 fn toolchain() -> bool {
-    let there = Path::new(MLIR_OPT).exists();
-    assert!(there || std::env::var("CI").as_deref() != Ok("true"), "CI needs mlir-22-tools");
-    if !there {
-        eprintln!("skipped: mlir-opt not found");
-    }
-    there
+    tools::toolchain(&[tools::MLIR_OPT])
 }
 
 fn mlir_interp() -> Command {

@@ -11,6 +11,8 @@
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
+#[path = "common/toolchain.rs"]
+mod tools;
 
 #[path = "common/npy.rs"]
 mod npy;
@@ -28,13 +30,9 @@ const SEEDS: std::ops::Range<u64> = 0..120;
 /// Operators `@f` gets.
 const SIZE: &str = "30";
 
+/// Whether the LLVM 22 tools this file compares with are here.
 fn toolchain() -> bool {
-    let there = Path::new(MLIR_OPT).exists();
-    assert!(there || std::env::var("CI").as_deref() != Ok("true"), "CI needs mlir-22-tools");
-    if !there {
-        eprintln!("skipped: mlir-opt not found");
-    }
-    there
+    tools::toolchain(&[tools::MLIR_OPT])
 }
 
 fn mlir_interp() -> Command {

@@ -9,6 +9,8 @@
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
+#[path = "common/toolchain.rs"]
+mod tools;
 
 /// The lowering pipeline: tosa-optional-decompositions first (LLVM lowers
 /// transpose_conv2d only through it), then tosa-to-scf, so that control
@@ -48,13 +50,9 @@ const KNOWN: &[(&str, i32, &str)] = &[
     ("variables_shapes.mlir", 2, "LLVM 22 has no lowering for tosa.variable_read / variable_write"),
 ];
 
+/// Whether the LLVM 22 tools this file compares with are here.
 fn toolchain() -> bool {
-    let there = Path::new("/usr/lib/llvm-22/bin/mlir-opt").exists();
-    assert!(there || std::env::var("CI").as_deref() != Ok("true"), "CI needs mlir-22-tools");
-    if !there {
-        eprintln!("skipped: mlir-opt not found");
-    }
-    there
+    tools::toolchain(&[tools::MLIR_OPT])
 }
 
 /// The tosa fixtures, sorted.

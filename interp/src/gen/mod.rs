@@ -26,6 +26,7 @@ mod linalg;
 mod sparse;
 mod tensor;
 mod tosa;
+mod vector_ops;
 
 /// What a generated program exercises.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -72,6 +73,18 @@ pub enum Kind {
     /// Sparse kernels under random encodings, for checking the sparsifier
     /// (`gen/sparse.rs`).
     Sparse,
+    /// The vector dialect's structured ops: contractions with random maps
+    /// and kinds, multi-reductions, transfers with permutation maps,
+    /// padding and masks, `vector.mask`, gather/scatter, shape casts
+    /// (`gen/vector_ops.rs`).
+    VectorOps,
+}
+
+impl Kind {
+    /// The kind as `--kind` spells it (`affine-maps`, `vector-ops`).
+    pub fn name(self) -> String {
+        clap::ValueEnum::to_possible_value(&self).map_or_else(String::new, |v| v.get_name().to_string())
+    }
 }
 
 /// The generator's options.
@@ -117,7 +130,7 @@ impl Features {
             }
             Kind::Math => Features { float: true, math: true, ..none },
             // These kinds have generators of their own; `generate` hands them over first.
-            Kind::Tosa | Kind::Tensor | Kind::Linalg | Kind::Sparse => none,
+            Kind::Tosa | Kind::Tensor | Kind::Linalg | Kind::Sparse | Kind::VectorOps => none,
         }
     }
 }
@@ -1039,12 +1052,7 @@ pub fn generate(o: &Options) -> String {
     let rtys: Vec<Ty> = results.iter().map(|v| v.ty.clone()).collect();
     g.line(&format!("return {} : {}", rnames.join(", "), Gen::types_text(&rtys)));
     let ps: Vec<String> = params.iter().enumerate().map(|(i, t)| format!("%a{i}: {}", t.text())).collect();
-    let mut out = format!(
-        "// mlir-interp gen --seed {} --kind {} --size {}\n",
-        o.seed,
-        format!("{:?}", o.kind).to_lowercase(),
-        o.size
-    );
+    let mut out = format!("// mlir-interp gen --seed {} --kind {} --size {}\n", o.seed, o.kind.name(), o.size);
     let _ = writeln!(out, "func.func @f({}) -> ({}) {{", ps.join(", "), Gen::types_text(&rtys));
     out.push_str(&g.body);
     out.push_str("}\n\n");
@@ -1105,6 +1113,7 @@ fn own_generator(k: Kind) -> Option<fn(&Options, u64) -> String> {
         Kind::Tensor => Some(tensor::generate),
         Kind::Linalg => Some(linalg::generate),
         Kind::Sparse => Some(sparse::generate),
+        Kind::VectorOps => Some(vector_ops::generate),
         _ => None,
     }
 }
@@ -1198,7 +1207,7 @@ mod tests {
 
     #[test]
     fn the_own_generators_are_deterministic_and_retries_differ() {
-        for kind in [Kind::Tosa, Kind::Tensor, Kind::Linalg, Kind::Sparse] {
+        for kind in [Kind::Tosa, Kind::Tensor, Kind::Linalg, Kind::Sparse, Kind::VectorOps] {
             let own = own_generator(kind).expect("a generator of its own");
             let o = Options { seed: 11, kind, size: 20 };
             assert_eq!(own(&o, 0), own(&o, 0), "{kind:?}");
