@@ -80,7 +80,7 @@ fn tensor(e: &Engine, op: OpId, res: usize, shape: &[usize], elems: Vec<Scalar>)
 fn check_blocks(op: OpId, data: &[usize], scale: &[usize]) -> Result<()> {
     let n = data.len();
     let fits = n > 0
-        && data[n - 1] % BLOCK == 0
+        && data[n - 1].is_multiple_of(BLOCK)
         && scale.len() == n
         && data[..n - 1] == scale[..n - 1]
         && scale[n - 1] == data[n - 1] / BLOCK;
