@@ -74,6 +74,16 @@ fn tensor(e: &Engine, op: OpId, res: usize, shape: &[usize], elems: Vec<Scalar>)
     super::build(e, op, res, shape, elems)
 }
 
+/// The `block_size` attribute must be `#tosa.block_size<BLOCK_SIZE_32>`:
+/// the verifier checks that it is there, the engine what it is (as for
+/// tosa's other enum attributes), since mlir-opt rejects any other kind.
+fn check_block_size(e: &Engine, op: OpId) -> Result<()> {
+    match super::enum_attr(e, op, "block_size", "") {
+        "BLOCK_SIZE_32" => Ok(()),
+        _ => Err(invalid(op, "'block_size' must be #tosa.block_size<BLOCK_SIZE_32>")),
+    }
+}
+
 /// The shapes of data and scale agree: the scale is the data with the
 /// innermost dimension divided by the block size (the `ERROR_IF`s that
 /// mlir-opt leaves to the run when shapes are dynamic).
@@ -94,6 +104,7 @@ fn check_blocks(op: OpId, data: &[usize], scale: &[usize]) -> Result<()> {
 /// `cast_from_block_scaled %data, %scale`: each value times its block's
 /// scale in fp32 (`apply_mul_s<fp32_t>`), rounded to the output type.
 pub(super) fn cast_from(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
+    check_block_size(e, op)?;
     let (x, s) = (dense(e, fr, op, 0)?, dense(e, fr, op, 1)?);
     format_of(e, op, true, 0, VALUES)?;
     let out = format_of(e, op, false, 0, &[FloatKind::F32, FloatKind::BF16])?;
@@ -164,6 +175,7 @@ fn block_scale(max_abs: Float, out: FloatKind) -> u128 {
 /// magnitude (`tensor_block_maxabs`, NaN propagating), and each value
 /// divided by it in the input type, then rounded to the value format.
 pub(super) fn cast_to(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
+    check_block_size(e, op)?;
     let x = dense(e, fr, op, 0)?;
     let input = format_of(e, op, true, 0, &[FloatKind::F32, FloatKind::BF16])?;
     let out = format_of(e, op, false, 0, VALUES)?;
@@ -206,6 +218,7 @@ pub(super) fn cast_to(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> 
 /// pseudocode's `0 <= b <= C/block_size` reads one block past the end;
 /// the blocks are `0 <= b < C/block_size`, as the scale shapes say.
 pub(super) fn matmul(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
+    check_block_size(e, op)?;
     let (a, sa, b, sb) = (dense(e, fr, op, 0)?, dense(e, fr, op, 1)?, dense(e, fr, op, 2)?, dense(e, fr, op, 3)?);
     format_of(e, op, true, 0, VALUES)?;
     format_of(e, op, true, 2, VALUES)?;
