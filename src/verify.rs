@@ -40,6 +40,7 @@ mod sparse;
 mod symbols;
 mod tensor;
 mod tosa;
+mod tosa_mx;
 mod types;
 mod vector;
 

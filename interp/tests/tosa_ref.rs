@@ -105,4 +105,35 @@ fn the_comparison_can_fail() {
     assert!(compare_within(&a, &b, 0.25).is_err());
     let j = Npy { descr: "<i4".into(), shape: "(1,)".into(), data: 2i32.to_le_bytes().to_vec() };
     assert!(compare_within(&i, &j, 5.0).is_err());
+    // The reference model packs fp4 two to a byte and fp6 four to three.
+    let ours = Npy { descr: "|u1".into(), shape: "(1, 4)".into(), data: vec![0x1, 0x2, 0x3, 0xF] };
+    let fp4 = Npy { descr: "|V1".into(), shape: "(1, 2)".into(), data: vec![0x21, 0xF3] };
+    assert!(compare(&ours, &fp4).is_ok());
+    let fp4_bad = Npy { descr: "|V1".into(), shape: "(1, 2)".into(), data: vec![0x12, 0xF3] };
+    assert!(compare(&ours, &fp4_bad).is_err());
+    let ours = Npy { descr: "|u1".into(), shape: "(1, 4)".into(), data: vec![0x1, 0x2, 0x3, 0x3F] };
+    let w: u32 = 0x1 | 0x2 << 6 | 0x3 << 12 | 0x3F << 18;
+    let fp6 = Npy { descr: "|V1".into(), shape: "(1, 3)".into(), data: w.to_le_bytes()[..3].to_vec() };
+    assert!(compare(&ours, &fp6).is_ok());
+}
+
+/// mlir-opt lets `tosa.cast_from_block_scaled` produce any element type;
+/// the specification's tables give f32 and bf16 only, so another is bad
+/// input when it runs (exit 2), not a result to invent.
+#[test]
+fn block_scaled_types_the_spec_does_not_list_are_bad_input() {
+    let text = r#"func.func @main() -> tensor<1x32xf16> {
+  %a = "tosa.const"() <{values = dense<0x2> : tensor<1x32xf4E2M1FN>}> : () -> tensor<1x32xf4E2M1FN>
+  %s = "tosa.const"() <{values = dense<0x7F> : tensor<1x1xf8E8M0FNU>}> : () -> tensor<1x1xf8E8M0FNU>
+  %r = tosa.cast_from_block_scaled %a, %s {block_size = BLOCK_SIZE_32} : (tensor<1x32xf4E2M1FN>, tensor<1x1xf8E8M0FNU>) -> tensor<1x32xf16>
+  return %r : tensor<1x32xf16>
+}
+"#;
+    let f = std::env::temp_dir().join(format!("tosa_mx_bad_{}.mlir", std::process::id()));
+    std::fs::write(&f, text).expect("write");
+    let run = Command::new(env!("CARGO_BIN_EXE_mlir-interp")).arg("run").arg(&f).output().expect("run mlir-interp");
+    let _ = std::fs::remove_file(&f);
+    let err = String::from_utf8_lossy(&run.stderr);
+    assert_eq!(run.status.code(), Some(2), "{err}");
+    assert!(err.contains("result #0 holds f16; the specification allows f32, bf16"), "{err}");
 }

@@ -376,7 +376,7 @@ impl<'a> Parser<'a> {
     /// spelling the verifier and the engine read (`.kind<add>`). `open` is
     /// where the body's text starts (`.kind` is already in `body` when the
     /// mnemonic was part of the token).
-    /// `#tosa.rounding_mode<V>` (and `nan_mode`, `resize_mode`): V must be
+    /// `#tosa.rounding_mode<V>` (and `nan_mode`, `resize_mode`, `block_size`): V must be
     /// one of the enum's cases, reported at V as mlir-opt does.
     fn check_tosa_enum(&self, body: &str, open: usize) -> PResult<()> {
         let Some((mnemonic, rest)) = body.strip_prefix('.').and_then(|b| b.split_once('<')) else { return Ok(()) };
@@ -1219,6 +1219,7 @@ fn tosa_enum_values(mnemonic: &str) -> Option<(&'static str, &'static [&'static 
         "rounding_mode" => ("RoundingMode", &["SINGLE_ROUND", "INEXACT_ROUND", "DOUBLE_ROUND"]),
         "nan_mode" => ("NanPropagationMode", &["PROPAGATE", "IGNORE"]),
         "resize_mode" => ("ResizeMode", &["NEAREST_NEIGHBOR", "BILINEAR"]),
+        "block_size" => ("BlockSize", &["BLOCK_SIZE_32"]),
         _ => return None,
     })
 }

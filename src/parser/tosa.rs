@@ -11,8 +11,12 @@ use crate::ops::{Fmt, OpKind};
 use crate::types::TypeKind;
 
 /// The enum properties tosa's declarative forms print as bare keywords.
-const TOSA_ENUMS: &[(&str, &str)] =
-    &[("rounding_mode", "rounding_mode"), ("mode", "resize_mode"), ("nan_mode", "nan_mode")];
+const TOSA_ENUMS: &[(&str, &str)] = &[
+    ("rounding_mode", "rounding_mode"),
+    ("mode", "resize_mode"),
+    ("nan_mode", "nan_mode"),
+    ("block_size", "block_size"),
+];
 
 impl<'a> Parser<'a> {
     /// Parses the custom form of a tosa op.

@@ -270,6 +270,9 @@ fn by_name(name: &str) -> Option<&'static [Inherent]> {
             ("scale32", Any, true),
         ],
         "tosa.apply_scale" => &[("rounding_mode", Any, true)],
+        "tosa.cast_from_block_scaled" | "tosa.cast_to_block_scaled" | "tosa.matmul_t_block_scaled" => {
+            &[("block_size", Any, true)]
+        }
         "tosa.resize" => &[("mode", Any, true)],
         "tosa.transpose" => &[("perms", Any, true)],
         "tosa.variable" => &[("sym_name", Any, true), ("type", Any, true), ("var_shape", Any, true)],

@@ -41,7 +41,18 @@ impl<'m> Verifier<'m> {
         use TosaOp::*;
         if !matches!(
             o,
-            CondIf | WhileLoop | Yield | Variable | VariableRead | VariableWrite | Custom | Const | ConstShape
+            CondIf
+                | WhileLoop
+                | Yield
+                | Variable
+                | VariableRead
+                | VariableWrite
+                | Custom
+                | Const
+                | ConstShape
+                | CastFromBlockScaled
+                | CastToBlockScaled
+                | MatmulTBlockScaled
         ) {
             self.tosa_slots(op, o)?;
         }
@@ -89,6 +100,7 @@ impl<'m> Verifier<'m> {
             Resize => self.tosa_resize(op),
             Rescale => self.tosa_rescale(op),
             VariableRead | VariableWrite => self.tosa_variable_use(op, o == VariableRead),
+            CastFromBlockScaled | CastToBlockScaled | MatmulTBlockScaled => self.check_tosa_mx(op, o),
             _ => Ok(()),
         }
     }

@@ -16,9 +16,9 @@
 //! implementation may give either sign (LLVM folds `x * 0.0` to +0.0, and
 //! max/min of zeros of both signs may pick either). Known LLVM 22
 //! bugs are kept out too: no infinities or NaN ever exist (so max-pool and
-//! reductions never meet their finite seed, llvm#222140) and there is no
-//! resize (llvm#193821), and no i16 transpose_conv2d whose kernel the
-//! stride does not divide (its decomposition makes invalid IR).
+//! reductions never meet their finite seed, llvm#222140), resize offsets
+//! are never negative (llvm#193821), and no i16 transpose_conv2d whose
+//! kernel the stride does not divide (its decomposition makes invalid IR).
 //!
 //! The bounds are checked, not trusted: [`super::retried`] runs `@main` here and,
 //! when the run has undefined behaviour, generates again from a derived
@@ -366,7 +366,7 @@ impl Gen {
     /// One operator; false when the chosen one did not fit (nothing emitted
     /// but perhaps leaves and constants, which are harmless).
     fn step(&mut self) -> bool {
-        match self.rng.below(36) {
+        match self.rng.below(37) {
             0..=1 => self.add_sub(),
             2 => self.mul(),
             3 => self.intdiv(),
@@ -397,8 +397,84 @@ impl Gen {
             32 => self.scatter(),
             33 => self.reduce_product(),
             34 => self.conv3d(),
+            35 => self.resize(),
             _ => self.transpose_conv(),
         }
+    }
+
+    /// A resize window along one axis of `size`: `(scale_n, scale_d,
+    /// offset, border, output size)` within RESIZE's ERROR_IFs, the output
+    /// size dividing exactly (`idiv_check`). `pow2` keeps `scale_n` a power
+    /// of two, so a float bilinear weight `r / scale_n` is exact. Offsets
+    /// stay non-negative: LLVM 22 mislowers integer bilinear resize with a
+    /// negative one (llvm#193821).
+    fn resize_axis(&mut self, size: i64, pow2: bool) -> Option<(i64, i64, i64, i64, i64)> {
+        let n = if pow2 { self.pick_of(&[1, 2, 4]) } else { 1 + self.rng.below(4) as i64 };
+        let d = 1 + self.rng.below(2 * n as u64) as i64;
+        let offset = self.rng.below(n as u64) as i64;
+        let borders: Vec<i64> = (-16 * n..n)
+            .filter(|b| {
+                let span = (size - 1) * n - offset + b;
+                span >= 0 && span % d == 0 && span / d < 8
+            })
+            .collect();
+        if borders.is_empty() {
+            return None;
+        }
+        let border = self.pick_of(&borders);
+        Some((n, d, offset, border, ((size - 1) * n - offset + border) / d + 1))
+    }
+
+    /// `tosa.resize` of an NHWC image: nearest neighbour (the result holds
+    /// input values), or bilinear: for i8/i16 an exact integer sum in
+    /// i32/i48 whose weights add up to `scale_y_n * scale_x_n`; for floats
+    /// a convex combination with power-of-two denominators, exact while the
+    /// fraction bits fit.
+    fn resize(&mut self) -> bool {
+        let Some(x) = self.image(&[I8, I16, F32, F16, BF16]) else { return false };
+        // LLVM 22's tosa-to-linalg lowers an i16 bilinear resize of a 1x1
+        // image to an `arith.muli` of i48 by i32, which its verifier
+        // rejects (an OPT-FAIL, not a miscompile; see the book's gen
+        // chapter): that case stays out.
+        let unit_i16 = x.et == I16 && x.shape[1] == 1 && x.shape[2] == 1;
+        let bilinear = !unit_i16 && self.chance(50);
+        let float = x.et.float();
+        let (Some(y), Some(w)) =
+            (self.resize_axis(x.shape[1], bilinear && float), self.resize_axis(x.shape[2], bilinear && float))
+        else {
+            return false;
+        };
+        let shape = vec![x.shape[0], y.4, w.4, x.shape[3]];
+        if shape.iter().product::<i64>() > MAX_ELEMS {
+            return false;
+        }
+        let t = if !bilinear {
+            T { shape, ..x.clone() }
+        } else if float {
+            let bits = (y.0 * w.0).trailing_zeros();
+            let (lo, hi, frac) = (x.lo << bits, x.hi << bits, x.frac + bits);
+            if !fits(x.et, lo, hi) || frac > MAX_FRAC {
+                return false;
+            }
+            T { name: String::new(), shape, et: x.et, lo, hi, frac }
+        } else {
+            let area = i128::from(y.0 * w.0);
+            let et = if x.et == I8 { I32 } else { I48 };
+            T { name: String::new(), shape, et, lo: x.lo.min(0) * area, hi: x.hi.max(0) * area, frac: 0 }
+        };
+        let scale = self.shape_const(&[y.0, y.1, w.0, w.1]);
+        let offset = self.shape_const(&[y.2, w.2]);
+        let border = self.shape_const(&[y.3, w.3]);
+        let mode = if bilinear { "BILINEAR" } else { "NEAREST_NEIGHBOR" };
+        let text = format!(
+            "tosa.resize {}, {scale}, {offset}, {border} {{mode = {mode}}} : ({}, !tosa.shape<4>, !tosa.shape<2>, \
+             !tosa.shape<2>) -> {}",
+            x.name,
+            x.ty(),
+            t.ty()
+        );
+        self.emit(&text, t);
+        true
     }
 
     fn add_sub(&mut self) -> bool {

@@ -64,8 +64,39 @@ pub fn compare(ours: &Npy, theirs: &Npy) -> Result<(), String> {
     compare_within(ours, theirs, 0.0)
 }
 
+/// The dims of a shape tuple's text (`(16, 48)`, `(64,)`).
+fn dims(shape: &str) -> Option<Vec<usize>> {
+    shape.trim_matches(['(', ')']).split(',').map(str::trim).filter(|d| !d.is_empty()).map(|d| d.parse().ok()).collect()
+}
+
+/// `theirs` unpacked to one byte per element where the reference model
+/// packed sub-byte floats into bytes and we did not: fp4 two to a byte
+/// (low nibble first), fp6 four to three bytes (a little-endian 24-bit
+/// group, first element in the low bits). Recognised by the shapes: one
+/// byte dtypes, the same dims but a last one 1/2 or 3/4 of ours.
+fn unpacked(ours: &Npy, theirs: &Npy) -> Option<Npy> {
+    let byte = |d: &str| matches!(d, "|u1" | "|V1" | "<V1");
+    let (o, t) = (dims(&ours.shape)?, dims(&theirs.shape)?);
+    let (ol, tl) = (*o.last()?, *t.last()?);
+    if !byte(&ours.descr) || !byte(&theirs.descr) || o.len() != t.len() || o[..o.len() - 1] != t[..t.len() - 1] {
+        return None;
+    }
+    let data: Vec<u8> = if tl * 2 == ol {
+        theirs.data.iter().flat_map(|b| [b & 0xF, b >> 4]).collect()
+    } else if tl * 4 == ol * 3 {
+        let group = |g: &[u8]| u32::from(g[0]) | u32::from(g[1]) << 8 | u32::from(g[2]) << 16;
+        theirs.data.chunks_exact(3).flat_map(|g| (0..4).map(move |k| (group(g) >> (6 * k) & 0x3F) as u8)).collect()
+    } else {
+        return None;
+    };
+    Some(Npy { descr: ours.descr.clone(), shape: ours.shape.clone(), data })
+}
+
 /// `compare`, where f32 elements may differ by at most `tol`.
 pub fn compare_within(ours: &Npy, theirs: &Npy, tol: f32) -> Result<(), String> {
+    if let Some(t) = unpacked(ours, theirs) {
+        return compare_within(ours, &t, tol);
+    }
     if !same_dtype(&ours.descr, &theirs.descr) || ours.shape != theirs.shape {
         return Err(format!(
             "dtype/shape {} {} here, {} {} in the reference",

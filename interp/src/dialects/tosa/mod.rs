@@ -21,6 +21,7 @@ mod conv;
 mod data;
 mod elementwise;
 mod image;
+mod mx;
 mod quant;
 mod reduce;
 mod shape;
@@ -146,10 +147,30 @@ fn run(e: &mut Engine, fr: &mut Frame, op: OpId, kind: TosaOp) -> Result<Flow> {
         TransposeConv2d => conv::transpose(e, fr, op),
         AvgPool2d => conv::avg_pool(e, fr, op),
         MaxPool2d => conv::max_pool(e, fr, op),
-        CastFromBlockScaled | CastToBlockScaled | Custom | MatmulTBlockScaled => {
-            Err(Error::at(op, ErrorKind::Unsupported(format!("operation '{}'", e.m.op_name(op)))))
-        }
+        CastFromBlockScaled => mx::cast_from(e, fr, op),
+        CastToBlockScaled => mx::cast_to(e, fr, op),
+        MatmulTBlockScaled => mx::matmul(e, fr, op),
+        Custom => custom(e, op),
     }
+}
+
+/// `tosa.custom`: the specification leaves its meaning to the
+/// implementation that `domain_name` and `operator_name` name, so there
+/// is nothing to run; it says which operator was asked for.
+fn custom(e: &Engine, op: OpId) -> Result<Flow> {
+    let name = |a: &str| match e.m.attr(op, a).map(|x| e.m.ctx.attr_kind(x)) {
+        Some(Attribute::String { value, .. }) => String::from_utf8_lossy(value).into_owned(),
+        _ => "?".into(),
+    };
+    Err(Error::at(
+        op,
+        ErrorKind::Unsupported(format!(
+            "operation 'tosa.custom' (domain '{}', operator '{}'): its meaning is the implementation's, not the \
+             specification's",
+            name("domain_name"),
+            name("operator_name")
+        )),
+    ))
 }
 
 /// `tosa.cond_if`: the condition is a one-element `i1` tensor; the chosen
