@@ -24,7 +24,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 
 /// Files that must pass (rejected at the expected place with the expected
 /// message). Ratchet: set it to the current count whenever that grows.
-const MIN_PASSING: usize = 636;
+const MIN_PASSING: usize = 638;
 
 /// What a fixture expects.
 #[derive(Debug, PartialEq)]

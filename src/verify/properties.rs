@@ -159,6 +159,8 @@ fn storage(kind: OpKind) -> &'static [(&'static str, Storage)] {
             ("CConv", Enum("llvm", ".cconv<")),
             ("TailCallKind", Enum("llvm", ".tailcallkind<")),
             ("callee", FlatSymbol),
+            ("fastmathFlags", Enum("llvm", ".fastmath<")),
+            ("op_bundle_sizes", DenseI32),
             ("operandSegmentSizes", Segments(2)),
         ],
         "llvm.func" => &[

@@ -455,6 +455,11 @@ fn reduced_shape(e: &Engine, op: OpId, sizes: &[usize], ty: TypeId) -> Result<Ve
 
 /// `tensor.extract_slice %t[offsets][sizes][strides]`.
 fn extract_slice(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
+    // A slice of a sparse tensor has a slice encoding: which entries it
+    // stores (and so what a kernel on it visits) is not its elements.
+    if e.m.ctx.tensor_encoding(e.result_type(op, 0)).is_some() {
+        return Err(Error::at(op, ErrorKind::Unsupported("a slice of a sparse tensor (direct execution)".into())));
+    }
     let r = ranges(e, op)?;
     let [_, ro, rs, rt] = r.as_slice() else { return Err(Error::unverified(op, "bad operand segments")) };
     let t = dense(e, fr, op, 0)?;
