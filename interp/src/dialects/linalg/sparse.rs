@@ -350,145 +350,7 @@ pub(super) fn run(e: &mut Engine, fr: &mut Frame, op: OpId, kind: LinalgOp, n_in
         let first = !started.contains(&idx[n_in]);
         for (j, o) in ops.iter().enumerate().take(ops.len() - 1) {
             let st = |v: &ValueId| state_of(*v, &states, &arg_states);
-            let operands = e.m.operands(*o);
-            let s = match rules[j] {
-                Rule::Dense => {
-                    e.exec_op(fr, *o)?;
-                    St::Present
-                }
-                Rule::Index => St::Present,
-                Rule::Conj => {
-                    if operands.iter().any(|v| st(v) == St::Absent) {
-                        St::Absent
-                    } else {
-                        e.exec_op(fr, *o)?;
-                        St::Present
-                    }
-                }
-                Rule::Disj | Rule::Sub => match (st(&operands[0]), st(&operands[1])) {
-                    (St::Absent, St::Absent) => St::Absent,
-                    (a, St::Absent) => {
-                        let v = e.get(fr, operands[0]).clone();
-                        e.assign(fr, *o, v)?;
-                        a
-                    }
-                    (St::Absent, b) if rules[j] == Rule::Disj => {
-                        let v = e.get(fr, operands[1]).clone();
-                        e.assign(fr, *o, v)?;
-                        b
-                    }
-                    (St::Absent, _) => {
-                        let b = e.get(fr, operands[1]).clone();
-                        match negate(&b) {
-                            Some(v) => {
-                                e.assign(fr, *o, v)?;
-                            }
-                            // An integer: `0 - b`, the absent left reading zero.
-                            None => {
-                                e.exec_op(fr, *o)?;
-                            }
-                        }
-                        St::Present
-                    }
-                    _ => {
-                        e.exec_op(fr, *o)?;
-                        St::Present
-                    }
-                },
-                Rule::Choose => {
-                    if st(&operands[1]) == St::Absent && st(&operands[2]) == St::Absent {
-                        St::Absent
-                    } else {
-                        e.exec_op(fr, *o)?;
-                        St::Present
-                    }
-                }
-                Rule::Cmp => {
-                    if operands.iter().all(|v| st(v) == St::Absent) {
-                        St::Absent
-                    } else {
-                        e.exec_op(fr, *o)?;
-                        St::Present
-                    }
-                }
-                Rule::Map => {
-                    if st(&operands[0]) == St::Absent {
-                        St::Absent
-                    } else {
-                        e.exec_op(fr, *o)?;
-                        St::Present
-                    }
-                }
-                Rule::Unary => {
-                    let (present, absent) = (e.region(*o, 0)?, e.region(*o, 1)?);
-                    if st(&operands[0]) == St::Absent {
-                        semiring(e, fr, *o, absent, Vec::new())?
-                    } else {
-                        let x = e.get(fr, operands[0]).clone();
-                        semiring(e, fr, *o, present, vec![x])?
-                    }
-                }
-                Rule::Binary => {
-                    let (x, y) = (e.get(fr, operands[0]).clone(), e.get(fr, operands[1]).clone());
-                    match (st(&operands[0]), st(&operands[1])) {
-                        (St::Absent, St::Absent) => St::Absent,
-                        (St::Absent, b) => {
-                            let r = e.region(*o, 2)?;
-                            if !e.m.region(r).blocks.is_empty() {
-                                semiring(e, fr, *o, r, vec![y])?
-                            } else if e.m.attr(*o, "right_identity").is_some() {
-                                e.assign(fr, *o, y)?;
-                                b
-                            } else {
-                                St::Absent
-                            }
-                        }
-                        (a, St::Absent) => {
-                            let r = e.region(*o, 1)?;
-                            if !e.m.region(r).blocks.is_empty() {
-                                semiring(e, fr, *o, r, vec![x])?
-                            } else if e.m.attr(*o, "left_identity").is_some() {
-                                e.assign(fr, *o, x)?;
-                                a
-                            } else {
-                                St::Absent
-                            }
-                        }
-                        _ => {
-                            let r = e.region(*o, 0)?;
-                            semiring(e, fr, *o, r, vec![x, y])?
-                        }
-                    }
-                }
-                Rule::Select => {
-                    if st(&operands[0]) == St::Absent {
-                        St::Absent
-                    } else {
-                        let x = e.get(fr, operands[0]).clone();
-                        let r = e.region(*o, 0)?;
-                        let (_, ys) = e.run_region(fr, r, vec![x.clone()])?;
-                        let keep =
-                            e.cond(*o, ys.first().ok_or_else(|| Error::unverified(*o, "select yields"))?, "select")?;
-                        if keep {
-                            e.assign(fr, *o, x)?;
-                            St::Present
-                        } else {
-                            St::Absent
-                        }
-                    }
-                }
-                Rule::Reduce => {
-                    if st(&operands[0]) == St::Absent {
-                        St::Absent
-                    } else {
-                        let x = e.get(fr, operands[0]).clone();
-                        // The reduction starts from the identity.
-                        let y = if first { e.get(fr, operands[2]).clone() } else { e.get(fr, operands[1]).clone() };
-                        let r = e.region(*o, 0)?;
-                        semiring(e, fr, *o, r, vec![x, y])?
-                    }
-                }
-            };
+            let s = apply(e, fr, *o, rules[j], &st, first)?;
             if s == St::Absent {
                 for r in e.m.results(*o) {
                     let z = zero_of(e, r)?;
@@ -527,6 +389,130 @@ pub(super) fn run(e: &mut Engine, fr: &mut Frame, op: OpId, kind: LinalgOp, n_in
     e.assign(fr, op, result)
 }
 
+/// The state of body op `o`'s result at this point under `rule`, given
+/// its operands' states (`st`); computes the result where it is present.
+/// `first`: the output element has no reduction started yet.
+fn apply(e: &mut Engine, fr: &mut Frame, o: OpId, rule: Rule, st: &dyn Fn(&ValueId) -> St, first: bool) -> Result<St> {
+    let operands = e.m.operands(o);
+    Ok(match rule {
+        Rule::Dense => {
+            e.exec_op(fr, o)?;
+            St::Present
+        }
+        Rule::Index => St::Present,
+        Rule::Conj => {
+            if operands.iter().any(|v| st(v) == St::Absent) {
+                St::Absent
+            } else {
+                e.exec_op(fr, o)?;
+                St::Present
+            }
+        }
+        Rule::Disj | Rule::Sub => match (st(&operands[0]), st(&operands[1])) {
+            (St::Absent, St::Absent) => St::Absent,
+            (a, St::Absent) => {
+                let v = e.get(fr, operands[0]).clone();
+                e.assign(fr, o, v)?;
+                a
+            }
+            (St::Absent, b) if rule == Rule::Disj => {
+                let v = e.get(fr, operands[1]).clone();
+                e.assign(fr, o, v)?;
+                b
+            }
+            (St::Absent, _) => {
+                let b = e.get(fr, operands[1]).clone();
+                match negate(&b) {
+                    Some(v) => {
+                        e.assign(fr, o, v)?;
+                    }
+                    // An integer: `0 - b`, the absent left reading zero.
+                    None => {
+                        e.exec_op(fr, o)?;
+                    }
+                }
+                St::Present
+            }
+            _ => {
+                e.exec_op(fr, o)?;
+                St::Present
+            }
+        },
+        Rule::Choose => {
+            if st(&operands[1]) == St::Absent && st(&operands[2]) == St::Absent {
+                St::Absent
+            } else {
+                e.exec_op(fr, o)?;
+                St::Present
+            }
+        }
+        Rule::Cmp => {
+            if operands.iter().all(|v| st(v) == St::Absent) {
+                St::Absent
+            } else {
+                e.exec_op(fr, o)?;
+                St::Present
+            }
+        }
+        Rule::Map => {
+            if st(&operands[0]) == St::Absent {
+                St::Absent
+            } else {
+                e.exec_op(fr, o)?;
+                St::Present
+            }
+        }
+        Rule::Unary => {
+            let (present, absent) = (e.region(o, 0)?, e.region(o, 1)?);
+            if st(&operands[0]) == St::Absent {
+                semiring(e, fr, o, absent, Vec::new())?
+            } else {
+                let x = e.get(fr, operands[0]).clone();
+                semiring(e, fr, o, present, vec![x])?
+            }
+        }
+        Rule::Binary => {
+            let (x, y) = (e.get(fr, operands[0]).clone(), e.get(fr, operands[1]).clone());
+            match (st(&operands[0]), st(&operands[1])) {
+                (St::Absent, St::Absent) => St::Absent,
+                (St::Absent, b) => one_side(e, fr, o, 2, "right_identity", y, b)?,
+                (a, St::Absent) => one_side(e, fr, o, 1, "left_identity", x, a)?,
+                _ => {
+                    let r = e.region(o, 0)?;
+                    semiring(e, fr, o, r, vec![x, y])?
+                }
+            }
+        }
+        Rule::Select => {
+            if st(&operands[0]) == St::Absent {
+                St::Absent
+            } else {
+                let x = e.get(fr, operands[0]).clone();
+                let r = e.region(o, 0)?;
+                let (_, ys) = e.run_region(fr, r, vec![x.clone()])?;
+                let keep = e.cond(o, ys.first().ok_or_else(|| Error::unverified(o, "select yields"))?, "select")?;
+                if keep {
+                    e.assign(fr, o, x)?;
+                    St::Present
+                } else {
+                    St::Absent
+                }
+            }
+        }
+        Rule::Reduce => {
+            if st(&operands[0]) == St::Absent {
+                St::Absent
+            } else {
+                let x = e.get(fr, operands[0]).clone();
+                // The reduction starts from the identity.
+                let y = if first { e.get(fr, operands[2]).clone() } else { e.get(fr, operands[1]).clone() };
+                let r = e.region(o, 0)?;
+                semiring(e, fr, o, r, vec![x, y])?
+            }
+        }
+    })
+}
+
 /// Runs a semiring op's region `r` on `args`: an empty region means
 /// nothing is computed (absent), otherwise its yield is the op's result.
 fn semiring(e: &mut Engine, fr: &mut Frame, o: OpId, r: RegionId, args: Vec<Value>) -> Result<St> {
@@ -537,6 +523,21 @@ fn semiring(e: &mut Engine, fr: &mut Frame, o: OpId, r: RegionId, args: Vec<Valu
     let y = ys.into_iter().next().ok_or_else(|| Error::unverified(o, "nothing yielded"))?;
     e.assign(fr, o, y)?;
     Ok(St::Present)
+}
+
+/// `sparse_tensor.binary` `o` where only one operand (`v`, in state
+/// `st`) is present: its region `region` if it has one, else the operand
+/// itself under `identity`, else nothing.
+fn one_side(e: &mut Engine, fr: &mut Frame, o: OpId, region: usize, identity: &str, v: Value, st: St) -> Result<St> {
+    let r = e.region(o, region)?;
+    if !e.m.region(r).blocks.is_empty() {
+        semiring(e, fr, o, r, vec![v])
+    } else if e.m.attr(o, identity).is_some() {
+        e.assign(fr, o, v)?;
+        Ok(st)
+    } else {
+        Ok(St::Absent)
+    }
 }
 
 /// `-x` for a float or complex value (sign flipped, as `negf` does);
