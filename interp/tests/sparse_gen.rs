@@ -8,8 +8,8 @@
 //! widths) is not a verdict; most seeds must give one. Skipped without
 //! mlir-22-tools, except under CI.
 
-use std::process::Command;
-
+#[path = "common/gen_check.rs"]
+mod gen_check;
 #[path = "common/toolchain.rs"]
 mod tools;
 
@@ -23,28 +23,18 @@ fn direct_runs_print_what_sparsified_runs_print() {
     if !tools::toolchain(&[tools::MLIR_OPT]) {
         return;
     }
-    let bin = env!("CARGO_BIN_EXE_mlir-interp");
     let dir = std::env::temp_dir().join(format!("mlir-interp-sparse-gen-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temporary directory");
     let (mut same, mut failures) = (0, Vec::new());
     for seed in SEEDS {
-        let out = Command::new(bin)
-            .args(["gen", "--kind", "sparse", "--size", "12", "--seed", &seed.to_string()])
-            .output()
-            .expect("run gen");
-        assert!(out.status.success(), "gen seed {seed}: {}", String::from_utf8_lossy(&out.stderr));
-        let f = dir.join(format!("seed-{seed}.mlir"));
-        std::fs::write(&f, &out.stdout).expect("write program");
+        let f = gen_check::generated("sparse", 12, seed, &dir, tools::MLIR_OPT).unwrap_or_else(|why| panic!("{why}"));
         for runtime in [true, false] {
             let passes = format!("sparsifier{{enable-runtime-library={runtime}}}");
-            let r = Command::new(bin).args(["passcheck", "--passes", &passes]).arg(&f).output().expect("run passcheck");
-            match r.status.code() {
-                Some(0) => same += 1,
-                Some(2) => {}
-                _ => failures.push(format!(
-                    "seed {seed} (gen --kind sparse --size 12 --seed {seed}), {passes}:\n{}{}",
-                    String::from_utf8_lossy(&r.stdout),
-                    String::from_utf8_lossy(&r.stderr)
+            match gen_check::passcheck(&f, &passes) {
+                (Some(0), _) => same += 1,
+                (Some(2), _) => {}
+                (code, out) => failures.push(format!(
+                    "seed {seed} (gen --kind sparse --size 12 --seed {seed}), {passes}: exits {code:?}\n{out}"
                 )),
             }
         }

@@ -6,7 +6,8 @@
 //! fast; 1,000 seeds of each kind were checked offline. Skipped without
 //! mlir-22-tools, except under CI.
 
-use std::process::Command;
+#[path = "common/gen_check.rs"]
+mod gen_check;
 #[path = "common/toolchain.rs"]
 mod tools;
 
@@ -31,9 +32,7 @@ fn toolchain() -> bool {
     tools::toolchain(&[tools::MLIR_OPT])
 }
 
-fn mlir_interp() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_mlir-interp"))
-}
+use gen_check::mlir_interp;
 
 /// Checks `SEEDS` of `kind`: verified, run, and passchecked through
 /// `pass` then the lowering; returns the failures.
@@ -43,21 +42,13 @@ fn check(kind: &str, pass: &str) -> Vec<String> {
     let mut failures = Vec::new();
     for seed in SEEDS {
         let what = format!("seed {seed} (mlir-interp gen --kind {kind} --size 20 --seed {seed})");
-        let out = mlir_interp()
-            .args(["gen", "--kind", kind, "--size", "20", "--seed", &seed.to_string()])
-            .output()
-            .expect("run gen");
-        if !out.status.success() {
-            failures.push(format!("{what}: gen fails:\n{}", String::from_utf8_lossy(&out.stderr)));
-            continue;
-        }
-        let f = dir.join(format!("seed-{seed}.mlir"));
-        std::fs::write(&f, &out.stdout).expect("write program");
-        let opt = Command::new(MLIR_OPT).arg(&f).output().expect("run mlir-opt");
-        if !opt.status.success() {
-            failures.push(format!("{what}: mlir-opt rejects it:\n{}", String::from_utf8_lossy(&opt.stderr)));
-            continue;
-        }
+        let f = match gen_check::generated(kind, 20, seed, &dir, MLIR_OPT) {
+            Ok(f) => f,
+            Err(why) => {
+                failures.push(why);
+                continue;
+            }
+        };
         let run = mlir_interp().arg("run").arg(&f).output().expect("run mlir-interp");
         if !run.status.success() || run.stdout.is_empty() {
             failures.push(format!(
@@ -68,14 +59,9 @@ fn check(kind: &str, pass: &str) -> Vec<String> {
             continue;
         }
         let passes = format!("{pass},{LOWERING}");
-        let pc = mlir_interp().arg("passcheck").arg(&f).args(["--passes", &passes]).output().expect("run passcheck");
-        if pc.status.code() != Some(0) {
-            failures.push(format!(
-                "{what}: passcheck through {pass} exits {:?}\n{}{}",
-                pc.status.code(),
-                String::from_utf8_lossy(&pc.stdout),
-                String::from_utf8_lossy(&pc.stderr)
-            ));
+        let (code, out) = gen_check::passcheck(&f, &passes);
+        if code != Some(0) {
+            failures.push(format!("{what}: passcheck through {pass} exits {code:?}\n{out}"));
         }
     }
     let _ = std::fs::remove_dir_all(&dir);

@@ -8,7 +8,8 @@
 //! seeds were checked offline (docs/src/tensor_campaign.md). Skipped
 //! without mlir-22-tools, except under CI.
 
-use std::process::Command;
+#[path = "common/gen_check.rs"]
+mod gen_check;
 #[path = "common/toolchain.rs"]
 mod tools;
 
@@ -20,9 +21,7 @@ const SEEDS: std::ops::Range<u64> = 0..40;
 const PASSES: &str =
     "func.func(lower-vector-mask,lower-vector-multi-reduction),convert-vector-to-scf{full-unroll=true},canonicalize,cse";
 
-fn mlir_interp() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_mlir-interp"))
-}
+use gen_check::mlir_interp;
 
 #[test]
 fn generated_vector_programs_are_valid_defined_and_keep_their_meaning() {
@@ -34,29 +33,16 @@ fn generated_vector_programs_are_valid_defined_and_keep_their_meaning() {
     let mut failures = Vec::new();
     for seed in SEEDS {
         let what = format!("seed {seed} (mlir-interp gen --kind vector-ops --size 20 --seed {seed})");
-        let out = mlir_interp()
-            .args(["gen", "--kind", "vector-ops", "--size", "20", "--seed", &seed.to_string()])
-            .output()
-            .expect("run gen");
-        if !out.status.success() {
-            failures.push(format!("{what}: gen fails:\n{}", String::from_utf8_lossy(&out.stderr)));
-            continue;
-        }
-        let f = dir.join(format!("seed-{seed}.mlir"));
-        std::fs::write(&f, &out.stdout).expect("write program");
-        let opt = Command::new(tools::MLIR_OPT).arg(&f).output().expect("run mlir-opt");
-        if !opt.status.success() {
-            failures.push(format!("{what}: mlir-opt rejects it:\n{}", String::from_utf8_lossy(&opt.stderr)));
-            continue;
-        }
-        let pc = mlir_interp().arg("passcheck").arg(&f).args(["--passes", PASSES]).output().expect("run passcheck");
-        if pc.status.code() != Some(0) {
-            failures.push(format!(
-                "{what}: passcheck exits {:?}\n{}{}",
-                pc.status.code(),
-                String::from_utf8_lossy(&pc.stdout),
-                String::from_utf8_lossy(&pc.stderr)
-            ));
+        let f = match gen_check::generated("vector-ops", 20, seed, &dir, tools::MLIR_OPT) {
+            Ok(f) => f,
+            Err(why) => {
+                failures.push(why);
+                continue;
+            }
+        };
+        let (code, out) = gen_check::passcheck(&f, PASSES);
+        if code != Some(0) {
+            failures.push(format!("{what}: passcheck exits {code:?}\n{out}"));
         }
     }
     let _ = std::fs::remove_dir_all(&dir);
