@@ -117,7 +117,7 @@ impl Error {
             | K::Abort
             | K::RuntimeFatal(_)
             | K::NoDefinedResult(_) => ErrorClass::UndefinedBehavior,
-            K::Unsupported(_) => ErrorClass::Unsupported,
+            K::Unsupported(_) | K::RuntimeUnsupported(_) => ErrorClass::Unsupported,
             K::Fuel(_)
             | K::CallDepth(_)
             | K::MemoryLimit(_)

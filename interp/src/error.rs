@@ -70,6 +70,12 @@ pub enum ErrorKind {
     /// mlir-runner prints the message and exits with status 1.
     #[error("runtime library error: {0}")]
     RuntimeFatal(String),
+    /// The runtime library has no implementation for what the lowered
+    /// code asks (the sparse runtime's "unsupported combination of types"
+    /// for overhead widths and element type): a limit of the target, which
+    /// mlir-runner reports as `RuntimeFatal`, not something the program did.
+    #[error("runtime library error: {0}")]
+    RuntimeUnsupported(String),
     /// The program cannot run as asked, for a reason the verifier cannot
     /// see: no such entry function, an entry whose results do not fit
     /// `--entry-point-result`, a runtime function declared with the wrong

@@ -317,12 +317,8 @@ fn observe(
                 | ErrorKind::MemUb { .. }
                 | ErrorKind::Poison { .. }
                 | ErrorKind::NoDefinedResult(_) => End::Ub(diag),
-                // The sparse runtime library has no storage for this pair
-                // of overhead widths and element type: a limit of the
-                // target the pipeline chose, not a wrong result.
-                ErrorKind::RuntimeFatal(ref m) if m.starts_with("unsupported combination of types") => End::Unusable(
-                    format!("{diag}(LLVM 22's sparse runtime library has no tensor of these widths and element type)"),
-                ),
+                // A limit of the target the pipeline chose, not a wrong result.
+                ErrorKind::RuntimeUnsupported(_) => End::Unusable(diag),
                 ErrorKind::Assert(_) | ErrorKind::Abort | ErrorKind::RuntimeFatal(_) => End::Aborted(diag),
                 ErrorKind::Fuel(_)
                 | ErrorKind::CallDepth(_)

@@ -2111,7 +2111,10 @@ fn new_sparse_tensor(e: &mut Engine, a: &Args) -> Result<Vec<Value>> {
     let (Some(pos_w), Some(crd_w), Some(val), true) =
         (overhead_code(u64::from(p)), overhead_code(u64::from(c)), val, supported)
     else {
-        return Err(fatal(op, format!("unsupported combination of types: <P={p}, C={c}, V={val_tp}>")));
+        return Err(Error::at(
+            op,
+            ErrorKind::RuntimeUnsupported(format!("unsupported combination of types: <P={p}, C={c}, V={val_tp}>")),
+        ));
     };
     let shape = |dim_sizes: Vec<u64>| Shape {
         dim_sizes,
