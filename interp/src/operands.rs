@@ -14,6 +14,7 @@ use crate::float::{self, Float, Round};
 use crate::memory::{mem_ub, AllocKind, AllocLayout, Buffer, Elem, Lane, MemRef};
 use crate::sem::fp::To;
 use crate::sem::int::Out;
+use crate::sparse::{Entry, Scheme, SparseTensor};
 use crate::value::{map1, map2, map2_pair, Builder, Dense, Int, Packed, Poison, Scalar, Value};
 use mlir_ir::attrs::Attribute;
 use mlir_ir::ir::OpId;
@@ -834,4 +835,58 @@ pub fn host_cast(
         Some(d) => e.assign(fr, op, Value::Array(Rc::new(d))).map(Some),
         None => Ok(None),
     }
+}
+
+// ---- sparse tensors seen by other dialects ------------------------------
+
+/// A stored entry in dimension coordinates.
+pub type DimEntry = (Vec<u64>, Scalar);
+
+/// The dimension sizes of a tensor value.
+pub fn dims_of(op: OpId, v: &Value) -> Result<Vec<usize>> {
+    match v {
+        Value::Sparse(s) => Ok(s.scheme.dim_sizes.iter().map(|d| *d as usize).collect()),
+        Value::Array(a) => Ok(a.shape().to_vec()),
+        _ => Err(Error::unverified(op, "operand is not a tensor")),
+    }
+}
+
+/// The entries `t` stores, in storage order, in dimension coordinates.
+pub fn dim_entries(op: OpId, t: &SparseTensor) -> Result<Vec<DimEntry>> {
+    t.entries().into_iter().map(|(lvl, x)| Ok((t.scheme.to_dim(&lvl).map_err(|k| sparse_error(op, k))?, x))).collect()
+}
+
+/// The nonzero elements of `d` with their coordinates, in row-major order.
+/// A poison element is UB: the lowering branches on comparing it with zero.
+pub fn nonzeros(op: OpId, d: &Dense) -> Result<Vec<DimEntry>> {
+    let shape = d.shape();
+    let mut idx = vec![0usize; shape.len()];
+    let mut out = Vec::new();
+    for x in d.iter() {
+        if let Scalar::Poison(p) = x {
+            let what = format!("at {idx:?} compared with zero to convert the tensor to a sparse one");
+            return Err(Error::at(op, ErrorKind::Poison { what, origin: p.0 }));
+        }
+        if crate::sparse::is_nonzero(&x) {
+            out.push((idx.iter().map(|i| *i as u64).collect(), x));
+        }
+        crate::operands::next_index(&mut idx, shape);
+    }
+    Ok(out)
+}
+
+/// The tensor of `scheme` storing `entries` (dimension coordinates): in
+/// level order, sorted when every level is ordered (the sparsifier sorts
+/// through a COO), else in the order given.
+pub fn sparse_store(op: OpId, scheme: Rc<Scheme>, entries: Vec<DimEntry>) -> Result<SparseTensor> {
+    let mut lvl: Vec<Entry> = Vec::with_capacity(entries.len());
+    for (d, x) in entries {
+        lvl.push((scheme.to_lvl(&d).map_err(|x| sparse_error(op, x))?.into_boxed_slice(), x));
+    }
+    if scheme.enc.lvl_types.iter().all(|t| !t.nonordered) {
+        // libstdc++'s std::sort, as the runtime sorts its COO: equal
+        // coordinates (a non-unique source) end in the order it leaves them.
+        crate::sparse_runtime::std_sort(&mut lvl, &|a: &Entry, b: &Entry| a.0 < b.0);
+    }
+    SparseTensor::from_entries(scheme, &lvl).map_err(|x| sparse_error(op, x))
 }

@@ -14,7 +14,10 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::exec::{Engine, Flow, Frame};
 use crate::lane::Lane;
 use crate::memory::AllocLayout;
-use crate::operands::{dense, index_value, sparse_error, sparse_scheme, tensor_storage};
+use crate::operands::{
+    dense, dim_entries, dims_of, index_value, nonzeros, sparse_error, sparse_scheme, sparse_store as store,
+    tensor_storage, DimEntry,
+};
 use crate::sparse::{Entry, Scheme, SparseTensor};
 use crate::value::{Dense, Int, Scalar, Value};
 use mlir_ir::ir::OpId;
@@ -24,7 +27,6 @@ use mlir_ir::types::{TypeId, TypeKind};
 use std::rc::Rc;
 
 /// An entry in dimension coordinates.
-type DimEntry = (Vec<u64>, Scalar);
 
 /// Executes one sparse_tensor op.
 pub fn exec(e: &mut Engine, fr: &mut Frame, op: OpId, kind: SparseTensorOp) -> Result<Flow> {
@@ -150,15 +152,6 @@ fn overhead(e: &mut Engine, fr: &mut Frame, op: OpId, xs: &[u64]) -> Result<Flow
     buffer(e, fr, op, &d)
 }
 
-/// The dimension sizes of a tensor value.
-fn dims_of(op: OpId, v: &Value) -> Result<Vec<usize>> {
-    match v {
-        Value::Sparse(s) => Ok(s.scheme.dim_sizes.iter().map(|d| *d as usize).collect()),
-        Value::Array(a) => Ok(a.shape().to_vec()),
-        _ => Err(Error::unverified(op, "operand is not a tensor")),
-    }
-}
-
 /// The scheme of result 0 (a sparse type) for `dims`.
 fn result_scheme(e: &Engine, op: OpId, dims: &[usize]) -> Result<Option<Rc<Scheme>>> {
     sparse_scheme(e, op, e.result_type(op, 0), dims)
@@ -246,11 +239,6 @@ fn listed_entries(e: &Engine, op: OpId) -> Result<Option<Vec<DimEntry>>> {
     Ok(Some(out))
 }
 
-/// The entries `t` stores, in storage order, in dimension coordinates.
-fn dim_entries(op: OpId, t: &SparseTensor) -> Result<Vec<DimEntry>> {
-    t.entries().into_iter().map(|(lvl, x)| Ok((t.scheme.to_dim(&lvl).map_err(|k| sparse_error(op, k))?, x))).collect()
-}
-
 /// The entries of tensor operand `i` in dimension coordinates: a sparse
 /// tensor's stored ones in storage order, a dense tensor's every element
 /// in row-major order (what `foreach` visits).
@@ -322,41 +310,6 @@ fn concatenate(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     };
     let t = store(op, scheme, all)?;
     e.assign(fr, op, Value::Sparse(Rc::new(t)))
-}
-
-/// The nonzero elements of `d` with their coordinates, in row-major order.
-/// A poison element is UB: the lowering branches on comparing it with zero.
-fn nonzeros(op: OpId, d: &Dense) -> Result<Vec<DimEntry>> {
-    let shape = d.shape();
-    let mut idx = vec![0usize; shape.len()];
-    let mut out = Vec::new();
-    for x in d.iter() {
-        if let Scalar::Poison(p) = x {
-            let what = format!("at {idx:?} compared with zero to convert the tensor to a sparse one");
-            return Err(Error::at(op, ErrorKind::Poison { what, origin: p.0 }));
-        }
-        if crate::sparse::is_nonzero(&x) {
-            out.push((idx.iter().map(|i| *i as u64).collect(), x));
-        }
-        crate::operands::next_index(&mut idx, shape);
-    }
-    Ok(out)
-}
-
-/// The tensor of `scheme` storing `entries` (dimension coordinates): in
-/// level order, sorted when every level is ordered (the sparsifier sorts
-/// through a COO), else in the order given.
-fn store(op: OpId, scheme: Rc<Scheme>, entries: Vec<DimEntry>) -> Result<SparseTensor> {
-    let mut lvl: Vec<Entry> = Vec::with_capacity(entries.len());
-    for (d, x) in entries {
-        lvl.push((scheme.to_lvl(&d).map_err(|x| sparse_error(op, x))?.into_boxed_slice(), x));
-    }
-    if scheme.enc.lvl_types.iter().all(|t| !t.nonordered) {
-        // libstdc++'s std::sort, as the runtime sorts its COO: equal
-        // coordinates (a non-unique source) end in the order it leaves them.
-        crate::sparse_runtime::std_sort(&mut lvl, &|a: &Entry, b: &Entry| a.0 < b.0);
-    }
-    SparseTensor::from_entries(scheme, &lvl).map_err(|x| sparse_error(op, x))
 }
 
 /// `sparse_tensor.new %file`: the `.mtx` or `.tns` file the runtime's

@@ -19,7 +19,8 @@ use mlir_ir::types::{TypeId, TypeKind, DYNAMIC};
 use std::rc::Rc;
 
 use crate::operands::{
-    array, count, dense, dense_error, dense_owned, empty_tensor, filled, i64s, index_or_poison, next_index, scalars,
+    array, count, dense, dense_error, dense_owned, dim_entries, dims_of, empty_tensor, filled, i64s, index_or_poison,
+    next_index, nonzeros, scalars, sparse_scheme, sparse_store,
 };
 
 /// Executes one tensor op.
@@ -292,7 +293,7 @@ fn cast(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
 
 /// `tensor.reshape %t(%shape)`: row-major reinterpretation.
 fn reshape(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
-    let t = dense(e, fr, op, 0)?;
+    let len = count(op, &dims_of(op, e.arg(fr, op, 0)?)?)?;
     let s = dense(e, fr, op, 1)?;
     let shape: Vec<usize> = s
         .iter()
@@ -304,18 +305,16 @@ fn reshape(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
             _ => Err(ub(op, "poison reshape size".into())),
         })
         .collect::<Result<_>>()?;
-    if count(op, &shape)? != t.len() {
-        return Err(ub(op, format!("tensor.reshape of {} elements to shape {shape:?}", t.len())));
+    if count(op, &shape)? != len {
+        return Err(ub(op, format!("tensor.reshape of {len} elements to shape {shape:?}")));
     }
-    check_shape(e, op, &shape, e.result_type(op, 0))?;
-    let v = t.reshape(&shape).map_err(|x| dense_error(op, x))?;
-    e.assign(fr, op, Value::Array(Rc::new(v)))
+    reshaped(e, fr, op, &shape)
 }
 
 /// `tensor.expand_shape`: the output shape is the result type with its
 /// dynamic sizes from the `output_shape` operands.
 fn expand_shape(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
-    let t = dense(e, fr, op, 0)?;
+    let src = dims_of(op, e.arg(fr, op, 0)?)?;
     let out = mixed(e, fr, op, "static_output_shape", 1..e.m.operands(op).len())?;
     let shape: Vec<usize> = out
         .iter()
@@ -323,7 +322,7 @@ fn expand_shape(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
         .collect::<Result<_>>()?;
     let groups = reassociation(e, op);
     // Each group's product must equal the source dim it expands.
-    for (g, src) in groups.iter().zip(t.shape()) {
+    for (g, src) in groups.iter().zip(&src) {
         let p = count(op, &g.iter().map(|d| shape.get(*d).copied().unwrap_or(0)).collect::<Vec<_>>())?;
         if p != *src {
             return Err(ub(
@@ -332,9 +331,7 @@ fn expand_shape(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
             ));
         }
     }
-    check_shape(e, op, &shape, e.result_type(op, 0))?;
-    let v = t.reshape(&shape).map_err(|x| dense_error(op, x))?;
-    e.assign(fr, op, Value::Array(Rc::new(v)))
+    reshaped(e, fr, op, &shape)
 }
 
 /// The `[[0, 1], [2]]` reassociation of `op`, decoded at load.
@@ -344,15 +341,47 @@ fn reassociation(e: &Engine, op: OpId) -> Rc<[Vec<usize>]> {
 
 /// `tensor.collapse_shape`: each group's sizes multiply into one dim.
 fn collapse_shape(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
-    let t = dense(e, fr, op, 0)?;
+    let src = dims_of(op, e.arg(fr, op, 0)?)?;
     let groups = reassociation(e, op);
     let shape: Vec<usize> = groups
         .iter()
-        .map(|g| count(op, &g.iter().map(|d| t.shape().get(*d).copied().unwrap_or(0)).collect::<Vec<_>>()))
+        .map(|g| count(op, &g.iter().map(|d| src.get(*d).copied().unwrap_or(0)).collect::<Vec<_>>()))
         .collect::<Result<_>>()?;
-    check_shape(e, op, &shape, e.result_type(op, 0))?;
-    let v = t.reshape(&shape).map_err(|x| dense_error(op, x))?;
-    e.assign(fr, op, Value::Array(Rc::new(v)))
+    reshaped(e, fr, op, &shape)
+}
+
+/// Operand 0 in row-major order, read as `shape` (checked against the
+/// result type). A sparse result stores, as LLVM 22's sparsifier rewrites
+/// the reshape (`foreach` over the source, inserting each entry at its
+/// new coordinates), every entry a sparse source stores (its explicit
+/// zeros too), or a dense source's nonzero elements.
+fn reshaped(e: &Engine, fr: &mut Frame, op: OpId, shape: &[usize]) -> Result<Flow> {
+    check_shape(e, op, shape, e.result_type(op, 0))?;
+    let Some(scheme) = sparse_scheme(e, op, e.result_type(op, 0), shape)? else {
+        let v = dense(e, fr, op, 0)?.reshape(shape).map_err(|x| dense_error(op, x))?;
+        return e.assign(fr, op, Value::Array(Rc::new(v)));
+    };
+    let src = e.arg(fr, op, 0)?;
+    let from = dims_of(op, src)?;
+    let entries = match src {
+        Value::Sparse(s) => dim_entries(op, s)?,
+        _ => nonzeros(op, &*dense(e, fr, op, 0)?)?,
+    };
+    let moved = entries
+        .into_iter()
+        .map(|(c, x)| {
+            let linear = c.iter().zip(&from).fold(0u64, |a, (i, n)| a * *n as u64 + i);
+            let mut to = vec![0u64; shape.len()];
+            let mut rest = linear;
+            for (t, n) in to.iter_mut().zip(shape).rev() {
+                *t = rest % (*n as u64).max(1);
+                rest /= (*n as u64).max(1);
+            }
+            (to, x)
+        })
+        .collect();
+    let t = sparse_store(op, scheme, moved)?;
+    e.assign(fr, op, Value::Sparse(Rc::new(t)))
 }
 
 // ---- slices ---------------------------------------------------------------
