@@ -54,9 +54,6 @@ impl Scheme {
         if let Some(t) = enc.lvl_types.iter().find(|t| t.format == LevelFormat::Batch) {
             return Err(SparseError::Unsupported(format!("sparse tensors with a {} level", t.to_mlir_string())));
         }
-        if !enc.dim_slices.is_empty() {
-            return Err(SparseError::Unsupported("sparse tensor slices".into()));
-        }
         let lvl_sizes = lvl_sizes(&enc.dim_to_lvl, dims)?;
         Ok(Scheme { enc: enc.clone(), dim_sizes: dims.to_vec(), lvl_sizes, lane, implicit })
     }
@@ -64,6 +61,12 @@ impl Scheme {
     /// The level rank.
     pub fn lvl_rank(&self) -> usize {
         self.enc.lvl_types.len()
+    }
+
+    /// Whether this is a slice's scheme: a view whose storage is its
+    /// source's, holding the entries inside the slice.
+    pub fn is_slice(&self) -> bool {
+        !self.enc.dim_slices.is_empty()
     }
 
     /// The type of level `l`.

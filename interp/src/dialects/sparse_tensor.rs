@@ -49,18 +49,18 @@ pub fn exec(e: &mut Engine, fr: &mut Frame, op: OpId, kind: SparseTensorOp) -> R
         }
         Print => print(e, fr, op),
         Values => {
-            let t = sparse_arg(e, fr, op, 0)?;
+            let t = stored_arg(e, fr, op, 0)?;
             let d = Dense::new(&[t.nse()], &t.storage().values, Some(t.scheme.lane))
                 .map_err(|x| crate::operands::dense_error(op, x))?;
             buffer(e, fr, op, &d)
         }
         Positions => {
-            let t = sparse_arg(e, fr, op, 0)?;
+            let t = stored_arg(e, fr, op, 0)?;
             let l = level_attr(e, op, &t)?;
             overhead(e, fr, op, &t.storage().positions[l])
         }
         Coordinates => {
-            let t = sparse_arg(e, fr, op, 0)?;
+            let t = stored_arg(e, fr, op, 0)?;
             let l = level_attr(e, op, &t)?;
             if t.scheme.enc.aos_coo_start() <= l {
                 return Err(Error::at(op, ErrorKind::Unsupported("per-level coordinates of an AoS COO level".into())));
@@ -68,12 +68,12 @@ pub fn exec(e: &mut Engine, fr: &mut Frame, op: OpId, kind: SparseTensorOp) -> R
             overhead(e, fr, op, &t.storage().coordinates[l])
         }
         CoordinatesBuffer => {
-            let t = sparse_arg(e, fr, op, 0)?;
+            let t = stored_arg(e, fr, op, 0)?;
             let c = t.aos_coordinates(t.scheme.enc.aos_coo_start());
             overhead(e, fr, op, &c)
         }
         NumberOfEntries => {
-            let t = sparse_arg(e, fr, op, 0)?;
+            let t = stored_arg(e, fr, op, 0)?;
             e.assign(fr, op, index_value(e, t.nse() as i64))
         }
         Lvl => {
@@ -112,6 +112,18 @@ fn sparse_arg(e: &Engine, fr: &Frame, op: OpId, i: usize) -> Result<Rc<SparseTen
         )),
         _ => Err(Error::unverified(op, format!("operand #{i} is not a tensor"))),
     }
+}
+
+/// Operand `i`, a sparse tensor whose storage the op exposes: a slice's
+/// storage is its source's (the sparsifier's view; the runtime library
+/// has no slices), which the direct run does not keep.
+fn stored_arg(e: &Engine, fr: &Frame, op: OpId, i: usize) -> Result<Rc<SparseTensor>> {
+    let t = sparse_arg(e, fr, op, i)?;
+    if t.scheme.is_slice() {
+        let what = format!("'{}' of a sparse tensor slice (it exposes the source's storage)", e.m.op_name(op));
+        return Err(Error::at(op, ErrorKind::Unsupported(what)));
+    }
+    Ok(t)
 }
 
 /// The `level` attribute, within the level rank.
@@ -361,7 +373,7 @@ fn new(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
 /// `sparse_tensor.out %t, %file`: the extended FROSTT text the runtime's
 /// writer writes, entries in storage order (stdout for an empty name).
 fn out(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
-    let t = sparse_arg(e, fr, op, 0)?;
+    let t = stored_arg(e, fr, op, 0)?;
     let p = e.arg(fr, op, 1)?.clone();
     // Its ODS destination is any type, which mlir-opt accepts; only a
     // pointer to a file name has a writer to run.
@@ -473,7 +485,7 @@ fn assemble(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
 /// copied to the front of its output tensor (a tensor too small is UB),
 /// then the lengths used.
 fn disassemble(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
-    let t = sparse_arg(e, fr, op, 0)?;
+    let t = stored_arg(e, fr, op, 0)?;
     let levels = t.scheme.buffer_levels().ok_or_else(|| {
         Error::at(op, ErrorKind::Unsupported("disassembling a singleton or n:m level outside a COO region".into()))
     })?;
@@ -562,7 +574,7 @@ fn foreach(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
 /// `sparse_tensor.print`: what LLVM 22's rewriting prints (nse, dim and
 /// level sizes, each positions and coordinates array, the values).
 fn print(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
-    let t = sparse_arg(e, fr, op, 0)?;
+    let t = stored_arg(e, fr, op, 0)?;
     let et = e.elem_type(e.operand_type(op, 0).ok_or_else(|| Error::unverified(op, "print without operand"))?);
     let s = &t.scheme;
     let list = |xs: &mut dyn Iterator<Item = String>| format!("( {} )", xs.collect::<Vec<_>>().join(", "));

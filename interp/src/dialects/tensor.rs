@@ -484,21 +484,68 @@ fn reduced_shape(e: &Engine, op: OpId, sizes: &[usize], ty: TypeId) -> Result<Ve
 
 /// `tensor.extract_slice %t[offsets][sizes][strides]`.
 fn extract_slice(e: &Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
-    // A slice of a sparse tensor has a slice encoding: which entries it
-    // stores (and so what a kernel on it visits) is not its elements.
-    if e.m.ctx.tensor_encoding(e.result_type(op, 0)).is_some() {
-        return Err(Error::at(op, ErrorKind::Unsupported("a slice of a sparse tensor (direct execution)".into())));
-    }
     let r = ranges(e, op)?;
     let [_, ro, rs, rt] = r.as_slice() else { return Err(Error::unverified(op, "bad operand segments")) };
-    let t = dense(e, fr, op, 0)?;
     let offsets = mixed(e, fr, op, "static_offsets", ro.clone())?;
     let sizes = sizes_of(op, &mixed(e, fr, op, "static_sizes", rs.clone())?)?;
     let strides = mixed(e, fr, op, "static_strides", rt.clone())?;
+    if let Some(enc) = e.m.ctx.tensor_encoding(e.result_type(op, 0)) {
+        return sparse_slice(e, fr, op, &enc.dim_slices, [&offsets, &strides], &sizes);
+    }
+    let t = dense(e, fr, op, 0)?;
     let pos = slice_linear(op, &offsets, &sizes, &strides, t.shape())?;
     let shape = reduced_shape(e, op, &sizes, e.result_type(op, 0))?;
     let v = t.gather(&shape, pos).map_err(|x| dense_error(op, x))?;
     e.assign(fr, op, Value::Array(Rc::new(v)))
+}
+
+/// `tensor.extract_slice` of a sparse tensor to its slice type: the
+/// entries the source stores inside the slice, at slice coordinates, in
+/// the source's order (what the sparsifier's loops over the slice visit).
+/// The type's static offsets, sizes and strides must be the op's.
+fn sparse_slice(
+    e: &Engine,
+    fr: &mut Frame,
+    op: OpId,
+    typed: &[mlir_ir::sparse::DimSlice],
+    [offsets, strides]: [&[i64]; 2],
+    sizes: &[usize],
+) -> Result<Flow> {
+    let Value::Sparse(src) = e.arg(fr, op, 0)? else {
+        return Err(Error::at(op, ErrorKind::Unsupported("a sparse slice of a tensor without sparse storage".into())));
+    };
+    let shape: Vec<usize> = src.scheme.dim_sizes.iter().map(|d| *d as usize).collect();
+    check_slice(op, offsets, sizes, strides, &shape)?;
+    if let Some(s) = strides.iter().find(|s| **s < 1) {
+        return Err(ub(op, format!("sparse slice stride {s}: the sparsifier divides coordinates by it")));
+    }
+    if reduced_shape(e, op, sizes, e.result_type(op, 0))?.len() != sizes.len() {
+        return Err(Error::unverified(op, "a rank-reducing slice to a sparse type"));
+    }
+    for (d, t) in typed.iter().enumerate() {
+        let got = [offsets[d], sizes[d] as i64, strides[d]];
+        for (name, want, got) in [("offset", t.offset, got[0]), ("size", t.size, got[1]), ("stride", t.stride, got[2])]
+        {
+            if want != DYNAMIC && want != got {
+                return Err(ub(op, format!("slice {name} {got} in dimension {d} where the result type says {want}")));
+            }
+        }
+    }
+    let scheme = sparse_scheme(e, op, e.result_type(op, 0), sizes)?
+        .ok_or_else(|| Error::unverified(op, "a sparse slice type without an encoding"))?;
+    let inside = dim_entries(op, src)?.into_iter().filter_map(|(c, x)| {
+        let mut at = Vec::with_capacity(c.len());
+        for (k, &i) in c.iter().enumerate() {
+            let off = i as i64 - offsets[k];
+            if off < 0 || off % strides[k] != 0 || off / strides[k] >= sizes[k] as i64 {
+                return None;
+            }
+            at.push((off / strides[k]) as u64);
+        }
+        Some((at, x))
+    });
+    let t = sparse_store(op, scheme, inside.collect())?;
+    e.assign(fr, op, Value::Sparse(Rc::new(t)))
 }
 
 /// `tensor.insert_slice %s into %t[offsets][sizes][strides]`.
