@@ -367,6 +367,27 @@ pub fn tensor_storage(
     Ok(m)
 }
 
+/// `memref.realloc` of the 1-D heap buffer `src` to `n` elements of
+/// `elem`: a new buffer holding the first elements, `src` freed (using it
+/// afterwards is UB); a view or a buffer not from the heap is UB.
+pub fn realloc(e: &mut Engine, op: OpId, src: &MemRef, elem: Elem, n: i64, align: u64) -> Result<MemRef> {
+    src.check_live(op, "realloc")?;
+    {
+        let b = src.buf.borrow();
+        if b.kind != AllocKind::Heap || src.view || src.base != 0 {
+            return Err(mem_ub(op, b.origin, format!("realloc of {}, which is not a heap allocation", src.describe())));
+        }
+    }
+    let dst = e.mem.alloc(op, elem, vec![n], AllocLayout::Identity, AllocKind::Heap, align)?;
+    let keep = n.min(src.sizes.first().copied().unwrap_or(0));
+    for i in 0..keep {
+        let v = src.load(op, &[i], "realloc")?;
+        dst.store(op, &[i], &v, "realloc")?;
+    }
+    e.mem.release(&src.buf, crate::memory::Freed::Realloc);
+    Ok(dst)
+}
+
 /// The storage kind of element type `ty`, or an unsupported error at `at`.
 #[inline]
 pub fn elem_of(e: &Engine, at: OpId, ty: TypeId) -> Result<Elem> {

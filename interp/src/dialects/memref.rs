@@ -16,7 +16,7 @@
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::exec::{Engine, Flow, Frame};
-use crate::memory::{self, list, mem_ub, AllocKind, AllocLayout, Freed, MemRef, CONSTANT_GLOBAL};
+use crate::memory::{self, list, mem_ub, AllocKind, AllocLayout, MemRef, CONSTANT_GLOBAL};
 use crate::value::{Dense, Value};
 use mlir_ir::attrs::Attribute;
 use mlir_ir::ir::OpId;
@@ -189,22 +189,9 @@ fn realloc(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
         Some(&n) => n,
         None => return Err(Error::unverified(op, "realloc of a rank-0 memref")),
     };
-    src.check_live(op, "realloc")?;
-    {
-        let b = src.buf.borrow();
-        if b.kind != AllocKind::Heap || src.view || src.base != 0 {
-            return Err(mem_ub(op, b.origin, format!("realloc of {}, which is not a heap allocation", src.describe())));
-        }
-    }
     let elem = elem_of(e, op, elem_ty)?;
     let align = int_attr(e, op, "alignment").and_then(|a| u64::try_from(a).ok()).unwrap_or(0);
-    let dst = e.mem.alloc(op, elem, vec![n], AllocLayout::Identity, AllocKind::Heap, align)?;
-    let keep = n.min(src.sizes.first().copied().unwrap_or(0));
-    for i in 0..keep {
-        let v = src.load(op, &[i], "realloc")?;
-        dst.store(op, &[i], &v, "realloc")?;
-    }
-    e.mem.release(&src.buf, Freed::Realloc);
+    let dst = crate::operands::realloc(e, op, &src, elem, n, align)?;
     result_memref(e, fr, op, dst)
 }
 

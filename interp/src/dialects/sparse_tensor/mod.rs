@@ -10,6 +10,8 @@
 //! into them changes the tensor there and not here (writing through them
 //! is outside what the ops document).
 
+mod buffers;
+
 use crate::error::{Error, ErrorKind, Result};
 use crate::exec::{Engine, Flow, Frame};
 use crate::lane::Lane;
@@ -92,6 +94,10 @@ pub fn exec(e: &mut Engine, fr: &mut Frame, op: OpId, kind: SparseTensorOp) -> R
         HasRuntimeLibrary => e.assign(fr, op, Value::int(Int::bool(true))),
         Foreach => foreach(e, fr, op),
         Yield => Ok(Flow::Exit(e.args(fr, op))),
+        PushBack => buffers::push_back(e, fr, op),
+        Sort => buffers::sort(e, fr, op),
+        Expand => buffers::expand(e, fr, op),
+        Compress => buffers::compress(e, fr, op),
         _ => Err(Error::at(op, ErrorKind::Unsupported(format!("operation '{}' (direct execution)", e.m.op_name(op))))),
     }
 }
@@ -139,6 +145,9 @@ fn level_attr(e: &Engine, op: OpId, t: &SparseTensor) -> Result<usize> {
 fn buffer(e: &mut Engine, fr: &mut Frame, op: OpId, d: &Dense) -> Result<Flow> {
     let et = memref_elem(e, op)?;
     let m = tensor_storage(e, op, et, AllocLayout::Identity, d, e.m.op_name(op))?;
+    // The op's documentation: "Writing into the result of this operation
+    // is undefined behavior" (the buffer is the tensor's own storage).
+    m.buf.borrow_mut().read_only = Some("a sparse tensor's storage, which its buffer ops return read-only");
     e.assign(fr, op, Value::Memref(Rc::new(m)))
 }
 
