@@ -73,6 +73,7 @@ mod sem;
 pub mod show;
 mod sparse;
 mod sparse_runtime;
+mod stdsort;
 mod textdiff;
 pub mod trace;
 pub mod value;

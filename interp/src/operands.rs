@@ -165,6 +165,14 @@ pub fn sparse_error(op: OpId, e: crate::sparse::SparseError) -> Error {
     match e {
         S::Ub(m) => Error::at(op, ErrorKind::Ub(m)),
         S::Unsupported(m) => Error::at(op, ErrorKind::Unsupported(m)),
+        S::NotExplicit { stored, explicit } => Error::at(
+            op,
+            ErrorKind::Ub(format!(
+                "storing {} in a sparse tensor whose explicitVal is {}",
+                crate::show::scalar(&stored),
+                crate::show::scalar(&explicit)
+            )),
+        ),
         S::Alloc(bytes) => {
             Error::at(op, ErrorKind::Resource(format!("the host could not allocate {bytes} bytes for a sparse tensor")))
         }
@@ -180,9 +188,6 @@ pub fn sparse_scheme(e: &Engine, op: OpId, ty: TypeId, dims: &[usize]) -> Result
         let t = mlir_ir::printer::type_to_string(&e.m.ctx, et);
         Error::at(op, ErrorKind::Unsupported(format!("sparse tensors of {t}")))
     })?;
-    if enc.explicit_val.is_some() {
-        return Err(Error::at(op, ErrorKind::Unsupported("sparse encodings with an explicitVal".into())));
-    }
     let implicit = match enc.implicit_val {
         Some(a) => {
             e.attr_value(op, a, et)?.scalar().ok_or_else(|| Error::unverified(op, "implicitVal is not a scalar"))?
@@ -190,7 +195,12 @@ pub fn sparse_scheme(e: &Engine, op: OpId, ty: TypeId, dims: &[usize]) -> Result
         None => crate::sparse::zero(lane),
     };
     let dims: Vec<u64> = dims.iter().map(|d| *d as u64).collect();
-    let s = crate::sparse::Scheme::new(enc, &dims, lane, implicit).map_err(|x| sparse_error(op, x))?;
+    let mut s = crate::sparse::Scheme::new(enc, &dims, lane, implicit).map_err(|x| sparse_error(op, x))?;
+    if let Some(a) = enc.explicit_val {
+        let x =
+            e.attr_value(op, a, et)?.scalar().ok_or_else(|| Error::unverified(op, "explicitVal is not a scalar"))?;
+        s.explicit = Some(x);
+    }
     // The storage every tensor of this scheme has, empty or not: the
     // positions (or, all dense, the values) of its leading dense levels.
     let per = if s.all_dense() { std::mem::size_of::<Scalar>() } else { 8 };
@@ -907,7 +917,7 @@ pub fn sparse_store(op: OpId, scheme: Rc<Scheme>, entries: Vec<DimEntry>) -> Res
     if scheme.enc.lvl_types.iter().all(|t| !t.nonordered) {
         // libstdc++'s std::sort, as the runtime sorts its COO: equal
         // coordinates (a non-unique source) end in the order it leaves them.
-        crate::sparse_runtime::std_sort(&mut lvl, &|a: &Entry, b: &Entry| a.0 < b.0);
+        crate::stdsort::std_sort(&mut lvl, &|a: &Entry, b: &Entry| a.0 < b.0);
     }
     SparseTensor::from_entries(scheme, &lvl).map_err(|x| sparse_error(op, x))
 }

@@ -29,6 +29,14 @@ pub enum SparseError {
     Unsupported(String),
     /// The host could not allocate the elements.
     Alloc(usize),
+    /// A value stored where the encoding's `explicitVal` fixes another
+    /// (undefined behaviour; the values, for the message).
+    NotExplicit {
+        /// The value stored.
+        stored: Scalar,
+        /// The encoding's `explicitVal`.
+        explicit: Scalar,
+    },
 }
 
 /// A sparse tensor type's storage scheme for one value: the encoding and
@@ -45,6 +53,8 @@ pub struct Scheme {
     pub lane: Lane,
     /// The value of entries not stored (zero, or the encoding's `implicitVal`).
     pub implicit: Scalar,
+    /// The value every stored entry has (the encoding's `explicitVal`).
+    pub explicit: Option<Scalar>,
 }
 
 impl Scheme {
@@ -55,7 +65,17 @@ impl Scheme {
             return Err(SparseError::Unsupported(format!("sparse tensors with a {} level", t.to_mlir_string())));
         }
         let lvl_sizes = lvl_sizes(&enc.dim_to_lvl, dims)?;
-        Ok(Scheme { enc: enc.clone(), dim_sizes: dims.to_vec(), lvl_sizes, lane, implicit })
+        Ok(Scheme { enc: enc.clone(), dim_sizes: dims.to_vec(), lvl_sizes, lane, implicit, explicit: None })
+    }
+
+    /// Checks that `v` may be stored: with an `explicitVal` every stored
+    /// entry has that value (the sparsifier reads it instead of the
+    /// values buffer), so storing another one is undefined.
+    pub fn check_explicit(&self, v: &Scalar) -> Result<(), SparseError> {
+        match &self.explicit {
+            Some(x) if x != v => Err(SparseError::NotExplicit { stored: v.clone(), explicit: x.clone() }),
+            _ => Ok(()),
+        }
     }
 
     /// The level rank.
@@ -217,6 +237,9 @@ impl SparseTensor {
     /// The tensor storing `entries` (level coordinates, in storage order:
     /// sorted, or as inserted for unordered levels), as `fromCOO` builds it.
     pub fn from_entries(scheme: Rc<Scheme>, entries: &[Entry]) -> Result<SparseTensor, SparseError> {
+        if scheme.explicit.is_some() && !scheme.all_dense() {
+            entries.iter().try_for_each(|(_, v)| scheme.check_explicit(v))?;
+        }
         let storage = build(&scheme, entries)?;
         Ok(SparseTensor { scheme, storage, pending: Vec::new(), dense: OnceCell::new() })
     }
@@ -248,6 +271,7 @@ impl SparseTensor {
                 )));
             }
         }
+        self.scheme.check_explicit(&v)?;
         let lvl = self.scheme.to_lvl(dims)?.into_boxed_slice();
         self.dense = OnceCell::new();
         if self.scheme.all_dense() {

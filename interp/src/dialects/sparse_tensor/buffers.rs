@@ -115,8 +115,8 @@ pub fn sort(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
         }
     }
     for (i, (_, vals)) in rows.iter().enumerate() {
-        for k in 0..width {
-            bufs[0].store(op, &[(i * width + k) as i64], &vals[k], "sparse_tensor.sort")?;
+        for (k, v) in vals[..width].iter().enumerate() {
+            bufs[0].store(op, &[(i * width + k) as i64], v, "sparse_tensor.sort")?;
         }
         for (y, v) in bufs[1..].iter().zip(&vals[width..]) {
             y.store(op, &[i as i64], v, "sparse_tensor.sort")?;

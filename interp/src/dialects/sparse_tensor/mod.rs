@@ -28,8 +28,6 @@ use mlir_ir::sparse::LevelFormat;
 use mlir_ir::types::{TypeId, TypeKind};
 use std::rc::Rc;
 
-/// An entry in dimension coordinates.
-
 /// Executes one sparse_tensor op.
 pub fn exec(e: &mut Engine, fr: &mut Frame, op: OpId, kind: SparseTensorOp) -> Result<Flow> {
     use SparseTensorOp::*;
@@ -45,7 +43,7 @@ pub fn exec(e: &mut Engine, fr: &mut Frame, op: OpId, kind: SparseTensorOp) -> R
             let scheme = result_scheme(e, op, &dims_of(op, e.arg(fr, op, 0)?)?)?
                 .ok_or_else(|| Error::unverified(op, "reorder_coo to a dense type"))?;
             let mut lvl = t.entries();
-            crate::sparse_runtime::std_sort(&mut lvl, &|a: &Entry, b: &Entry| a.0 < b.0);
+            crate::stdsort::std_sort(&mut lvl, &|a: &Entry, b: &Entry| a.0 < b.0);
             let t = SparseTensor::from_entries(scheme, &lvl).map_err(|x| sparse_error(op, x))?;
             e.assign(fr, op, Value::Sparse(Rc::new(t)))
         }
