@@ -118,6 +118,11 @@ fn the_comparison_can_fail() {
     assert!(compare(&n1, &n2).is_ok());
     let i = Npy { descr: "<i4".into(), shape: "(1,)".into(), data: 1i32.to_le_bytes().to_vec() };
     assert!(compare(&a, &i).is_err());
+    // bf16 (ours `<u2`, the reference model's `<V2`): any NaN for any NaN,
+    // but infinities of both signs differ.
+    let bf = |d: &str, v: u16| Npy { descr: d.into(), shape: "(1,)".into(), data: v.to_le_bytes().to_vec() };
+    assert!(compare(&bf("<u2", 0x7FC0), &bf("<V2", 0xFFC0)).is_ok());
+    assert!(compare(&bf("<u2", 0x7F80), &bf("<V2", 0xFF80)).is_err());
     // A tolerance admits what is within it, and only f32 values.
     assert!(compare_within(&a, &b, 0.5).is_ok());
     assert!(compare_within(&a, &b, 0.25).is_err());
