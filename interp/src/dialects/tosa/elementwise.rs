@@ -80,8 +80,11 @@ pub(super) fn broadcast_shape(op: OpId, a: &[usize], b: &[usize]) -> Result<Vec<
 /// The linear index into an operand of `shape` for each position of `out`
 /// in row-major order (`apply_broadcast`).
 pub(super) fn broadcast_positions(shape: &[usize], out: &[usize]) -> Vec<usize> {
-    let strides = crate::dense::row_major_strides(shape);
     let n: usize = out.iter().product();
+    if shape == out {
+        return (0..n).collect();
+    }
+    let strides = crate::dense::row_major_strides(shape);
     let mut res = Vec::with_capacity(n);
     let mut idx = vec![0usize; out.len()];
     for _ in 0..n {
@@ -118,6 +121,16 @@ pub(super) fn binary(e: &mut Engine, fr: &mut Frame, op: OpId, b: Bin) -> Result
     let round = b == Bin::Shrs && e.flag(op, "round");
     let pol = e.cfg.float_policy;
     e.charge(op, shape.iter().product::<usize>() as u64)?;
+    // Integers of at most 64 bits: read and written in bulk as i64s, the
+    // same int_value per element as below.
+    if let (Elem::Int(w), Some(xs), Some(ys)) = (et, x.to_i64s(), y.to_i64s()) {
+        let mut vals = Vec::with_capacity(px.len());
+        for (&i, &j) in px.iter().zip(&py) {
+            vals.push(int_value(op, b, w, xs[i], ys[j], shift, round)?);
+        }
+        let v = build_ints(e, op, 0, &shape, &vals)?;
+        return e.assign(fr, op, v);
+    }
     let mut elems = Vec::with_capacity(px.len());
     for (&i, &j) in px.iter().zip(&py) {
         let s = match et {
@@ -210,15 +223,29 @@ fn float_bin(
     }))
 }
 
-/// One integer element of a binary operator on `w`-bit operands.
+/// One integer element of a binary operator on `w`-bit operands, as a
+/// scalar of the result's width.
 #[allow(clippy::too_many_arguments)]
 fn int_bin(op: OpId, b: Bin, w: u32, out: Elem, u: i64, v: i64, shift: i64, round: bool) -> Result<Scalar> {
+    let width = match (b, out) {
+        (Bin::Equal | Bin::Greater | Bin::GreaterEqual, _) => 1,
+        (Bin::Mul, Elem::Int(ow)) => ow,
+        _ => w,
+    };
+    Ok(int_scalar(width, int_value(op, b, w, u, v, shift, round)?))
+}
+
+/// One integer element of a binary operator on `w`-bit operands: the
+/// result's value (0 or 1 for a comparison), which the result's width
+/// wraps when stored.
+#[allow(clippy::too_many_arguments)]
+fn int_value(op: OpId, b: Bin, w: u32, u: i64, v: i64, shift: i64, round: bool) -> Result<i64> {
     let (lo, hi) = signed_range(w);
-    let fits = |c: i128, what: &str| -> Result<Scalar> {
+    let fits = |c: i128, what: &str| -> Result<i64> {
         if c < i128::from(lo) || c > i128::from(hi) {
             return Err(require(op, format!("{what} {u} and {v} gives {c}, outside i{w}")));
         }
-        Ok(int_scalar(w, c as i64))
+        Ok(c as i64)
     };
     let shift_ok = |what: &str| -> Result<()> {
         if !(0..i64::from(w.min(64))).contains(&v) {
@@ -227,15 +254,11 @@ fn int_bin(op: OpId, b: Bin, w: u32, out: Elem, u: i64, v: i64, shift: i64, roun
         Ok(())
     };
     let mask = if w >= 64 { u64::MAX } else { (1u64 << w) - 1 };
-    let bool_of = |c: bool| int_scalar(1, i64::from(c));
+    let bool_of = |c: bool| i64::from(c);
     match b {
         Bin::Add => fits(i128::from(u) + i128::from(v), "adding"),
         Bin::Sub => fits(i128::from(u) - i128::from(v), "subtracting"),
         Bin::Mul => {
-            let ow = match out {
-                Elem::Int(ow) => ow,
-                _ => w,
-            };
             if w == 32 && shift > 0 {
                 if !(0..=63).contains(&shift) {
                     return Err(require(op, format!("mul shift {shift} must be in 0..=63")));
@@ -245,13 +268,13 @@ fn int_bin(op: OpId, b: Bin, w: u32, out: Elem, u: i64, v: i64, shift: i64, roun
                 if r < i128::from(i32::MIN) || r > i128::from(i32::MAX) {
                     return Err(require(op, format!("mul of {u} and {v} with shift {shift} gives {r}, outside i32")));
                 }
-                Ok(int_scalar(32, r as i64))
+                Ok(r as i64)
             } else {
                 if shift != 0 {
                     return Err(require(op, format!("mul shift {shift} is only allowed for i32 operands")));
                 }
                 // The low bits of the product, in the output width.
-                Ok(int_scalar(ow, u.wrapping_mul(v)))
+                Ok(u.wrapping_mul(v))
             }
         }
         Bin::IntDiv => {
@@ -260,18 +283,18 @@ fn int_bin(op: OpId, b: Bin, w: u32, out: Elem, u: i64, v: i64, shift: i64, roun
             }
             fits(i128::from(u) / i128::from(v), "dividing")
         }
-        Bin::Max => Ok(int_scalar(w, u.max(v))),
-        Bin::Min => Ok(int_scalar(w, u.min(v))),
-        Bin::And => Ok(int_scalar(w, u & v)),
-        Bin::Or => Ok(int_scalar(w, u | v)),
-        Bin::Xor => Ok(int_scalar(w, u ^ v)),
+        Bin::Max => Ok(u.max(v)),
+        Bin::Min => Ok(u.min(v)),
+        Bin::And => Ok(u & v),
+        Bin::Or => Ok(u | v),
+        Bin::Xor => Ok(u ^ v),
         Bin::Shl => {
             shift_ok("logical_left_shift")?;
-            Ok(int_scalar(w, ((u as u64) << v) as i64))
+            Ok(((u as u64) << v) as i64)
         }
         Bin::Shru => {
             shift_ok("logical_right_shift")?;
-            Ok(int_scalar(w, ((u as u64 & mask) >> v) as i64))
+            Ok(((u as u64 & mask) >> v) as i64)
         }
         Bin::Shrs => {
             shift_ok("arithmetic_right_shift")?;
@@ -279,7 +302,7 @@ fn int_bin(op: OpId, b: Bin, w: u32, out: Elem, u: i64, v: i64, shift: i64, roun
             if round && v > 0 && (u >> (v - 1)) & 1 != 0 {
                 r += 1;
             }
-            Ok(int_scalar(w, r))
+            Ok(r)
         }
         Bin::Equal => Ok(bool_of(u == v)),
         Bin::Greater => Ok(bool_of(u > v)),
@@ -474,6 +497,16 @@ pub(super) fn cast(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let (from, to) = (operand_elem(e, op, 0)?, result_elem(e, op, 0)?);
     let unsigned = e.flag(op, "input_unsigned");
     e.charge(op, x.len() as u64)?;
+    // Integer to integer in bulk: sign-extended (or, unsigned, masked to
+    // the input width) i64s, which the output width truncates when stored.
+    if let (Elem::Int(fw), Elem::Int(_), Some(mut xs)) = (from, to, x.to_i64s()) {
+        if unsigned {
+            let mask = if fw >= 64 { u64::MAX } else { (1u64 << fw) - 1 };
+            xs.iter_mut().for_each(|v| *v = (*v as u64 & mask) as i64);
+        }
+        let v = build_ints(e, op, 0, x.shape(), &xs)?;
+        return e.assign(fr, op, v);
+    }
     let mut elems = Vec::with_capacity(x.len());
     for i in 0..x.len() {
         let s = match (from, to) {
