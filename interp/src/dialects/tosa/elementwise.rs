@@ -8,13 +8,16 @@ use super::{
     build, build_ints, float_at, ignore_nan, int_at, int_scalar, ints, invalid, operand_elem, require, result_elem,
     scalar_operand, signed_range, Elem,
 };
+use crate::dense::{Dense, HostCast};
 use crate::error::{Error, ErrorKind, Result};
 use crate::exec::{Engine, Flow, Frame};
+use crate::float::host::Bin as HostBin;
 use crate::float::libm::{self, Fn1, Fn2};
 use crate::float::{self, Float, FloatKind, Ordering, Round};
 use crate::operands::{dense, libm_error};
-use crate::value::Scalar;
+use crate::value::{Scalar, Value};
 use mlir_ir::ir::OpId;
+use std::rc::Rc;
 
 /// A binary operator.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -121,6 +124,22 @@ pub(super) fn binary(e: &mut Engine, fr: &mut Frame, op: OpId, b: Bin) -> Result
     let round = b == Bin::Shrs && e.flag(op, "round");
     let pol = e.cfg.float_policy;
     e.charge(op, shape.iter().product::<usize>() as u64)?;
+    // f32 of one shape: the host's correctly rounded add, sub and mul, the
+    // tensor fast path arith's addf/subf/mulf take (a NaN lane is
+    // recomputed exactly there, for its canonical encoding).
+    let host = match b {
+        Bin::Add => Some(HostBin::Add),
+        Bin::Sub => Some(HostBin::Sub),
+        Bin::Mul => Some(HostBin::Mul),
+        _ => None,
+    };
+    if let (Elem::Float(_), Some(hb)) = (et, host) {
+        if x.shape() == shape.as_slice() && y.shape() == shape.as_slice() {
+            if let Some(d) = Dense::host2(&x, &y, hb) {
+                return e.assign(fr, op, Value::Array(Rc::new(d)));
+            }
+        }
+    }
     // Integers of at most 64 bits: read and written in bulk as i64s, the
     // same int_value per element as below.
     if let (Elem::Int(w), Some(xs), Some(ys)) = (et, x.to_i64s(), y.to_i64s()) {
@@ -497,6 +516,14 @@ pub(super) fn cast(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let (from, to) = (operand_elem(e, op, 0)?, result_elem(e, op, 0)?);
     let unsigned = e.flag(op, "input_unsigned");
     e.charge(op, x.len() as u64)?;
+    // 8- to 64-bit integers to f32 on the host's conversion (Rust's `as`
+    // rounds to nearest even, as the pseudocode does), arith's fast path.
+    if let (Elem::Int(_), Elem::Float(FloatKind::F32)) = (from, to) {
+        let how = if unsigned { HostCast::Unsigned } else { HostCast::Signed };
+        if let Some(flow) = crate::operands::host_cast(e, fr, op, how, |_| None)? {
+            return Ok(flow);
+        }
+    }
     // Integer to integer in bulk: sign-extended (or, unsigned, masked to
     // the input width) i64s, which the output width truncates when stored.
     if let (Elem::Int(fw), Elem::Int(_), Some(mut xs)) = (from, to, x.to_i64s()) {
