@@ -48,6 +48,12 @@ const KNOWN: &[(&str, i32, &str)] = &[
     ),
     ("resize.mlir", 1, "llvm#193821: integer bilinear resize with a negative offset (fixtures/found/tosa_resize_*)"),
     ("variables_shapes.mlir", 2, "LLVM 22 has no lowering for tosa.variable_read / variable_write"),
+    (
+        "shapes.mlir",
+        2,
+        "LLVM 22 has no lowering for the shape operators (add_shape, ..., slice_shape, dim): \
+         tosa-to-tensor reads only tosa.const_shape",
+    ),
     ("block_scaled_cast_from.mlir", 2, "LLVM 22 has no lowering for the block-scaled (MX) operators"),
     ("block_scaled_cast_to.mlir", 2, "LLVM 22 has no lowering for the block-scaled (MX) operators"),
     ("block_scaled_matmul.mlir", 2, "LLVM 22 has no lowering for the block-scaled (MX) operators"),

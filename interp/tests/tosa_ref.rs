@@ -7,7 +7,13 @@
 //! The fixtures hold operators the spec defines exactly (integer ones, and
 //! float ones rounded once to nearest even); a fixture of operators whose
 //! error the spec bounds instead (fft2d) says `// TOLERANCE: X`, and its
-//! f32 results may differ by at most X.
+//! f32 results may differ by at most X. A fixture of the elementwise
+//! operators the spec bounds (exp, log, sin, ...) says `// BOUND: R =
+//! op(I[, J])` for each such result R computed from results I (and J): each
+//! element of R, ours and the reference model's alike, must meet the
+//! operator's Precision Requirements against the fp64 value
+//! (`common/tosa_bound.rs`), and equal the reference model's where an input
+//! is an infinity, a NaN or a zero (the spec's behaviour tables fix those).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -15,6 +21,10 @@ use std::process::Command;
 #[path = "common/npy.rs"]
 mod npy;
 use npy::{compare, compare_within, read_npy, Npy};
+
+#[path = "common/tosa_bound.rs"]
+mod bound;
+use bound::{bounds, check_bound};
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
@@ -56,11 +66,19 @@ fn tosa_fixtures_match_the_reference_model() {
             .lines()
             .find_map(|l| l.strip_prefix("// TOLERANCE:"))
             .map_or(0.0, |t| t.trim().parse::<f32>().unwrap_or_else(|_| panic!("{}: bad TOLERANCE line", f.display())));
+        let bounded = bounds(&text);
         let mut n = 0;
         while refs.join(format!("result_{n}.npy")).exists() {
             let theirs = read_npy(&refs.join(format!("result_{n}.npy")));
             let ours = read_npy(&out.join(format!("result{n}.npy")));
-            if let Err(msg) = compare_within(&ours, &theirs, tol) {
+            let verdict = match bounded.iter().find(|b| b.r == n) {
+                Some(b) => {
+                    let ins: Vec<Npy> = b.args.iter().map(|a| read_npy(&out.join(format!("result{a}.npy")))).collect();
+                    check_bound(b, &ours, &theirs, &ins)
+                }
+                None => compare_within(&ours, &theirs, tol),
+            };
+            if let Err(msg) = verdict {
                 failures.push(format!("{} result {n}: {msg}", f.display()));
             }
             n += 1;
@@ -100,6 +118,11 @@ fn the_comparison_can_fail() {
     assert!(compare(&n1, &n2).is_ok());
     let i = Npy { descr: "<i4".into(), shape: "(1,)".into(), data: 1i32.to_le_bytes().to_vec() };
     assert!(compare(&a, &i).is_err());
+    // bf16 (ours `<u2`, the reference model's `<V2`): any NaN for any NaN,
+    // but infinities of both signs differ.
+    let bf = |d: &str, v: u16| Npy { descr: d.into(), shape: "(1,)".into(), data: v.to_le_bytes().to_vec() };
+    assert!(compare(&bf("<u2", 0x7FC0), &bf("<V2", 0xFFC0)).is_ok());
+    assert!(compare(&bf("<u2", 0x7F80), &bf("<V2", 0xFF80)).is_err());
     // A tolerance admits what is within it, and only f32 values.
     assert!(compare_within(&a, &b, 0.5).is_ok());
     assert!(compare_within(&a, &b, 0.25).is_err());
@@ -136,4 +159,24 @@ fn block_scaled_types_the_spec_does_not_list_are_bad_input() {
     let err = String::from_utf8_lossy(&run.stderr);
     assert_eq!(run.status.code(), Some(2), "{err}");
     assert!(err.contains("result #0 holds f16; the specification allows f32, bf16"), "{err}");
+}
+
+/// The spec's precision check admits a correctly rounded result and
+/// rejects one well outside the bound.
+#[test]
+fn the_bound_can_fail() {
+    use bound::{within, Fmt};
+    let e = f64::from(1f32.exp());
+    assert!(within(Fmt::F32, "exp", 1.0, 0.0, e));
+    assert!(!within(Fmt::F32, "exp", 1.0, 0.0, e * (1.0 + 1e-5)));
+    // rsqrt has two ulps: 1/sqrt(2) in f16 is 0.70703125 (ulp 2^-11).
+    assert!(within(Fmt::F16, "rsqrt", 2.0, 0.0, 0.70703125 + 2f64.powi(-11)));
+    assert!(!within(Fmt::F16, "rsqrt", 2.0, 0.0, 0.70703125 + 4.0 * 2f64.powi(-11)));
+    // pow(x, 0) is exactly 1, pow(0, y > 0) exactly 0.
+    assert!(within(Fmt::F32, "pow", 3.0, 0.0, 1.0));
+    assert!(!within(Fmt::F32, "pow", 3.0, 0.0, 1.0 + f64::from(f32::EPSILON)));
+    assert!(within(Fmt::BF16, "pow", 0.0, 2.0, 0.0));
+    let lines = bounds("// BOUND: 3 = pow(1, 2)\n// BOUND: 4 = exp(0)\n");
+    assert_eq!((lines[0].r, lines[0].op.as_str(), lines[0].args.clone()), (3, "pow", vec![1, 2]));
+    assert_eq!((lines[1].r, lines[1].args.clone()), (4, vec![0]));
 }

@@ -53,6 +53,7 @@ impl<'m> Verifier<'m> {
                 | CastFromBlockScaled
                 | CastToBlockScaled
                 | MatmulTBlockScaled
+                | ApplyScale
         ) {
             self.tosa_slots(op, o)?;
         }
@@ -101,6 +102,7 @@ impl<'m> Verifier<'m> {
             Rescale => self.tosa_rescale(op),
             VariableRead | VariableWrite => self.tosa_variable_use(op, o == VariableRead),
             CastFromBlockScaled | CastToBlockScaled | MatmulTBlockScaled => self.check_tosa_mx(op, o),
+            ApplyScale => self.tosa_apply_scale(op),
             _ => Ok(()),
         }
     }
@@ -172,6 +174,41 @@ impl<'m> Verifier<'m> {
             let (ok, s) = if result_shape { (is_shape(t), Slot::Shape) } else { (is_tensor(t), Slot::Tensor) };
             if !ok {
                 return self.op_err(op, format!("result #{i} must be {}, but got '{}'", want(s), self.ty(t)));
+            }
+        }
+        Ok(())
+    }
+
+    /// `tosa.apply_scale`, MLIR's helper (not a TOSA operator): value,
+    /// multiplier and result `signless-integer-like` (an integer, or a
+    /// vector or tensor of them), the shift `signless-integer-8-bit-like`;
+    /// `ElementwiseMappable`, so a shaped operand needs a shaped result.
+    fn tosa_apply_scale(&self, op: OpId) -> VResult {
+        let elem = |t: TypeId| match self.m.ctx.type_kind(t) {
+            TypeKind::Vector { elem, .. } | TypeKind::RankedTensor { elem, .. } | TypeKind::UnrankedTensor { elem } => {
+                (*elem, true)
+            }
+            _ => (t, false),
+        };
+        let signless = |t: TypeId, width: Option<u32>| matches!(self.m.ctx.type_kind(elem(t).0), TypeKind::Integer { width: w, signedness: crate::types::Signedness::Signless } if width.is_none_or(|x| x == *w));
+        let mut shaped_operand = false;
+        for (i, v) in self.m.operands(op).iter().enumerate() {
+            let t = self.m.type_of(*v);
+            shaped_operand |= elem(t).1;
+            let (width, what) =
+                if i == 2 { (Some(8), "signless-integer-8-bit-like") } else { (None, "signless-integer-like") };
+            if !signless(t, width) {
+                return self.op_err(op, format!("operand #{i} must be {what}, but got '{}'", self.ty(t)));
+            }
+        }
+        for (i, r) in self.m.results(op).enumerate() {
+            let t = self.m.type_of(r);
+            if !signless(t, None) {
+                return self.op_err(op, format!("result #{i} must be signless-integer-like, but got '{}'", self.ty(t)));
+            }
+            if shaped_operand && !elem(t).1 {
+                return self
+                    .op_err(op, "if an operand is non-scalar, then there must be at least one non-scalar result");
             }
         }
         Ok(())

@@ -121,8 +121,8 @@ impl T {
 }
 
 fn tensor(shape: &[i64], et: Et) -> String {
-    let dims: Vec<String> = shape.iter().map(|d| d.to_string()).collect();
-    format!("tensor<{}x{}>", dims.join("x"), et.name())
+    let dims: Vec<String> = shape.iter().map(|d| format!("{d}x")).collect();
+    format!("tensor<{}{}>", dims.concat(), et.name())
 }
 
 fn fits(et: Et, lo: i128, hi: i128) -> bool {
@@ -161,6 +161,13 @@ struct Gen {
     /// Names that depend on an argument of `@f`, which no folder can see
     /// through.
     varying: std::collections::HashSet<String>,
+    /// Values no operator reads: the results of the operators whose error
+    /// the spec bounds and of those on edge values, and the inputs of the
+    /// bounded ones. `@f` returns every one of them.
+    ends: Vec<T>,
+    /// `(result, operator, inputs)` of each operator whose error the spec
+    /// bounds, by value name: the program's `// BOUND:` lines.
+    bounded: Vec<(String, &'static str, Vec<String>)>,
     next: usize,
 }
 
@@ -173,6 +180,8 @@ impl Gen {
             params: Vec::new(),
             used: Default::default(),
             varying: Default::default(),
+            ends: Vec::new(),
+            bounded: Vec::new(),
             next: 0,
         }
     }
@@ -216,6 +225,14 @@ impl Gen {
         }
         self.line(&format!("{} = {text}", t.name));
         self.pool.push(t.clone());
+        t
+    }
+
+    /// Emits `text` as a new value that no operator will read: a result.
+    fn emit_end(&mut self, text: &str, t: T) -> T {
+        let t = self.emit(text, t);
+        self.pool.pop();
+        self.ends.push(t.clone());
         t
     }
 
@@ -875,6 +892,245 @@ impl Gen {
         true
     }
 
+    /// One of the operators appended after the graph (so that every seed's
+    /// graph stays what it was before they joined): one whose error the
+    /// spec bounds, or an operator on edge values.
+    fn tail_step(&mut self) -> bool {
+        match self.rng.below(5) {
+            0 | 1 => self.bounded_op(),
+            2 | 3 => self.edge(),
+            _ => self.control_flow(),
+        }
+    }
+
+    /// `tosa.cond_if` (on a condition of `@f`'s or a constant) or a
+    /// `tosa.while_loop` running 0 to 3 times, each reversing a value of
+    /// the graph in one branch or each iteration (exact for every type).
+    fn control_flow(&mut self) -> bool {
+        let a = self.any(1);
+        let ty = a.ty();
+        let (p, q, s) = (self.fresh(), self.fresh(), self.fresh());
+        let reverse = |x: &str, to: &str| format!("{to} = tosa.reverse {x} {{axis = 0 : i32}} : ({ty}) -> {ty}");
+        if self.chance(50) {
+            let c = self.leaf(&[], I1, 0, 1, 0);
+            let q2 = self.fresh();
+            let text = format!(
+                "tosa.cond_if {} ({p} = {}) : tensor<i1> ({ty}) -> {ty} {{\n  ^bb0({q}: {ty}):\n    {}\n    \
+                 tosa.yield {s} : {ty}\n  }} else {{\n  ^bb0({q2}: {ty}):\n    tosa.yield {q2} : {ty}\n  }}",
+                c.name,
+                a.name,
+                reverse(&q, &s)
+            );
+            self.emit_end(&text, a.clone());
+        } else {
+            let zero = self.fresh();
+            self.line(&format!("{zero} = \"tosa.const\"() <{{values = dense<0> : tensor<i32>}}> : () -> tensor<i32>"));
+            let n = self.between(0, 3);
+            let (i, lim, c, j, one, j1) =
+                (self.fresh(), self.fresh(), self.fresh(), self.fresh(), self.fresh(), self.fresh());
+            let r = self.fresh();
+            let i32t = "tensor<i32>";
+            self.line(&format!(
+                "{r}:2 = tosa.while_loop ({i} = {zero}, {p} = {}) : ({i32t}, {ty}) -> ({i32t}, {ty}) {{\n    \
+                 {lim} = \"tosa.const\"() <{{values = dense<{n}> : {i32t}}}> : () -> {i32t}\n    \
+                 {c} = tosa.greater {lim}, {i} : ({i32t}, {i32t}) -> tensor<i1>\n    \
+                 tosa.yield {c} : tensor<i1>\n  }} do {{\n  ^bb0({j}: {i32t}, {q}: {ty}):\n    \
+                 {one} = \"tosa.const\"() <{{values = dense<1> : {i32t}}}> : () -> {i32t}\n    \
+                 {j1} = tosa.add {j}, {one} : ({i32t}, {i32t}) -> {i32t}\n    {}\n    \
+                 tosa.yield {j1}, {s} : {i32t}, {ty}\n  }}",
+                a.name,
+                reverse(&q, &s)
+            ));
+            self.used.insert(a.name.clone());
+            self.ends.push(T { name: format!("{r}#1"), ..a });
+        }
+        true
+    }
+
+    /// exp, log, sin, cos, tanh, erf, sigmoid, reciprocal, rsqrt or pow on
+    /// a float value of the graph. The spec bounds their error instead of
+    /// fixing their bits, so the result is read by nothing (errors would
+    /// compound) and the input is returned beside it (`tosa.identity`),
+    /// for the checker to compute the bound from. LLVM 22 lowers them to
+    /// the math calls this interpreter makes, so the lowering must give the
+    /// same bits.
+    fn bounded_op(&mut self) -> bool {
+        const OPS: [&str; 10] = ["exp", "log", "sin", "cos", "tanh", "erf", "sigmoid", "reciprocal", "rsqrt", "pow"];
+        let op = self.pick_of(&OPS);
+        let a = if op == "pow" {
+            // pow REQUIRE()s a base > 0 (or 0 with a positive exponent).
+            self.operand(&[F32, F16, BF16], |t| t.lo > 0)
+        } else {
+            self.operand(&[F32, F16, BF16], |_| true)
+        };
+        if op == "pow" && a.lo <= 0 {
+            return false;
+        }
+        let x = self.emit_end(&format!("tosa.identity {} : ({}) -> {}", a.name, a.ty(), a.ty()), a.clone());
+        let mut ins = vec![x.name.clone()];
+        let text = if op == "pow" {
+            let frac = 1;
+            let b = self.leaf(&a.shape, a.et, -6 << frac, 6 << frac, frac);
+            let y = self.emit_end(&format!("tosa.identity {} : ({}) -> {}", b.name, b.ty(), b.ty()), b.clone());
+            ins.push(y.name.clone());
+            format!("tosa.pow {}, {} : ({}, {}) -> {}", x.name, y.name, x.ty(), y.ty(), x.ty())
+        } else {
+            format!("tosa.{op} {} : ({}) -> {}", x.name, x.ty(), x.ty())
+        };
+        let r = self.emit_end(&text, a.clone());
+        self.bounded.push((r.name, op, ins));
+        true
+    }
+
+    /// A new argument of `@f` (never a constant: no folder may see it) of
+    /// `shape`, whose elements are drawn from `et`'s edge values that
+    /// `keep` admits; it joins no pool.
+    fn edge_arg(&mut self, shape: &[i64], et: Et, keep: impl Fn(Edge) -> bool) -> T {
+        let table = edges(et);
+        let ok: Vec<&(Edge, &str)> = table.iter().filter(|(k, _)| keep(*k)).collect();
+        let n = shape.iter().product::<i64>() as usize;
+        let elems: Vec<String> = (0..n).map(|_| ok[self.rng.below(ok.len() as u64) as usize].1.to_string()).collect();
+        let dims: Vec<usize> = shape.iter().map(|d| *d as usize).collect();
+        let mut lit = String::from("dense<");
+        crate::show::nest(&mut lit, &dims, &elems);
+        lit.push('>');
+        let t = T { name: format!("%a{}", self.params.len()), shape: shape.to_vec(), et, lo: 0, hi: 0, frac: 0 };
+        self.varying.insert(t.name.clone());
+        self.params.push((t.clone(), lit));
+        t
+    }
+
+    /// An elementwise operator on edge values (NaN, infinities, signed
+    /// zeros, subnormals, the largest finite values), arguments of `@f`
+    /// made for it; its result is read by nothing. Left out where the spec
+    /// leaves the result open or LLVM 22 is known to differ: NaN into an
+    /// integer cast (unpredictable), -0.0 into maximum/minimum (the sign of
+    /// a zero maximum is free), and the reductions and max_pool2d, whose
+    /// float seeds LLVM 22 gets wrong (llvm#222140).
+    fn edge(&mut self) -> bool {
+        let et = self.pick_of(&[F32, F16, BF16]);
+        let rank = 1 + self.rng.below(2) as usize;
+        let shape = self.shape(rank);
+        let all = |_: Edge| true;
+        let (text, out, bound) = match self.rng.below(9) {
+            0 => {
+                let op = self.pick_of(&["add", "sub", "mul"]);
+                let a = self.edge_arg(&shape, et, all);
+                let b = self.edge_arg(&shape, et, all);
+                let text = if op == "mul" {
+                    let s = self.scalar(I8, 0, 0);
+                    format!(
+                        "tosa.mul {}, {}, {s} : ({}, {}, tensor<1xi8>) -> {}",
+                        a.name,
+                        b.name,
+                        a.ty(),
+                        b.ty(),
+                        a.ty()
+                    )
+                } else {
+                    format!("tosa.{op} {}, {} : ({}, {}) -> {}", a.name, b.name, a.ty(), b.ty(), a.ty())
+                };
+                (text, et, None)
+            }
+            1 => {
+                let op = self.pick_of(&["maximum", "minimum"]);
+                let a = self.edge_arg(&shape, et, |k| k != Edge::NegZero);
+                let b = self.edge_arg(&shape, et, |k| k != Edge::NegZero);
+                let nan = if self.chance(50) { " {nan_mode = #tosa.nan_mode<IGNORE>}" } else { "" };
+                (format!("tosa.{op} {}, {}{nan} : ({}, {}) -> {}", a.name, b.name, a.ty(), b.ty(), a.ty()), et, None)
+            }
+            2 => {
+                let a = self.edge_arg(&shape, et, all);
+                let op = self.pick_of(&["abs", "ceil", "floor"]);
+                (format!("tosa.{op} {} : ({}) -> {}", a.name, a.ty(), a.ty()), et, None)
+            }
+            3 => {
+                let a = self.edge_arg(&shape, et, all);
+                let z = self.scalar(et, 0, 0);
+                let zt = tensor(&[1], et);
+                (format!("tosa.negate {}, {z}, {z} : ({}, {zt}, {zt}) -> {}", a.name, a.ty(), a.ty()), et, None)
+            }
+            4 => {
+                let a = self.edge_arg(&shape, et, all);
+                let b = self.edge_arg(&shape, et, all);
+                let op = self.pick_of(&["equal", "greater", "greater_equal"]);
+                (
+                    format!("tosa.{op} {}, {} : ({}, {}) -> {}", a.name, b.name, a.ty(), b.ty(), tensor(&shape, I1)),
+                    I1,
+                    None,
+                )
+            }
+            5 => {
+                let a = self.edge_arg(&shape, et, all);
+                let lo = self.between(-8, 0);
+                let hi = self.between(1, 8);
+                let nan = if self.chance(50) { ", nan_mode = #tosa.nan_mode<IGNORE>" } else { "" };
+                let e = et.name();
+                (
+                    format!(
+                        "tosa.clamp {} {{min_val = {}.5 : {e}, max_val = {hi}.0 : {e}{nan}}} : ({}) -> {}",
+                        a.name,
+                        lo - 1,
+                        a.ty(),
+                        a.ty()
+                    ),
+                    et,
+                    None,
+                )
+            }
+            6 => {
+                // The spec's CAST pairs: no f16 <-> bf16 (which LLVM 22
+                // lowers to an invalid arith.truncf).
+                let to = self.pick_of(&[F32, F16, BF16, I8, I16, I32]);
+                if to == et || (to.float() && et != F32 && to != F32) {
+                    return false;
+                }
+                let a = self.edge_arg(&shape, et, |k| to.float() || k != Edge::Nan);
+                (format!("tosa.cast {} : ({}) -> {}", a.name, a.ty(), tensor(&shape, to)), to, None)
+            }
+            7 => {
+                let c = self.leaf(&shape, I1, 0, 1, 0);
+                let a = self.edge_arg(&shape, et, all);
+                let b = self.edge_arg(&shape, et, all);
+                let text = format!(
+                    "tosa.select {}, {}, {} : ({}, {}, {}) -> {}",
+                    c.name,
+                    a.name,
+                    b.name,
+                    c.ty(),
+                    a.ty(),
+                    b.ty(),
+                    a.ty()
+                );
+                (text, et, None)
+            }
+            _ => {
+                const OPS: [&str; 10] =
+                    ["exp", "log", "sin", "cos", "tanh", "erf", "sigmoid", "reciprocal", "rsqrt", "pow"];
+                let op = self.pick_of(&OPS);
+                if op == "pow" {
+                    // pow REQUIRE()s a finite base > 0 and a finite exponent.
+                    let a = self.edge_arg(&shape, et, |k| matches!(k, Edge::Sub | Edge::Max | Edge::Normal));
+                    let b = self.edge_arg(&shape, et, |k| !matches!(k, Edge::Nan | Edge::Inf));
+                    let x = self.emit_end(&format!("tosa.identity {} : ({}) -> {}", a.name, a.ty(), a.ty()), a.clone());
+                    let y = self.emit_end(&format!("tosa.identity {} : ({}) -> {}", b.name, b.ty(), b.ty()), b.clone());
+                    let text = format!("tosa.pow {}, {} : ({}, {}) -> {}", x.name, y.name, x.ty(), y.ty(), x.ty());
+                    (text, et, Some((op, vec![x.name, y.name])))
+                } else {
+                    let a = self.edge_arg(&shape, et, all);
+                    let x = self.emit_end(&format!("tosa.identity {} : ({}) -> {}", a.name, a.ty(), a.ty()), a.clone());
+                    (format!("tosa.{op} {} : ({}) -> {}", x.name, x.ty(), x.ty()), et, Some((op, vec![x.name])))
+                }
+            }
+        };
+        let t = T { name: String::new(), shape, et: out, lo: 0, hi: 0, frac: 0 };
+        let r = self.emit_end(&text, t);
+        if let Some((op, ins)) = bound {
+            self.bounded.push((r.name, op, ins));
+        }
+        true
+    }
+
     fn gather(&mut self) -> bool {
         let v = self.operand(&[I8, I16, I32, F32, F16, BF16], |t| t.shape.len() == 3);
         if v.shape.len() != 3 {
@@ -1463,6 +1719,73 @@ struct ConvParts {
 }
 
 /// Whether `b` broadcasts against `a` (same rank, each dimension equal or 1).
+/// A kind of edge value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Edge {
+    Nan,
+    Inf,
+    NegZero,
+    Zero,
+    /// Subnormal (either sign).
+    Sub,
+    /// The largest finite magnitude, or the smallest normal one.
+    Max,
+    /// An ordinary value.
+    Normal,
+}
+
+/// `et`'s edge values as literals (bit patterns, so each is exact).
+fn edges(et: Et) -> &'static [(Edge, &'static str)] {
+    use Edge::*;
+    match et {
+        F16 => &[
+            (Nan, "0x7E00"),
+            (Inf, "0x7C00"),
+            (Inf, "0xFC00"),
+            (NegZero, "0x8000"),
+            (Zero, "0x0000"),
+            (Sub, "0x0001"),
+            (Sub, "0x83FF"),
+            (Max, "0x7BFF"),
+            (Max, "0xFBFF"),
+            (Max, "0x0400"),
+            (Normal, "0x3C00"),
+            (Normal, "0xC100"),
+            (Normal, "0x3A00"),
+        ],
+        BF16 => &[
+            (Nan, "0x7FC0"),
+            (Inf, "0x7F80"),
+            (Inf, "0xFF80"),
+            (NegZero, "0x8000"),
+            (Zero, "0x0000"),
+            (Sub, "0x0001"),
+            (Sub, "0x807F"),
+            (Max, "0x7F7F"),
+            (Max, "0xFF7F"),
+            (Max, "0x0080"),
+            (Normal, "0x3F80"),
+            (Normal, "0xC020"),
+            (Normal, "0x3F40"),
+        ],
+        _ => &[
+            (Nan, "0x7FC00000"),
+            (Inf, "0x7F800000"),
+            (Inf, "0xFF800000"),
+            (NegZero, "0x80000000"),
+            (Zero, "0x00000000"),
+            (Sub, "0x00000001"),
+            (Sub, "0x807FFFFF"),
+            (Max, "0x7F7FFFFF"),
+            (Max, "0xFF7FFFFF"),
+            (Max, "0x00800000"),
+            (Normal, "0x3F800000"),
+            (Normal, "0xC0200000"),
+            (Normal, "0x3F400000"),
+        ],
+    }
+}
+
 fn broadcasts(a: &[i64], b: &[i64]) -> bool {
     a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x == y || *x == 1 || *y == 1)
 }
@@ -1488,6 +1811,11 @@ pub(super) fn generate(o: &Options, attempt: u64) -> String {
         let s = g.shape(2);
         g.data(&s, I32);
     }
+    // The bounded and edge-value operators come last, from the same
+    // stream, so the graph above is the one each seed made before.
+    for _ in 0..1 + o.size / 10 {
+        g.tail_step();
+    }
     // Results: the values nothing reads, the latest first, so that the
     // lowering can drop none of the computation.
     let mut results: Vec<T> = g
@@ -1501,12 +1829,19 @@ pub(super) fn generate(o: &Options, attempt: u64) -> String {
     if results.is_empty() {
         results.extend(g.pool.last().cloned());
     }
+    results.extend(g.ends.iter().cloned());
     let rtys: Vec<String> = results.iter().map(T::ty).collect();
     let rnames: Vec<&str> = results.iter().map(|t| t.name.as_str()).collect();
     let rt = rtys.join(", ");
     let mut out = format!("// mlir-interp gen --seed {} --kind tosa --size {}\n", o.seed, o.size);
     if attempt > 0 {
         let _ = writeln!(out, "// (attempt {attempt}: the earlier ones had undefined behaviour)");
+    }
+    // Result R is op of results I (and J), its error bounded by the spec.
+    let index = |name: &str| results.iter().position(|t| t.name == name).unwrap_or(usize::MAX);
+    for (r, op, ins) in &g.bounded {
+        let args: Vec<String> = ins.iter().map(|i| index(i).to_string()).collect();
+        let _ = writeln!(out, "// BOUND: {} = {op}({})", index(r), args.join(", "));
     }
     let ps: Vec<String> = g.params.iter().map(|(t, _)| format!("{}: {}", t.name, t.ty())).collect();
     let _ = writeln!(out, "func.func @f({}) -> ({rt}) {{", ps.join(", "));

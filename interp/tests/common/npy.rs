@@ -36,9 +36,16 @@ pub fn read_npy(p: &Path) -> Npy {
     Npy { descr: field(&header, "descr"), shape: field(&header, "shape"), data: b[start + hl..].to_vec() }
 }
 
-/// True when element bytes `a` and `b` of float dtype `descr` are both NaN.
-fn both_nan(descr: &str, a: &[u8], b: &[u8]) -> bool {
+/// True when element bytes `a` and `b` of float dtype `descr` are both NaN
+/// (`theirs` is the reference model's dtype: its `<V2` beside our `<u2` is
+/// bf16, which NumPy lacks).
+fn both_nan(descr: &str, theirs: &str, a: &[u8], b: &[u8]) -> bool {
+    let bf16 = descr == "<u2" && matches!(theirs, "<V2" | "|V2");
     let nan = |x: &[u8]| match descr {
+        "<u2" if bf16 => {
+            let v = u16::from_le_bytes([x[0], x[1]]);
+            v & 0x7f80 == 0x7f80 && v & 0x7f != 0
+        }
         "<f2" => {
             let v = u16::from_le_bytes([x[0], x[1]]);
             v & 0x7c00 == 0x7c00 && v & 0x3ff != 0
@@ -112,7 +119,7 @@ pub fn compare_within(ours: &Npy, theirs: &Npy, tol: f32) -> Result<(), String> 
             let f = |x: &[u8]| f32::from_le_bytes([x[0], x[1], x[2], x[3]]);
             ours.descr == "<f4" && tol > 0.0 && (f(a) - f(b)).abs() <= tol
         };
-        if a != b && !both_nan(&ours.descr, a, b) && !close() {
+        if a != b && !both_nan(&ours.descr, &theirs.descr, a, b) && !close() {
             return Err(format!("element {k}: bytes {a:02x?} here, {b:02x?} in the reference"));
         }
     }

@@ -8,13 +8,16 @@ use super::{
     build, build_ints, float_at, ignore_nan, int_at, int_scalar, ints, invalid, operand_elem, require, result_elem,
     scalar_operand, signed_range, Elem,
 };
+use crate::dense::{Dense, HostCast};
 use crate::error::{Error, ErrorKind, Result};
 use crate::exec::{Engine, Flow, Frame};
+use crate::float::host::Bin as HostBin;
 use crate::float::libm::{self, Fn1, Fn2};
 use crate::float::{self, Float, FloatKind, Ordering, Round};
 use crate::operands::{dense, libm_error};
-use crate::value::Scalar;
+use crate::value::{Scalar, Value};
 use mlir_ir::ir::OpId;
+use std::rc::Rc;
 
 /// A binary operator.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -80,8 +83,11 @@ pub(super) fn broadcast_shape(op: OpId, a: &[usize], b: &[usize]) -> Result<Vec<
 /// The linear index into an operand of `shape` for each position of `out`
 /// in row-major order (`apply_broadcast`).
 pub(super) fn broadcast_positions(shape: &[usize], out: &[usize]) -> Vec<usize> {
-    let strides = crate::dense::row_major_strides(shape);
     let n: usize = out.iter().product();
+    if shape == out {
+        return (0..n).collect();
+    }
+    let strides = crate::dense::row_major_strides(shape);
     let mut res = Vec::with_capacity(n);
     let mut idx = vec![0usize; out.len()];
     for _ in 0..n {
@@ -118,6 +124,32 @@ pub(super) fn binary(e: &mut Engine, fr: &mut Frame, op: OpId, b: Bin) -> Result
     let round = b == Bin::Shrs && e.flag(op, "round");
     let pol = e.cfg.float_policy;
     e.charge(op, shape.iter().product::<usize>() as u64)?;
+    // f32 of one shape: the host's correctly rounded add, sub and mul, the
+    // tensor fast path arith's addf/subf/mulf take (a NaN lane is
+    // recomputed exactly there, for its canonical encoding).
+    let host = match b {
+        Bin::Add => Some(HostBin::Add),
+        Bin::Sub => Some(HostBin::Sub),
+        Bin::Mul => Some(HostBin::Mul),
+        _ => None,
+    };
+    if let (Elem::Float(_), Some(hb)) = (et, host) {
+        if x.shape() == shape.as_slice() && y.shape() == shape.as_slice() {
+            if let Some(d) = Dense::host2(&x, &y, hb) {
+                return e.assign(fr, op, Value::Array(Rc::new(d)));
+            }
+        }
+    }
+    // Integers of at most 64 bits: read and written in bulk as i64s, the
+    // same int_value per element as below.
+    if let (Elem::Int(w), Some(xs), Some(ys)) = (et, x.to_i64s(), y.to_i64s()) {
+        let mut vals = Vec::with_capacity(px.len());
+        for (&i, &j) in px.iter().zip(&py) {
+            vals.push(int_value(op, b, w, xs[i], ys[j], shift, round)?);
+        }
+        let v = build_ints(e, op, 0, &shape, &vals)?;
+        return e.assign(fr, op, v);
+    }
     let mut elems = Vec::with_capacity(px.len());
     for (&i, &j) in px.iter().zip(&py) {
         let s = match et {
@@ -210,15 +242,29 @@ fn float_bin(
     }))
 }
 
-/// One integer element of a binary operator on `w`-bit operands.
+/// One integer element of a binary operator on `w`-bit operands, as a
+/// scalar of the result's width.
 #[allow(clippy::too_many_arguments)]
 fn int_bin(op: OpId, b: Bin, w: u32, out: Elem, u: i64, v: i64, shift: i64, round: bool) -> Result<Scalar> {
+    let width = match (b, out) {
+        (Bin::Equal | Bin::Greater | Bin::GreaterEqual, _) => 1,
+        (Bin::Mul, Elem::Int(ow)) => ow,
+        _ => w,
+    };
+    Ok(int_scalar(width, int_value(op, b, w, u, v, shift, round)?))
+}
+
+/// One integer element of a binary operator on `w`-bit operands: the
+/// result's value (0 or 1 for a comparison), which the result's width
+/// wraps when stored.
+#[allow(clippy::too_many_arguments)]
+fn int_value(op: OpId, b: Bin, w: u32, u: i64, v: i64, shift: i64, round: bool) -> Result<i64> {
     let (lo, hi) = signed_range(w);
-    let fits = |c: i128, what: &str| -> Result<Scalar> {
+    let fits = |c: i128, what: &str| -> Result<i64> {
         if c < i128::from(lo) || c > i128::from(hi) {
             return Err(require(op, format!("{what} {u} and {v} gives {c}, outside i{w}")));
         }
-        Ok(int_scalar(w, c as i64))
+        Ok(c as i64)
     };
     let shift_ok = |what: &str| -> Result<()> {
         if !(0..i64::from(w.min(64))).contains(&v) {
@@ -227,15 +273,11 @@ fn int_bin(op: OpId, b: Bin, w: u32, out: Elem, u: i64, v: i64, shift: i64, roun
         Ok(())
     };
     let mask = if w >= 64 { u64::MAX } else { (1u64 << w) - 1 };
-    let bool_of = |c: bool| int_scalar(1, i64::from(c));
+    let bool_of = |c: bool| i64::from(c);
     match b {
         Bin::Add => fits(i128::from(u) + i128::from(v), "adding"),
         Bin::Sub => fits(i128::from(u) - i128::from(v), "subtracting"),
         Bin::Mul => {
-            let ow = match out {
-                Elem::Int(ow) => ow,
-                _ => w,
-            };
             if w == 32 && shift > 0 {
                 if !(0..=63).contains(&shift) {
                     return Err(require(op, format!("mul shift {shift} must be in 0..=63")));
@@ -245,13 +287,13 @@ fn int_bin(op: OpId, b: Bin, w: u32, out: Elem, u: i64, v: i64, shift: i64, roun
                 if r < i128::from(i32::MIN) || r > i128::from(i32::MAX) {
                     return Err(require(op, format!("mul of {u} and {v} with shift {shift} gives {r}, outside i32")));
                 }
-                Ok(int_scalar(32, r as i64))
+                Ok(r as i64)
             } else {
                 if shift != 0 {
                     return Err(require(op, format!("mul shift {shift} is only allowed for i32 operands")));
                 }
                 // The low bits of the product, in the output width.
-                Ok(int_scalar(ow, u.wrapping_mul(v)))
+                Ok(u.wrapping_mul(v))
             }
         }
         Bin::IntDiv => {
@@ -260,18 +302,18 @@ fn int_bin(op: OpId, b: Bin, w: u32, out: Elem, u: i64, v: i64, shift: i64, roun
             }
             fits(i128::from(u) / i128::from(v), "dividing")
         }
-        Bin::Max => Ok(int_scalar(w, u.max(v))),
-        Bin::Min => Ok(int_scalar(w, u.min(v))),
-        Bin::And => Ok(int_scalar(w, u & v)),
-        Bin::Or => Ok(int_scalar(w, u | v)),
-        Bin::Xor => Ok(int_scalar(w, u ^ v)),
+        Bin::Max => Ok(u.max(v)),
+        Bin::Min => Ok(u.min(v)),
+        Bin::And => Ok(u & v),
+        Bin::Or => Ok(u | v),
+        Bin::Xor => Ok(u ^ v),
         Bin::Shl => {
             shift_ok("logical_left_shift")?;
-            Ok(int_scalar(w, ((u as u64) << v) as i64))
+            Ok(((u as u64) << v) as i64)
         }
         Bin::Shru => {
             shift_ok("logical_right_shift")?;
-            Ok(int_scalar(w, ((u as u64 & mask) >> v) as i64))
+            Ok(((u as u64 & mask) >> v) as i64)
         }
         Bin::Shrs => {
             shift_ok("arithmetic_right_shift")?;
@@ -279,7 +321,7 @@ fn int_bin(op: OpId, b: Bin, w: u32, out: Elem, u: i64, v: i64, shift: i64, roun
             if round && v > 0 && (u >> (v - 1)) & 1 != 0 {
                 r += 1;
             }
-            Ok(int_scalar(w, r))
+            Ok(r)
         }
         Bin::Equal => Ok(bool_of(u == v)),
         Bin::Greater => Ok(bool_of(u > v)),
@@ -375,9 +417,11 @@ pub(super) fn negate(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
             Elem::Float(_) => Scalar::Float(float::neg(float_at(op, &x, i)?)),
             Elem::Int(w) => {
                 let (lo, hi) = signed_range(w);
-                // acc_t is i32 for i8/i16 and i64 otherwise; every step fits i128.
+                // acc_t is i32 for i8, i16 and i32, i64 for i64 (tosa.xml's
+                // NEGATE type support); every step fits i128, and only the
+                // negation itself can leave acc_t (i32's zero points are 0).
                 let v = i128::from(ozp) - (i128::from(int_at(op, &x, i)?) - i128::from(izp));
-                let acc = if w <= 16 { 32 } else { 64 };
+                let acc = if w <= 32 { 32 } else { 64 };
                 let (alo, ahi) = signed_range(acc);
                 if v < i128::from(alo) || v > i128::from(ahi) {
                     return Err(require(op, format!("negate gives {v}, outside its i{acc} accumulator")));
@@ -472,6 +516,24 @@ pub(super) fn cast(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let (from, to) = (operand_elem(e, op, 0)?, result_elem(e, op, 0)?);
     let unsigned = e.flag(op, "input_unsigned");
     e.charge(op, x.len() as u64)?;
+    // 8- to 64-bit integers to f32 on the host's conversion (Rust's `as`
+    // rounds to nearest even, as the pseudocode does), arith's fast path.
+    if let (Elem::Int(_), Elem::Float(FloatKind::F32)) = (from, to) {
+        let how = if unsigned { HostCast::Unsigned } else { HostCast::Signed };
+        if let Some(flow) = crate::operands::host_cast(e, fr, op, how, |_| None)? {
+            return Ok(flow);
+        }
+    }
+    // Integer to integer in bulk: sign-extended (or, unsigned, masked to
+    // the input width) i64s, which the output width truncates when stored.
+    if let (Elem::Int(fw), Elem::Int(_), Some(mut xs)) = (from, to, x.to_i64s()) {
+        if unsigned {
+            let mask = if fw >= 64 { u64::MAX } else { (1u64 << fw) - 1 };
+            xs.iter_mut().for_each(|v| *v = (*v as u64 & mask) as i64);
+        }
+        let v = build_ints(e, op, 0, x.shape(), &xs)?;
+        return e.assign(fr, op, v);
+    }
     let mut elems = Vec::with_capacity(x.len());
     for i in 0..x.len() {
         let s = match (from, to) {
@@ -514,17 +576,11 @@ pub(super) fn cast(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
                 }
                 let (lo, hi) = signed_range(w);
                 let r = float::round_to_integral(f, RNE);
-                let v = if float::is_inf(r) {
-                    if float::is_negative(r) {
-                        lo
-                    } else {
-                        hi
-                    }
-                } else {
-                    let big = float::to_int(r, 128, true).unwrap_or_default();
-                    let v: i128 = big.try_into().unwrap_or(if float::is_negative(r) { i128::MIN } else { i128::MAX });
-                    v.clamp(i128::from(lo), i128::from(hi)) as i64
-                };
+                // Saturate: an infinity, or a finite value beyond i128
+                // (f32's largest is about 2^128), clamps by its sign.
+                let sat = if float::is_negative(r) { i128::MIN } else { i128::MAX };
+                let v = float::to_int(r, 128, true).and_then(|big| i128::try_from(big).ok()).unwrap_or(sat);
+                let v = v.clamp(i128::from(lo), i128::from(hi)) as i64;
                 int_scalar(w, v)
             }
         };

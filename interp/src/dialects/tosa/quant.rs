@@ -13,6 +13,7 @@ use super::{
 use crate::error::Result;
 use crate::exec::{Engine, Flow, Frame};
 use crate::operands::dense;
+use crate::value::Value;
 use mlir_ir::ir::OpId;
 
 /// `apply_scale_32`: `(value * multiplier + round) >> shift` with the
@@ -149,7 +150,12 @@ pub(super) fn apply_scale(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Fl
         let r = if iw > 32 { apply_scale_16(op, v, mm, sh)? } else { apply_scale_32(op, v, mm, sh, double_round)? };
         elems.push(int_scalar(ow, r));
     }
-    let v = build(e, op, 0, x.shape(), elems)?;
+    // On scalars (as tosa-to-linalg emits it in a body) the result is one.
+    let scalar = matches!(e.m.ctx.type_kind(e.result_type(op, 0)), mlir_ir::types::TypeKind::Integer { .. });
+    let v = match elems.first() {
+        Some(r) if scalar => Value::from_scalar(r.clone()),
+        _ => build(e, op, 0, x.shape(), elems)?,
+    };
     e.assign(fr, op, v)
 }
 
