@@ -505,7 +505,18 @@ fn constant(e: &Engine, op: OpId) -> Result<Value> {
                 v => Ok(v),
             }
         }
-        TypeKind::Integer { .. } | TypeKind::Float(_) | TypeKind::Vector { .. } => e.attr_value(op, a, ty),
+        // The attribute's shape may differ from the type's with the same
+        // elements: convert-vector-to-llvm makes a 0-D `dense<0.0> :
+        // vector<f32>` the constant of a `vector<1xf32>`; the value takes
+        // the result's shape.
+        TypeKind::Vector { shape, .. } => match e.attr_value(op, a, ty)? {
+            Value::Array(d) if d.shape().iter().map(|&n| n as i64).ne(shape.iter().copied()) => {
+                let to: Vec<usize> = shape.iter().map(|&n| n as usize).collect();
+                crate::operands::array(op, &to, d.iter().collect())
+            }
+            v => Ok(v),
+        },
+        TypeKind::Integer { .. } | TypeKind::Float(_) => e.attr_value(op, a, ty),
         _ => {
             let t = mlir_ir::printer::type_to_string(&e.m.ctx, ty);
             Err(unsupported(op, format!("llvm.mlir.constant of type {t}")))
