@@ -416,8 +416,19 @@ pub fn write_attr(out: &mut String, ctx: &Context, a: AttrId) {
             out.push_str("dense<");
             let tk = ctx.type_kind(*ty);
             if let DenseValues::Hex(data) = values {
+                // i1 elements are stored a byte each and printed packed,
+                // eight a byte, as MLIR reads them (a splat: 0x00 or 0xFF).
+                let bools = tk.elem().is_some_and(|e| matches!(ctx.type_kind(e), TypeKind::Integer { width: 1, .. }));
+                let bytes: Vec<u8> = match (bools, *splat) {
+                    (true, true) => data.iter().take(1).map(|b| if b & 1 == 1 { 0xff } else { 0 }).collect(),
+                    (true, false) => data
+                        .chunks(8)
+                        .map(|c| c.iter().enumerate().fold(0u8, |acc, (i, b)| acc | ((b & 1) << i)))
+                        .collect(),
+                    _ => data.to_vec(),
+                };
                 out.push_str("\"0x");
-                for b in data.iter() {
+                for b in &bytes {
                     let _ = write!(out, "{b:02X}");
                 }
                 out.push('"');

@@ -585,6 +585,9 @@ impl<'a> Parser<'a> {
         let lit_span = kw;
         if let Some(data) = hex {
             let ek = self.m.ctx.type_kind(elem).clone();
+            if matches!(ek, TypeKind::Integer { width: 1, .. }) {
+                return self.packed_bools(ty, &data, count as usize, lit_span);
+            }
             let bits = self.elem_bits(&ek);
             let per = (bits as usize).div_ceil(8).max(1) * if matches!(ek, TypeKind::Complex(_)) { 2 } else { 1 };
             let _ = per;
@@ -621,6 +624,26 @@ impl<'a> Parser<'a> {
             d
         })?;
         Ok(self.m.ctx.attr(Attribute::Dense { ty, splat: splat && count != 1, values }))
+    }
+
+    /// An `i1` hex literal, which MLIR packs eight elements a byte (the
+    /// first in the lowest bit), a single `0x00` or `0xFF` being a splat;
+    /// stored a byte per element, as every other width is.
+    fn packed_bools(&mut self, ty: TypeId, data: &[u8], count: usize, span: Span) -> PResult<AttrId> {
+        let (splat, bytes) = match data {
+            [b @ (0 | 0xff)] => (count != 1, vec![b & 1]),
+            _ if data.len() == count.div_ceil(8) => (false, (0..count).map(|i| (data[i / 8] >> (i % 8)) & 1).collect()),
+            _ => {
+                return self.err_at(
+                    span,
+                    format!(
+                        "elements hex data size is invalid for provided type: {} bytes for {count} elements",
+                        data.len()
+                    ),
+                )
+            }
+        };
+        Ok(self.m.ctx.attr(Attribute::Dense { ty, splat, values: DenseValues::Hex(bytes.into()) }))
     }
 
     fn elem_bits(&self, k: &TypeKind) -> u32 {

@@ -20,6 +20,7 @@
 //! lowers them to loops without a transform schedule, so no pipeline here
 //! could run them.
 
+use super::schedule::Structured;
 use super::tensor::{Bound, Et, Gen, V};
 use super::Options;
 use std::fmt::Write as _;
@@ -31,6 +32,23 @@ struct Out {
     tail: String,
     /// Whether the tensor form spells its result type (`-> T`).
     arrow: bool,
+}
+
+/// A structured op's iteration domain: each loop's size and whether it
+/// is a reduction, and whether an input is read through a window
+/// (`d0 * s + d1 * dil`), which vectorization with vector sizes rejects.
+struct Domain {
+    loops: Vec<(i64, bool)>,
+    window: bool,
+    /// Whether the body reads `linalg.index`.
+    index: bool,
+}
+
+impl Domain {
+    /// Parallel loops of these sizes.
+    fn parallel(sizes: &[i64]) -> Domain {
+        Domain { loops: sizes.iter().map(|&s| (s, false)).collect(), window: false, index: false }
+    }
 }
 
 /// Sizes per spatial dimension of a convolution or pooling window: each
@@ -80,7 +98,29 @@ impl Gen {
 
     /// Emits `head ins(...) outs(...) tail`. On tensors the result is a new
     /// value; on memrefs the op wrote `out`, which then holds the result.
-    fn structured(&mut self, head: &str, ins: &[V], out: Out, b: Bound) -> V {
+    /// The op is recorded with its iteration domain `dom` for a transform
+    /// schedule (`gen/schedule.rs`).
+    fn structured(&mut self, head: &str, ins: &[V], out: Out, b: Bound, dom: Domain) -> V {
+        let v = self.structured_text(head, ins, &out, b);
+        let name = head.split_whitespace().next().unwrap_or(head).to_string();
+        let static_shapes = ins.iter().chain([&out.v]).all(|v| v.dynamic.iter().all(|d| !d));
+        self.structured_ops.push(Structured {
+            name,
+            loops: dom.loops,
+            window: dom.window,
+            index: dom.index,
+            et: out.v.et,
+            mem: self.mem,
+            static_shapes,
+            operands: ins.len() + 1,
+            inputs: ins.iter().map(|v| v.name.clone()).collect(),
+            result: v.name.clone(),
+        });
+        v
+    }
+
+    /// [`Gen::structured`]'s text.
+    fn structured_text(&mut self, head: &str, ins: &[V], out: &Out, b: Bound) -> V {
         let names: Vec<&str> = ins.iter().map(|v| v.name.as_str()).collect();
         let tys: Vec<String> = ins.iter().map(V::ty).collect();
         let o = &out.v;
@@ -214,11 +254,13 @@ impl Gen {
         // Inputs: projected permutations (broadcasts when dims are
         // missing) and windows `d_p * s + d_r * dil`.
         let mut ins: Vec<(Vec<String>, Vec<i64>)> = Vec::new();
+        let mut windowed = false;
         for _ in 0..self.between(1, 3) {
             let mut exprs = Vec::new();
             let mut shape = Vec::new();
             let perm = self.shuffled(n);
             let window = n >= 2 && self.chance(35);
+            windowed |= window;
             let (p, r) = (perm[0], perm[perm.len() - 1]);
             for &d in &perm {
                 if window && d == p {
@@ -288,7 +330,9 @@ impl Gen {
             maps.join(", "),
             iters.join(", ")
         );
-        self.structured(&head, &operands, Out { v: init, tail, arrow: true }, yb);
+        let loops = sizes.iter().copied().zip(red.iter().copied()).collect();
+        let dom = Domain { loops, window: windowed, index: body.contains("linalg.index") };
+        self.structured(&head, &operands, Out { v: init, tail, arrow: true }, yb, dom);
         true
     }
 
@@ -303,15 +347,23 @@ impl Gen {
                  affine_map<(d0, d1, d2) -> ({b})>, affine_map<(d0, d1, d2) -> (d0, d1)>]"
             )
         };
-        let (head, sa, sb, sc, depth) = match self.rng.below(8) {
-            0 => ("linalg.matmul".to_string(), vec![m, k], vec![k, n], vec![m, n], k),
-            1 => (maps("d2, d0", "d2, d1"), vec![k, m], vec![k, n], vec![m, n], k),
-            2 => (maps("d0, d2", "d1, d2"), vec![m, k], vec![n, k], vec![m, n], k),
-            3 => ("linalg.batch_matmul".into(), vec![bt, m, k], vec![bt, k, n], vec![bt, m, n], k),
-            4 => ("linalg.matvec".into(), vec![m, k], vec![k], vec![m], k),
-            5 => ("linalg.vecmat".into(), vec![k], vec![k, n], vec![n], k),
-            6 => ("linalg.dot".into(), vec![k], vec![k], vec![], k),
-            _ => ("linalg.batch_reduce_matmul".into(), vec![bt, m, k], vec![bt, k, n], vec![m, n], bt * k),
+        let (p, r) = (false, true);
+        let mn = vec![(m, p), (n, p), (k, r)];
+        let (head, sa, sb, sc, depth, loops) = match self.rng.below(8) {
+            0 => ("linalg.matmul".to_string(), vec![m, k], vec![k, n], vec![m, n], k, mn),
+            1 => (maps("d2, d0", "d2, d1"), vec![k, m], vec![k, n], vec![m, n], k, mn),
+            2 => (maps("d0, d2", "d1, d2"), vec![m, k], vec![n, k], vec![m, n], k, mn),
+            3 => {
+                let l = vec![(bt, p), (m, p), (n, p), (k, r)];
+                ("linalg.batch_matmul".into(), vec![bt, m, k], vec![bt, k, n], vec![bt, m, n], k, l)
+            }
+            4 => ("linalg.matvec".into(), vec![m, k], vec![k], vec![m], k, vec![(m, p), (k, r)]),
+            5 => ("linalg.vecmat".into(), vec![k], vec![k, n], vec![n], k, vec![(n, p), (k, r)]),
+            6 => ("linalg.dot".into(), vec![k], vec![k], vec![], k, vec![(k, r)]),
+            _ => {
+                let l = vec![(bt, r), (m, p), (n, p), (k, r)];
+                ("linalg.batch_reduce_matmul".into(), vec![bt, m, k], vec![bt, k, n], vec![m, n], bt * k, l)
+            }
         };
         let (da, db) = (self.dyn_dims(sa.len()), self.dyn_dims(sb.len()));
         let (a, b) = (self.operand(&sa, &da, et), self.operand(&sb, &db, et));
@@ -320,7 +372,8 @@ impl Gen {
         if et.float() && !bound.exact() {
             return false;
         }
-        self.structured(&head, &[a, b], Out { v: init, tail: String::new(), arrow: true }, bound);
+        let dom = Domain { loops, window: false, index: false };
+        self.structured(&head, &[a, b], Out { v: init, tail: String::new(), arrow: true }, bound, dom);
         true
     }
 
@@ -384,6 +437,15 @@ impl Gen {
             ),
             _ => ("conv_2d", vec![i[0], i[1]], vec![k[0], k[1]], vec![o[0], o[1]], k[0] * k[1]),
         };
+        let (p, r) = (false, true);
+        // The iteration domains of LLVM 22's OpDSL definitions.
+        let loops = match variant {
+            0 => vec![(nb, p), (o[0], p), (f, p), (k[0], r), (c, r)],
+            1 => vec![(nb, p), (o[0], p), (o[1], p), (f, p), (k[0], r), (k[1], r), (c, r)],
+            2 => vec![(nb, p), (f, p), (o[0], p), (o[1], p), (c, r), (k[0], r), (k[1], r)],
+            3 => vec![(nb, p), (o[0], p), (o[1], p), (c, p), (k[0], r), (k[1], r)],
+            _ => vec![(o[0], p), (o[1], p), (k[0], r), (k[1], r)],
+        };
         let attrs = if variant == 4 { String::new() } else { Self::window_attrs(&s, &d) };
         let (di, df) = (self.dyn_dims(si.len()), self.dyn_dims(sf.len()));
         let (x, w) = (self.operand(&si, &di, et), self.operand(&sf, &df, et));
@@ -397,6 +459,7 @@ impl Gen {
             &[x, w],
             Out { v: init, tail: String::new(), arrow: true },
             bound,
+            Domain { loops, window: true, index: false },
         );
         true
     }
@@ -411,10 +474,19 @@ impl Gen {
         let sp = if kind.starts_with("nwc") { 1 } else { 2 };
         let Windows { out: o, kernel: k, stride: s, dilation: d, input: i } = self.windows(sp, false);
         let (nb, c) = (self.between(1, 2), self.between(1, 3));
-        let (si, so) = match kind.get(..4) {
-            Some("nhwc") => (vec![nb, i[0], i[1], c], vec![nb, o[0], o[1], c]),
-            Some("nchw") => (vec![nb, c, i[0], i[1]], vec![nb, c, o[0], o[1]]),
-            _ => (vec![nb, i[0], c], vec![nb, o[0], c]),
+        let (p, r) = (false, true);
+        let (si, so, loops) = match kind.get(..4) {
+            Some("nhwc") => (
+                vec![nb, i[0], i[1], c],
+                vec![nb, o[0], o[1], c],
+                vec![(nb, p), (o[0], p), (o[1], p), (c, p), (k[0], r), (k[1], r)],
+            ),
+            Some("nchw") => (
+                vec![nb, c, i[0], i[1]],
+                vec![nb, c, o[0], o[1]],
+                vec![(nb, p), (c, p), (o[0], p), (o[1], p), (k[0], r), (k[1], r)],
+            ),
+            _ => (vec![nb, i[0], c], vec![nb, o[0], c], vec![(nb, p), (o[0], p), (c, p), (k[0], r)]),
         };
         let di = self.dyn_dims(si.len());
         let x = self.operand(&si, &di, et);
@@ -427,7 +499,8 @@ impl Gen {
             return false;
         }
         let head = format!("linalg.pooling_{kind}{}", Self::window_attrs(&s, &d));
-        self.structured(&head, &[x, kernel], Out { v: init, tail: String::new(), arrow: true }, bound);
+        let dom = Domain { loops, window: true, index: false };
+        self.structured(&head, &[x, kernel], Out { v: init, tail: String::new(), arrow: true }, bound, dom);
         true
     }
 
@@ -440,7 +513,8 @@ impl Gen {
         let p: Vec<String> = perm.iter().map(|p| p.to_string()).collect();
         let tail = format!(" permutation = [{}]", p.join(", "));
         let b = x.b;
-        self.structured("linalg.transpose", &[x], Out { v: init, tail, arrow: false }, b);
+        let dom = Domain::parallel(&shape);
+        self.structured("linalg.transpose", &[x], Out { v: init, tail, arrow: false }, b, dom);
         true
     }
 
@@ -468,7 +542,8 @@ impl Gen {
         let ds: Vec<String> = new.iter().map(|d| d.to_string()).collect();
         let tail = format!(" dimensions = [{}]", ds.join(", "));
         let b = x.b;
-        self.structured("linalg.broadcast", &[x], Out { v: init, tail, arrow: false }, b);
+        let dom = Domain::parallel(&shape);
+        self.structured("linalg.broadcast", &[x], Out { v: init, tail, arrow: false }, b, dom);
         true
     }
 
@@ -492,7 +567,9 @@ impl Gen {
             ds.join(", ")
         );
         let b = if x.et.float() { init.b.add(x.b.times(n)).join(init.b.join(x.b)) } else { Bound::INT };
-        self.structured("linalg.reduce", &[x], Out { v: init, tail, arrow: false }, b);
+        let loops = x.shape.iter().enumerate().map(|(d, &s)| (s, dims.contains(&d))).collect();
+        let dom = Domain { loops, window: false, index: false };
+        self.structured("linalg.reduce", &[x], Out { v: init, tail, arrow: false }, b, dom);
         true
     }
 
@@ -512,7 +589,8 @@ impl Gen {
         let mut block: Vec<String> = args.iter().map(|(a, _)| format!("{a}: {t}")).collect();
         block.push(format!("{acc}: {t}"));
         let tail = format!("\n  ({}) {{\n{body}    linalg.yield {y} : {t}\n  }}", block.join(", "));
-        self.structured("linalg.map", &ins, Out { v: init, tail, arrow: false }, b);
+        let dom = Domain::parallel(&x.shape);
+        self.structured("linalg.map", &ins, Out { v: init, tail, arrow: false }, b, dom);
         true
     }
 
@@ -567,7 +645,8 @@ impl Gen {
             return false;
         }
         let init = self.init(&x.shape, x.et);
-        self.structured(head, &ins, Out { v: init, tail: String::new(), arrow: true }, b);
+        let dom = Domain::parallel(&x.shape);
+        self.structured(head, &ins, Out { v: init, tail: String::new(), arrow: true }, b, dom);
         true
     }
 }
@@ -575,6 +654,18 @@ impl Gen {
 /// The linalg-kind program for `o`, attempt `attempt`: on memrefs for one
 /// seed in three, else on tensors (with some tensor-kind ops between).
 pub(super) fn generate(o: &Options, attempt: u64) -> String {
+    program(o, attempt, false)
+}
+
+/// The linalg-transform-kind program for `o`: the linalg kind's program of
+/// the same seed and attempt, and a transform schedule for its ops
+/// (`gen/schedule.rs`).
+pub(super) fn generate_transform(o: &Options, attempt: u64) -> String {
+    program(o, attempt, true)
+}
+
+/// The linalg-kind program, with a schedule when `transform`.
+fn program(o: &Options, attempt: u64, transform: bool) -> String {
     let seed = o.seed ^ 0x6C69_6E61_6C67_2D67 ^ attempt.wrapping_mul(0x9E37_79B9_7F4A_7C15);
     let mem = crate::args::SplitMix(seed).below(3) == 0;
     let mut g = Gen::new(seed, mem);
@@ -586,12 +677,18 @@ pub(super) fn generate(o: &Options, attempt: u64) -> String {
         }
     }
     let header = format!(
-        "// mlir-interp gen --seed {} --kind linalg --size {} ({})",
+        "// mlir-interp gen --seed {} --kind {} --size {} ({})",
         o.seed,
+        o.kind.name(),
         o.size,
         if mem { "on memrefs" } else { "on tensors" }
     );
-    g.finish(&header, attempt)
+    let ops = std::mem::take(&mut g.structured_ops);
+    let text = g.finish(&header, attempt);
+    if transform {
+        return text + &super::schedule::schedule(&ops, seed);
+    }
+    text
 }
 
 #[cfg(test)]

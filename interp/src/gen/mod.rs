@@ -23,6 +23,7 @@ use crate::args::SplitMix;
 use std::fmt::Write as _;
 
 mod linalg;
+mod schedule;
 mod sparse;
 mod tensor;
 mod tosa;
@@ -70,6 +71,11 @@ pub enum Kind {
     /// Structured ops: `linalg.generic` with random maps and bodies and the
     /// named families, on tensors or memrefs (`gen/linalg.rs`).
     Linalg,
+    /// The linalg kind's program with a random transform-dialect schedule
+    /// for its ops appended (tiling, fusion, padding, packing,
+    /// vectorization), which `transform-interpreter` applies and
+    /// `symbol-dce` then drops (`gen/schedule.rs`).
+    LinalgTransform,
     /// Sparse kernels under random encodings, for checking the sparsifier
     /// (`gen/sparse.rs`).
     Sparse,
@@ -130,7 +136,7 @@ impl Features {
             }
             Kind::Math => Features { float: true, math: true, ..none },
             // These kinds have generators of their own; `generate` hands them over first.
-            Kind::Tosa | Kind::Tensor | Kind::Linalg | Kind::Sparse | Kind::VectorOps => none,
+            Kind::Tosa | Kind::Tensor | Kind::Linalg | Kind::LinalgTransform | Kind::Sparse | Kind::VectorOps => none,
         }
     }
 }
@@ -1112,6 +1118,7 @@ fn own_generator(k: Kind) -> Option<fn(&Options, u64) -> String> {
         Kind::Tosa => Some(tosa::generate),
         Kind::Tensor => Some(tensor::generate),
         Kind::Linalg => Some(linalg::generate),
+        Kind::LinalgTransform => Some(linalg::generate_transform),
         Kind::Sparse => Some(sparse::generate),
         Kind::VectorOps => Some(vector_ops::generate),
         _ => None,
@@ -1207,7 +1214,7 @@ mod tests {
 
     #[test]
     fn the_own_generators_are_deterministic_and_retries_differ() {
-        for kind in [Kind::Tosa, Kind::Tensor, Kind::Linalg, Kind::Sparse, Kind::VectorOps] {
+        for kind in [Kind::Tosa, Kind::Tensor, Kind::Linalg, Kind::LinalgTransform, Kind::Sparse, Kind::VectorOps] {
             let own = own_generator(kind).expect("a generator of its own");
             let o = Options { seed: 11, kind, size: 20 };
             assert_eq!(own(&o, 0), own(&o, 0), "{kind:?}");

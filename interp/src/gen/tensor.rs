@@ -176,6 +176,8 @@ pub(super) struct Gen {
     /// a returned cast into `@f`'s signature but not into its callers
     /// (mlir-opt then rejects the module), which would hide everything else.
     casts: HashSet<String>,
+    /// The structured ops written so far, for a transform schedule.
+    pub(super) structured_ops: Vec<super::schedule::Structured>,
 }
 
 impl Gen {
@@ -191,6 +193,7 @@ impl Gen {
             next: 0,
             mem,
             casts: HashSet::new(),
+            structured_ops: Vec::new(),
         }
     }
 

@@ -510,7 +510,10 @@ fn byte_count(e: &Engine, fr: &Frame, op: OpId, i: usize) -> Result<usize> {
 }
 
 /// `memcpy(dst, src, n)` / `memmove`: bytes with their defined or poison
-/// state; overlapping ranges are undefined behaviour for `memcpy`.
+/// state; ranges that overlap without being equal are undefined behaviour
+/// for `memcpy` (LangRef: "which must either be equal or non-overlapping";
+/// finalize-memref-to-llvm lowers a `memref.copy` of a buffer onto itself
+/// to exactly that).
 fn mem_copy(e: &Engine, fr: &mut Frame, op: OpId, memcpy: bool) -> Result<Flow> {
     let n = byte_count(e, fr, op, 2)?;
     if n == 0 {
@@ -519,7 +522,7 @@ fn mem_copy(e: &Engine, fr: &mut Frame, op: OpId, memcpy: bool) -> Result<Flow> 
     let what = if memcpy { "llvm.intr.memcpy" } else { "llvm.intr.memmove" };
     let (dst, d) = place(e, op, e.arg(fr, op, 0)?, n, what)?;
     let (src, s) = place(e, op, e.arg(fr, op, 1)?, n, what)?;
-    if memcpy && Rc::ptr_eq(&dst, &src) && d < s + n && s < d + n {
+    if memcpy && Rc::ptr_eq(&dst, &src) && d != s && d < s + n && s < d + n {
         let origin = src.borrow().origin;
         return Err(crate::memory::mem_ub(
             op,

@@ -487,29 +487,49 @@ fn constant(e: &Engine, op: OpId) -> Result<Value> {
     let ty = e.result_type(op, 0);
     match e.m.ctx.type_kind(ty) {
         TypeKind::LlvmStruct { .. } | TypeKind::LlvmArray { .. } => mem::aggregate_constant(e, op, a, ty),
-        TypeKind::Vector { elem, .. } if e.m.ctx.type_kind(*elem).is_integer() => {
-            // Float elements on an integer vector are their bits, as
-            // convert-arith-to-apfloat emits small-float vector constants.
-            let w = e.int_width(*elem).ok_or_else(|| Error::unverified(op, "bad vector element type"))?;
-            match e.attr_value(op, a, ty)? {
-                Value::Array(d) if d.iter().any(|x| matches!(x, Scalar::Float(_))) => {
-                    let lanes = d
-                        .iter()
-                        .map(|x| match x {
-                            Scalar::Float(f) if f.kind.bit_width() == w => Ok(Scalar::Int(Int::from_u128(w, f.bits))),
-                            _ => Err(Error::unverified(op, "float constant of an integer type of another width")),
-                        })
-                        .collect::<Result<Vec<_>>>()?;
-                    crate::operands::array(op, d.shape(), lanes)
+        TypeKind::Vector { elem, shape, .. } => {
+            let v = if e.m.ctx.type_kind(*elem).is_integer() {
+                // Float elements on an integer vector are their bits, as
+                // convert-arith-to-apfloat emits small-float vector constants.
+                let w = e.int_width(*elem).ok_or_else(|| Error::unverified(op, "bad vector element type"))?;
+                match e.attr_value(op, a, ty)? {
+                    Value::Array(d) if d.iter().any(|x| matches!(x, Scalar::Float(_))) => {
+                        let lanes = d
+                            .iter()
+                            .map(|x| match x {
+                                Scalar::Float(f) if f.kind.bit_width() == w => {
+                                    Ok(Scalar::Int(Int::from_u128(w, f.bits)))
+                                }
+                                _ => Err(Error::unverified(op, "float constant of an integer type of another width")),
+                            })
+                            .collect::<Result<Vec<_>>>()?;
+                        crate::operands::array(op, d.shape(), lanes)?
+                    }
+                    v => v,
                 }
-                v => Ok(v),
-            }
+            } else {
+                e.attr_value(op, a, ty)?
+            };
+            shaped_as(op, v, shape)
         }
-        TypeKind::Integer { .. } | TypeKind::Float(_) | TypeKind::Vector { .. } => e.attr_value(op, a, ty),
+        TypeKind::Integer { .. } | TypeKind::Float(_) => e.attr_value(op, a, ty),
         _ => {
             let t = mlir_ir::printer::type_to_string(&e.m.ctx, ty);
             Err(unsupported(op, format!("llvm.mlir.constant of type {t}")))
         }
+    }
+}
+
+/// A vector constant's value in its result type's shape: the attribute's
+/// may differ with the same elements (convert-vector-to-llvm makes a 0-D
+/// `dense<0.0> : vector<f32>` the constant of a `vector<1xf32>`).
+fn shaped_as(op: OpId, v: Value, shape: &[i64]) -> Result<Value> {
+    match v {
+        Value::Array(d) if d.shape().iter().map(|&n| n as i64).ne(shape.iter().copied()) => {
+            let to: Vec<usize> = shape.iter().map(|&n| n as usize).collect();
+            crate::operands::array(op, &to, d.iter().collect())
+        }
+        v => Ok(v),
     }
 }
 
