@@ -20,7 +20,7 @@
 //! lowers them to loops without a transform schedule, so no pipeline here
 //! could run them.
 
-use super::schedule::Structured;
+use super::tensor::Structured;
 use super::tensor::{Bound, Et, Gen, V};
 use super::Options;
 use std::fmt::Write as _;

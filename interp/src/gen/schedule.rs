@@ -24,35 +24,9 @@
 //! accumulator of -0.0 plus a padded +0.0 product would be +0.0), and
 //! `scf.forall` tiles only parallel loops.
 
-use super::tensor::Et;
+use super::tensor::{Et, Structured};
 use crate::args::SplitMix;
 use std::fmt::Write as _;
-
-/// A structured op the generator wrote into `@f`, as a schedule sees it.
-#[derive(Clone, Debug)]
-pub(super) struct Structured {
-    /// The op's name (`linalg.matmul`).
-    pub(super) name: String,
-    /// Its iteration domain: each loop's size and whether it reduces.
-    pub(super) loops: Vec<(i64, bool)>,
-    /// Whether an input is read through a window (convolutions, pooling,
-    /// generics with `d0 * s + d1 * dil`).
-    pub(super) window: bool,
-    /// Whether its body reads `linalg.index`.
-    pub(super) index: bool,
-    /// The element type of its output.
-    pub(super) et: Et,
-    /// Whether it works on memrefs.
-    pub(super) mem: bool,
-    /// Whether every operand's type is static.
-    pub(super) static_shapes: bool,
-    /// Its number of operands (inputs and the output).
-    pub(super) operands: usize,
-    /// The names of its inputs.
-    pub(super) inputs: Vec<String>,
-    /// Its result on tensors (the output buffer on memrefs).
-    pub(super) result: String,
-}
 
 /// The type of every handle but the typed ones of pack lowering.
 const ANY: &str = "!transform.any_op";

@@ -177,7 +177,7 @@ pub(super) struct Gen {
     /// (mlir-opt then rejects the module), which would hide everything else.
     casts: HashSet<String>,
     /// The structured ops written so far, for a transform schedule.
-    pub(super) structured_ops: Vec<super::schedule::Structured>,
+    pub(super) structured_ops: Vec<Structured>,
 }
 
 impl Gen {
@@ -1004,6 +1004,32 @@ pub(super) fn generate(o: &Options, attempt: u64) -> String {
     }
     let header = format!("// mlir-interp gen --seed {} --kind tensor --size {}", o.seed, o.size);
     g.finish(&header, attempt)
+}
+
+/// A structured op the generator wrote into `@f`, as a schedule sees it.
+#[derive(Clone, Debug)]
+pub(super) struct Structured {
+    /// The op's name (`linalg.matmul`).
+    pub(super) name: String,
+    /// Its iteration domain: each loop's size and whether it reduces.
+    pub(super) loops: Vec<(i64, bool)>,
+    /// Whether an input is read through a window (convolutions, pooling,
+    /// generics with `d0 * s + d1 * dil`).
+    pub(super) window: bool,
+    /// Whether its body reads `linalg.index`.
+    pub(super) index: bool,
+    /// The element type of its output.
+    pub(super) et: Et,
+    /// Whether it works on memrefs.
+    pub(super) mem: bool,
+    /// Whether every operand's type is static.
+    pub(super) static_shapes: bool,
+    /// Its number of operands (inputs and the output).
+    pub(super) operands: usize,
+    /// The names of its inputs.
+    pub(super) inputs: Vec<String>,
+    /// Its result on tensors (the output buffer on memrefs).
+    pub(super) result: String,
 }
 
 #[cfg(test)]

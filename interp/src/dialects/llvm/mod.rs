@@ -522,10 +522,14 @@ fn constant(e: &Engine, op: OpId) -> Result<Value> {
 
 /// A vector constant's value in its result type's shape: the attribute's
 /// may differ with the same elements (convert-vector-to-llvm makes a 0-D
-/// `dense<0.0> : vector<f32>` the constant of a `vector<1xf32>`).
+/// `dense<0.0> : vector<f32>` the constant of a `vector<1xf32>`). A
+/// scalable type's value already has its runtime length (`vscale` times
+/// the type's), which is not the static shape, so only a value with the
+/// static shape's element count is reshaped.
 fn shaped_as(op: OpId, v: Value, shape: &[i64]) -> Result<Value> {
+    let count = shape.iter().try_fold(1usize, |a, &n| a.checked_mul(usize::try_from(n).ok()?));
     match v {
-        Value::Array(d) if d.shape().iter().map(|&n| n as i64).ne(shape.iter().copied()) => {
+        Value::Array(d) if Some(d.len()) == count && d.shape().iter().map(|&n| n as i64).ne(shape.iter().copied()) => {
             let to: Vec<usize> = shape.iter().map(|&n| n as usize).collect();
             crate::operands::array(op, &to, d.iter().collect())
         }
