@@ -31,6 +31,22 @@ pub fn generated(kind: &str, size: u32, seed: u64, dir: &Path, mlir_opt: &str) -
     Ok(f)
 }
 
+/// [`generated`], then run here: `Err` also when the run fails or prints
+/// nothing (every generated program prints its results).
+#[allow(dead_code)]
+pub fn generated_and_run(kind: &str, size: u32, seed: u64, dir: &Path, mlir_opt: &str) -> Result<PathBuf, String> {
+    let f = generated(kind, size, seed, dir, mlir_opt)?;
+    let run = mlir_interp().arg("run").arg(&f).output().expect("run mlir-interp");
+    if !run.status.success() || run.stdout.is_empty() {
+        return Err(format!(
+            "seed {seed} (mlir-interp gen --kind {kind} --size {size} --seed {seed}): run exits {:?}:\n{}",
+            run.status.code(),
+            String::from_utf8_lossy(&run.stderr)
+        ));
+    }
+    Ok(f)
+}
+
 /// `passcheck FILE --passes PASSES`: its exit status, and its output for
 /// a failure's message.
 pub fn passcheck(file: &Path, passes: &str) -> (Option<i32>, String) {
