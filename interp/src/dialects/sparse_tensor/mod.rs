@@ -92,6 +92,8 @@ pub fn exec(e: &mut Engine, fr: &mut Frame, op: OpId, kind: SparseTensorOp) -> R
         HasRuntimeLibrary => e.assign(fr, op, Value::int(Int::bool(true))),
         Foreach => foreach(e, fr, op),
         Yield => Ok(Flow::Exit(e.args(fr, op))),
+        CrdTranslate => crd_translate(e, fr, op),
+        ReinterpretMap => reinterpret_map(e, fr, op),
         PushBack => buffers::push_back(e, fr, op),
         Sort => buffers::sort(e, fr, op),
         Expand => buffers::expand(e, fr, op),
@@ -116,6 +118,75 @@ fn sparse_arg(e: &Engine, fr: &Frame, op: OpId, i: usize) -> Result<Rc<SparseTen
         )),
         _ => Err(Error::unverified(op, format!("operand #{i} is not a tensor"))),
     }
+}
+
+/// `sparse_tensor.crd_translate dim_to_lvl|lvl_to_dim [%c..] as #enc`:
+/// the coordinates through the encoding's map or its inverse (a block
+/// map's `floordiv` and `mod`). Coordinates are never negative: a
+/// negative one is UB (the lowering divides unsigned).
+fn crd_translate(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
+    let enc = match e.m.attr(op, "encoder").map(|a| e.m.ctx.attr_kind(a)) {
+        Some(mlir_ir::attrs::Attribute::SparseEncoding(enc)) => enc.clone(),
+        _ => return Err(Error::unverified(op, "crd_translate without an encoding")),
+    };
+    let to_lvl = matches!(e.m.attr(op, "direction").map(|a| e.m.ctx.attr_kind(a)),
+        Some(mlir_ir::attrs::Attribute::Dialect { body, .. }) if body.contains("dim_to_lvl"));
+    let map = if to_lvl {
+        enc.dim_to_lvl.clone()
+    } else {
+        enc.lvl_to_dim.clone().ok_or_else(|| {
+            Error::at(op, ErrorKind::Unsupported("crd_translate through a map without an inverse".into()))
+        })?
+    };
+    let crds = crate::operands::index_args(e, fr, op, 0..e.m.operands(op).len(), "used as a coordinate")?;
+    if let Some(c) = crds.iter().find(|c| **c < 0) {
+        return Err(Error::at(op, ErrorKind::Ub(format!("crd_translate of the negative coordinate {c}"))));
+    }
+    let out = map.eval(&crds, &[]).map_err(|x| Error::unverified(op, format!("the encoding's map: {x:?}")))?;
+    let vals = out.into_iter().map(|c| index_value(e, c)).collect();
+    e.assign_all(fr, op, vals)
+}
+
+/// `sparse_tensor.reinterpret_map %t : A to B`: the same storage seen
+/// through the other type's map (a block-sparse tensor as its demapped
+/// level tensor, or back), so the level sizes must agree.
+fn reinterpret_map(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
+    let mut t = (*sparse_arg(e, fr, op, 0)?).clone();
+    t.finalize().map_err(|x| sparse_error(op, x))?;
+    let ty = e.result_type(op, 0);
+    let shape: Vec<i64> = match e.m.ctx.type_kind(ty) {
+        TypeKind::RankedTensor { shape, .. } => shape.clone(),
+        _ => return Err(Error::unverified(op, "reinterpret_map to a type that is not a ranked tensor")),
+    };
+    let enc = e.m.ctx.tensor_encoding(ty).ok_or_else(|| Error::unverified(op, "reinterpret_map to a dense type"))?;
+    let lvls = &t.scheme.lvl_sizes;
+    // A dynamic size is the one the levels give: one past the dimension
+    // coordinate of the last level coordinates.
+    let last: Vec<i64> = lvls.iter().map(|n| *n as i64 - 1).collect();
+    let implied = match &enc.lvl_to_dim {
+        Some(m) if lvls.iter().all(|n| *n > 0) => m.eval(&last, &[]).ok(),
+        _ => None,
+    };
+    let mut dims = Vec::with_capacity(shape.len());
+    for (d, n) in shape.iter().enumerate() {
+        let size = if *n == mlir_ir::types::DYNAMIC {
+            implied.as_ref().and_then(|v| v.get(d)).map(|c| c + 1)
+        } else {
+            Some(*n)
+        };
+        let size = size.and_then(|s| usize::try_from(s).ok()).ok_or_else(|| {
+            Error::at(op, ErrorKind::Unsupported("reinterpret_map to a dynamic size the levels do not give".into()))
+        })?;
+        dims.push(size);
+    }
+    let scheme =
+        result_scheme(e, op, &dims)?.ok_or_else(|| Error::unverified(op, "reinterpret_map to a dense type"))?;
+    if scheme.lvl_sizes != *lvls {
+        let what = format!("reinterpret_map of levels {lvls:?} to a type whose levels are {:?}", scheme.lvl_sizes);
+        return Err(Error::at(op, ErrorKind::Ub(what)));
+    }
+    let storage = t.storage().clone();
+    e.assign(fr, op, Value::Sparse(Rc::new(SparseTensor::from_storage(scheme, storage))))
 }
 
 /// Operand `i`, a sparse tensor whose storage the op exposes: a slice's
