@@ -80,6 +80,16 @@ pub fn sort(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
     let width = keys.len() + ny;
     let bufs: Vec<Rc<MemRef>> = (1..e.m.operands(op).len()).map(|i| memref_arg(e, fr, op, i)).collect::<Result<_>>()?;
     let n = usize::try_from(n).map_err(|_| Error::at(op, ErrorKind::Ub(format!("sort of {n} elements"))))?;
+    // Every buffer must hold the tuples (checked before anything is read,
+    // so a huge count is UB here, not a huge allocation).
+    for (i, b) in bufs.iter().enumerate() {
+        let need = if i == 0 { n.checked_mul(width) } else { Some(n) };
+        let has = b.sizes.first().and_then(|s| usize::try_from(*s).ok()).unwrap_or(0);
+        if need.is_none_or(|need| need > has) {
+            let what = format!("sort of {n} tuples past the end of operand #{} (of size {has})", i + 1);
+            return Err(Error::at(op, ErrorKind::Ub(what)));
+        }
+    }
     // Every tuple: its whole xy row, then its element of each ys buffer.
     let mut rows: Vec<(Vec<BigInt>, Vec<Value>)> = Vec::with_capacity(n);
     for i in 0..n {
@@ -192,6 +202,11 @@ pub fn compress(e: &mut Engine, fr: &mut Frame, op: OpId) -> Result<Flow> {
         .into_iter()
         .map(|c| u64::try_from(c).map_err(|_| Error::at(op, ErrorKind::Ub(format!("negative coordinate {c}")))))
         .collect::<Result<_>>()?;
+    let has = added.sizes.first().copied().unwrap_or(0);
+    if count < 0 || count > has {
+        let what = format!("compress of {count} added coordinates from a buffer of size {has}");
+        return Err(Error::at(op, ErrorKind::Ub(what)));
+    }
     let mut js = Vec::with_capacity(usize::try_from(count).unwrap_or(0));
     for k in 0..count {
         let j = added.load(op, &[k], "sparse_tensor.compress (added)")?;
