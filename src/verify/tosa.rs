@@ -191,10 +191,14 @@ impl<'m> Verifier<'m> {
             _ => (t, false),
         };
         let signless = |t: TypeId, width: Option<u32>| matches!(self.m.ctx.type_kind(elem(t).0), TypeKind::Integer { width: w, signedness: crate::types::Signedness::Signless } if width.is_none_or(|x| x == *w));
-        let mut shaped_operand = false;
+        let mut shaped = Vec::new();
+        let mut shaped_operands = 0;
         for (i, v) in self.m.operands(op).iter().enumerate() {
             let t = self.m.type_of(*v);
-            shaped_operand |= elem(t).1;
+            if elem(t).1 {
+                shaped.push(t);
+                shaped_operands += 1;
+            }
             let (width, what) =
                 if i == 2 { (Some(8), "signless-integer-8-bit-like") } else { (None, "signless-integer-like") };
             if !signless(t, width) {
@@ -206,10 +210,39 @@ impl<'m> Verifier<'m> {
             if !signless(t, None) {
                 return self.op_err(op, format!("result #{i} must be signless-integer-like, but got '{}'", self.ty(t)));
             }
-            if shaped_operand && !elem(t).1 {
-                return self
-                    .op_err(op, "if an operand is non-scalar, then there must be at least one non-scalar result");
-            }
+        }
+        // ElementwiseMappable's verifier (`verifyElementwise`), in its order.
+        let shaped_results: Vec<TypeId> =
+            self.m.results(op).map(|r| self.m.type_of(r)).filter(|t| elem(*t).1).collect();
+        if shaped.is_empty() && shaped_results.is_empty() {
+            return Ok(());
+        }
+        if shaped_operands == 0 {
+            return self.op_err(op, "if a result is non-scalar, then at least one operand must be non-scalar");
+        }
+        if shaped_results.is_empty() {
+            return self.op_err(op, "if an operand is non-scalar, then there must be at least one non-scalar result");
+        }
+        shaped.extend(shaped_results);
+        let dims = |t: TypeId| match self.m.ctx.type_kind(t) {
+            TypeKind::Vector { shape, .. } => (0, Some(shape.clone())),
+            TypeKind::RankedTensor { shape, .. } => (1, Some(shape.clone())),
+            // An unranked tensor is a base type of its own (its TypeID).
+            _ => (2, None),
+        };
+        let (kind0, _) = dims(shaped[0]);
+        // verifyCompatibleShapes: one rank among the ranked, and in each
+        // dimension one static size.
+        let ranked: Vec<Vec<i64>> = shaped.iter().filter_map(|t| dims(*t).1).collect();
+        let same_rank = ranked.windows(2).all(|w| w[0].len() == w[1].len());
+        let same_sizes = same_rank
+            && (0..ranked.first().map_or(0, Vec::len)).all(|d| {
+                let mut sizes = ranked.iter().map(|s| s[d]).filter(|n| *n != crate::types::DYNAMIC);
+                sizes.next().is_none_or(|first| sizes.all(|n| n == first))
+            });
+        let compatible = shaped.iter().all(|t| dims(*t).0 == kind0) && same_sizes;
+        if !compatible {
+            return self.op_err(op, "all non-scalar operands/results must have the same shape and base type");
         }
         Ok(())
     }
