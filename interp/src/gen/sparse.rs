@@ -85,7 +85,7 @@ impl Gen {
         if widths && overheads && self.chance(40) {
             let p = WIDTHS[self.below(WIDTHS.len() as u64) as usize];
             let c = if self.float { WIDTHS[self.below(WIDTHS.len() as u64) as usize] } else { p };
-            write!(text, ", posWidth = {p}, crdWidth = {c}").unwrap();
+            let _ = write!(text, ", posWidth = {p}, crdWidth = {c}");
         }
         let name = format!("#E{}", self.encodings.len());
         self.encodings.push(format!("{name} = #sparse_tensor.encoding<{{ {text} }}>"));
@@ -428,7 +428,7 @@ pub(super) fn generate(o: &Options, attempt: u64) -> String {
         out.push_str(e);
         out.push('\n');
     }
-    write!(out, "func.func @main() {{\n{}    return\n}}\n", g.body).unwrap();
+    let _ = write!(out, "func.func @main() {{\n{}    return\n}}\n", g.body);
     out
 }
 

@@ -88,6 +88,11 @@ impl Et {
     }
 }
 
+/// `tosa.select %c, %a, %b` with its type, `out` the result type.
+fn select_text(c: &T, a: &T, b: &T, out: &str) -> String {
+    format!("tosa.select {}, {}, {} : ({}, {}, {}) -> {out}", c.name, a.name, b.name, c.ty(), a.ty(), b.ty())
+}
+
 /// A tensor value: real elements are `k / 2^frac` with `k` in `lo..=hi`
 /// (`frac` is 0 for integers).
 #[derive(Clone, Debug)]
@@ -704,16 +709,7 @@ impl Gen {
         let ((alo, ahi), (blo, bhi)) = (a.at(f), b.at(f));
         let shape = broadcast(&s, &c.shape);
         let t = T { name: String::new(), shape, et: a.et, lo: alo.min(blo), hi: ahi.max(bhi), frac: f };
-        let text = format!(
-            "tosa.select {}, {}, {} : ({}, {}, {}) -> {}",
-            c.name,
-            a.name,
-            b.name,
-            c.ty(),
-            a.ty(),
-            b.ty(),
-            t.ty()
-        );
+        let text = select_text(&c, &a, &b, &t.ty());
         self.emit(&text, t);
         true
     }
@@ -1092,16 +1088,7 @@ impl Gen {
                 let c = self.leaf(&shape, I1, 0, 1, 0);
                 let a = self.edge_arg(&shape, et, all);
                 let b = self.edge_arg(&shape, et, all);
-                let text = format!(
-                    "tosa.select {}, {}, {} : ({}, {}, {}) -> {}",
-                    c.name,
-                    a.name,
-                    b.name,
-                    c.ty(),
-                    a.ty(),
-                    b.ty(),
-                    a.ty()
-                );
+                let text = select_text(&c, &a, &b, &a.ty());
                 (text, et, None)
             }
             _ => {

@@ -268,13 +268,19 @@ impl G {
             rv.ty(),
             av.ty()
         );
-        if self.chance(4) {
-            let m = self.mask(&size);
-            self.line(&format!("{x} = vector.mask {m} {{ {op} }} : {} -> {}", mask_ty(&size), av.ty()));
+        self.maybe_masked(4, &x, &op, &size, &av.ty());
+        self.result(x, accs, float, false);
+    }
+
+    /// `{x} = {op}`, wrapped one time in `odds` in a `vector.mask` over
+    /// `shape` (the op's iteration space), `ty` being its result type.
+    fn maybe_masked(&mut self, odds: u64, x: &str, op: &str, shape: &[i64], ty: &str) {
+        if self.chance(odds) {
+            let m = self.mask(shape);
+            self.line(&format!("{x} = vector.mask {m} {{ {op} }} : {} -> {ty}", mask_ty(shape)));
         } else {
             self.line(&format!("{x} = {op}"));
         }
-        self.result(x, accs, float, false);
     }
 
     fn multi_reduction(&mut self) {
@@ -299,12 +305,7 @@ impl G {
             v.ty(),
             acc.ty()
         );
-        if self.chance(3) {
-            let m = self.mask(&s);
-            self.line(&format!("{x} = vector.mask {m} {{ {op} }} : {} -> {}", mask_ty(&s), acc.ty()));
-        } else {
-            self.line(&format!("{x} = {op}"));
-        }
+        self.maybe_masked(3, &x, &op, &s, &acc.ty());
         self.result(x, rest, float, false);
     }
 
@@ -320,12 +321,7 @@ impl G {
             Some(a) => format!("vector.reduction <{kind}>, {}, {} : {} into {et}", v.name, a.name, v.ty()),
             None => format!("vector.reduction <{kind}>, {} : {} into {et}", v.name, v.ty()),
         };
-        if self.chance(3) {
-            let m = self.mask(&[len]);
-            self.line(&format!("{x} = vector.mask {m} {{ {op} }} : {} -> {et}", mask_ty(&[len])));
-        } else {
-            self.line(&format!("{x} = {op}"));
-        }
+        self.maybe_masked(3, &x, &op, &[len], et);
         self.result(x, vec![], float, false);
     }
 
@@ -360,8 +356,8 @@ impl G {
         }
         // A trailing unit dim of the source may stretch.
         let mut src = s.clone();
-        if self.chance(2) {
-            *src.last_mut().expect("rank 1 or more") = 1;
+        if let (true, Some(last)) = (self.chance(2), src.last_mut()) {
+            *last = 1;
         }
         let v = self.get(&src, float);
         let mut t = vec![extra];
